@@ -1,0 +1,48 @@
+import { type Static, Type } from 'typebox';
+
+/** Public: the per-install key the console encrypts the login password with (spec §7). */
+export const LoginKey = Type.Object({
+  /** base64 of 32 bytes */
+  key: Type.String(),
+  algorithm: Type.Literal('AES-256-CBC'),
+});
+export type LoginKey = Static<typeof LoginKey>;
+
+/** username: base64 of the UTF-8 name; password: base64(iv[16] ‖ AES-256-CBC/PKCS#7 ciphertext). */
+export const LoginBody = Type.Object({
+  username: Type.String({ minLength: 1, maxLength: 512 }),
+  password: Type.String({ minLength: 1, maxLength: 1024 }),
+});
+export type LoginBody = Static<typeof LoginBody>;
+
+export const TokenPair = Type.Object({
+  token: Type.String(),
+  refreshToken: Type.String(),
+});
+export type TokenPair = Static<typeof TokenPair>;
+
+export const RefreshBody = Type.Object({ refreshToken: Type.String({ minLength: 1 }) });
+export type RefreshBody = Static<typeof RefreshBody>;
+
+export const MeQuery = Type.Object({ token: Type.Optional(Type.String()) });
+
+export const UserSetting = Type.Record(Type.String(), Type.Unknown());
+
+export const Me = Type.Object({
+  id: Type.Integer(),
+  username: Type.String(),
+  name: Type.String(),
+  avatar: Type.String(),
+  introduction: Type.String(),
+  roles: Type.Array(Type.String()),
+  userLevel: Type.Union([Type.Integer(), Type.Null()]),
+  setting: UserSetting,
+});
+export type Me = Static<typeof Me>;
+
+/** Decoded claims of an access or refresh token; the console reads only `exp`. */
+export interface TokenClaims {
+  sub: string;
+  exp: number;
+  typ: 'access' | 'refresh';
+}

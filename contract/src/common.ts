@@ -1,0 +1,44 @@
+import { type TSchema, Type } from 'typebox';
+
+/** Every error body: a stable code and a message in the request's language. */
+export const ErrorBody = Type.Object({
+  code: Type.String(),
+  message: Type.String(),
+});
+
+/** Successful responses wrap their payload as `{ data }`; the console unwraps it. */
+export const Data = <T extends TSchema>(schema: T) => Type.Object({ data: schema });
+
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
+export const PageQuery = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 10 })),
+});
+
+/** A page of rows: `total` counts every match, `list` holds this page's rows. */
+export const Page = <T extends TSchema>(item: T) =>
+  Type.Object({
+    list: Type.Array(item),
+    total: Type.Integer(),
+    page: Type.Integer(),
+    pageSize: Type.Integer(),
+  });
+
+export const ERROR_CODES = [
+  'BAD_REQUEST',
+  'VALIDATION',
+  'UNAUTHORIZED',
+  'TOKEN_EXPIRED',
+  'INVALID_CREDENTIALS',
+  'NO_USER_LEVEL',
+  'USER_DISABLED',
+  'TOO_MANY_ATTEMPTS',
+  'REFRESH_INVALID',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'UNPROCESSABLE',
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];

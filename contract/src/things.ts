@@ -1,0 +1,218 @@
+import { type Static, Type } from 'typebox';
+import { PageQuery } from './common.ts';
+
+/**
+ * Device model (spec §3, §7 "Device management"): a category defines abilities (the metrics and
+ * attributes a device has), a model belongs to a category and may override its abilities, a thing
+ * has a model and may remove some of the abilities it inherits.
+ */
+
+export const DATA_TYPES = ['number', 'boolean', 'enum', 'string'] as const;
+export type DataType = (typeof DATA_TYPES)[number];
+
+export const AGGREGATORS = ['avg', 'sum', 'max', 'min', 'count', 'first', 'last'] as const;
+export type Aggregator = (typeof AGGREGATORS)[number];
+
+const Name = Type.String({ minLength: 1, maxLength: 64 });
+const Description = Type.String({ maxLength: 500 });
+/** Identifiers travel in MQTT payloads and line protocol: letters, digits, _ - . : only. */
+export const IDENTIFIER_PATTERN = '^[A-Za-z][A-Za-z0-9_.:-]{0,63}$';
+const Identifier = Type.String({ pattern: IDENTIFIER_PATTERN, maxLength: 64 });
+const Timestamp = Type.String({ description: 'ISO-8601 UTC' });
+
+export const EnumOption = Type.Object({ value: Type.String({ minLength: 1, maxLength: 64 }), label: Name });
+
+// ---- abilities ----------------------------------------------------------------------------------
+
+const AbilityFields = {
+  identifier: Identifier,
+  name: Name,
+  unit: Type.String({ maxLength: 32 }),
+  dataType: Type.Union(DATA_TYPES.map((d) => Type.Literal(d))),
+  aggregator: Type.Union(AGGREGATORS.map((a) => Type.Literal(a))),
+  /** A cumulative counter (energy, running hours, start count) rather than an instantaneous value. */
+  cumulative: Type.Boolean(),
+  /** Options of an enum ability (e.g. 运转状态: 0 停机, 1 运行). */
+  enumOptions: Type.Array(EnumOption, { maxItems: 64 }),
+  sort: Type.Integer({ minimum: 0, maximum: 100000 }),
+};
+
+export const CategoryAbility = Type.Object({
+  id: Type.Integer(),
+  categoryId: Type.Integer(),
+  ...AbilityFields,
+});
+export type CategoryAbility = Static<typeof CategoryAbility>;
+
+export const CategoryAbilityInput = Type.Object({
+  identifier: AbilityFields.identifier,
+  name: AbilityFields.name,
+  unit: Type.Optional(AbilityFields.unit),
+  dataType: Type.Optional(AbilityFields.dataType),
+  aggregator: Type.Optional(AbilityFields.aggregator),
+  cumulative: Type.Optional(AbilityFields.cumulative),
+  enumOptions: Type.Optional(AbilityFields.enumOptions),
+  sort: Type.Optional(AbilityFields.sort),
+});
+export type CategoryAbilityInput = Static<typeof CategoryAbilityInput>;
+
+/** PATCH /api/thing/categories/abilities/{categoryId}: update several abilities of a category at once. */
+export const CategoryAbilitiesPatch = Type.Array(
+  Type.Object({
+    id: Type.Integer({ minimum: 1 }),
+    name: Type.Optional(AbilityFields.name),
+    unit: Type.Optional(AbilityFields.unit),
+    dataType: Type.Optional(AbilityFields.dataType),
+    aggregator: Type.Optional(AbilityFields.aggregator),
+    cumulative: Type.Optional(AbilityFields.cumulative),
+    enumOptions: Type.Optional(AbilityFields.enumOptions),
+    sort: Type.Optional(AbilityFields.sort),
+  }),
+  { minItems: 1, maxItems: 500 },
+);
+export type CategoryAbilitiesPatch = Static<typeof CategoryAbilitiesPatch>;
+
+/** An ability as a model or thing sees it: the category's, with the model's overrides applied. */
+export const EffectiveAbility = Type.Object({
+  /** The category ability's id (spec §3: abilities carry categoryId and abilityId). */
+  abilityId: Type.Integer(),
+  categoryId: Type.Integer(),
+  ...AbilityFields,
+  /** True where the model overrides one of the fields. */
+  overridden: Type.Boolean(),
+});
+export type EffectiveAbility = Static<typeof EffectiveAbility>;
+
+/** PATCH /api/thing/models/abilities/{abilityId}: the model's override of one category ability. */
+export const ModelAbilityPatch = Type.Object({
+  modelId: Type.Integer({ minimum: 1 }),
+  name: Type.Optional(AbilityFields.name),
+  unit: Type.Optional(AbilityFields.unit),
+  aggregator: Type.Optional(AbilityFields.aggregator),
+  cumulative: Type.Optional(AbilityFields.cumulative),
+  sort: Type.Optional(AbilityFields.sort),
+  /** Drops every override of this ability for the model. */
+  reset: Type.Optional(Type.Boolean()),
+});
+export type ModelAbilityPatch = Static<typeof ModelAbilityPatch>;
+
+// ---- categories ---------------------------------------------------------------------------------
+
+export const Category = Type.Object({
+  id: Type.Integer(),
+  name: Name,
+  description: Description,
+  abilityCount: Type.Integer(),
+  modelCount: Type.Integer(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type Category = Static<typeof Category>;
+
+export const CategoryInput = Type.Object({ name: Name, description: Type.Optional(Description) });
+export type CategoryInput = Static<typeof CategoryInput>;
+
+export const NameSearchQuery = Type.Object({
+  ...PageQuery.properties,
+  name: Type.Optional(Type.String({ maxLength: 64 })),
+});
+
+// ---- models -------------------------------------------------------------------------------------
+
+export const Model = Type.Object({
+  id: Type.Integer(),
+  categoryId: Type.Integer(),
+  categoryName: Type.String(),
+  name: Name,
+  description: Description,
+  thingCount: Type.Integer(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type Model = Static<typeof Model>;
+
+export const ModelInput = Type.Object({
+  categoryId: Type.Integer({ minimum: 1 }),
+  name: Name,
+  description: Type.Optional(Description),
+});
+export type ModelInput = Static<typeof ModelInput>;
+
+export const ModelQuery = Type.Object({
+  ...NameSearchQuery.properties,
+  categoryId: Type.Optional(Type.Integer({ minimum: 1 })),
+});
+
+// ---- things -------------------------------------------------------------------------------------
+
+export const ThingAttribute = Type.Object({
+  identifier: Type.String({ minLength: 1, maxLength: 64 }),
+  name: Type.String({ minLength: 1, maxLength: 64 }),
+  value: Type.String({ maxLength: 500 }),
+});
+export type ThingAttribute = Static<typeof ThingAttribute>;
+
+export const ThingSetting = Type.Object({ attributes: Type.Array(ThingAttribute, { maxItems: 100 }) });
+
+export const Thing = Type.Object({
+  id: Type.Integer(),
+  identifier: Identifier,
+  name: Name,
+  description: Description,
+  modelId: Type.Integer(),
+  modelName: Type.String(),
+  categoryId: Type.Integer(),
+  categoryName: Type.String(),
+  setting: ThingSetting,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type Thing = Static<typeof Thing>;
+
+export const ThingInput = Type.Object({
+  identifier: Identifier,
+  name: Name,
+  description: Type.Optional(Description),
+  modelId: Type.Integer({ minimum: 1 }),
+  setting: Type.Optional(ThingSetting),
+});
+export type ThingInput = Static<typeof ThingInput>;
+
+export const ThingQuery = Type.Object({
+  ...NameSearchQuery.properties,
+  categoryId: Type.Optional(Type.Integer({ minimum: 1 })),
+  modelId: Type.Optional(Type.Integer({ minimum: 1 })),
+});
+
+/** Admin-only: the token a device authenticates with when it sends telemetry. */
+export const ThingToken = Type.Object({ thingId: Type.Integer(), accessToken: Type.String() });
+export type ThingToken = Static<typeof ThingToken>;
+
+/** DELETE /api/thing/things/{id}/abilities?ids=1,2 (category ability ids, comma-separated or repeated). */
+export const ThingAbilityIdsQuery = Type.Object({ ids: Type.String({ minLength: 1, maxLength: 2000 }) });
+
+/** Result of a bulk import: everything written, or nothing and the rows at fault. */
+export const ImportResult = Type.Object({ created: Type.Integer() });
+export const ImportRowError = Type.Object({
+  row: Type.Integer({ description: '1-based row number in the file, header is row 1' }),
+  column: Type.String(),
+  message: Type.String(),
+});
+export const ImportErrorBody = Type.Object({
+  code: Type.String(),
+  message: Type.String(),
+  errors: Type.Array(ImportRowError),
+});
+export type ImportRowError = Static<typeof ImportRowError>;
+/** Columns of the import template, in order. */
+export const THING_IMPORT_COLUMNS = ['identifier', 'name', 'model', 'description'] as const;
+
+// ---- units --------------------------------------------------------------------------------------
+
+export const Unit = Type.Object({
+  id: Type.Integer(),
+  symbol: Type.String(),
+  name: Type.String(),
+  quantity: Type.String({ description: 'what it measures, e.g. power, energy' }),
+});
+export type Unit = Static<typeof Unit>;

@@ -1,0 +1,92 @@
+import { expect, test } from '@playwright/test';
+import { ADMIN, EDITOR } from './accounts.ts';
+import { expectPath, login, openFromMenu, tabs } from './helpers.ts';
+
+test('admin logs in, works with tabs, switches languages and logs out', async ({ page }) => {
+  await page.goto('/');
+  await expect(page).toHaveURL(/#\/login\?redirect=/);
+  await login(page, ADMIN);
+  await expectPath(page, '/home');
+  await expect(page.getByTestId('breadcrumb')).toContainText('首页');
+
+  await openFromMenu(page, '能源监控', '实时监控');
+  await expectPath(page, '/energy_monitor/realtime');
+  await openFromMenu(page, '告警中心', '告警规则');
+  await expectPath(page, '/alarm_center/alarm_rule');
+  await openFromMenu(page, '区域管理');
+  await expectPath(page, '/region');
+  await expect(tabs(page)).toHaveCount(4);
+
+  await tabs(page).filter({ hasText: '告警规则' }).click({ button: 'right' });
+  await page.getByRole('menuitem', { name: '关闭其他' }).click();
+  await expect(tabs(page)).toHaveCount(1);
+  await expect(tabs(page)).toHaveText('告警规则');
+  await expectPath(page, '/alarm_center/alarm_rule');
+
+  await page.getByTestId('language-switch').click();
+  await page.getByRole('menuitem', { name: 'English' }).click();
+  await expect(page.getByText('Switch Language Success')).toBeVisible();
+  await expect(tabs(page)).toHaveText('Alarm rules');
+  await expect(page.getByTestId('sidebar-menu')).toContainText('Energy monitoring');
+
+  await page.getByTestId('language-switch').click();
+  await page.getByRole('menuitem', { name: 'Español' }).click();
+  await expect(tabs(page)).toHaveText('Reglas de alarma');
+
+  await page.getByTestId('language-switch').click();
+  await page.getByRole('menuitem', { name: '中文' }).click();
+  await expect(tabs(page)).toHaveText('告警规则');
+
+  await page.reload();
+  await expect(tabs(page).first()).toBeVisible();
+  await expect(page.getByTestId('sidebar-menu')).toContainText('能源监控');
+
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: '退出登录' }).click();
+  await expect(page).toHaveURL(/#\/login/);
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+  await page.goto('/#/home');
+  await expect(page).toHaveURL(/#\/login\?redirect=%2Fhome/);
+});
+
+test('an editor sees no admin menus and gets the 401 page on admin routes', async ({ page }) => {
+  await page.goto('/#/login');
+  await login(page, EDITOR);
+  await expectPath(page, '/home');
+  const menu = page.getByTestId('sidebar-menu');
+  await expect(menu).toContainText('能源监控');
+  await expect(menu).not.toContainText('设备管理');
+  await expect(menu).not.toContainText('系统管理');
+  await expect(menu).not.toContainText('系统设置');
+
+  await page.goto('/#/sys_management/user');
+  await expect(page).toHaveURL(/#\/401\?noGoBack=true/);
+  await expect(page.getByText('抱歉，您没有权限访问此页面。')).toBeVisible();
+  await expect(page.getByRole('button', { name: '返回', exact: true })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: '返回首页' })).toBeVisible();
+});
+
+test('a deep link opened while logged out returns there after login', async ({ page }) => {
+  await page.goto('/#/energy_monitor/history');
+  await expect(page).toHaveURL(/#\/login\?redirect=%2Fenergy_monitor%2Fhistory/);
+  await login(page, ADMIN);
+  await expectPath(page, '/energy_monitor/history');
+  await expect(page.getByTestId('not-built')).toBeVisible();
+});
+
+test('wrong password is refused with the server message and nothing is stored', async ({ page }) => {
+  await page.goto('/#/login');
+  await login(page, { username: ADMIN.username, password: 'wrongPass99' });
+  await expect(page.locator('.ant-message')).toBeVisible();
+  await expect(page).toHaveURL(/#\/login/);
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+});
+
+test('an unknown path shows the 404 page', async ({ page }) => {
+  await page.goto('/#/login');
+  await login(page, ADMIN);
+  await expectPath(page, '/home');
+  await page.goto('/#/no/such/page');
+  await expectPath(page, '/404');
+  await expect(page.getByText('抱歉，您访问的页面不存在。')).toBeVisible();
+});

@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// `npm test`: every suite. Unit and API tests (vitest; API suites also run on PostgreSQL when
+// TEST_DATABASE_URL is set), then the end-to-end suite in Chromium. Without a browser the
+// end-to-end suite is skipped with a clear line, unless REQUIRE_E2E=1 makes that a failure.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const reports = join(root, '.tmp/test-reports');
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const run = (cmd, args, env = {}) =>
+  spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
+const readJson = (file) => (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null);
+
+let failedSuites = 0;
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+
+console.info(`\n== Unit and API tests (SQLite${process.env.TEST_DATABASE_URL ? ' and PostgreSQL' : ''}) ==`);
+const vitestJson = join(reports, 'vitest.json');
+if (
+  run('npx', [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${vitestJson}`,
+  ]) !== 0
+)
+  failedSuites++;
+const unit = readJson(vitestJson);
+if (unit) {
+  passed += unit.numPassedTests;
+  failed += unit.numFailedTests;
+  skipped += unit.numPendingTests + unit.numTodoTests;
+}
+if (!process.env.TEST_DATABASE_URL) {
+  console.info('PostgreSQL: TEST_DATABASE_URL is not set, so the API suites ran on SQLite only.');
+}
+
+console.info('\n== End-to-end tests in Chromium ==');
+if (!existsSync(chromium)) {
+  const line = `Browser suite SKIPPED: no Chromium at ${chromium} (apt-get install chromium fonts-wqy-microhei, or set CHROMIUM_PATH).`;
+  if (process.env.REQUIRE_E2E === '1') {
+    console.error(`${line} REQUIRE_E2E=1 makes this a failure.`);
+    failedSuites++;
+  } else console.warn(line);
+} else {
+  if (run('npm', ['run', 'build', '-w', 'web']) !== 0) failedSuites++;
+  const e2eJson = join(reports, 'e2e.json');
+  const status = run('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson,
+    CHROMIUM_PATH: chromium,
+  });
+  if (status !== 0) failedSuites++;
+  const e2e = readJson(e2eJson);
+  if (e2e?.stats) {
+    passed += e2e.stats.expected + e2e.stats.flaky;
+    failed += e2e.stats.unexpected;
+    skipped += e2e.stats.skipped;
+  } else if (status !== 0) failed++;
+}
+
+console.info(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failedSuites || failed ? 1 : 0);

@@ -1,0 +1,46 @@
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config.ts';
+import type { Dialect } from './dialect.ts';
+import type { DB } from './schema.ts';
+
+export type { Dialect } from './dialect.ts';
+export { migrateToLatest } from './migrate.ts';
+export type { DB, RefreshTokensTable, UsersTable } from './schema.ts';
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  /** Safe to call more than once. */
+  close(): Promise<void>;
+}
+
+const once = (close: () => Promise<void>): (() => Promise<void>) => {
+  let closing: Promise<void> | undefined;
+  return () => {
+    closing ??= close();
+    return closing;
+  };
+};
+
+/** Opens the metadata database DATABASE_URL names: PostgreSQL, or the embedded SQLite file. */
+export function openDatabase(config: DatabaseConfig): Database {
+  if (config.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: once(() => db.destroy()) };
+  }
+  const file = new SqliteDatabase(config.file);
+  // WAL lets readers proceed while a write commits; foreign keys are off by default in SQLite.
+  if (config.file !== ':memory:') file.pragma('journal_mode = WAL');
+  file.pragma('foreign_keys = ON');
+  file.pragma('busy_timeout = 5000');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: file }) });
+  return { db, dialect: 'sqlite', close: once(() => db.destroy()) };
+}
+
+/** Throws when the database does not answer. */
+export async function ping(db: Kysely<DB>): Promise<void> {
+  await sql`select 1`.execute(db);
+}

@@ -1,0 +1,24 @@
+import type { Kysely, Migration } from 'kysely';
+import type { Dialect } from '../dialect.ts';
+import * as usersAuth from './2026-11-22-0001-users-auth.ts';
+
+interface DialectMigration {
+  // biome-ignore lint/suspicious/noExplicitAny: migrations are written against no schema type
+  up(db: Kysely<any>, dialect: Dialect): Promise<void>;
+  // biome-ignore lint/suspicious/noExplicitAny: as above
+  down?(db: Kysely<any>, dialect: Dialect): Promise<void>;
+}
+
+/** Listed here rather than scanned from disk, so a bundled or relocated server finds them all. */
+const MIGRATIONS: Record<string, DialectMigration> = {
+  '2026-11-22-0001-users-auth': usersAuth,
+};
+
+/** The migrations with the dialect bound, as Kysely's Migrator expects them. */
+export const migrationsFor = (dialect: Dialect): Record<string, Migration> =>
+  Object.fromEntries(
+    Object.entries(MIGRATIONS).map(([name, m]) => {
+      const { down } = m;
+      return [name, { up: (db) => m.up(db, dialect), ...(down ? { down: (db) => down(db, dialect) } : {}) }];
+    }),
+  );

@@ -1,0 +1,174 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type LoginKey, type Me, rolesForUserLevel, type TokenPair } from '@kilowatch/contract';
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../../db/index.ts';
+import { AppError } from '../../errors.ts';
+import { findUserById, findUserByUsername, type User } from '../users/index.ts';
+import { decodeUsername, decryptPassword, hashPassword, verifyPassword } from './crypto.ts';
+import {
+  deleteExpiredRefreshTokens,
+  findRefreshToken,
+  insertRefreshToken,
+  markRotated,
+  revokeFamily,
+} from './repository.ts';
+import type { LoginThrottle } from './throttle.ts';
+import { TokenError, type Tokens } from './tokens.ts';
+
+/** Who is calling, as routes and the authorization check see it. */
+export interface AuthUser {
+  id: number;
+  username: string;
+  roles: string[];
+  userLevel: number | null;
+}
+
+export interface AuthServiceDeps {
+  db: Kysely<DB>;
+  tokens: Tokens;
+  throttle: LoginThrottle;
+  loginKey: Buffer;
+  now: () => number;
+}
+
+export interface LoginInput {
+  /** As sent: base64 of the UTF-8 name. */
+  username: string;
+  /** As sent: base64(iv ‖ AES-256-CBC ciphertext). */
+  password: string;
+  ip: string;
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+const refreshInvalid = () => new AppError('REFRESH_INVALID', 401);
+const badEncoding = () => new AppError('BAD_REQUEST', 400, {}, { message: 'LOGIN_ENCODING' });
+
+/** A user who may hold a session: enabled and with a user level (spec §4, §6). */
+const assertMayLogIn = (user: User, status: number): void => {
+  if (user.disabled) throw new AppError('USER_DISABLED', status);
+  if (user.userLevel === null) throw new AppError('NO_USER_LEVEL', status);
+};
+
+export function createAuthService({ db, tokens, throttle, loginKey, now }: AuthServiceDeps) {
+  const isoNow = () => new Date(now()).toISOString();
+  // Unknown names are checked against this too, so the answer takes as long as for a real user.
+  const dummyHash = hashPassword(randomBytes(16).toString('hex'));
+
+  async function issuePair(trx: Kysely<DB> | Transaction<DB>, userId: number, jti: string, family: string) {
+    const token = await tokens.signAccess(userId);
+    const refresh = await tokens.signRefresh(userId, jti, family);
+    await insertRefreshToken(
+      trx,
+      { id: jti, userId, family, expiresAt: refresh.expiresAt.toISOString() },
+      isoNow(),
+    );
+    return { token, refreshToken: refresh.token };
+  }
+
+  return {
+    loginKey: (): LoginKey => ({ key: loginKey.toString('base64'), algorithm: 'AES-256-CBC' }),
+
+    async login({ username: encodedName, password: encrypted, ip }: LoginInput): Promise<TokenPair> {
+      const username = decodeUsername(encodedName);
+      if (username === undefined) throw badEncoding();
+      if (username === '') {
+        throw new AppError('VALIDATION', 400, { field: 'username' }, { message: 'validation.required' });
+      }
+      const wait = throttle.retryAfter(username, ip);
+      if (wait > 0) {
+        throw new AppError(
+          'TOO_MANY_ATTEMPTS',
+          429,
+          { minutes: Math.ceil(wait / 60) },
+          { headers: { 'retry-after': String(wait) } },
+        );
+      }
+      const password = decryptPassword(encrypted, loginKey);
+      if (password === undefined) throw badEncoding();
+
+      const user = await findUserByUsername(db, username);
+      const valid = await verifyPassword(user?.passwordHash ?? (await dummyHash), password);
+      if (!user || !valid) {
+        throttle.recordFailure(username, ip);
+        throw new AppError('INVALID_CREDENTIALS', 401);
+      }
+      // Only someone who knows the password learns that the account is disabled.
+      assertMayLogIn(user, 403);
+      throttle.recordSuccess(username);
+      await deleteExpiredRefreshTokens(db, user.id, isoNow());
+      return issuePair(db, user.id, randomUUID(), randomUUID());
+    },
+
+    /**
+     * Rotates a refresh token: the presented one is spent and a new pair issued in the same
+     * family. Presenting a spent token means it was copied, so the whole family is revoked.
+     */
+    async refresh(refreshToken: string): Promise<TokenPair> {
+      const claims = await tokens.verifyRefresh(refreshToken).catch(() => {
+        throw refreshInvalid();
+      });
+      const record = await findRefreshToken(db, claims.jti);
+      if (!record || record.userId !== claims.userId || record.family !== claims.fam) throw refreshInvalid();
+      const user = await findUserById(db, claims.userId);
+      if (!user) throw refreshInvalid();
+      assertMayLogIn(user, 403);
+
+      const pair = await db.transaction().execute(async (trx) => {
+        const next = randomUUID();
+        if (!(await markRotated(trx, record.id, next, isoNow()))) return undefined;
+        return issuePair(trx, user.id, next, record.family);
+      });
+      if (!pair) {
+        await revokeFamily(db, record.family, isoNow());
+        throw refreshInvalid();
+      }
+      return pair;
+    },
+
+    /** Ends the session the refresh token belongs to. Always succeeds: a dead token has no session. */
+    async logout(refreshToken: string): Promise<void> {
+      const claims = await tokens.verifyRefresh(refreshToken).catch(() => undefined);
+      if (!claims) return;
+      const record = await findRefreshToken(db, claims.jti);
+      if (record && record.userId === claims.userId) await revokeFamily(db, record.family, isoNow());
+    },
+
+    async me(userId: number): Promise<Me> {
+      const user = await findUserById(db, userId);
+      if (!user) throw new AppError('UNAUTHORIZED', 401);
+      return {
+        id: user.id,
+        username: user.username,
+        name: user.name,
+        avatar: user.avatar,
+        introduction: user.introduction,
+        roles: rolesForUserLevel(user.userLevel),
+        userLevel: user.userLevel,
+        setting: user.setting,
+      };
+    },
+
+    /**
+     * The caller behind an access token. 401 for anything that should end the console's
+     * session: a bad or expired token, or a user since removed, disabled or left without a level.
+     */
+    async authenticate(accessToken: string): Promise<AuthUser> {
+      const claims = await tokens.verifyAccess(accessToken).catch((error: unknown) => {
+        throw new AppError(
+          error instanceof TokenError && error.reason === 'expired' ? 'TOKEN_EXPIRED' : 'UNAUTHORIZED',
+          401,
+        );
+      });
+      const user = await findUserById(db, claims.userId);
+      if (!user) throw new AppError('UNAUTHORIZED', 401);
+      assertMayLogIn(user, 401);
+      return {
+        id: user.id,
+        username: user.username,
+        roles: rolesForUserLevel(user.userLevel),
+        userLevel: user.userLevel,
+      };
+    },
+  };
+}

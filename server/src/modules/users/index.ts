@@ -1,0 +1,9 @@
+export {
+  countUsers,
+  findUserById,
+  findUserByUsername,
+  insertUserIfAbsent,
+  type NewUser,
+  type User,
+  updatePasswordHash,
+} from './repository.ts';

@@ -1,0 +1,63 @@
+import { ROLE_ADMIN } from '@kilowatch/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.ts';
+import type { AuthService, AuthUser } from '../modules/auth/index.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Reachable without a token (login, health…). */
+    public?: boolean;
+    /** The caller needs one of these roles (admin passes every check). */
+    roles?: readonly string[];
+    /** Also accept the access token as `?token=` (spec §7: GET /api/auth/me). */
+    queryToken?: boolean;
+  }
+  interface FastifyRequest {
+    /** The authenticated caller; set on every non-public /api route. */
+    user: AuthUser | null;
+  }
+}
+
+/**
+ * Whether `user` may call a route that requires `roles`. Admin passes every check (spec §6).
+ * The one place role checks live: role→route grants will extend it.
+ */
+export function authorize(user: AuthUser, roles: readonly string[] | undefined): boolean {
+  if (!roles?.length || user.roles.includes(ROLE_ADMIN)) return true;
+  return roles.some((role) => user.roles.includes(role));
+}
+
+const bearer = (header: string | string[] | undefined): string | undefined => {
+  const value = Array.isArray(header) ? header[0] : header;
+  const match = value?.match(/^Bearer\s+(\S+)\s*$/i);
+  return match?.[1];
+};
+
+const queryToken = (request: FastifyRequest): string | undefined => {
+  const { token } = request.query as { token?: unknown };
+  return typeof token === 'string' && token ? token : undefined;
+};
+
+/** The caller of a non-public route; throws when called on a public one by mistake. */
+export function requireUser(request: FastifyRequest): AuthUser {
+  if (!request.user) throw new AppError('UNAUTHORIZED', 401);
+  return request.user;
+}
+
+/**
+ * Guards every route registered in `api` (the /api subtree) unless it is marked
+ * `config: { public: true }`: the `x-Authorization: Bearer <token>` header (spec §7) must
+ * carry a valid access token of a user who may log in, and that user must pass `authorize`.
+ */
+export function authenticate(api: FastifyInstance, service: Pick<AuthService, 'authenticate'>): void {
+  api.decorateRequest('user', null);
+  api.addHook('onRequest', async (request) => {
+    const config = request.routeOptions.config;
+    if (config.public) return;
+    const token =
+      (config.queryToken ? queryToken(request) : undefined) ?? bearer(request.headers['x-authorization']);
+    if (!token) throw new AppError('UNAUTHORIZED', 401);
+    request.user = await service.authenticate(token);
+    if (!authorize(request.user, config.roles)) throw new AppError('FORBIDDEN', 403);
+  });
+}

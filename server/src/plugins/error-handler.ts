@@ -1,0 +1,62 @@
+import type { ErrorCode } from '@kilowatch/contract';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../errors.ts';
+import { type MessageKey, type MessageParams, pickLanguage, translate } from '../i18n/index.ts';
+import { describeValidationError } from '../i18n/validation.ts';
+
+/** Fastify's own 4xx errors, mapped to the catalogue so they read like ours. */
+const FASTIFY_ERRORS: Record<string, MessageKey> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
+const isFastifyError = (error: unknown): error is FastifyError =>
+  error instanceof Error && typeof (error as FastifyError).code === 'string';
+
+const send = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  code: ErrorCode,
+  message: MessageKey,
+  params?: MessageParams,
+) =>
+  reply
+    .status(status)
+    .send({ code, message: translate(pickLanguage(request.headers['accept-language']), message, params) });
+
+/**
+ * The one place errors become responses: `{ code, message }` in the request's language.
+ * Bad input is always a 4xx; only the unexpected is a 500, logged with its stack.
+ */
+export function errorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.options.headers) reply.headers(error.options.headers);
+      return send(
+        request,
+        reply,
+        error.status,
+        error.code,
+        error.options.message ?? error.code,
+        error.params,
+      );
+    }
+    if (isFastifyError(error) && error.validation?.[0]) {
+      const language = pickLanguage(request.headers['accept-language']);
+      const message = describeValidationError(error.validation[0], error.validationContext, language);
+      return reply.status(400).send({ code: 'VALIDATION', message });
+    }
+    const status = isFastifyError(error) ? (error.statusCode ?? 500) : 500;
+    if (status >= 400 && status < 500 && isFastifyError(error)) {
+      if (status === 404) return send(request, reply, 404, 'NOT_FOUND', 'NOT_FOUND');
+      return send(request, reply, status, 'BAD_REQUEST', FASTIFY_ERRORS[error.code] ?? 'BAD_REQUEST');
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return send(request, reply, 500, 'INTERNAL', 'INTERNAL');
+  });
+
+  app.setNotFoundHandler((request, reply) => send(request, reply, 404, 'NOT_FOUND', 'NOT_FOUND'));
+}

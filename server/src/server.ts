@@ -1,0 +1,40 @@
+import { buildApp } from './app.ts';
+import { firstStartBanner } from './bootstrap/admin.ts';
+import { ConfigError, loadConfig } from './config.ts';
+
+const fail = (message: string): never => {
+  console.error(message);
+  process.exit(1);
+};
+
+const config = (() => {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    return fail(error instanceof ConfigError ? `Configuration error: ${error.message}` : String(error));
+  }
+})();
+
+const app = await buildApp(config).catch((error: unknown) =>
+  fail(`Kilowatch could not start: ${error instanceof Error ? error.message : String(error)}`),
+);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    app.log.info({ signal }, 'shutting down');
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => fail(`Kilowatch did not shut down cleanly: ${String(error)}`),
+    );
+  });
+}
+
+try {
+  await app.listen({ port: config.port, host: config.host });
+} catch (error) {
+  await app.close();
+  fail(`Kilowatch could not listen on ${config.host}:${config.port}: ${(error as Error).message}`);
+}
+
+console.info(`Kilowatch listening on http://localhost:${config.port}`);
+if (app.firstStartAdmin) console.info(`\n${firstStartBanner(app.firstStartAdmin)}\n`);

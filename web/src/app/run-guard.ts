@@ -1,0 +1,48 @@
+import { redirect } from 'react-router';
+import { getMe } from '../features/auth/api.ts';
+import { t } from '../lib/i18n.ts';
+import { isTokenExpired } from '../lib/jwt.ts';
+import { notify } from '../lib/notify.ts';
+import { useSession } from '../lib/session.ts';
+import { decide } from './guard.ts';
+
+/** Whether a usable session exists; an expired one (both tokens) is cleared here (spec §4). */
+function hasSession(): boolean {
+  const { token, refreshToken, clear } = useSession.getState();
+  if (!token) return false;
+  if (isTokenExpired(token) && isTokenExpired(refreshToken)) {
+    clear();
+    return false;
+  }
+  return true;
+}
+
+/**
+ * Runs before every navigation (the root route's loader). Loads the user when roles are
+ * missing, then decides again; a failed load logs out, shows the error and goes to `/`.
+ */
+export async function runGuard(url: URL): Promise<null> {
+  const path = url.pathname;
+  const fullPath = `${url.pathname}${url.search}`;
+  for (;;) {
+    const session = useSession.getState();
+    const decision = decide({
+      path,
+      fullPath,
+      hasToken: hasSession(),
+      rolesLoaded: session.roles.length > 0,
+      roles: session.roles,
+    });
+    if (decision.kind === 'allow') return null;
+    if (decision.kind === 'redirect') throw redirect(decision.to);
+    try {
+      const me = await getMe(session.token ?? '');
+      if (me.userLevel == null || me.roles.length === 0) throw new Error(t('guard.verifyFailed'));
+      useSession.getState().setUser(me);
+    } catch (e) {
+      useSession.getState().clear();
+      notify.error((e instanceof Error && e.message) || t('guard.verifyFailed'));
+      throw redirect('/');
+    }
+  }
+}

@@ -1,0 +1,222 @@
+import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  App,
+  Button,
+  Card,
+  Form,
+  type FormInstance,
+  Input,
+  Modal,
+  Result,
+  Space,
+  Table,
+  type TableColumnsType,
+} from 'antd';
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { notify } from '../../lib/notify.ts';
+import { type TableParams, useTableParams } from './use-table-params.ts';
+
+export interface PageOf<T> {
+  list: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export interface CrudPageProps<Row extends { id: number }, Values> {
+  /** Query-key root, e.g. ['thing', 'categories']; mutations invalidate everything under it. */
+  queryKey: readonly unknown[];
+  title: ReactNode;
+  fetchPage(params: TableParams): Promise<PageOf<Row>>;
+  columns: TableColumnsType<Row>;
+  /** Form items of the create/edit dialog; omit to make the page read-only. */
+  renderForm?(form: FormInstance<Values>, editing: Row | null): ReactNode;
+  toFormValues?(row: Row): Partial<Values>;
+  create?(values: Values): Promise<unknown>;
+  update?(id: number, values: Values): Promise<unknown>;
+  remove?(row: Row): Promise<unknown>;
+  /** Extra buttons per row, before edit/delete. */
+  rowActions?(row: Row): ReactNode;
+  toolbar?: ReactNode;
+  searchPlaceholder?: string;
+  /** Width of the create/edit dialog. */
+  dialogWidth?: number;
+  describeRow?(row: Row): string;
+  expandable?: Parameters<typeof Table<Row>>[0]['expandable'];
+}
+
+/**
+ * A management table: name search and paging in the address, create/edit in a dialog with
+ * validation, delete after confirmation, the spec's success toasts, empty and error states.
+ */
+export function CrudPage<Row extends { id: number }, Values>(props: CrudPageProps<Row, Values>) {
+  const { t } = useTranslation();
+  const { modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const [params, setParams] = useTableParams();
+  const [form] = Form.useForm<Values>();
+  const [editing, setEditing] = useState<Row | null>(null);
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const [searchText, setSearchText] = useState(params.name);
+
+  const query = useQuery({
+    queryKey: [...props.queryKey, 'page', params],
+    queryFn: () => props.fetchPage(params),
+    placeholderData: keepPreviousData,
+  });
+
+  const invalidate = () => queryClient.invalidateQueries({ queryKey: props.queryKey });
+
+  const save = useMutation({
+    mutationFn: (values: Values) => (editing ? props.update!(editing.id, values) : props.create!(values)),
+    onSuccess: async () => {
+      notify.success(t(editing ? 'toast.updated' : 'toast.created'));
+      setDialogOpen(false);
+      await invalidate();
+    },
+  });
+
+  const remove = useMutation({
+    mutationFn: (row: Row) => props.remove!(row),
+    onSuccess: async () => {
+      notify.success(t('toast.deleted'));
+      // Stepping back a page when its last row was deleted, so the table is not left empty.
+      if (query.data && query.data.list.length === 1 && params.page > 1) setParams({ page: params.page - 1 });
+      await invalidate();
+    },
+  });
+
+  function openDialog(row: Row | null) {
+    setEditing(row);
+    form.resetFields();
+    if (row && props.toFormValues) form.setFieldsValue(props.toFormValues(row) as never);
+    setDialogOpen(true);
+  }
+
+  function confirmDelete(row: Row) {
+    modal.confirm({
+      title: t('crud.deleteTitle'),
+      content: t('crud.deleteConfirm', { name: props.describeRow?.(row) ?? `#${row.id}` }),
+      okButtonProps: { danger: true },
+      okText: t('crud.delete'),
+      cancelText: t('common.cancel'),
+      onOk: () => remove.mutateAsync(row).catch(() => undefined),
+    });
+  }
+
+  const actionsColumn: TableColumnsType<Row> =
+    props.update || props.remove || props.rowActions
+      ? [
+          {
+            title: t('crud.actions'),
+            key: 'actions',
+            fixed: 'right',
+            width: 1,
+            render: (_, row) => (
+              <Space size={4} wrap={false}>
+                {props.rowActions?.(row)}
+                {props.update && props.renderForm && (
+                  <Button size="small" type="link" icon={<EditOutlined />} onClick={() => openDialog(row)}>
+                    {t('crud.edit')}
+                  </Button>
+                )}
+                {props.remove && (
+                  <Button
+                    size="small"
+                    type="link"
+                    danger
+                    icon={<DeleteOutlined />}
+                    onClick={() => confirmDelete(row)}
+                  >
+                    {t('crud.delete')}
+                  </Button>
+                )}
+              </Space>
+            ),
+          },
+        ]
+      : [];
+
+  if (query.isError && !query.data) {
+    return (
+      <Card>
+        <Result
+          status="error"
+          title={t('crud.loadFailed')}
+          subTitle={query.error.message}
+          extra={<Button onClick={() => query.refetch()}>{t('common.retry')}</Button>}
+        />
+      </Card>
+    );
+  }
+
+  return (
+    <Card title={props.title}>
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Input.Search
+          allowClear
+          value={searchText}
+          onChange={(e) => setSearchText(e.target.value)}
+          placeholder={props.searchPlaceholder ?? t('crud.searchByName')}
+          onSearch={(value) => setParams({ name: value.trim(), page: 1 })}
+          style={{ width: 260 }}
+          data-testid="crud-search"
+        />
+        {props.create && props.renderForm && (
+          <Button
+            type="primary"
+            icon={<PlusOutlined />}
+            onClick={() => openDialog(null)}
+            data-testid="crud-create"
+          >
+            {t('crud.create')}
+          </Button>
+        )}
+        <Button icon={<ReloadOutlined />} onClick={() => query.refetch()} aria-label={t('tabs.refresh')} />
+        {props.toolbar}
+      </Space>
+      <Table<Row>
+        rowKey="id"
+        loading={query.isFetching}
+        dataSource={query.data?.list ?? []}
+        columns={[...props.columns, ...actionsColumn]}
+        expandable={props.expandable}
+        scroll={{ x: 'max-content' }}
+        pagination={{
+          current: params.page,
+          pageSize: params.pageSize,
+          total: query.data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (total) => t('crud.total', { total }),
+          onChange: (page, pageSize) =>
+            setParams({ page: pageSize === params.pageSize ? page : 1, pageSize }),
+        }}
+      />
+      {props.renderForm && (
+        <Modal
+          title={editing ? t('crud.editTitle') : t('crud.createTitle')}
+          open={dialogOpen}
+          width={props.dialogWidth ?? 560}
+          onCancel={() => setDialogOpen(false)}
+          onOk={() => form.submit()}
+          okText={t('common.confirm')}
+          cancelText={t('common.cancel')}
+          confirmLoading={save.isPending}
+          destroyOnHidden
+          forceRender
+        >
+          <Form<Values>
+            form={form}
+            layout="vertical"
+            onFinish={(values) => save.mutate(values)}
+            preserve={false}
+          >
+            {props.renderForm(form, editing)}
+          </Form>
+        </Modal>
+      )}
+    </Card>
+  );
+}

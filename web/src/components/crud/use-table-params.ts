@@ -1,0 +1,40 @@
+import { DEFAULT_PAGE_SIZE } from '@kilowatch/contract';
+import { useCallback } from 'react';
+import { useSearchParams } from 'react-router';
+
+export interface TableParams {
+  page: number;
+  pageSize: number;
+  name: string;
+}
+
+const positive = (value: string | null, fallback: number) => {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+};
+
+/** Paging and the name search kept in the address, so a reload or a shared link keeps them. */
+export function useTableParams(): [TableParams, (next: Partial<TableParams>) => void] {
+  const [search, setSearch] = useSearchParams();
+  const params: TableParams = {
+    page: positive(search.get('page'), 1),
+    pageSize: positive(search.get('pageSize'), DEFAULT_PAGE_SIZE),
+    name: search.get('name') ?? '',
+  };
+  const update = useCallback(
+    (next: Partial<TableParams>) =>
+      setSearch(
+        (prev) => {
+          const merged = new URLSearchParams(prev);
+          for (const [key, value] of Object.entries(next)) {
+            if (value === '' || value === undefined) merged.delete(key);
+            else merged.set(key, String(value));
+          }
+          return merged;
+        },
+        { replace: true },
+      ),
+    [setSearch],
+  );
+  return [params, update];
+}

@@ -1,0 +1,80 @@
+import {
+  DownOutlined,
+  HomeOutlined,
+  LogoutOutlined,
+  MenuFoldOutlined,
+  MenuUnfoldOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
+import { Avatar, Button, Dropdown, Space } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useUi } from '../app/ui-store.ts';
+import { LanguageSwitch } from '../components/LanguageSwitch.tsx';
+import { logout } from '../features/auth/api.ts';
+import { useSession } from '../lib/session.ts';
+import { Breadcrumbs } from './Breadcrumbs.tsx';
+import { ErrorLogButton } from './ErrorLogButton.tsx';
+import { FullscreenToggle } from './FullscreenToggle.tsx';
+import styles from './layout.module.css';
+import { SizeSelect } from './SizeSelect.tsx';
+
+export function Navbar() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const opened = useUi((s) => s.sidebarOpened);
+  const device = useUi((s) => s.device);
+  const user = useSession((s) => s.user);
+
+  async function onLogout() {
+    await logout();
+    navigate(`/login?redirect=${encodeURIComponent('/')}`);
+  }
+
+  return (
+    <div className={styles.navbar}>
+      <Button
+        type="text"
+        aria-label={t('navbar.toggleSidebar')}
+        data-testid="sidebar-toggle"
+        icon={opened && device === 'desktop' ? <MenuFoldOutlined /> : <MenuUnfoldOutlined />}
+        onClick={() => useUi.getState().toggleSidebar()}
+      />
+      <div className={styles.breadcrumb}>
+        <Breadcrumbs />
+      </div>
+      <Space size={2} className={styles.actions}>
+        <ErrorLogButton />
+        {device === 'desktop' && <FullscreenToggle />}
+        <SizeSelect />
+        <LanguageSwitch />
+        <Dropdown
+          trigger={['click']}
+          menu={{
+            items: [
+              {
+                key: 'home',
+                icon: <HomeOutlined />,
+                label: t('navbar.home'),
+                onClick: () => navigate('/home'),
+              },
+              { type: 'divider' },
+              {
+                key: 'logout',
+                icon: <LogoutOutlined />,
+                label: t('navbar.logout'),
+                onClick: () => void onLogout(),
+              },
+            ],
+          }}
+        >
+          <Button type="text" data-testid="user-menu" className={styles.user}>
+            <Avatar size="small" src={user?.avatar || undefined} icon={<UserOutlined />} />
+            {device === 'desktop' && <span>{user?.name || user?.username}</span>}
+            <DownOutlined />
+          </Button>
+        </Dropdown>
+      </Space>
+    </div>
+  );
+}

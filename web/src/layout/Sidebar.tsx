@@ -1,0 +1,28 @@
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../lib/session.ts';
+import styles from './layout.module.css';
+import { SidebarMenu } from './SidebarMenu.tsx';
+
+/** Logo (when the system setting shows one), the menu, and the copyright footer when expanded. */
+export function SidebarContent({ collapsed }: { collapsed: boolean }) {
+  const { t } = useTranslation();
+  const logo = useSession((s) => s.logo);
+  return (
+    <div className={styles.sidebar}>
+      {logo.show && (
+        <div className={styles.logo} data-testid="sidebar-logo">
+          {logo.img ? <img src={logo.img} alt="" /> : null}
+          {!collapsed && <span>{t('app.name')}</span>}
+        </div>
+      )}
+      <div className={styles.menu}>
+        <SidebarMenu collapsed={collapsed} />
+      </div>
+      {!collapsed && (
+        <div className={styles.copyright} data-testid="sidebar-copyright">
+          {t('app.copyright', { year: new Date().getFullYear() })}
+        </div>
+      )}
+    </div>
+  );
+}

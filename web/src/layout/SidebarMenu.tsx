@@ -1,0 +1,44 @@
+import { Menu, type MenuProps } from 'antd';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { type ConsoleRoute, menuFor, routeTrail } from '../app/route-table.ts';
+import { canAccess, useSession } from '../lib/session.ts';
+import { MENU_ICONS } from './menu-icons.tsx';
+
+type Item = Required<MenuProps>['items'][number];
+
+export function SidebarMenu({ collapsed }: { collapsed: boolean }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const roles = useSession((s) => s.roles);
+
+  const items = useMemo(() => {
+    const toItem = (r: ConsoleRoute): Item =>
+      r.children
+        ? {
+            key: r.path,
+            icon: r.icon && MENU_ICONS[r.icon],
+            label: t(r.titleKey),
+            children: r.children.map(toItem),
+          }
+        : { key: r.path, icon: r.icon && MENU_ICONS[r.icon], label: t(r.titleKey) };
+    return menuFor((routeRoles) => canAccess(roles, routeRoles)).map(toItem);
+  }, [roles, t]);
+
+  const open = routeTrail(pathname)
+    .slice(0, -1)
+    .map((r) => r.path);
+  return (
+    <Menu
+      mode="inline"
+      theme="dark"
+      items={items}
+      selectedKeys={[pathname]}
+      defaultOpenKeys={collapsed ? [] : open}
+      onClick={({ key }) => navigate(key)}
+      data-testid="sidebar-menu"
+    />
+  );
+}

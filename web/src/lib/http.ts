@@ -1,0 +1,224 @@
+import { REQUEST_TIMEOUT_MS, type TokenPair } from '@kilowatch/contract';
+import { currentLanguage, t } from './i18n.ts';
+import { isTokenExpired } from './jwt.ts';
+import { useLoadingStore } from './loading.ts';
+import { notify } from './notify.ts';
+import { endSessionAndGoToLogin, useSession } from './session.ts';
+
+/**
+ * The one place calls leave the console (spec §7, §8): bearer header, JSON, the loading
+ * overlay, duplicate cancel, the 120 s timeout, `data` unwrap, the error catalogue, 401 and
+ * token refresh. Views reach it through TanStack Query hooks, never with fetch directly.
+ */
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type QueryValue =
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | readonly (string | number | boolean)[];
+
+export interface RequestOptions {
+  method?: Method;
+  /** Query parameters; arrays repeat the key (`ids=1&ids=2`). */
+  params?: Record<string, QueryValue>;
+  data?: unknown;
+  /** Background calls (polls) do not show the loading overlay. */
+  silent?: boolean;
+  /** The caller shows its own message; the module shows none. */
+  quiet?: boolean;
+  /** Public calls (login, login key) send no token and skip the refresh step. */
+  anonymous?: boolean;
+  /** Return the whole body instead of its `data` field. */
+  raw?: boolean;
+  /** Concurrent calls to the same url and method are allowed (not cancelled). */
+  allowDuplicate?: boolean;
+  signal?: AbortSignal;
+}
+
+export type HttpErrorKind = 'http' | 'timeout' | 'network' | 'canceled' | 'session' | 'other';
+
+export class HttpError extends Error {
+  constructor(
+    readonly kind: HttpErrorKind,
+    message: string,
+    readonly status?: number,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const isCanceled = (e: unknown) => e instanceof HttpError && e.kind === 'canceled';
+
+export function buildUrl(url: string, params?: Record<string, QueryValue>): string {
+  if (!params) return url;
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null || value === '') continue;
+    if (Array.isArray(value)) for (const v of value) search.append(key, String(v));
+    else search.append(key, String(value));
+  }
+  const qs = search.toString();
+  return qs ? `${url}${url.includes('?') ? '&' : '?'}${qs}` : url;
+}
+
+const pending = new Map<string, AbortController>();
+
+let refreshing: Promise<string> | null = null;
+
+/** Swaps an expired access token for a new pair; one refresh at a time for all callers. */
+function refreshAccessToken(): Promise<string> {
+  refreshing ??= (async () => {
+    const { refreshToken, setTokens } = useSession.getState();
+    if (!refreshToken || isTokenExpired(refreshToken)) {
+      notify.error(t('http.relogin'));
+      endSessionAndGoToLogin();
+      throw new HttpError('session', t('http.relogin'));
+    }
+    let response: Response;
+    try {
+      response = await fetch('/api/auth/token', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Accept-Language': currentLanguage() },
+        body: JSON.stringify({ refreshToken }),
+      });
+    } catch {
+      notify.error(t('http.sessionTimeout'));
+      endSessionAndGoToLogin();
+      throw new HttpError('session', t('http.sessionTimeout'));
+    }
+    const body = (await response.json().catch(() => null)) as { data?: TokenPair; message?: string } | null;
+    if (!response.ok || !body?.data) {
+      const text = t('http.sessionTimeout');
+      if (response.status === 401 || response.status === 404) notify.warning(text);
+      else notify.error(body?.message || text);
+      endSessionAndGoToLogin();
+      throw new HttpError('session', body?.message || text, response.status);
+    }
+    setTokens(body.data.token, body.data.refreshToken);
+    return body.data.token;
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+async function authorizationHeader(): Promise<string | null> {
+  const { token, refreshToken } = useSession.getState();
+  if (!token && !refreshToken) return null;
+  if (token && !isTokenExpired(token)) return `Bearer ${token}`;
+  return `Bearer ${await refreshAccessToken()}`;
+}
+
+function fail(error: HttpError, quiet: boolean | undefined): never {
+  if (!quiet && error.kind !== 'canceled' && error.kind !== 'session') notify.error(error.message);
+  throw error;
+}
+
+async function send(url: string, options: RequestOptions, accept: 'json' | 'blob'): Promise<Response> {
+  const method = options.method ?? 'GET';
+  const fullUrl = buildUrl(url, options.params);
+  const key = `${method} ${fullUrl}`;
+  const controller = new AbortController();
+  if (!options.allowDuplicate) {
+    pending.get(key)?.abort('duplicate');
+    pending.set(key, controller);
+  }
+  const timer = setTimeout(() => controller.abort('timeout'), REQUEST_TIMEOUT_MS);
+  options.signal?.addEventListener('abort', () => controller.abort('canceled'), { once: true });
+  const loading = !options.silent;
+  if (loading) useLoadingStore.getState().start();
+  try {
+    const headers: Record<string, string> = {
+      Accept: accept === 'json' ? 'application/json' : '*/*',
+      'Accept-Language': currentLanguage(),
+    };
+    if (options.data !== undefined) headers['Content-Type'] = 'application/json';
+    if (!options.anonymous) {
+      const authorization = await authorizationHeader();
+      if (authorization) headers['x-Authorization'] = authorization;
+    }
+    return await fetch(fullUrl, {
+      method,
+      headers,
+      body: options.data === undefined ? undefined : JSON.stringify(options.data),
+      signal: controller.signal,
+    });
+  } catch (e) {
+    if (e instanceof HttpError) throw e;
+    if (controller.signal.aborted) {
+      if (controller.signal.reason === 'timeout') throw new HttpError('timeout', t('http.timeout'));
+      throw new HttpError('canceled', 'canceled');
+    }
+    if (e instanceof TypeError) throw new HttpError('network', t('http.network'));
+    throw new HttpError('other', t('http.system'));
+  } finally {
+    clearTimeout(timer);
+    if (pending.get(key) === controller) pending.delete(key);
+    if (loading) useLoadingStore.getState().end();
+  }
+}
+
+async function errorFromResponse(response: Response): Promise<HttpError> {
+  const body = (await response.json().catch(() => null)) as { code?: string; message?: string } | null;
+  if (response.status === 401) endSessionAndGoToLogin();
+  const message =
+    body?.message || (response.status >= 500 ? t('http.system') : response.statusText || t('http.system'));
+  return new HttpError('http', message, response.status, body?.code);
+}
+
+/** A JSON call; resolves with the body's `data` (or the whole body with `raw`). */
+export async function request<T>(url: string, options: RequestOptions = {}): Promise<T> {
+  let response: Response;
+  try {
+    response = await send(url, options, 'json');
+  } catch (e) {
+    return fail(e as HttpError, options.quiet);
+  }
+  if (!response.ok) return fail(await errorFromResponse(response), options.quiet);
+  if (response.status === 204) return undefined as T;
+  const body = (await response.json().catch(() => undefined)) as unknown;
+  if (body === undefined) return fail(new HttpError('other', t('http.system')), options.quiet);
+  if (!options.raw && body !== null && typeof body === 'object' && 'data' in body) {
+    return (body as { data: T }).data;
+  }
+  return body as T;
+}
+
+export const http = {
+  get: <T>(url: string, params?: RequestOptions['params'], options?: RequestOptions) =>
+    request<T>(url, { ...options, method: 'GET', params }),
+  post: <T>(url: string, data?: unknown, options?: RequestOptions) =>
+    request<T>(url, { ...options, method: 'POST', data }),
+  put: <T>(url: string, data?: unknown, options?: RequestOptions) =>
+    request<T>(url, { ...options, method: 'PUT', data }),
+  patch: <T>(url: string, data?: unknown, options?: RequestOptions) =>
+    request<T>(url, { ...options, method: 'PATCH', data }),
+  delete: <T>(url: string, params?: RequestOptions['params'], options?: RequestOptions) =>
+    request<T>(url, { ...options, method: 'DELETE', params }),
+};
+
+/**
+ * The generic post helper of spec §7 for binary answers (exports): a status other than 200
+ * shows the status text as the error.
+ */
+export async function postForBlob(url: string, data: unknown, options: RequestOptions = {}): Promise<Blob> {
+  let response: Response;
+  try {
+    response = await send(url, { ...options, method: 'POST', data }, 'blob');
+  } catch (e) {
+    return fail(e as HttpError, options.quiet);
+  }
+  if (response.status !== 200) {
+    if (response.status === 401) endSessionAndGoToLogin();
+    return fail(
+      new HttpError('http', response.statusText || t('http.system'), response.status),
+      options.quiet,
+    );
+  }
+  return response.blob();
+}
