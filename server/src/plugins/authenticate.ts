@@ -9,6 +9,12 @@ declare module 'fastify' {
     public?: boolean;
     /** The caller needs one of these roles (admin passes every check). */
     roles?: readonly string[];
+    /**
+     * The console route (contract/src/routes.ts) this call serves, e.g. '/device_management/nodes'.
+     * Calls behind an admin-only route declare it; a non-admin passes only when one of their roles
+     * grants that route (spec §6). Calls without it are open to every logged-in user.
+     */
+    resource?: string;
     /** Also accept the access token as `?token=` (spec §7: GET /api/auth/me). */
     queryToken?: boolean;
   }
@@ -19,12 +25,17 @@ declare module 'fastify' {
 }
 
 /**
- * Whether `user` may call a route that requires `roles`. Admin passes every check (spec §6).
- * The one place role checks live: role→route grants will extend it.
+ * Whether `user` may call a route declaring `roles` and/or `resource`. Admin passes every check
+ * (spec §6); otherwise the user needs one of the roles and a grant of the resource. The one
+ * place authorization lives.
  */
-export function authorize(user: AuthUser, roles: readonly string[] | undefined): boolean {
-  if (!roles?.length || user.roles.includes(ROLE_ADMIN)) return true;
-  return roles.some((role) => user.roles.includes(role));
+export function authorize(
+  user: AuthUser,
+  { roles, resource }: { roles?: readonly string[]; resource?: string },
+): boolean {
+  if (user.roles.includes(ROLE_ADMIN)) return true;
+  if (roles?.length && !roles.some((role) => user.roles.includes(role))) return false;
+  return resource === undefined || user.grants.includes(resource);
 }
 
 const bearer = (header: string | string[] | undefined): string | undefined => {
@@ -58,6 +69,6 @@ export function authenticate(api: FastifyInstance, service: Pick<AuthService, 'a
       (config.queryToken ? queryToken(request) : undefined) ?? bearer(request.headers['x-authorization']);
     if (!token) throw new AppError('UNAUTHORIZED', 401);
     request.user = await service.authenticate(token);
-    if (!authorize(request.user, config.roles)) throw new AppError('FORBIDDEN', 403);
+    if (!authorize(request.user, config)) throw new AppError('FORBIDDEN', 403);
   });
 }

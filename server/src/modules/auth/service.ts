@@ -21,6 +21,8 @@ export interface AuthUser {
   username: string;
   roles: string[];
   userLevel: number | null;
+  /** Paths of the console routes the user's roles grant (checked against `config.resource`). */
+  grants: string[];
 }
 
 export interface AuthServiceDeps {
@@ -168,6 +170,8 @@ export function createAuthService({ db, tokens, throttle, loginKey, now }: AuthS
         username: user.username,
         roles: rolesForUserLevel(user.userLevel),
         userLevel: user.userLevel,
+        // Role→route grants arrive with the roles of system management (issue 4).
+        grants: [],
       };
     },
   };
