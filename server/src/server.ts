@@ -38,3 +38,9 @@ try {
 
 console.info(`Kilowatch listening on http://localhost:${config.port}`);
 if (app.firstStartAdmin) console.info(`\n${firstStartBanner(app.firstStartAdmin)}\n`);
+else {
+  console.info(
+    'Log in with an existing account (the first start printed the admin password). Forgot it? ' +
+      'Stop the server and run: npm run user:password -- admin --password NewPass123',
+  );
+}
