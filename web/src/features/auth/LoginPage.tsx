@@ -17,7 +17,8 @@ interface LoginForm {
 /** Where to go after login: the guard's `redirect`, else the cleared session's `redirectUrl`, else home. */
 export const afterLoginPath = (params: URLSearchParams) => {
   const target = params.get('redirect') || params.get('redirectUrl') || '/';
-  return target.startsWith('/') && !target.startsWith('//') ? target : '/';
+  // '//host' and '/\host' are absolute to the router and the browser: only same-app paths pass.
+  return target.startsWith('/') && !/^[\\/]{2}/.test(target) ? target : '/';
 };
 
 export function LoginPage() {

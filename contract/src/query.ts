@@ -1,0 +1,207 @@
+import { type Static, Type } from 'typebox';
+import { AGGREGATORS } from './things.ts';
+
+/**
+ * Telemetry queries (spec §3 metric config, param settings, chart time range, data point, query
+ * payload, device status; §7 "Query and monitoring").
+ */
+
+const Aggregator = Type.Union(AGGREGATORS.map((a) => Type.Literal(a)));
+const ResourceTypeSchema = Type.Union([Type.Literal('thing'), Type.Literal('region')]);
+
+/** Bucket unit of groupByTime; the bucket is groupByInterval × this unit. */
+export const GROUP_BY_TIMES = ['second', 'minute', 'hour', 'day', 'month', 'year'] as const;
+export type GroupByTime = (typeof GROUP_BY_TIMES)[number];
+
+/** A calendar period that the query covers (spec §3 chart time range `period`). */
+export const PERIODS = ['day', 'month', 'year'] as const;
+export type Period = (typeof PERIODS)[number];
+
+/**
+ * Aggregators a query may ask for: those of abilities, plus `delta` — the consumption of a
+ * cumulative counter over each bucket (sum of positive increments, so resets do not count as
+ * negative consumption).
+ */
+export const QUERY_AGGREGATORS = [...AGGREGATORS, 'delta'] as const;
+export type QueryAggregator = (typeof QUERY_AGGREGATORS)[number];
+const QueryAggregatorSchema = Type.Union(QUERY_AGGREGATORS.map((a) => Type.Literal(a)));
+
+/** POST /api/query/data?seq= body: one metric of one thing or region over a time range. */
+export const MetricQuery = Type.Object({
+  resourceType: ResourceTypeSchema,
+  /** The thing's or region's id. */
+  resourceId: Type.Integer({ minimum: 1 }),
+  metricIdentifier: Type.String({ minLength: 1, maxLength: 64 }),
+  metricName: Type.Optional(Type.String({ maxLength: 64 })),
+  /** How values combine inside a bucket (spec: aggregator / function). Default: the ability's. */
+  aggregator: Type.Optional(QueryAggregatorSchema),
+  /** For regions: only things of this category (spec: categoryId). */
+  categoryId: Type.Optional(Type.Integer({ minimum: 1 })),
+  /** For regions: include things bound to descendant regions. */
+  successor: Type.Optional(Type.Boolean()),
+  /**
+   * For regions: `sum` (default) adds the bound things' bucket values into one series named for
+   * the region; `none` returns one series per thing (group = thing name).
+   */
+  combine: Type.Optional(Type.Union([Type.Literal('sum'), Type.Literal('avg'), Type.Literal('none')])),
+  groupByTime: Type.Optional(Type.Union(GROUP_BY_TIMES.map((g) => Type.Literal(g)))),
+  groupByInterval: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000 })),
+  /** A calendar period around `startTime` (or now): today, this month, this year. */
+  period: Type.Optional(Type.Union(PERIODS.map((p) => Type.Literal(p)))),
+  /** Range in ms since the epoch (10-digit values are taken as seconds), [startTime, endTime). */
+  startTime: Type.Optional(Type.Number()),
+  endTime: Type.Optional(Type.Number()),
+  /** Without groupByTime: downsample to about this many points (largest-triangle or bucket avg). */
+  maxPoints: Type.Optional(Type.Integer({ minimum: 10, maximum: 20000 })),
+  /** Arithmetic on each value with `x`, e.g. "x * 1000" or "x / 3600" (+ - * / and parentheses). */
+  formula: Type.Optional(Type.String({ maxLength: 200 })),
+  /** Decimal places applied after formula (spec: scale). */
+  scale: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
+  unit: Type.Optional(Type.String({ maxLength: 32 })),
+  color: Type.Optional(Type.String({ maxLength: 32 })),
+});
+export type MetricQuery = Static<typeof MetricQuery>;
+
+export const SeqQuery = Type.Object({ seq: Type.Optional(Type.String({ maxLength: 64 })) });
+
+/** One point of a series (spec §3 chart data point): bucket start (ms), value, series name. */
+export const DataPoint = Type.Object({
+  key: Type.Number(),
+  value: Type.Union([Type.Number(), Type.Null()]),
+  group: Type.String(),
+  /** False when part of the bucket had no data (a gap) or the bucket is still running. */
+  complete: Type.Boolean(),
+});
+export type DataPoint = Static<typeof DataPoint>;
+
+export const QueryResult = Type.Object({
+  result: Type.Array(DataPoint),
+  /** The `seq` the request carried, so the console can drop late answers. */
+  seq: Type.Union([Type.String(), Type.Null()]),
+  unit: Type.String(),
+  /** Which stored resolution answered (raw, minute, hour, day): for the curious and the benchmarks. */
+  resolution: Type.String(),
+});
+export type QueryResult = Static<typeof QueryResult>;
+
+/** Metric config (spec §3): which metrics a resource's charts show, with colour and unit. */
+export const MetricConfig = Type.Object({
+  id: Type.Integer(),
+  resourceType: ResourceTypeSchema,
+  resourceId: Type.Integer(),
+  categoryId: Type.Union([Type.Integer(), Type.Null()]),
+  metricIdentifier: Type.String(),
+  metricName: Type.String(),
+  name: Type.String(),
+  enabled: Type.Boolean(),
+  unit: Type.String(),
+  aggregator: Aggregator,
+  function: Type.String(),
+  color: Type.String(),
+  sort: Type.Integer(),
+});
+export type MetricConfig = Static<typeof MetricConfig>;
+
+export const MetricConfigQuery = Type.Object({
+  resourceType: ResourceTypeSchema,
+  resourceId: Type.Integer({ minimum: 1 }),
+  categoryId: Type.Optional(Type.Integer({ minimum: 1 })),
+});
+
+/** PATCH /api/query/config: the whole list of a resource's metric configs, replaced at once. */
+export const MetricConfigPatch = Type.Object({
+  resourceType: ResourceTypeSchema,
+  resourceId: Type.Integer({ minimum: 1 }),
+  categoryId: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  configs: Type.Array(
+    Type.Object({
+      metricIdentifier: Type.String({ minLength: 1, maxLength: 64 }),
+      metricName: Type.Optional(Type.String({ maxLength: 64 })),
+      name: Type.Optional(Type.String({ maxLength: 64 })),
+      enabled: Type.Boolean(),
+      unit: Type.Optional(Type.String({ maxLength: 32 })),
+      aggregator: Type.Optional(Aggregator),
+      function: Type.Optional(Type.String({ maxLength: 32 })),
+      color: Type.Optional(Type.String({ pattern: '^#[0-9A-Fa-f]{6}$' })),
+    }),
+    { maxItems: 200 },
+  ),
+});
+export type MetricConfigPatch = Static<typeof MetricConfigPatch>;
+
+export const RealtimeQuery = Type.Object({
+  resourceId: Type.Integer({ minimum: 1 }),
+  resourceType: Type.Optional(ResourceTypeSchema),
+  categoryId: Type.Optional(Type.Integer({ minimum: 1 })),
+});
+
+/** Device status item (spec §3: key operation, name, unit, value). */
+export const DeviceStatus = Type.Object({
+  /** The ability identifier. */
+  operation: Type.String(),
+  name: Type.String(),
+  unit: Type.String(),
+  value: Type.Union([Type.Number(), Type.String(), Type.Null()]),
+  /** Time of the value (ms), null when the device never sent it. */
+  ts: Type.Union([Type.Number(), Type.Null()]),
+  thingId: Type.Integer(),
+});
+export type DeviceStatus = Static<typeof DeviceStatus>;
+
+/** A device cabinet of a board (spec §3 cabinet/device). */
+export const Cabinet = Type.Object({
+  thingId: Type.Integer(),
+  identifier: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  categoryId: Type.Integer(),
+  setting: Type.Object({
+    attributes: Type.Array(
+      Type.Object({ identifier: Type.String(), name: Type.String(), value: Type.String() }),
+    ),
+  }),
+  /** Latest value of each ability, by identifier. */
+  attrMap: Type.Record(
+    Type.String(),
+    Type.Object({
+      name: Type.String(),
+      unit: Type.String(),
+      value: Type.Union([Type.Number(), Type.String(), Type.Null()]),
+      ts: Type.Union([Type.Number(), Type.Null()]),
+    }),
+  ),
+  /** Seconds since the newest value; null when never seen. Online when under 3 × its interval. */
+  lastSeenAgo: Type.Union([Type.Number(), Type.Null()]),
+});
+export type Cabinet = Static<typeof Cabinet>;
+
+export const BoardComponentsQuery = Type.Object({
+  categoryId: Type.Optional(Type.Integer({ minimum: 1 })),
+  successor: Type.Optional(Type.Boolean()),
+});
+
+/** Ingest over HTTP: POST /api/telemetry (device token in `x-Device-Token` or Bearer). */
+export const TelemetryMessage = Type.Object({
+  /** ms, or 10-digit seconds; default: arrival time. */
+  ts: Type.Optional(Type.Number()),
+  values: Type.Record(Type.String(), Type.Union([Type.Number(), Type.Boolean(), Type.String()])),
+});
+export const TelemetryBatch = Type.Union([
+  TelemetryMessage,
+  Type.Array(TelemetryMessage, { maxItems: 10000 }),
+]);
+export type TelemetryMessage = Static<typeof TelemetryMessage>;
+
+export const IngestRejection = Type.Object({
+  index: Type.Integer({ description: 'message index in the batch (or line number for line protocol)' }),
+  metric: Type.Union([Type.String(), Type.Null()]),
+  reason: Type.String(),
+});
+export const IngestResult = Type.Object({
+  accepted: Type.Integer(),
+  rejected: Type.Array(IngestRejection),
+});
+export type IngestResult = Static<typeof IngestResult>;
+
+/** Converts 10-digit second timestamps to ms (spec §9); leaves ms as they are. */
+export const toMillis = (t: number): number => (Math.abs(t) < 1e11 ? t * 1000 : t);

@@ -1,0 +1,72 @@
+/**
+ * The telemetry store's interface: what ingest, queries, the alarm engine and reports need of
+ * stored points, shaped so a VictoriaMetrics backend (ROADMAP step 7) can stand in for DuckDB
+ * without touching its callers. Times are ms since the epoch; ranges are [start, end).
+ */
+
+/** One stored value: a numeric sample of one metric (ability identifier) of one thing. */
+export interface Point {
+  thingId: number;
+  metric: string;
+  ts: number;
+  value: number;
+}
+
+export interface SeriesKey {
+  thingId: number;
+  metric: string;
+}
+
+/** Aggregations a bucket can answer; `delta` is a counter's consumption (positive increments). */
+export type BucketAggregator = 'avg' | 'sum' | 'max' | 'min' | 'count' | 'first' | 'last' | 'delta';
+
+/**
+ * Fixed-width buckets (`widthMs`), or calendar buckets (`month`, `year`) in the plant's time
+ * zone. Day and wider buckets align to local midnight in that zone.
+ */
+export type BucketSpec = { widthMs: number } | { calendar: 'month' | 'year' };
+
+export interface BucketQuery {
+  series: SeriesKey[];
+  start: number;
+  end: number;
+  bucket: BucketSpec;
+  aggregator: BucketAggregator;
+}
+
+export interface Bucket {
+  thingId: number;
+  metric: string;
+  /** Bucket start, ms. */
+  start: number;
+  value: number | null;
+  /** Raw samples that fell in the bucket. */
+  count: number;
+  /** False when part of the bucket had no data (a gap) or it lies partly in the future. */
+  complete: boolean;
+}
+
+export interface BucketResult {
+  buckets: Bucket[];
+  /** The stored resolution that answered: 'raw' | 'minute' | 'hour' | 'day'. */
+  resolution: string;
+}
+
+export interface LatestValue extends SeriesKey {
+  ts: number;
+  value: number;
+}
+
+export interface TelemetryStore {
+  /** Resolves once the points are durable (acknowledge only after this). Batches are group-committed. */
+  write(points: readonly Point[]): Promise<void>;
+  /** Bucketed aggregates over a range for these series, from the coarsest resolution that answers exactly. */
+  buckets(query: BucketQuery): Promise<BucketResult>;
+  /** Raw points of one series, oldest first, at most `limit`; for charts that downsample themselves. */
+  points(series: SeriesKey, start: number, end: number, limit: number): Promise<Point[]>;
+  /** Latest value of each series (served from memory, kept on write). */
+  latest(series: readonly SeriesKey[]): LatestValue[];
+  /** Applies retention per resolution (called periodically). */
+  applyRetention(now: number): Promise<void>;
+  close(): Promise<void>;
+}
