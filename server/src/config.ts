@@ -27,6 +27,37 @@ export interface Config {
    * login throttling counts client addresses rather than the proxy's.
    */
   trustProxy: boolean | string;
+  /** Telemetry store (DATA_DIR/telemetry.duckdb): plant time zone and retention per resolution. */
+  telemetry: TelemetryConfig;
+  /** Telemetry ingest: MQTT broker or external subscription, batch limit. */
+  ingest: IngestConfig;
+  /** Demo plant simulator (server/src/simulator, docs/demo-plant.md). */
+  simulator: SimulatorConfig;
+}
+
+export interface SimulatorConfig {
+  /** SIMULATOR=on|off (default on): publish the demo plant's telemetry over MQTT after start. */
+  enabled: boolean;
+  /** SIMULATOR_THINGS (50–200, default 120): how many things a freshly seeded plant gets. */
+  things: number;
+}
+
+export interface IngestConfig {
+  /** MQTT_PORT: the in-process broker's port (default 1883); 0 disables it. Unused with MQTT_URL. */
+  mqttPort: number;
+  /** MQTT_URL (mqtt://, mqtts://, ws://, wss://): subscribe to this external broker instead. */
+  mqttUrl: string | undefined;
+  /** MQTT_SHARE_GROUP: shared-subscription group of the replicas (default 'kilowatch'). */
+  mqttShareGroup: string;
+  /** INGEST_MAX_BATCH: most values one HTTP request, MQTT message or line-protocol body may carry. */
+  maxBatch: number;
+}
+
+export interface TelemetryConfig {
+  /** PLANT_TIMEZONE (IANA): day, month and year buckets start at its local midnight. */
+  timeZone: string;
+  /** Days kept: raw points, minute and hour rollups (day rollups are kept forever). */
+  retention: { rawDays: number; minuteDays: number; hourDays: number };
 }
 
 export type Env = Record<string, string | undefined>;
@@ -110,6 +141,69 @@ const trustProxy = (env: Env): boolean | string => {
   );
 };
 
+const telemetry = (env: Env): TelemetryConfig => {
+  let timeZone = read(env, 'PLANT_TIMEZONE');
+  if (timeZone === undefined) {
+    try {
+      timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+    } catch {
+      timeZone = 'UTC';
+    }
+  } else {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone });
+    } catch {
+      throw new ConfigError(
+        `PLANT_TIMEZONE must be an IANA time zone such as Asia/Shanghai or UTC, got "${timeZone}"`,
+      );
+    }
+  }
+  const rawDays = integer(env, 'RETENTION_RAW_DAYS', 90, 1, 36_500);
+  const minuteDays = integer(env, 'RETENTION_MINUTE_DAYS', 400, 2, 36_500);
+  const hourDays = integer(env, 'RETENTION_HOUR_DAYS', 1830, 3, 36_500);
+  if (!(rawDays < minuteDays && minuteDays < hourDays)) {
+    throw new ConfigError(
+      `RETENTION_RAW_DAYS < RETENTION_MINUTE_DAYS < RETENTION_HOUR_DAYS is required (late points recompute rollups from the finer level), got ${rawDays}, ${minuteDays}, ${hourDays}`,
+    );
+  }
+  return { timeZone, retention: { rawDays, minuteDays, hourDays } };
+};
+
+const ingest = (env: Env): IngestConfig => {
+  const mqttUrl = read(env, 'MQTT_URL');
+  if (mqttUrl !== undefined) {
+    let protocol = '';
+    try {
+      protocol = new URL(mqttUrl).protocol;
+    } catch {
+      throw new ConfigError(`MQTT_URL is not a valid URL: "${withoutCredentials(mqttUrl)}"`);
+    }
+    if (!['mqtt:', 'mqtts:', 'ws:', 'wss:', 'tcp:', 'ssl:'].includes(protocol)) {
+      throw new ConfigError(
+        `MQTT_URL must start with mqtt://, mqtts://, ws:// or wss:// (leave it unset for the in-process broker), got "${withoutCredentials(mqttUrl)}"`,
+      );
+    }
+  }
+  const mqttShareGroup = read(env, 'MQTT_SHARE_GROUP') ?? 'kilowatch';
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(mqttShareGroup)) {
+    throw new ConfigError(
+      `MQTT_SHARE_GROUP must be 1 to 64 letters, digits, _ or - (no / + #), got "${mqttShareGroup}"`,
+    );
+  }
+  return {
+    mqttPort: integer(env, 'MQTT_PORT', 1883, 0, 65535),
+    mqttUrl,
+    mqttShareGroup,
+    maxBatch: integer(env, 'INGEST_MAX_BATCH', 50_000, 1, 1_000_000),
+  };
+};
+
+const simulator = (env: Env): SimulatorConfig => {
+  const raw = read(env, 'SIMULATOR') ?? 'on';
+  if (raw !== 'on' && raw !== 'off') throw new ConfigError(`SIMULATOR must be on or off, got "${raw}"`);
+  return { enabled: raw === 'on', things: integer(env, 'SIMULATOR_THINGS', 120, 50, 200) };
+};
+
 /**
  * Reads and checks the environment once at start. Creates DATA_DIR and, when JWT_SECRET is
  * unset, DATA_DIR/secret.key. Throws ConfigError naming the first bad variable.
@@ -134,6 +228,9 @@ export function loadConfig(env: Env): Config {
   }
   const databaseConfig = database(env, dataDir);
   const proxy = trustProxy(env);
+  const telemetryConfig = telemetry(env);
+  const ingestConfig = ingest(env);
+  const simulatorConfig = simulator(env);
   try {
     mkdirSync(dataDir, { recursive: true });
   } catch (error) {
@@ -151,5 +248,8 @@ export function loadConfig(env: Env): Config {
     logLevel,
     webDist: resolve(read(env, 'WEB_DIST') ?? join(REPO_ROOT, 'web', 'dist')),
     trustProxy: proxy,
+    telemetry: telemetryConfig,
+    ingest: ingestConfig,
+    simulator: simulatorConfig,
   };
 }

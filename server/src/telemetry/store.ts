@@ -64,6 +64,12 @@ export interface TelemetryStore {
   buckets(query: BucketQuery): Promise<BucketResult>;
   /** Raw points of one series, oldest first, at most `limit`; for charts that downsample themselves. */
   points(series: SeriesKey, start: number, end: number, limit: number): Promise<Point[]>;
+  /**
+   * About `maxPoints` points of one series for a chart (raw points when few enough, else each
+   * bucket's minimum and maximum). Optional: without it, callers use `downsample()` from
+   * ./downsample.ts, which falls back to `points()` and largest-triangle downsampling.
+   */
+  downsample?(series: SeriesKey, start: number, end: number, maxPoints: number): Promise<Point[]>;
   /** Latest value of each series (served from memory, kept on write). */
   latest(series: readonly SeriesKey[]): LatestValue[];
   /** Applies retention per resolution (called periodically). */

@@ -1,0 +1,627 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DAY, HOUR, MINUTE, PlantCalendar } from './calendar.ts';
+import { counterIncrement } from './counter.ts';
+import { type DuckDBTelemetryStore, type Resolution, TelemetryWriteError } from './duckdb-store.ts';
+import { openTelemetryStore } from './index.ts';
+import type { Bucket, BucketAggregator, BucketSpec, Point, SeriesKey } from './store.ts';
+
+const RETENTION = { rawDays: 90, minuteDays: 400, hourDays: 1830 };
+const AGGREGATORS: BucketAggregator[] = ['avg', 'sum', 'max', 'min', 'count', 'first', 'last', 'delta'];
+const T0 = Date.UTC(2024, 2, 8); // spans the New York DST change of 2024-03-10
+const open: DuckDBTelemetryStore[] = [];
+const dirs: string[] = [];
+
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function memoryStore(timeZone = 'UTC', now = () => T0 + 30 * DAY): Promise<DuckDBTelemetryStore> {
+  const s = await openTelemetryStore({ dataDir: ':memory:', timeZone, retention: RETENTION, now });
+  open.push(s);
+  return s;
+}
+
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'kw-telemetry-'));
+  dirs.push(d);
+  return d;
+}
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The reference: one bucket computed from all points of a series, by brute force. */
+function brute(
+  pts: readonly { ts: number; value: number }[],
+  bs: number,
+  be: number,
+  agg: BucketAggregator,
+  info: { firstTs: number | null; gapToleranceMs: number },
+  now: number,
+): Pick<Bucket, 'value' | 'count' | 'complete'> {
+  let prev: { ts: number; value: number } | undefined;
+  const inside: { ts: number; value: number }[] = [];
+  for (const p of pts) {
+    if (p.ts < bs) prev = p;
+    else if (p.ts < be) inside.push(p);
+  }
+  if (inside.length === 0) return { value: agg === 'count' ? 0 : null, count: 0, complete: false };
+  let sum = 0;
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  let delta = 0;
+  let maxGap = 0;
+  let p = prev;
+  for (const x of inside) {
+    sum += x.value;
+    min = Math.min(min, x.value);
+    max = Math.max(max, x.value);
+    delta += counterIncrement(p?.value, x.value);
+    if (p) maxGap = Math.max(maxGap, x.ts - p.ts);
+    p = x;
+  }
+  const n = inside.length;
+  const value = {
+    avg: sum / n,
+    sum,
+    max,
+    min,
+    count: n,
+    first: (inside[0] as { value: number }).value,
+    last: (inside[n - 1] as { value: number }).value,
+    delta,
+  }[agg];
+  const complete =
+    be <= now &&
+    info.firstTs !== null &&
+    info.firstTs <= bs &&
+    maxGap <= info.gapToleranceMs &&
+    be - (inside[n - 1] as { ts: number }).ts <= info.gapToleranceMs;
+  return { value, count: n, complete };
+}
+
+/** Random series: irregular spacing, rare long gaps, dyadic values (sums exact in any order), counters with resets. */
+function dataset(seed: number, start: number, days: number) {
+  const rnd = random(seed);
+  const series: (SeriesKey & { pts: { ts: number; value: number }[] })[] = [
+    { thingId: 1, metric: 'energy', pts: [] },
+    { thingId: 1, metric: 'power', pts: [] },
+    { thingId: 2, metric: 'temperature', pts: [] },
+  ];
+  for (const [k, s] of series.entries()) {
+    let ts = start + Math.floor(rnd() * 5 * MINUTE) + k * 7000;
+    let counter = Math.floor(rnd() * 4000) / 4;
+    while (ts < start + days * DAY) {
+      let value: number;
+      if (s.metric === 'energy') {
+        const r = rnd();
+        if (r < 0.002)
+          counter = Math.floor(rnd() * 40) / 4; // reset
+        else if (r < 0.01)
+          counter -= 0.25; // jitter
+        else counter += Math.floor(rnd() * 40) / 4;
+        value = counter;
+      } else {
+        value = Math.floor(rnd() * 8000 - 4000) / 4;
+      }
+      s.pts.push({ ts, value });
+      ts += rnd() < 0.002 ? 30 * MINUTE + Math.floor(rnd() * 3 * HOUR) : 1000 + Math.floor(rnd() * 19_000);
+    }
+  }
+  return series;
+}
+
+/** Writes the points in shuffled chunks (late and out-of-order data), some concurrently, with a few resends. */
+async function writeShuffled(store: DuckDBTelemetryStore, points: Point[], seed: number): Promise<void> {
+  const rnd = random(seed);
+  const chunks: Point[][] = [];
+  for (let i = 0; i < points.length; ) {
+    const n = 1 + Math.floor(rnd() * 4000);
+    chunks.push(points.slice(i, i + n));
+    i += n;
+  }
+  // Mostly in order, but every chunk may swap with one up to 3 places later.
+  for (let i = 0; i < chunks.length; i++) {
+    const j = Math.min(chunks.length - 1, i + Math.floor(rnd() * 4));
+    [chunks[i], chunks[j]] = [chunks[j] as Point[], chunks[i] as Point[]];
+  }
+  for (let i = 0; i < chunks.length; i += 3) {
+    await Promise.all(chunks.slice(i, i + 3).map((c) => store.write(c)));
+  }
+  // Resend a few points: stored once, not counted twice.
+  await store.write(points.filter((_, i) => i % 997 === 0));
+}
+
+function interleave(series: ReturnType<typeof dataset>): Point[] {
+  return series
+    .flatMap((s) => s.pts.map((p) => ({ thingId: s.thingId, metric: s.metric, ts: p.ts, value: p.value })))
+    .sort((a, b) => a.ts - b.ts);
+}
+
+const resolutionsFor: Record<string, Resolution[]> = {
+  '60000': ['raw', 'minute'],
+  '300000': ['raw', 'minute'],
+  '3600000': ['raw', 'minute', 'hour'],
+  '7200000': ['raw', 'minute', 'hour'],
+  '21600000': ['raw', 'minute', 'hour'],
+};
+
+describe.each([
+  ['Asia/Shanghai', 11],
+  ['America/New_York', 12],
+  ['Asia/Kolkata', 13],
+])('rollups answer exactly like raw points and brute force (%s)', (timeZone, seed) => {
+  it('for every aggregator and resolution', async () => {
+    const now = T0 + 3 * DAY + 5 * HOUR;
+    const store = await memoryStore(timeZone, () => now);
+    const series = dataset(seed, T0, 3);
+    await writeShuffled(store, interleave(series), seed);
+    expect(await store.checkRollups()).toEqual({ minute: 0, hour: 0, day: 0 });
+
+    const rnd = random(seed + 100);
+    const specs: BucketSpec[] = [
+      { widthMs: MINUTE },
+      { widthMs: 5 * MINUTE },
+      { widthMs: HOUR },
+      { widthMs: 2 * HOUR },
+      { widthMs: 6 * HOUR },
+      { widthMs: DAY },
+      { widthMs: 2 * DAY },
+      { calendar: 'month' },
+      { calendar: 'year' },
+    ];
+    for (const bucket of specs) {
+      const short = 'widthMs' in bucket && bucket.widthMs < HOUR;
+      const start = T0 + Math.floor(rnd() * (short ? 2 : 1) * DAY);
+      const end = short ? start + 6 * HOUR + Math.floor(rnd() * HOUR) : T0 + 3 * DAY + 5 * HOUR;
+      const keys = series.map(({ thingId, metric }) => ({ thingId, metric }));
+      for (const aggregator of AGGREGATORS) {
+        const query = { series: keys, start, end, bucket, aggregator };
+        const auto = await store.buckets(query);
+        const ats = 'widthMs' in bucket ? resolutionsFor[String(bucket.widthMs)] : undefined;
+        if (ats) {
+          const expected = timeZone === 'Asia/Kolkata' ? ats.filter((a) => a !== 'hour') : ats;
+          expect(auto.resolution).toBe(expected[expected.length - 1]);
+          for (const at of expected) {
+            const other = await store.bucketsAt(query, at);
+            expect(other.buckets, `${aggregator} ${JSON.stringify(bucket)} at ${at}`).toEqual(auto.buckets);
+          }
+        } else {
+          expect(auto.resolution).toBe('day');
+        }
+        expect(auto.buckets.length % keys.length).toBe(0);
+        const perSeries = auto.buckets.length / keys.length;
+        for (const [k, s] of series.entries()) {
+          const info = store.describe(s) as { firstTs: number; gapToleranceMs: number };
+          for (let i = 0; i < perSeries; i++) {
+            const b = auto.buckets[k * perSeries + i] as Bucket;
+            const next = auto.buckets[k * perSeries + i + 1];
+            const be = i + 1 < perSeries && next ? next.start : nextStart(store.calendar, bucket, b.start);
+            expect(
+              { value: b.value, count: b.count, complete: b.complete },
+              `${s.metric} ${aggregator} ${JSON.stringify(bucket)} #${i}`,
+            ).toEqual(brute(s.pts, b.start, be, aggregator, info, now));
+          }
+        }
+      }
+    }
+  });
+});
+
+function nextStart(cal: PlantCalendar, bucket: BucketSpec, start: number): number {
+  if ('widthMs' in bucket) {
+    if (bucket.widthMs % DAY === 0) return cal.dayStart(cal.dayOf(start) + bucket.widthMs / DAY);
+    return start + bucket.widthMs;
+  }
+  const m = PlantCalendar.monthOfDay(cal.dayOf(start)) + (bucket.calendar === 'month' ? 1 : 12);
+  return cal.dayStart(PlantCalendar.firstDayOfMonth(m));
+}
+
+describe('bucket layout', () => {
+  const key = { thingId: 7, metric: 'p' };
+
+  it('[start, end): a point exactly at a bucket start belongs to that bucket', async () => {
+    const store = await memoryStore();
+    const h = T0 + 10 * HOUR;
+    await store.write([
+      { ...key, ts: h - 1, value: 1 },
+      { ...key, ts: h, value: 2 },
+      { ...key, ts: h + HOUR - 1, value: 4 },
+      { ...key, ts: h + HOUR, value: 8 },
+    ]);
+    for (const at of ['raw', 'minute', 'hour'] as const) {
+      const r = await store.bucketsAt(
+        { series: [key], start: h, end: h + HOUR, bucket: { widthMs: HOUR }, aggregator: 'sum' },
+        at,
+      );
+      expect(r.buckets.map((b) => [b.start, b.value, b.count])).toEqual([[h, 6, 2]]);
+    }
+    const min = await store.points(key, h, h + HOUR, 10);
+    expect(min.map((p) => p.value)).toEqual([2, 4]);
+  });
+
+  it('buckets are whole grid buckets anchored at local midnight; empty ones are listed with null', async () => {
+    const store = await memoryStore('Asia/Shanghai');
+    await store.write([{ ...key, ts: T0 + 2 * HOUR + 5 * MINUTE, value: 3 }]);
+    const r = await store.buckets({
+      series: [key],
+      start: T0 + 17 * MINUTE, // 08:17 local
+      end: T0 + 3 * HOUR,
+      bucket: { widthMs: HOUR },
+      aggregator: 'max',
+    });
+    expect(r.resolution).toBe('hour');
+    expect(r.buckets.map((b) => [b.start, b.value])).toEqual([
+      [T0, null],
+      [T0 + HOUR, null],
+      [T0 + 2 * HOUR, 3],
+    ]);
+    expect(r.buckets.every((b) => !b.complete)).toBe(true);
+  });
+
+  it('day buckets start at local midnight (Asia/Shanghai) and DST days have their own length', async () => {
+    const sh = await memoryStore('Asia/Shanghai');
+    await sh.write([
+      { ...key, ts: Date.UTC(2024, 2, 8, 15, 59), value: 1 }, // 23:59 local, Mar 8
+      { ...key, ts: Date.UTC(2024, 2, 8, 16, 0), value: 2 }, // 00:00 local, Mar 9
+    ]);
+    const r = await sh.buckets({
+      series: [key],
+      start: Date.UTC(2024, 2, 7, 16),
+      end: Date.UTC(2024, 2, 9, 16),
+      bucket: { widthMs: DAY },
+      aggregator: 'sum',
+    });
+    expect(r.buckets.map((b) => [b.start, b.value])).toEqual([
+      [Date.UTC(2024, 2, 7, 16), 1],
+      [Date.UTC(2024, 2, 8, 16), 2],
+    ]);
+
+    const ny = await memoryStore('America/New_York');
+    const pts: Point[] = [];
+    for (let t = Date.UTC(2024, 2, 9, 5); t < Date.UTC(2024, 2, 12, 4); t += 10 * MINUTE)
+      pts.push({ ...key, ts: t, value: 1 });
+    await ny.write(pts);
+    const days = await ny.buckets({
+      series: [key],
+      start: Date.UTC(2024, 2, 9, 5),
+      end: Date.UTC(2024, 2, 12, 4),
+      bucket: { widthMs: DAY },
+      aggregator: 'count',
+    });
+    expect(days.buckets.map((b) => [b.start, b.value])).toEqual([
+      [Date.UTC(2024, 2, 9, 5), 144],
+      [Date.UTC(2024, 2, 10, 5), 138], // 23 hours
+      [Date.UTC(2024, 2, 11, 4), 144],
+    ]);
+  });
+
+  it('calendar months and years in the plant zone', async () => {
+    const store = await memoryStore('Asia/Shanghai', () => Date.UTC(2024, 5, 1));
+    await store.write([
+      { ...key, ts: Date.UTC(2024, 2, 31, 15, 59), value: 100 }, // Mar 31 23:59 local
+      { ...key, ts: Date.UTC(2024, 2, 31, 16, 0), value: 130 }, // Apr 1 00:00 local
+      { ...key, ts: Date.UTC(2024, 3, 20), value: 160 },
+      { ...key, ts: Date.UTC(2024, 4, 2), value: 10 }, // reset
+    ]);
+    const months = await store.buckets({
+      series: [key],
+      start: Date.UTC(2024, 1, 29, 16),
+      end: Date.UTC(2024, 4, 31, 16),
+      bucket: { calendar: 'month' },
+      aggregator: 'delta',
+    });
+    expect(months.resolution).toBe('day');
+    expect(months.buckets.map((b) => [b.start, b.value])).toEqual([
+      [Date.UTC(2024, 1, 29, 16), 0],
+      [Date.UTC(2024, 2, 31, 16), 60],
+      [Date.UTC(2024, 3, 30, 16), 10],
+    ]);
+    const years = await store.buckets({
+      series: [key],
+      start: Date.UTC(2024, 1, 1),
+      end: Date.UTC(2024, 4, 5),
+      bucket: { calendar: 'year' },
+      aggregator: 'max',
+    });
+    expect(years.buckets.map((b) => [b.start, b.value])).toEqual([[Date.UTC(2023, 11, 31, 16), 160]]);
+  });
+
+  it('refuses a resolution that does not tile the buckets, and absurd bucket counts', async () => {
+    const store = await memoryStore();
+    const q = {
+      series: [key],
+      start: T0,
+      end: T0 + DAY,
+      bucket: { widthMs: 90 * 1000 },
+      aggregator: 'avg' as const,
+    };
+    expect((await store.buckets(q)).resolution).toBe('raw');
+    await expect(store.bucketsAt(q, 'minute')).rejects.toThrow(RangeError);
+    await expect(store.buckets({ ...q, end: T0 + 400 * DAY, bucket: { widthMs: 1 } })).rejects.toThrow(
+      /buckets/,
+    );
+  });
+});
+
+describe('counters, late points and gaps', () => {
+  const key = { thingId: 3, metric: 'kwh' };
+
+  it('resets and rollovers never give negative or huge consumption', async () => {
+    const store = await memoryStore();
+    const values = [100, 110, 5, 15, 14.75, 20, 99_999, 4];
+    await store.write(values.map((value, i) => ({ ...key, ts: T0 + i * 10_000, value })));
+    for (const at of ['raw', 'minute', 'hour'] as const) {
+      const r = await store.bucketsAt(
+        { series: [key], start: T0, end: T0 + HOUR, bucket: { widthMs: HOUR }, aggregator: 'delta' },
+        at,
+      );
+      expect(r.buckets[0]?.value).toBe(10 + 5 + 10 + 0 + 5.25 + 99_979 + 4);
+    }
+  });
+
+  it('a late point recomputes its bucket and the next bucket with data (its step)', async () => {
+    const store = await memoryStore();
+    await store.write([
+      { ...key, ts: T0, value: 100 },
+      { ...key, ts: T0 + 10 * MINUTE, value: 110 },
+      { ...key, ts: T0 + 3 * HOUR, value: 150 },
+    ]);
+    const q = (at: Resolution, widthMs: number) =>
+      store.bucketsAt(
+        { series: [key], start: T0, end: T0 + 4 * HOUR, bucket: { widthMs }, aggregator: 'delta' },
+        at,
+      );
+    expect((await q('hour', HOUR)).buckets.map((b) => b.value)).toEqual([10, null, null, 40]);
+    // Late, in the empty hour 1: the +40 splits into +20 (hour 1) and +20 (hour 3).
+    await store.write([{ ...key, ts: T0 + 90 * MINUTE, value: 130 }]);
+    for (const at of ['raw', 'minute', 'hour'] as const) {
+      expect((await q(at, HOUR)).buckets.map((b) => b.value)).toEqual([10, 20, null, 20]);
+    }
+    // Out of order inside a minute that already has data.
+    await store.write([{ ...key, ts: T0 + 5 * MINUTE, value: 104 }]);
+    expect((await q('minute', 5 * MINUTE)).buckets.slice(0, 3).map((b) => b.value)).toEqual([0, 4, 6]);
+    expect((await q('hour', HOUR)).buckets.map((b) => [b.value, b.count])).toEqual([
+      [10, 3],
+      [20, 1],
+      [null, 0],
+      [20, 1],
+    ]);
+    expect(await store.checkRollups()).toEqual({ minute: 0, hour: 0, day: 0 });
+    expect(store.latest([key])).toEqual([{ ...key, ts: T0 + 3 * HOUR, value: 150 }]);
+  });
+
+  it('a point resent at the same time replaces the stored one', async () => {
+    const store = await memoryStore();
+    await store.write([
+      { ...key, ts: T0, value: 1 },
+      { ...key, ts: T0 + 1000, value: 2 },
+    ]);
+    await store.write([{ ...key, ts: T0, value: 5 }]);
+    const r = await store.buckets({
+      series: [key],
+      start: T0,
+      end: T0 + MINUTE,
+      bucket: { widthMs: MINUTE },
+      aggregator: 'sum',
+    });
+    expect(r.buckets[0]).toMatchObject({ value: 7, count: 2 });
+    expect((await store.points(key, T0, T0 + MINUTE, 10)).map((p) => p.value)).toEqual([5, 2]);
+  });
+
+  it('gaps, running buckets and buckets before the first sample are incomplete', async () => {
+    let now = T0 + 2 * HOUR + 25 * MINUTE;
+    const store = await memoryStore('UTC', () => now);
+    const pts: Point[] = [];
+    for (let t = T0 + 30 * MINUTE; t < now; t += 10_000) {
+      if (t >= T0 + HOUR + 20 * MINUTE && t < T0 + HOUR + 22 * MINUTE) continue; // a 2-minute gap
+      pts.push({ ...key, ts: t, value: 1 });
+    }
+    await store.write(pts);
+    expect(store.describe(key)?.gapToleranceMs).toBe(60_000);
+    const q = {
+      series: [key],
+      start: T0,
+      end: T0 + 3 * HOUR,
+      bucket: { widthMs: 30 * MINUTE },
+      aggregator: 'count' as const,
+    };
+    for (const at of ['raw', 'minute'] as const) {
+      // Before the first sample, complete, the 2-min gap, complete, running (past now), future.
+      expect((await store.bucketsAt(q, at)).buckets.map((b) => b.complete)).toEqual([
+        false,
+        true,
+        false,
+        true,
+        false,
+        false,
+      ]);
+    }
+    now = T0 + 3 * HOUR + 10 * MINUTE;
+    // Over: but the last sample (02:24:50) is more than 60 s before the bucket end.
+    expect((await store.buckets(q)).buckets[4]?.complete).toBe(false);
+    await store.write([{ ...key, ts: T0 + 2 * HOUR + 29 * MINUTE, value: 1 }]); // a late point after a 4-min gap
+    expect((await store.buckets(q)).buckets[4]?.complete).toBe(false);
+    const fill: Point[] = [];
+    for (let t = T0 + 2 * HOUR + 25 * MINUTE; t < T0 + 2 * HOUR + 30 * MINUTE; t += 10_000)
+      fill.push({ ...key, ts: t, value: 1 });
+    await store.write(fill);
+    expect((await store.buckets(q)).buckets[4]?.complete).toBe(true);
+  });
+});
+
+describe('writes, durability and retention', () => {
+  const key = { thingId: 9, metric: 'v' };
+
+  it('rejects points it cannot store, writing nothing of that call', async () => {
+    const store = await memoryStore();
+    await expect(store.write([{ ...key, ts: T0, value: Number.NaN }])).rejects.toThrow(TelemetryWriteError);
+    await expect(store.write([{ ...key, ts: T0 - 200 * DAY, value: 1 }])).rejects.toThrow(/retention/);
+    await expect(store.write([{ ...key, ts: T0 + 0.5, value: 1 }])).rejects.toThrow(/ts must be/);
+    expect(store.latest([key])).toEqual([]);
+  });
+
+  it('group commit: concurrent writes share a transaction', async () => {
+    const store = await memoryStore();
+    const before = store.stats.commits;
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => store.write([{ thingId: i, metric: 'x', ts: T0 + i, value: i }])),
+    );
+    expect(store.stats.commits - before).toBe(1);
+    expect(store.latest([{ thingId: 19, metric: 'x' }])[0]?.value).toBe(19);
+  });
+
+  it('keeps latest values on write and reloads them on reopen; reopening in another zone re-aligns days', async () => {
+    const dir = tempDir();
+    const now = () => T0 + 5 * DAY;
+    const a = await openTelemetryStore({ dataDir: dir, timeZone: 'UTC', retention: RETENTION, now });
+    await a.write([
+      { ...key, ts: T0, value: 1 },
+      { ...key, ts: T0 + 20 * HOUR, value: 2 },
+      { thingId: 10, metric: 'w', ts: T0 + 5, value: 3 },
+    ]);
+    await a.write([{ ...key, ts: T0 + HOUR, value: 9 }]); // late: not the latest
+    expect(a.latest([key])).toEqual([{ ...key, ts: T0 + 20 * HOUR, value: 2 }]);
+    await a.close();
+    const b = await openTelemetryStore({
+      dataDir: dir,
+      timeZone: 'Asia/Shanghai',
+      retention: RETENTION,
+      now,
+    });
+    open.push(b);
+    expect(b.latest([key, { thingId: 10, metric: 'w' }, { thingId: 11, metric: 'w' }])).toEqual([
+      { ...key, ts: T0 + 20 * HOUR, value: 2 },
+      { thingId: 10, metric: 'w', ts: T0 + 5, value: 3 },
+    ]);
+    const days = await b.buckets({
+      series: [key],
+      start: T0 - 8 * HOUR,
+      end: T0 + 40 * HOUR,
+      bucket: { widthMs: DAY },
+      aggregator: 'sum',
+    });
+    expect(days.buckets.map((x) => [x.start, x.value])).toEqual([
+      [T0 - 8 * HOUR, 10],
+      [T0 + 16 * HOUR, 2],
+    ]);
+  });
+
+  it('retention removes old raw points and minute and hour rows, and keeps day rows', async () => {
+    let now = T0 + DAY;
+    const store = await memoryStore('UTC', () => now);
+    await store.write([
+      { ...key, ts: T0, value: 4 },
+      { ...key, ts: T0 + 30 * MINUTE, value: 6 },
+    ]);
+    const q = (at: Resolution, widthMs: number) =>
+      store.bucketsAt(
+        { series: [key], start: T0, end: T0 + DAY, bucket: { widthMs }, aggregator: 'sum' },
+        at,
+      );
+    now = T0 + 100 * DAY;
+    await store.applyRetention(now);
+    expect((await q('raw', HOUR)).buckets[0]?.value).toBeNull();
+    expect((await q('minute', HOUR)).buckets[0]?.value).toBe(10);
+    now = T0 + 500 * DAY;
+    await store.applyRetention(now);
+    expect((await q('minute', HOUR)).buckets[0]?.value).toBeNull();
+    expect((await q('hour', HOUR)).buckets[0]?.value).toBe(10);
+    now = T0 + 2000 * DAY;
+    await store.applyRetention(now);
+    expect((await q('hour', HOUR)).buckets[0]?.value).toBeNull();
+    expect((await q('day', DAY)).buckets[0]?.value).toBe(10);
+    expect(store.latest([key])[0]?.value).toBe(6);
+  });
+
+  it('recent points are served from memory and agree with the stored answer after reopening', async () => {
+    const dir = tempDir();
+    const now = () => T0 + 2 * HOUR;
+    const keys = [key, { thingId: 9, metric: 'kwh' }];
+    const a = await openTelemetryStore({ dataDir: dir, timeZone: 'UTC', retention: RETENTION, now });
+    const rnd = random(5);
+    let counter = 0;
+    let batch: Point[] = [];
+    for (let t = T0; t < T0 + HOUR; t += 5000 + Math.floor(rnd() * 10_000)) {
+      counter += Math.floor(rnd() * 8) / 4;
+      batch.push(
+        { ...key, ts: t, value: Math.floor(rnd() * 400) / 4 },
+        { ...(keys[1] as SeriesKey), ts: t + 1, value: counter },
+      );
+      if (batch.length >= 24) {
+        await a.write(batch); // in-order commits: minutes computed from memory
+        batch = [];
+      }
+    }
+    await a.write(batch);
+    const q = (at?: Resolution) =>
+      (at ? a.bucketsAt.bind(a) : (query: Parameters<typeof a.buckets>[0]) => a.buckets(query))(
+        {
+          series: keys,
+          start: T0 + 50 * MINUTE,
+          end: T0 + 55 * MINUTE,
+          bucket: { widthMs: 10_000 },
+          aggregator: 'delta',
+        },
+        at,
+      );
+    const fromMemory = await q();
+    const fromMinutes = await a.bucketsAt(
+      {
+        series: keys,
+        start: T0 + 50 * MINUTE,
+        end: T0 + 55 * MINUTE,
+        bucket: { widthMs: MINUTE },
+        aggregator: 'delta',
+      },
+      'minute',
+    );
+    const recentPoints = await a.points(key, T0 + 50 * MINUTE, T0 + HOUR, 1000);
+    await a.close();
+    const b = await openTelemetryStore({ dataDir: dir, timeZone: 'UTC', retention: RETENTION, now });
+    open.push(b);
+    const fromDisk = await b.bucketsAt(
+      {
+        series: keys,
+        start: T0 + 50 * MINUTE,
+        end: T0 + 55 * MINUTE,
+        bucket: { widthMs: 10_000 },
+        aggregator: 'delta',
+      },
+      'raw',
+    );
+    expect(fromMemory.buckets).toEqual(fromDisk.buckets);
+    expect(await b.points(key, T0 + 50 * MINUTE, T0 + HOUR, 1000)).toEqual(recentPoints);
+    // Six 10 s buckets add up to the minute.
+    const firstMinute = fromMemory.buckets.slice(30, 36).reduce((x, bk) => x + (bk.value ?? 0), 0);
+    expect(firstMinute).toBe(fromMinutes.buckets[5]?.value);
+    expect(await b.checkRollups()).toEqual({ minute: 0, hour: 0, day: 0 });
+  });
+
+  it('downsamples to at most maxPoints, with each bucket minimum and maximum at their own times', async () => {
+    const store = await memoryStore('UTC', () => T0 + 10 * DAY);
+    const pts: Point[] = [];
+    for (let t = T0; t < T0 + 2 * DAY; t += 10_000) pts.push({ ...key, ts: t, value: (t / 10_000) % 97 });
+    await store.write(pts);
+    const out = await store.downsample(key, T0, T0 + 2 * DAY, 200);
+    expect(out.length).toBeLessThanOrEqual(200);
+    expect(out.length).toBeGreaterThan(50);
+    for (const p of out) expect(pts.find((x) => x.ts === p.ts)?.value).toBe(p.value);
+    expect(Math.max(...out.map((p) => p.value))).toBe(96);
+    const few = await store.downsample(key, T0, T0 + 10 * MINUTE, 100);
+    expect(few).toHaveLength(60);
+  });
+});
