@@ -1,11 +1,13 @@
 import { type Static, Type } from 'typebox';
-import { PageQuery } from './common.ts';
+import { PageQuery, RowId } from './common.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from './constants.ts';
 
 /**
  * System management (spec §2 admin routes, §3 system config and logo, §6): users, groups, roles,
  * resources (the console's routes, which roles grant), system settings and video labels.
  */
+
+/** A row id: ids are 32-bit integer columns, so larger numbers are refused as bad input (400). */
 
 const Name = Type.String({ minLength: 1, maxLength: 64 });
 const Description = Type.String({ maxLength: 500 });
@@ -42,8 +44,8 @@ const UserFields = {
   introduction: Type.Optional(Description),
   userLevel: Type.Union([Type.Integer({ minimum: 1, maximum: 9 }), Type.Null()]),
   disabled: Type.Optional(Type.Boolean()),
-  roleIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 100 })),
-  groupIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 100 })),
+  roleIds: Type.Optional(Type.Array(RowId, { maxItems: 100 })),
+  groupIds: Type.Optional(Type.Array(RowId, { maxItems: 100 })),
 };
 
 export const UserCreate = Type.Object({
@@ -161,7 +163,7 @@ export const VideoInput = Type.Object({
   name: Name,
   /** HLS (.m3u8), WebRTC/WHEP, RTSP or HTTP(S) stream address; playback comes later. */
   streamUrl: Type.String({ pattern: '^(https?|rtsp|rtmp|webrtc|wss?)://', maxLength: 2048 }),
-  regionId: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
-  thingId: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  regionId: Type.Optional(Type.Union([RowId, Type.Null()])),
+  thingId: Type.Optional(Type.Union([RowId, Type.Null()])),
 });
 export type VideoInput = Static<typeof VideoInput>;

@@ -34,7 +34,13 @@ export const Me = Type.Object({
   name: Type.String(),
   avatar: Type.String(),
   introduction: Type.String(),
+  /** The level role ('admin' | 'editor') followed by the codes of the roles the user holds. */
   roles: Type.Array(Type.String()),
+  /**
+   * Console route paths the user's roles grant (a granted parent route includes its children).
+   * Admins pass every check whatever this holds (spec §6).
+   */
+  routes: Type.Array(Type.String()),
   userLevel: Type.Union([Type.Integer(), Type.Null()]),
   setting: UserSetting,
 });

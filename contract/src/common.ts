@@ -9,7 +9,11 @@ export const ErrorBody = Type.Object({
 /** Successful responses wrap their payload as `{ data }`; the console unwraps it. */
 export const Data = <T extends TSchema>(schema: T) => Type.Object({ data: schema });
 
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+/** Ids are 32-bit integers in both databases; a larger one is a 400, not a database error. */
+export const MAX_ID = 2_147_483_647;
+/** A row id in a path, query or body. */
+export const RowId = Type.Integer({ minimum: 1, maximum: MAX_ID });
+export const IdParams = Type.Object({ id: RowId });
 
 export const PageQuery = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),

@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
+import { RowId } from './common.ts';
 import { Thing } from './things.ts';
 
 /**
@@ -6,6 +7,8 @@ import { Thing } from './things.ts';
  * bound to regions; region queries aggregate over the things bound to a node (and, with
  * `successor`, its descendants).
  */
+
+/** A row id: ids are 32-bit integer columns, so larger numbers are refused as bad input (400). */
 
 export const RESOURCE_TYPES = ['region', 'thing'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
@@ -54,13 +57,13 @@ export const REGION_MAX_DEPTH = MAX_DEPTH;
 export const RegionTreeQuery = Type.Object({
   /** Include bound things as leaves (for monitoring trees). */
   withThings: Type.Optional(Type.Boolean()),
-  categoryId: Type.Optional(Type.Integer({ minimum: 1 })),
+  categoryId: Type.Optional(RowId),
 });
 
 export const RegionInput = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 64 }),
   description: Type.Optional(Type.String({ maxLength: 500 })),
-  parentId: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  parentId: Type.Optional(Type.Union([RowId, Type.Null()])),
 });
 export type RegionInput = Static<typeof RegionInput>;
 
@@ -73,8 +76,8 @@ export type RegionUpdate = Static<typeof RegionUpdate>;
 /** PATCH /api/regions/order: new parent and position of each moved or reordered node. */
 export const RegionOrder = Type.Array(
   Type.Object({
-    id: Type.Integer({ minimum: 1 }),
-    parentId: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+    id: RowId,
+    parentId: Type.Union([RowId, Type.Null()]),
     sort: Type.Integer({ minimum: 0 }),
   }),
   { minItems: 1, maxItems: 5000 },
@@ -91,12 +94,12 @@ export const Region = Type.Object({
 export type Region = Static<typeof Region>;
 
 export const BindingsQuery = Type.Object({
-  categoryId: Type.Optional(Type.Integer({ minimum: 1 })),
+  categoryId: Type.Optional(RowId),
   /** Include things bound to descendant regions. */
   successor: Type.Optional(Type.Boolean()),
 });
 
-export const AllBindingsQuery = Type.Object({ categoryId: Type.Optional(Type.Integer({ minimum: 1 })) });
+export const AllBindingsQuery = Type.Object({ categoryId: Type.Optional(RowId) });
 
 /** A thing bound to a region. */
 export const Binding = Type.Object({
@@ -107,7 +110,7 @@ export const Binding = Type.Object({
 export type Binding = Static<typeof Binding>;
 
 export const BindInput = Type.Object({
-  thingIds: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1000 }),
+  thingIds: Type.Array(RowId, { minItems: 1, maxItems: 1000 }),
 });
 export type BindInput = Static<typeof BindInput>;
 export const UnbindQuery = Type.Object({ thingIds: Type.String({ minLength: 1, maxLength: 8000 }) });

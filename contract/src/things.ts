@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { PageQuery } from './common.ts';
+import { PageQuery, RowId } from './common.ts';
 
 /**
  * Device model (spec §3, §7 "Device management"): a category defines abilities (the metrics and
@@ -28,8 +28,9 @@ const AbilityFields = {
   identifier: Identifier,
   name: Name,
   unit: Type.String({ maxLength: 32 }),
-  dataType: Type.Union(DATA_TYPES.map((d) => Type.Literal(d))),
-  aggregator: Type.Union(AGGREGATORS.map((a) => Type.Literal(a))),
+  // Type.Enum, not Type.Union of a mapped array: the latter's static type is `never`.
+  dataType: Type.Enum(DATA_TYPES),
+  aggregator: Type.Enum(AGGREGATORS),
   /** A cumulative counter (energy, running hours, start count) rather than an instantaneous value. */
   cumulative: Type.Boolean(),
   /** Options of an enum ability (e.g. 运转状态: 0 停机, 1 运行). */
@@ -59,7 +60,7 @@ export type CategoryAbilityInput = Static<typeof CategoryAbilityInput>;
 /** PATCH /api/thing/categories/abilities/{categoryId}: update several abilities of a category at once. */
 export const CategoryAbilitiesPatch = Type.Array(
   Type.Object({
-    id: Type.Integer({ minimum: 1 }),
+    id: RowId,
     name: Type.Optional(AbilityFields.name),
     unit: Type.Optional(AbilityFields.unit),
     dataType: Type.Optional(AbilityFields.dataType),
@@ -85,7 +86,7 @@ export type EffectiveAbility = Static<typeof EffectiveAbility>;
 
 /** PATCH /api/thing/models/abilities/{abilityId}: the model's override of one category ability. */
 export const ModelAbilityPatch = Type.Object({
-  modelId: Type.Integer({ minimum: 1 }),
+  modelId: RowId,
   name: Type.Optional(AbilityFields.name),
   unit: Type.Optional(AbilityFields.unit),
   aggregator: Type.Optional(AbilityFields.aggregator),
@@ -114,8 +115,10 @@ export type CategoryInput = Static<typeof CategoryInput>;
 
 export const NameSearchQuery = Type.Object({
   ...PageQuery.properties,
+  /** Case-insensitive substring of the name (things: of the name or the identifier). */
   name: Type.Optional(Type.String({ maxLength: 64 })),
 });
+export type NameSearchQuery = Static<typeof NameSearchQuery>;
 
 // ---- models -------------------------------------------------------------------------------------
 
@@ -132,7 +135,7 @@ export const Model = Type.Object({
 export type Model = Static<typeof Model>;
 
 export const ModelInput = Type.Object({
-  categoryId: Type.Integer({ minimum: 1 }),
+  categoryId: RowId,
   name: Name,
   description: Type.Optional(Description),
 });
@@ -140,8 +143,9 @@ export type ModelInput = Static<typeof ModelInput>;
 
 export const ModelQuery = Type.Object({
   ...NameSearchQuery.properties,
-  categoryId: Type.Optional(Type.Integer({ minimum: 1 })),
+  categoryId: Type.Optional(RowId),
 });
+export type ModelQuery = Static<typeof ModelQuery>;
 
 // ---- things -------------------------------------------------------------------------------------
 
@@ -173,26 +177,46 @@ export const ThingInput = Type.Object({
   identifier: Identifier,
   name: Name,
   description: Type.Optional(Description),
-  modelId: Type.Integer({ minimum: 1 }),
+  modelId: RowId,
   setting: Type.Optional(ThingSetting),
 });
 export type ThingInput = Static<typeof ThingInput>;
 
 export const ThingQuery = Type.Object({
   ...NameSearchQuery.properties,
-  categoryId: Type.Optional(Type.Integer({ minimum: 1 })),
-  modelId: Type.Optional(Type.Integer({ minimum: 1 })),
+  categoryId: Type.Optional(RowId),
+  modelId: Type.Optional(RowId),
 });
+export type ThingQuery = Static<typeof ThingQuery>;
 
 /** Admin-only: the token a device authenticates with when it sends telemetry. */
 export const ThingToken = Type.Object({ thingId: Type.Integer(), accessToken: Type.String() });
 export type ThingToken = Static<typeof ThingToken>;
 
 /** DELETE /api/thing/things/{id}/abilities?ids=1,2 (category ability ids, comma-separated or repeated). */
-export const ThingAbilityIdsQuery = Type.Object({ ids: Type.String({ minLength: 1, maxLength: 2000 }) });
+export const ThingAbilityIdsQuery = Type.Object({
+  ids: Type.Union([
+    Type.String({ minLength: 1, maxLength: 2000 }),
+    Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { minItems: 1, maxItems: 500 }),
+  ]),
+});
+
+/** GET /api/thing/things/import-template?format=xlsx|csv */
+export const IMPORT_FORMATS = ['xlsx', 'csv'] as const;
+export const ImportTemplateQuery = Type.Object({
+  format: Type.Optional(
+    Type.Union(
+      IMPORT_FORMATS.map((f) => Type.Literal(f)),
+      { default: 'xlsx' },
+    ),
+  ),
+});
+/** Largest import file accepted. */
+export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
 
 /** Result of a bulk import: everything written, or nothing and the rows at fault. */
 export const ImportResult = Type.Object({ created: Type.Integer() });
+export type ImportResult = Static<typeof ImportResult>;
 export const ImportRowError = Type.Object({
   row: Type.Integer({ description: '1-based row number in the file, header is row 1' }),
   column: Type.String(),
@@ -216,3 +240,6 @@ export const Unit = Type.Object({
   quantity: Type.String({ description: 'what it measures, e.g. power, energy' }),
 });
 export type Unit = Static<typeof Unit>;
+
+/** GET /api/units: the console's unit cache asks for pageSize 1000 (spec §9); name matches symbol or name. */
+export const UnitQuery = NameSearchQuery;

@@ -139,6 +139,7 @@ describe.each(dialects())('auth API on %s', (dialect) => {
           avatar: '',
           introduction: '',
           roles: ['admin'],
+          routes: [],
           userLevel: 1,
           setting: {},
         },

@@ -1,9 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type LoginKey, type Me, rolesForUserLevel, type TokenPair } from '@kilowatch/contract';
+import {
+  LAYOUT_ROUTES,
+  type LoginKey,
+  type Me,
+  type RouteDef,
+  rolesForUserLevel,
+  type TokenPair,
+} from '@kilowatch/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
-import { findUserById, findUserByUsername, type User } from '../users/index.ts';
+import { findUserAccess, findUserById, findUserByUsername, type User } from '../users/index.ts';
 import { decodeUsername, decryptPassword, hashPassword, verifyPassword } from './crypto.ts';
 import {
   deleteExpiredRefreshTokens,
@@ -42,6 +49,32 @@ export interface LoginInput {
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
+
+/** Every route path with the paths below it (itself included). */
+const SUBTREES = new Map<string, string[]>();
+const collect = (route: RouteDef): string[] => {
+  const paths = [route.path, ...(route.children ?? []).flatMap(collect)];
+  SUBTREES.set(route.path, paths);
+  return paths;
+};
+LAYOUT_ROUTES.forEach(collect);
+
+/**
+ * The route paths a set of granted paths covers: a granted parent route includes its children.
+ * @example expandGrants(['/sys_management']) // ['/sys_management', '/sys_management/user', …]
+ */
+export const expandGrants = (paths: readonly string[]): string[] => [
+  ...new Set(paths.flatMap((path) => SUBTREES.get(path) ?? [path])),
+];
+
+/** Level role first, then the codes of the roles the user holds; and what those roles grant. */
+async function accessOf(db: Kysely<DB>, user: User): Promise<{ roles: string[]; grants: string[] }> {
+  const { roleCodes, paths } = await findUserAccess(db, user.id);
+  return {
+    roles: [...new Set([...rolesForUserLevel(user.userLevel), ...roleCodes])],
+    grants: expandGrants(paths),
+  };
+}
 
 const refreshInvalid = () => new AppError('REFRESH_INVALID', 401);
 const badEncoding = () => new AppError('BAD_REQUEST', 400, {}, { message: 'LOGIN_ENCODING' });
@@ -139,13 +172,15 @@ export function createAuthService({ db, tokens, throttle, loginKey, now }: AuthS
     async me(userId: number): Promise<Me> {
       const user = await findUserById(db, userId);
       if (!user) throw new AppError('UNAUTHORIZED', 401);
+      const { roles, grants } = await accessOf(db, user);
       return {
         id: user.id,
         username: user.username,
         name: user.name,
         avatar: user.avatar,
         introduction: user.introduction,
-        roles: rolesForUserLevel(user.userLevel),
+        roles,
+        routes: grants,
         userLevel: user.userLevel,
         setting: user.setting,
       };
@@ -168,10 +203,8 @@ export function createAuthService({ db, tokens, throttle, loginKey, now }: AuthS
       return {
         id: user.id,
         username: user.username,
-        roles: rolesForUserLevel(user.userLevel),
         userLevel: user.userLevel,
-        // Role→route grants arrive with the roles of system management (issue 4).
-        grants: [],
+        ...(await accessOf(db, user)),
       };
     },
   };

@@ -112,3 +112,154 @@ export async function updatePasswordHash(
     .where('id', '=', id)
     .execute();
 }
+
+// ---- administration (system management: /sys_management/user) -------------------------------------
+
+/** `%text%` for LIKE, with LIKE's own wildcards in `text` taken literally (used with escape '\'). */
+export const containsPattern = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+
+export interface UserSearch {
+  /** Matches username or name, case-insensitively. */
+  keyword?: string;
+  limit: number;
+  offset: number;
+}
+
+export async function listUsers(db: Db, { keyword, limit, offset }: UserSearch) {
+  let query = db.selectFrom('users');
+  if (keyword) {
+    const pattern = containsPattern(keyword);
+    query = query.where((eb) =>
+      eb.or([
+        eb(sql<string>`lower(username)`, 'like', sql<string>`${pattern} escape '\\'`),
+        eb(sql<string>`lower(name)`, 'like', sql<string>`${pattern} escape '\\'`),
+      ]),
+    );
+  }
+  const [rows, { count }] = await Promise.all([
+    query.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
+    query.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow(),
+  ]);
+  return { users: rows.map(toUser), total: Number(count) };
+}
+
+export interface UserChanges {
+  name: string;
+  avatar?: string;
+  introduction?: string;
+  userLevel: number | null;
+  disabled?: boolean;
+}
+
+export async function updateUser(db: Db, id: number, changes: UserChanges, now: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({
+      name: changes.name,
+      user_level: changes.userLevel,
+      updated_at: now,
+      ...(changes.avatar !== undefined ? { avatar: changes.avatar } : {}),
+      ...(changes.introduction !== undefined ? { introduction: changes.introduction } : {}),
+      ...(changes.disabled !== undefined ? { disabled: changes.disabled ? 1 : 0 } : {}),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Deletes the user; their tokens, role and group memberships go with them (cascade). */
+export async function deleteUser(db: Db, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** Enabled admins (userLevel 1) other than `exceptId`: the guard against locking everyone out. */
+export async function countOtherEnabledAdmins(db: Db, exceptId: number): Promise<number> {
+  const { count } = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('user_level', '=', 1)
+    .where('disabled', '=', 0)
+    .where('id', '<>', exceptId)
+    .executeTakeFirstOrThrow();
+  return Number(count);
+}
+
+const groupIds = <K extends string>(rows: { user_id: number }[], key: K) => {
+  const map = new Map<number, number[]>();
+  for (const row of rows as (Record<K, number> & { user_id: number })[]) {
+    const list = map.get(row.user_id) ?? [];
+    list.push(row[key]);
+    map.set(row.user_id, list);
+  }
+  return map;
+};
+
+/** Role ids held by each of `userIds`. */
+export async function roleIdsOf(db: Db, userIds: number[]): Promise<Map<number, number[]>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('user_roles')
+    .select(['user_id', 'role_id'])
+    .where('user_id', 'in', userIds)
+    .orderBy('role_id')
+    .execute();
+  return groupIds(rows, 'role_id');
+}
+
+/** Group ids each of `userIds` belongs to. */
+export async function groupIdsOf(db: Db, userIds: number[]): Promise<Map<number, number[]>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('user_groups')
+    .select(['user_id', 'group_id'])
+    .where('user_id', 'in', userIds)
+    .orderBy('group_id')
+    .execute();
+  return groupIds(rows, 'group_id');
+}
+
+export async function setUserRoles(db: Db, userId: number, roleIds: number[]): Promise<void> {
+  await db.deleteFrom('user_roles').where('user_id', '=', userId).execute();
+  if (roleIds.length) {
+    await db
+      .insertInto('user_roles')
+      .values(roleIds.map((roleId) => ({ user_id: userId, role_id: roleId })))
+      .execute();
+  }
+}
+
+export async function setUserGroups(db: Db, userId: number, groupIdList: number[]): Promise<void> {
+  await db.deleteFrom('user_groups').where('user_id', '=', userId).execute();
+  if (groupIdList.length) {
+    await db
+      .insertInto('user_groups')
+      .values(groupIdList.map((groupId) => ({ user_id: userId, group_id: groupId })))
+      .execute();
+  }
+}
+
+/** What a user's assignable roles give them: role codes and the route paths those roles grant. */
+export interface UserAccess {
+  roleCodes: string[];
+  paths: string[];
+}
+
+/** One query: the user's roles with their grants (a role without grants still counts). */
+export async function findUserAccess(db: Db, userId: number): Promise<UserAccess> {
+  const rows = await db
+    .selectFrom('user_roles')
+    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+    .leftJoin('role_resources', 'role_resources.role_id', 'roles.id')
+    .select(['roles.code', 'role_resources.resource_path'])
+    .where('user_roles.user_id', '=', userId)
+    .orderBy('roles.code')
+    .orderBy('role_resources.resource_path')
+    .execute();
+  const roleCodes = new Set<string>();
+  const paths = new Set<string>();
+  for (const row of rows) {
+    roleCodes.add(row.code);
+    if (row.resource_path !== null) paths.add(row.resource_path);
+  }
+  return { roleCodes: [...roleCodes], paths: [...paths] };
+}

@@ -1,0 +1,173 @@
+import {
+  type Binding,
+  REGION_MAX_DEPTH,
+  type Region,
+  type RegionInput,
+  type RegionNode,
+  type RegionOrder,
+  type RegionUpdate,
+} from '@kilowatch/contract';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/index.ts';
+import { AppError } from '../../errors.ts';
+import * as repo from './repository.ts';
+import { applyOrder, buildTree, levelOf, type RegionRecord, subtreeIds } from './tree.ts';
+
+const notFound = () => new AppError('NOT_FOUND', 404);
+const toRegion = (r: RegionRecord): Region => ({ ...r });
+
+/** Region tree and thing bindings (spec §3 tree node, §7 Regions). */
+export function createRegionService(db: Kysely<DB>, now: () => number) {
+  const iso = () => new Date(now()).toISOString();
+
+  async function requireRegion(id: number): Promise<RegionRecord> {
+    const region = await repo.findRegion(db, id);
+    if (!region) throw notFound();
+    return region;
+  }
+
+  return {
+    async tree({
+      withThings,
+      categoryId,
+    }: {
+      withThings?: boolean;
+      categoryId?: number;
+    }): Promise<RegionNode[]> {
+      const regions = await repo.listRegions(db);
+      if (!withThings) return buildTree(regions);
+      const bindings = await repo.listBindings(db, { categoryId });
+      return buildTree(
+        regions,
+        bindings.map((b) => ({
+          regionId: b.regionId,
+          thingId: b.thing.id,
+          name: b.thing.name,
+          description: b.thing.description,
+        })),
+      );
+    },
+
+    async create(input: RegionInput): Promise<Region> {
+      return db.transaction().execute(async (trx) => {
+        const parentId = input.parentId ?? null;
+        if (parentId !== null) {
+          const regions = await repo.listRegions(trx);
+          const byId = new Map(regions.map((r) => [r.id, r]));
+          if (!byId.has(parentId))
+            throw new AppError('UNPROCESSABLE', 422, { id: parentId }, { message: 'region.unknown' });
+          if ((levelOf(byId, parentId) ?? REGION_MAX_DEPTH) + 1 > REGION_MAX_DEPTH) {
+            throw new AppError(
+              'UNPROCESSABLE',
+              422,
+              { max: REGION_MAX_DEPTH },
+              { message: 'region.tooDeep' },
+            );
+          }
+        }
+        const region = await repo.insertRegion(
+          trx,
+          {
+            parentId,
+            name: input.name,
+            description: input.description ?? '',
+            sort: await repo.nextSort(trx, parentId),
+          },
+          iso(),
+        );
+        return toRegion(region);
+      });
+    },
+
+    async update(id: number, input: RegionUpdate): Promise<Region> {
+      if (!(await repo.updateRegion(db, id, input, iso()))) throw notFound();
+      return toRegion(await requireRegion(id));
+    },
+
+    async remove(id: number): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        if (!(await repo.findRegion(trx, id))) throw notFound();
+        if ((await repo.countChildren(trx, id)) > 0) {
+          throw new AppError('CONFLICT', 409, {}, { message: 'region.hasChildren' });
+        }
+        await repo.deleteRegion(trx, id);
+      });
+    },
+
+    /** Moves and reorders in one transaction; the whole resulting tree is checked first. */
+    async order(order: RegionOrder): Promise<RegionNode[]> {
+      return db.transaction().execute(async (trx) => {
+        const regions = await repo.listRegions(trx);
+        const result = applyOrder(regions, order);
+        if ('problem' in result) {
+          const { problem } = result;
+          if (problem.kind === 'unknown') {
+            throw new AppError('UNPROCESSABLE', 422, { id: problem.id }, { message: 'region.unknown' });
+          }
+          if (problem.kind === 'cycle')
+            throw new AppError('UNPROCESSABLE', 422, {}, { message: 'region.cycle' });
+          throw new AppError('UNPROCESSABLE', 422, { max: REGION_MAX_DEPTH }, { message: 'region.tooDeep' });
+        }
+        const at = iso();
+        for (const move of order) await repo.moveRegion(trx, move, at);
+        return buildTree(result.regions);
+      });
+    },
+
+    /** Things bound to a region, and with `successor` to every region below it too. */
+    async bindings(
+      id: number,
+      { categoryId, successor }: { categoryId?: number; successor?: boolean },
+    ): Promise<Binding[]> {
+      const regions = await repo.listRegions(db);
+      if (!regions.some((r) => r.id === id)) throw notFound();
+      const regionIds = successor ? subtreeIds(regions, id) : [id];
+      return repo.listBindings(db, { regionIds, categoryId });
+    },
+
+    async allBindings({ categoryId }: { categoryId?: number }): Promise<Binding[]> {
+      return repo.listBindings(db, { categoryId });
+    },
+
+    async bind(id: number, thingIds: number[]): Promise<Binding[]> {
+      const unique = [...new Set(thingIds)];
+      await db.transaction().execute(async (trx) => {
+        if (!(await repo.findRegion(trx, id))) throw notFound();
+        const existing = await repo.existingThingIds(trx, unique);
+        const missing = unique.filter((t) => !existing.has(t));
+        if (missing.length) {
+          throw new AppError(
+            'UNPROCESSABLE',
+            422,
+            { ids: missing.join(', ') },
+            { message: 'region.thingsUnknown' },
+          );
+        }
+        await repo.bindThings(trx, id, unique, iso());
+      });
+      return repo.listBindings(db, { regionIds: [id] });
+    },
+
+    async unbind(id: number, thingIds: number[]): Promise<Binding[]> {
+      await requireRegion(id);
+      await repo.unbindThings(db, id, [...new Set(thingIds)]);
+      return repo.listBindings(db, { regionIds: [id] });
+    },
+
+    /** Whether a region exists (for other domains that refer to regions). */
+    async exists(id: number): Promise<boolean> {
+      return (await repo.findRegion(db, id)) !== undefined;
+    },
+  };
+}
+
+export type RegionService = ReturnType<typeof createRegionService>;
+
+/** `"1,2, 3"` → [1, 2, 3]; undefined when any part is not a positive 32-bit integer. */
+export function parseIdList(text: string): number[] | undefined {
+  const parts = text.split(',').map((p) => p.trim());
+  if (parts.some((p) => !/^[1-9]\d{0,9}$/.test(p))) return undefined;
+  const ids = parts.map(Number);
+  // Ids are 32-bit integer columns; a larger number would be a database error, not a miss.
+  return ids.every((id) => id <= 2_147_483_647) ? ids : undefined;
+}

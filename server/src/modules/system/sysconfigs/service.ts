@@ -1,0 +1,80 @@
+import {
+  type LogoConfig,
+  SYSTEM_SETTING_IDENTIFIER,
+  type SysConfig,
+  type SysConfigInput,
+} from '@kilowatch/contract';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../../db/index.ts';
+import { AppError } from '../../../errors.ts';
+import { isUniqueViolation, paging } from '../shared.ts';
+import { parseLogo, readLogo } from './logo.ts';
+import * as repo from './repository.ts';
+
+const notFound = () => new AppError('NOT_FOUND', 404);
+const taken = (identifier: string) =>
+  new AppError('CONFLICT', 409, { identifier }, { message: 'sysconfig.identifierTaken' });
+const protectedSetting = () =>
+  new AppError(
+    'UNPROCESSABLE',
+    422,
+    { identifier: SYSTEM_SETTING_IDENTIFIER },
+    { message: 'sysconfig.protected' },
+  );
+
+/** Normalises the systemSetting value (validated, compact JSON); other values are kept as sent. */
+const checkedValue = (input: SysConfigInput): string =>
+  input.identifier === SYSTEM_SETTING_IDENTIFIER ? JSON.stringify(parseLogo(input.value)) : input.value;
+
+/** System settings (/sys_config); systemSetting holds the logo and cannot be removed. */
+export function createSysConfigService(db: Kysely<DB>, now: () => number) {
+  const iso = () => new Date(now()).toISOString();
+  return {
+    async list(query: { page?: number; pageSize?: number; identifier?: string }) {
+      const { page, pageSize, limit, offset } = paging(query);
+      const { configs, total } = await repo.listConfigs(db, { identifier: query.identifier, limit, offset });
+      return { list: configs, total, page, pageSize };
+    },
+
+    async create(input: SysConfigInput): Promise<SysConfig> {
+      const value = checkedValue(input);
+      const id = await repo.insertConfigIfAbsent(db, { ...input, value }, iso());
+      if (id === undefined) throw taken(input.identifier);
+      return (await repo.findConfig(db, id)) as SysConfig;
+    },
+
+    async update(id: number, input: SysConfigInput): Promise<SysConfig> {
+      const value = checkedValue(input);
+      await db
+        .transaction()
+        .execute(async (trx) => {
+          const current = await repo.findConfig(trx, id);
+          if (!current) throw notFound();
+          if (current.identifier === SYSTEM_SETTING_IDENTIFIER && input.identifier !== current.identifier) {
+            throw protectedSetting();
+          }
+          const holder = await repo.findConfigByIdentifier(trx, input.identifier);
+          if (holder && holder.id !== id) throw taken(input.identifier);
+          await repo.updateConfig(trx, id, { ...input, value }, iso());
+        })
+        .catch((error: unknown) => {
+          throw isUniqueViolation(error) ? taken(input.identifier) : error;
+        });
+      return (await repo.findConfig(db, id)) as SysConfig;
+    },
+
+    async remove(id: number): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const current = await repo.findConfig(trx, id);
+        if (!current) throw notFound();
+        if (current.identifier === SYSTEM_SETTING_IDENTIFIER) throw protectedSetting();
+        await repo.deleteConfig(trx, id);
+      });
+    },
+
+    async logo(): Promise<LogoConfig> {
+      return readLogo((await repo.findConfigByIdentifier(db, SYSTEM_SETTING_IDENTIFIER))?.value);
+    },
+  };
+}
+export type SysConfigService = ReturnType<typeof createSysConfigService>;

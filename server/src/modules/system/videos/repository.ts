@@ -1,0 +1,110 @@
+import type { Video } from '@kilowatch/contract';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { DB } from '../../../db/index.ts';
+import { containsPattern } from '../../users/index.ts';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** Video labels with the names of the region and thing they point at. */
+const selectVideos = (db: Db) =>
+  db
+    .selectFrom('videos')
+    .leftJoin('regions', 'regions.id', 'videos.region_id')
+    .leftJoin('things', 'things.id', 'videos.thing_id')
+    .select([
+      'videos.id',
+      'videos.name',
+      'videos.stream_url',
+      'videos.region_id',
+      'regions.name as region_name',
+      'videos.thing_id',
+      'things.name as thing_name',
+      'videos.created_at',
+    ]);
+
+type VideoRow = Awaited<ReturnType<ReturnType<typeof selectVideos>['executeTakeFirstOrThrow']>>;
+
+const toVideo = (r: VideoRow): Video => ({
+  id: r.id,
+  name: r.name,
+  streamUrl: r.stream_url,
+  regionId: r.region_id,
+  regionName: r.region_name,
+  thingId: r.thing_id,
+  thingName: r.thing_name,
+  createdAt: r.created_at,
+});
+
+export async function listVideos(
+  db: Db,
+  { keyword, limit, offset }: { keyword?: string; limit: number; offset: number },
+): Promise<{ videos: Video[]; total: number }> {
+  let rows = selectVideos(db);
+  let total = db.selectFrom('videos').select((eb) => eb.fn.countAll<number | string>().as('count'));
+  if (keyword) {
+    const pattern = sql<string>`${containsPattern(keyword)} escape '\\'`;
+    rows = rows.where(sql`lower(${sql.ref('videos.name')})`, 'like', pattern);
+    total = total.where(sql`lower(${sql.ref('videos.name')})`, 'like', pattern);
+  }
+  const [found, { count }] = await Promise.all([
+    rows.orderBy('videos.id').limit(limit).offset(offset).execute(),
+    total.executeTakeFirstOrThrow(),
+  ]);
+  return { videos: found.map(toVideo), total: Number(count) };
+}
+
+export async function findVideo(db: Db, id: number): Promise<Video | undefined> {
+  const row = await selectVideos(db).where('videos.id', '=', id).executeTakeFirst();
+  return row && toVideo(row);
+}
+
+export interface VideoFields {
+  name: string;
+  streamUrl: string;
+  regionId: number | null;
+  thingId: number | null;
+}
+
+export async function insertVideo(db: Db, input: VideoFields, now: string): Promise<number> {
+  const { id } = await db
+    .insertInto('videos')
+    .values({
+      name: input.name,
+      stream_url: input.streamUrl,
+      region_id: input.regionId,
+      thing_id: input.thingId,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateVideo(db: Db, id: number, input: VideoFields, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('videos')
+    .set({
+      name: input.name,
+      stream_url: input.streamUrl,
+      region_id: input.regionId,
+      thing_id: input.thingId,
+      updated_at: now,
+    })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function deleteVideo(db: Db, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('videos').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+export async function regionExists(db: Db, id: number): Promise<boolean> {
+  return (await db.selectFrom('regions').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+export async function thingExists(db: Db, id: number): Promise<boolean> {
+  return (await db.selectFrom('things').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}

@@ -1,0 +1,204 @@
+import ExcelJS from 'exceljs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bearer, buildTestApp, dialects, login, type TestApp } from '../../../test/helpers.ts';
+import { type Api, apiAs, seedDevices } from './testing.ts';
+
+/** A multipart/form-data body with one file field, as a browser sends it. */
+function multipart(filename: string, content: Buffer | string, field = 'file') {
+  const boundary = '----kilowatch-test-boundary';
+  const body = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
+    Buffer.isBuffer(content) ? content : Buffer.from(content, 'utf8'),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+async function xlsx(rows: (string | number)[][]): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('things');
+  for (const row of rows) sheet.addRow(row);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+describe.each(dialects())('thing import on %s', (dialect) => {
+  let t: TestApp;
+  let api: Api;
+  let token: string;
+  beforeEach(async () => {
+    t = await buildTestApp(dialect);
+    token = (await login(t.app)).token;
+    api = apiAs(() => t.app, token);
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  const upload = async (filename: string, content: Buffer | string, headers: Record<string, string> = {}) => {
+    const { body, contentType } = multipart(filename, content);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/thing/things/import',
+      headers: { ...bearer(token), 'content-type': contentType, ...headers },
+      payload: body,
+    });
+    return { status: res.statusCode, body: res.json() };
+  };
+  const count = async () => (await api.get('/api/thing/things')).body.data.total as number;
+
+  it('imports an xlsx file', async () => {
+    const { model } = await seedDevices(api);
+    const file = await xlsx([
+      ['identifier', 'name', 'model', 'description'],
+      ['X-1', '一号机', 'A型', '车间 1'],
+      [],
+      ['X-2', 2024, 'a型', ''],
+    ]);
+    const res = await upload('devices.xlsx', file);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ data: { created: 2 } });
+    const list = (await api.get('/api/thing/things')).body.data.list;
+    expect(list).toMatchObject([
+      { identifier: 'X-1', name: '一号机', modelId: model.id, description: '车间 1' },
+      { identifier: 'X-2', name: '2024', modelId: model.id, description: '' },
+    ]);
+    // Imported things get their own device tokens.
+    const a = (await api.get(`/api/thing/things/${list[0].id}/token`)).body.data.accessToken;
+    const b = (await api.get(`/api/thing/things/${list[1].id}/token`)).body.data.accessToken;
+    expect(a).not.toBe(b);
+  });
+
+  it('imports a csv file with columns in any order, labels as headers, quotes and a BOM', async () => {
+    await seedDevices(api);
+    const csv = '\uFEFF型号,设备标识,设备名称\r\nA型,C-1,"Pump, north"\r\n\r\nA型,C-2,007\r\n';
+    const res = await upload('devices.CSV', csv);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.created).toBe(2);
+    const list = (await api.get('/api/thing/things')).body.data.list;
+    expect(list.map((x: { name: string }) => x.name)).toEqual(['Pump, north', '007']);
+  });
+
+  it('resolves an ambiguous model name only as Category/Model', async () => {
+    const { model } = await seedDevices(api);
+    const water = (await api.post('/api/thing/categories', { name: '水表' })).body.data;
+    const waterA = (await api.post('/api/thing/models', { categoryId: water.id, name: 'A型' })).body.data;
+    const ambiguous = await upload('a.csv', 'identifier,name,model\nW1,w,A型\n');
+    expect(ambiguous.status).toBe(422);
+    expect(ambiguous.body.errors).toEqual([
+      { row: 2, column: 'model', message: '型号“A型”在多个类别中都有（电表, 水表），请写作“类别/型号”' },
+    ]);
+    const ok = await upload('a.csv', 'identifier,name,model\nW1,w,水表/A型\nE1,e,电表 / a型\n');
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    const list = (await api.get('/api/thing/things')).body.data.list;
+    expect(list.map((x: { modelId: number }) => x.modelId)).toEqual([waterA.id, model.id]);
+  });
+
+  it('rejects a file with bad rows as a whole, listing every row at fault', async () => {
+    await seedDevices(api, 1); // M1 exists
+    const file = await xlsx([
+      ['identifier', 'name', 'model', 'description'],
+      ['OK-1', 'fine', 'A型', ''],
+      ['OK-2', 'unknown model', 'Z型', ''],
+      ['OK-1', 'duplicate in file', 'A型', ''],
+      ['M1', 'exists already', 'A型', ''],
+      ['9bad', '', 'A型', ''],
+    ]);
+    const res = await upload('bad.xlsx', file);
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({
+      code: 'UNPROCESSABLE',
+      message: '导入失败：5 处数据有误，未导入任何数据',
+      errors: [
+        { row: 3, column: 'model', message: '型号“Z型”不存在' },
+        { row: 4, column: 'identifier', message: '标识“OK-1”与第 2 行重复' },
+        { row: 5, column: 'identifier', message: '标识“M1”已存在' },
+        { row: 6, column: 'name', message: '不能为空' },
+        { row: 6, column: 'identifier', message: expect.stringContaining('格式不正确') },
+      ],
+    });
+    expect(await count()).toBe(1);
+
+    const en = await upload('bad.csv', 'identifier,name,model\nA1,a,Nope\nA1,b,A型\n', {
+      'accept-language': 'en',
+    });
+    expect(en.status).toBe(422);
+    expect(en.body.message).toBe('Import failed: 2 error(s) found, nothing was imported');
+    expect(en.body.errors).toEqual([
+      { row: 2, column: 'model', message: 'Model "Nope" does not exist' },
+      { row: 3, column: 'identifier', message: 'Identifier "A1" repeats row 2' },
+    ]);
+    expect(await count()).toBe(1);
+  });
+
+  it('refuses files that are not an import: no header, wrong type, unreadable, empty, no file', async () => {
+    await seedDevices(api);
+    const noHeader = await upload('x.csv', 'X1,x,A型\n');
+    expect(noHeader.status).toBe(422);
+    expect(noHeader.body.errors.map((e: { row: number; column: string }) => [e.row, e.column])).toEqual([
+      [1, 'identifier'],
+      [1, 'name'],
+      [1, 'model'],
+    ]);
+    const wrongType = await upload('x.txt', 'identifier,name,model\n');
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.message).toBe('只支持 .xlsx 或 .csv 文件');
+    expect((await upload('x.xlsx', 'not a zip')).status).toBe(400);
+    const empty = await upload('x.csv', 'identifier,name,model\n\n');
+    expect(empty.status).toBe(400);
+    expect(empty.body.message).toBe('文件中没有数据行');
+    const json = await api.post('/api/thing/things/import', { file: 'x' });
+    expect(json.status).toBe(400);
+    const { body, contentType } = multipart('x.csv', 'identifier,name,model\n', 'other');
+    const wrongField = await t.app.inject({
+      method: 'POST',
+      url: '/api/thing/things/import',
+      headers: { ...bearer(token), 'content-type': contentType },
+      payload: body,
+    });
+    expect(wrongField.statusCode).toBe(400);
+    const big = await upload('big.csv', `identifier,name,model\n${'x'.repeat(5 * 1024 * 1024 + 10)}`);
+    expect(big.status).toBe(413);
+    expect(big.body.message).toBe('文件不能超过 5 MB');
+    expect(await count()).toBe(0);
+  });
+
+  it('serves templates that re-import once filled in', async () => {
+    await seedDevices(api);
+    const xlsxRes = await t.app.inject({
+      method: 'GET',
+      url: '/api/thing/things/import-template?format=xlsx',
+      headers: bearer(token),
+    });
+    expect(xlsxRes.statusCode).toBe(200);
+    expect(xlsxRes.headers['content-type']).toContain('spreadsheetml');
+    expect(xlsxRes.headers['content-disposition']).toBe('attachment; filename="things-import-template.xlsx"');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(xlsxRes.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    expect(sheet.getRow(1).values).toEqual([undefined, 'identifier', 'name', 'model', 'description']);
+    expect(workbook.getWorksheet('models')!.getRow(2).values).toEqual([undefined, '电表', 'A型', '电表/A型']);
+    sheet.addRow(['T-1', '模板设备', '电表/A型', 'from template']);
+    const filled = Buffer.from(await workbook.xlsx.writeBuffer());
+    const res = await upload('things-import-template.xlsx', filled);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.created).toBe(1);
+
+    const csvRes = await t.app.inject({
+      method: 'GET',
+      url: '/api/thing/things/import-template?format=csv',
+      headers: bearer(token),
+    });
+    expect(csvRes.statusCode).toBe(200);
+    expect(csvRes.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csvRes.headers['content-disposition']).toBe('attachment; filename="things-import-template.csv"');
+    expect(csvRes.body).toBe('\uFEFFidentifier,name,model,description');
+    const csvFilled = await upload('t.csv', `${csvRes.body}\nT-2,csv 设备,A型,\n`);
+    expect(csvFilled.status, JSON.stringify(csvFilled.body)).toBe(200);
+    expect(await count()).toBe(2);
+
+    expect((await api.get('/api/thing/things/import-template?format=pdf')).status).toBe(400);
+    expect((await api.get('/api/thing/things/import-template')).status).toBe(200);
+  });
+});

@@ -1,0 +1,612 @@
+import { randomBytes } from 'node:crypto';
+import type {
+  Aggregator,
+  Category,
+  CategoryAbilitiesPatch,
+  CategoryAbility,
+  CategoryAbilityInput,
+  CategoryInput,
+  EffectiveAbility,
+  ImportResult,
+  Model,
+  ModelAbilityPatch,
+  ModelInput,
+  Thing,
+  ThingInput,
+  ThingToken,
+} from '@kilowatch/contract';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/index.ts';
+import { AppError } from '../../errors.ts';
+import type { MessageKey, MessageParams } from '../../i18n/index.ts';
+import { type ImportFormat, parseImportFile, validateImportRows } from './import.ts';
+import * as repo from './repository.ts';
+
+/** One row error of an import, still to be put into the request's language. */
+export interface ImportProblem {
+  row: number;
+  column: string;
+  message: MessageKey;
+  params?: MessageParams;
+}
+
+/** An import refused as a whole: the rows at fault, nothing written. Answered 422 by the route. */
+export class ImportRejected extends Error {
+  override name = 'ImportRejected';
+  constructor(readonly problems: ImportProblem[]) {
+    super('import rejected');
+  }
+}
+
+export interface ThingsServiceDeps {
+  db: Kysely<DB>;
+  now: () => number;
+}
+
+interface Paging {
+  page?: number;
+  pageSize?: number;
+}
+
+export interface Paged<T> {
+  list: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** How many names a "still in use" message lists before it says "…". */
+const IN_USE_NAMES = 10;
+
+/** A device credential: 32 random bytes, base64url (43 characters). */
+export const newAccessToken = (): string => randomBytes(32).toString('base64url');
+
+const paging = (q: Paging) => ({ page: q.page ?? 1, pageSize: q.pageSize ?? 10 });
+
+const namesList = ({ count, names }: { count: number; names: string[] }) =>
+  count > names.length ? `${names.join(', ')}, …` : names.join(', ');
+
+const notFound = (message: MessageKey, id: number | string) =>
+  new AppError('NOT_FOUND', 404, { id }, { message });
+
+/** A name after trimming; all blanks count as missing (the schema only checks the length). */
+const requiredName = (name: string, field = 'name'): string => {
+  const trimmed = name.trim();
+  if (!trimmed) throw new AppError('VALIDATION', 400, { field }, { message: 'validation.required' });
+  return trimmed;
+};
+
+/** Only numeric abilities can accumulate; defaults follow from the kind of value. */
+const defaultAggregator = (cumulative: boolean): Aggregator => (cumulative ? 'sum' : 'avg');
+
+export type ThingsService = ReturnType<typeof createThingsService>;
+
+/**
+ * The device model (spec §7 "Device management"): categories and their abilities, models and
+ * their overrides, things with their removals and access tokens. Each call that writes runs in
+ * one transaction, which it passes to the repository.
+ */
+export function createThingsService({ db, now }: ThingsServiceDeps) {
+  const isoNow = () => new Date(now()).toISOString();
+
+  async function requireCategory(trx: repo.Db, id: number): Promise<Category> {
+    const category = await repo.findCategory(trx, id);
+    if (!category) throw notFound('things.categoryNotFound', id);
+    return category;
+  }
+
+  async function requireModel(trx: repo.Db, id: number): Promise<Model> {
+    const model = await repo.findModel(trx, id);
+    if (!model) throw notFound('things.modelNotFound', id);
+    return model;
+  }
+
+  async function requireThing(trx: repo.Db, id: number): Promise<Thing> {
+    const thing = await repo.findThing(trx, id);
+    if (!thing) throw notFound('things.thingNotFound', id);
+    return thing;
+  }
+
+  /** A referenced row (the model of a thing, the category of a model) that does not exist: 422. */
+  const missingReference = (message: MessageKey, id: number) =>
+    new AppError('UNPROCESSABLE', 422, { id }, { message });
+
+  /** Runs `work` in a transaction; a unique index that still fires (a race) becomes `conflict`. */
+  async function write<T>(work: (trx: repo.Db) => Promise<T>, conflict: () => AppError): Promise<T> {
+    try {
+      return await db.transaction().execute(work);
+    } catch (error) {
+      if (repo.isUniqueViolation(error)) throw conflict();
+      if (repo.isForeignKeyViolation(error)) throw new AppError('CONFLICT', 409);
+      throw error;
+    }
+  }
+
+  async function assertCategoryNameFree(trx: repo.Db, name: string, exceptId?: number) {
+    const taken = await repo.findCategoryIdByName(trx, name);
+    if (taken !== undefined && taken !== exceptId) {
+      throw new AppError('CONFLICT', 409, { name }, { message: 'things.categoryNameTaken' });
+    }
+  }
+
+  async function assertModelNameFree(trx: repo.Db, category: Category, name: string, exceptId?: number) {
+    const taken = await repo.findModelIdByName(trx, category.id, name);
+    if (taken !== undefined && taken !== exceptId) {
+      throw new AppError(
+        'CONFLICT',
+        409,
+        { name, category: category.name },
+        { message: 'things.modelNameTaken' },
+      );
+    }
+  }
+
+  async function assertIdentifierFree(trx: repo.Db, identifier: string, exceptId?: number) {
+    const taken = await repo.findThingByIdentifier(trx, identifier);
+    if (taken && taken.id !== exceptId) {
+      throw new AppError(
+        'CONFLICT',
+        409,
+        { identifier, name: taken.name },
+        { message: 'things.identifierTaken' },
+      );
+    }
+  }
+
+  const assertCumulativeIsNumber = (a: { identifier: string; dataType: string; cumulative: boolean }) => {
+    if (a.cumulative && a.dataType !== 'number') {
+      throw new AppError(
+        'UNPROCESSABLE',
+        422,
+        { identifier: a.identifier },
+        { message: 'things.cumulativeNotNumber' },
+      );
+    }
+  };
+
+  return {
+    // ---- categories ----
+
+    async listCategories(query: Paging & { name?: string }): Promise<Paged<Category>> {
+      const p = paging(query);
+      return { ...(await repo.listCategories(db, { ...p, name: query.name?.trim() })), ...p };
+    },
+
+    async createCategory(input: CategoryInput): Promise<Category> {
+      const name = requiredName(input.name);
+      const conflict = () => new AppError('CONFLICT', 409, { name }, { message: 'things.categoryNameTaken' });
+      return write(async (trx) => {
+        await assertCategoryNameFree(trx, name);
+        const id = await repo.insertCategory(trx, { name, description: input.description ?? '' }, isoNow());
+        return requireCategory(trx, id);
+      }, conflict);
+    },
+
+    async updateCategory(id: number, input: CategoryInput): Promise<Category> {
+      const name = requiredName(input.name);
+      const conflict = () => new AppError('CONFLICT', 409, { name }, { message: 'things.categoryNameTaken' });
+      return write(async (trx) => {
+        const current = await requireCategory(trx, id);
+        await assertCategoryNameFree(trx, name, id);
+        await repo.updateCategory(
+          trx,
+          id,
+          { name, description: input.description ?? current.description },
+          isoNow(),
+        );
+        return requireCategory(trx, id);
+      }, conflict);
+    },
+
+    /** Refused (409, naming the models) while models use the category; its abilities go with it. */
+    async deleteCategory(id: number): Promise<void> {
+      await write(
+        async (trx) => {
+          const category = await requireCategory(trx, id);
+          const models = await repo.modelsOfCategory(trx, id, IN_USE_NAMES);
+          if (models.count > 0) {
+            throw new AppError(
+              'CONFLICT',
+              409,
+              { name: category.name, count: models.count, names: namesList(models) },
+              { message: 'things.categoryInUse' },
+            );
+          }
+          await repo.deleteCategory(trx, id);
+        },
+        () => new AppError('CONFLICT', 409),
+      );
+    },
+
+    // ---- category abilities ----
+
+    async categoryAbilities(categoryId: number): Promise<CategoryAbility[]> {
+      await requireCategory(db, categoryId);
+      return repo.listCategoryAbilities(db, categoryId);
+    },
+
+    async createCategoryAbility(categoryId: number, input: CategoryAbilityInput): Promise<CategoryAbility> {
+      const cumulative = input.cumulative ?? false;
+      const values: repo.AbilityValues = {
+        identifier: input.identifier,
+        name: requiredName(input.name),
+        unit: input.unit?.trim() ?? '',
+        dataType: input.dataType ?? 'number',
+        aggregator: input.aggregator ?? defaultAggregator(cumulative),
+        cumulative,
+        enumOptions: input.enumOptions ?? [],
+        sort: input.sort ?? 0,
+      };
+      assertCumulativeIsNumber(values);
+      let categoryName = '';
+      const conflict = () =>
+        new AppError(
+          'CONFLICT',
+          409,
+          { identifier: values.identifier, category: categoryName },
+          { message: 'things.abilityIdentifierTaken' },
+        );
+      return write(async (trx) => {
+        const category = await requireCategory(trx, categoryId);
+        categoryName = category.name;
+        if (await repo.findCategoryAbilityByIdentifier(trx, categoryId, values.identifier)) throw conflict();
+        return repo.insertCategoryAbility(trx, categoryId, values, isoNow());
+      }, conflict);
+    },
+
+    /** Updates several abilities of one category at once; every id must be one of its abilities. */
+    async patchCategoryAbilities(
+      categoryId: number,
+      patch: CategoryAbilitiesPatch,
+    ): Promise<CategoryAbility[]> {
+      return write(
+        async (trx) => {
+          const category = await requireCategory(trx, categoryId);
+          const current = new Map((await repo.listCategoryAbilities(trx, categoryId)).map((a) => [a.id, a]));
+          const stamp = isoNow();
+          for (const change of patch) {
+            const ability = current.get(change.id);
+            if (!ability) {
+              throw new AppError(
+                'NOT_FOUND',
+                404,
+                { id: change.id, category: category.name },
+                { message: 'things.abilityNotInCategory' },
+              );
+            }
+            const next = {
+              name: change.name === undefined ? ability.name : requiredName(change.name),
+              unit: change.unit?.trim() ?? ability.unit,
+              dataType: change.dataType ?? ability.dataType,
+              aggregator: change.aggregator ?? ability.aggregator,
+              cumulative: change.cumulative ?? ability.cumulative,
+              enumOptions: change.enumOptions ?? ability.enumOptions,
+              sort: change.sort ?? ability.sort,
+            };
+            assertCumulativeIsNumber({ identifier: ability.identifier, ...next });
+            await repo.updateCategoryAbility(trx, ability.id, next, stamp);
+            current.set(ability.id, { ...ability, ...next });
+          }
+          return repo.listCategoryAbilities(trx, categoryId);
+        },
+        () => new AppError('CONFLICT', 409),
+      );
+    },
+
+    /** Also drops the models' overrides and the things' removals of it. */
+    async deleteCategoryAbility(id: number): Promise<void> {
+      await write(
+        async (trx) => {
+          if (!(await repo.findCategoryAbility(trx, id))) throw notFound('things.abilityNotFound', id);
+          await repo.deleteCategoryAbility(trx, id);
+        },
+        () => new AppError('CONFLICT', 409),
+      );
+    },
+
+    // ---- models ----
+
+    async listModels(query: Paging & { name?: string; categoryId?: number }): Promise<Paged<Model>> {
+      const p = paging(query);
+      return {
+        ...(await repo.listModels(db, { ...p, name: query.name?.trim(), categoryId: query.categoryId })),
+        ...p,
+      };
+    },
+
+    async createModel(input: ModelInput): Promise<Model> {
+      const name = requiredName(input.name);
+      let categoryName = '';
+      const conflict = () =>
+        new AppError('CONFLICT', 409, { name, category: categoryName }, { message: 'things.modelNameTaken' });
+      return write(async (trx) => {
+        const category = await repo.findCategory(trx, input.categoryId);
+        if (!category) throw missingReference('things.categoryNotFound', input.categoryId);
+        categoryName = category.name;
+        await assertModelNameFree(trx, category, name);
+        const id = await repo.insertModel(
+          trx,
+          { categoryId: category.id, name, description: input.description ?? '' },
+          isoNow(),
+        );
+        return requireModel(trx, id);
+      }, conflict);
+    },
+
+    /**
+     * Moving a model to another category drops its overrides and its things' removals: they
+     * named the old category's abilities.
+     */
+    async updateModel(id: number, input: ModelInput): Promise<Model> {
+      const name = requiredName(input.name);
+      let categoryName = '';
+      const conflict = () =>
+        new AppError('CONFLICT', 409, { name, category: categoryName }, { message: 'things.modelNameTaken' });
+      return write(async (trx) => {
+        const current = await requireModel(trx, id);
+        const category = await repo.findCategory(trx, input.categoryId);
+        if (!category) throw missingReference('things.categoryNotFound', input.categoryId);
+        categoryName = category.name;
+        await assertModelNameFree(trx, category, name, id);
+        if (category.id !== current.categoryId) {
+          await repo.deleteModelOverrides(trx, id);
+          await repo.deleteAbilityRemovalsOfModel(trx, id);
+        }
+        await repo.updateModel(
+          trx,
+          id,
+          { categoryId: category.id, name, description: input.description ?? current.description },
+          isoNow(),
+        );
+        return requireModel(trx, id);
+      }, conflict);
+    },
+
+    /** Refused (409, naming the things) while things use the model; its overrides go with it. */
+    async deleteModel(id: number): Promise<void> {
+      await write(
+        async (trx) => {
+          const model = await requireModel(trx, id);
+          const things = await repo.thingsOfModel(trx, id, IN_USE_NAMES);
+          if (things.count > 0) {
+            throw new AppError(
+              'CONFLICT',
+              409,
+              { name: model.name, count: things.count, names: namesList(things) },
+              { message: 'things.modelInUse' },
+            );
+          }
+          await repo.deleteModel(trx, id);
+        },
+        () => new AppError('CONFLICT', 409),
+      );
+    },
+
+    async modelAbilities(modelId: number): Promise<EffectiveAbility[]> {
+      await requireModel(db, modelId);
+      return repo.effectiveAbilitiesOfModel(db, modelId);
+    },
+
+    /**
+     * Sets (merges) the model's override of one category ability, or drops it with `reset`.
+     * 404 when the ability is not of the model's category.
+     */
+    async patchModelAbility(abilityId: number, patch: ModelAbilityPatch): Promise<EffectiveAbility> {
+      return write(
+        async (trx) => {
+          const model = await requireModel(trx, patch.modelId);
+          const ability = await repo.findCategoryAbility(trx, abilityId);
+          if (!ability || ability.categoryId !== model.categoryId) {
+            throw new AppError(
+              'NOT_FOUND',
+              404,
+              { id: abilityId, category: model.categoryName },
+              { message: 'things.abilityNotInCategory' },
+            );
+          }
+          if (patch.reset) {
+            await repo.deleteModelOverrides(trx, model.id, abilityId);
+          } else {
+            const current = (await repo.findModelOverride(trx, model.id, abilityId)) ?? {
+              name: null,
+              unit: null,
+              aggregator: null,
+              cumulative: null,
+              sort: null,
+            };
+            const next: repo.OverrideValues = {
+              name: patch.name === undefined ? current.name : requiredName(patch.name),
+              unit: patch.unit?.trim() ?? current.unit,
+              aggregator: patch.aggregator ?? current.aggregator,
+              cumulative: patch.cumulative ?? current.cumulative,
+              sort: patch.sort ?? current.sort,
+            };
+            assertCumulativeIsNumber({
+              identifier: ability.identifier,
+              dataType: ability.dataType,
+              cumulative: next.cumulative ?? ability.cumulative,
+            });
+            await repo.upsertModelOverride(trx, model.id, abilityId, next, isoNow());
+          }
+          const effective = await repo.effectiveAbilitiesOfModel(trx, model.id);
+          const result = effective.find((a) => a.abilityId === abilityId);
+          if (!result) throw notFound('things.abilityNotFound', abilityId);
+          return result;
+        },
+        () => new AppError('CONFLICT', 409),
+      );
+    },
+
+    // ---- things ----
+
+    async listThings(
+      query: Paging & { name?: string; categoryId?: number; modelId?: number },
+    ): Promise<Paged<Thing>> {
+      const p = paging(query);
+      return {
+        ...(await repo.listThings(db, {
+          ...p,
+          name: query.name?.trim(),
+          categoryId: query.categoryId,
+          modelId: query.modelId,
+        })),
+        ...p,
+      };
+    },
+
+    getThing: (id: number): Promise<Thing> => requireThing(db, id),
+
+    async createThing(input: ThingInput): Promise<Thing> {
+      const conflict = () =>
+        new AppError(
+          'CONFLICT',
+          409,
+          { identifier: input.identifier, name: input.identifier },
+          { message: 'things.identifierTaken' },
+        );
+      return write(async (trx) => {
+        const model = await repo.findModel(trx, input.modelId);
+        if (!model) throw missingReference('things.modelNotFound', input.modelId);
+        await assertIdentifierFree(trx, input.identifier);
+        const [id] = await repo.insertThings(
+          trx,
+          [
+            {
+              identifier: input.identifier,
+              name: requiredName(input.name),
+              description: input.description ?? '',
+              modelId: model.id,
+              attributes: input.setting?.attributes ?? [],
+              accessToken: newAccessToken(),
+            },
+          ],
+          isoNow(),
+        );
+        return requireThing(trx, id!);
+      }, conflict);
+    },
+
+    /** A move to a model of another category forgets the thing's ability removals. */
+    async updateThing(id: number, input: ThingInput): Promise<Thing> {
+      const conflict = () =>
+        new AppError(
+          'CONFLICT',
+          409,
+          { identifier: input.identifier, name: input.identifier },
+          { message: 'things.identifierTaken' },
+        );
+      return write(async (trx) => {
+        const current = await requireThing(trx, id);
+        const model = await repo.findModel(trx, input.modelId);
+        if (!model) throw missingReference('things.modelNotFound', input.modelId);
+        await assertIdentifierFree(trx, input.identifier, id);
+        if (model.categoryId !== current.categoryId) await repo.deleteAbilityRemovals(trx, [id]);
+        await repo.updateThing(
+          trx,
+          id,
+          {
+            identifier: input.identifier,
+            name: requiredName(input.name),
+            description: input.description ?? current.description,
+            modelId: model.id,
+            attributes: input.setting?.attributes ?? current.setting.attributes,
+          },
+          isoNow(),
+        );
+        return requireThing(trx, id);
+      }, conflict);
+    },
+
+    /** Its ability removals and region bindings go with it (ON DELETE CASCADE), in one transaction. */
+    async deleteThing(id: number): Promise<void> {
+      await write(
+        async (trx) => {
+          await requireThing(trx, id);
+          await repo.deleteThing(trx, id);
+        },
+        () => new AppError('CONFLICT', 409),
+      );
+    },
+
+    async thingAbilities(id: number): Promise<EffectiveAbility[]> {
+      await requireThing(db, id);
+      return (await repo.effectiveAbilitiesOfThings(db, [id])).get(id) ?? [];
+    },
+
+    /** Removes abilities (category ability ids) from one thing; returns what it has left. */
+    async removeThingAbilities(id: number, abilityIds: number[]): Promise<EffectiveAbility[]> {
+      return write(
+        async (trx) => {
+          const thing = await requireThing(trx, id);
+          const own = new Set((await repo.listCategoryAbilities(trx, thing.categoryId)).map((a) => a.id));
+          const foreign = abilityIds.find((abilityId) => !own.has(abilityId));
+          if (foreign !== undefined) {
+            throw new AppError(
+              'NOT_FOUND',
+              404,
+              { id: foreign, category: thing.categoryName },
+              { message: 'things.abilityNotInCategory' },
+            );
+          }
+          await repo.insertAbilityRemovals(trx, id, [...new Set(abilityIds)], isoNow());
+          return (await repo.effectiveAbilitiesOfThings(trx, [id])).get(id) ?? [];
+        },
+        () => new AppError('CONFLICT', 409),
+      );
+    },
+
+    async thingToken(id: number): Promise<ThingToken> {
+      const accessToken = await repo.findAccessToken(db, id);
+      if (accessToken === undefined) throw notFound('things.thingNotFound', id);
+      return { thingId: id, accessToken };
+    },
+
+    /** A new token; the old one stops working at once. */
+    async regenerateThingToken(id: number): Promise<ThingToken> {
+      return write(
+        async (trx) => {
+          await requireThing(trx, id);
+          const accessToken = newAccessToken();
+          await repo.setAccessToken(trx, id, accessToken, isoNow());
+          return { thingId: id, accessToken };
+        },
+        () => new AppError('CONFLICT', 409),
+      );
+    },
+
+    // ---- import ----
+
+    /** Model names as the import template lists them ("Category/Model"). */
+    async modelNames(): Promise<{ category: string; model: string }[]> {
+      return (await repo.allModelNames(db)).map((m) => ({ category: m.categoryName, model: m.name }));
+    },
+
+    /**
+     * Creates the things of an import in one transaction after checking every row: all
+     * rows are written, or none and ImportRejected lists every row at fault.
+     */
+    async importThings(file: Buffer, format: ImportFormat): Promise<ImportResult> {
+      const { rows, problems: shape } = await parseImportFile(file, format);
+      if (shape.length > 0) throw new ImportRejected(shape);
+      return write(
+        async (trx) => {
+          const models = await repo.allModelNames(trx);
+          const taken = await repo.existingIdentifiers(
+            trx,
+            rows.map((r) => r.identifier),
+          );
+          const { things, problems } = validateImportRows(rows, models, taken);
+          if (problems.length > 0) throw new ImportRejected(problems);
+          const stamp = isoNow();
+          await repo.insertThings(
+            trx,
+            things.map((t) => ({ ...t, attributes: [], accessToken: newAccessToken() })),
+            stamp,
+          );
+          return { created: things.length };
+        },
+        () => new AppError('CONFLICT', 409),
+      );
+    },
+  };
+}

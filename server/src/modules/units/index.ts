@@ -1,0 +1,2 @@
+export { listUnits } from './repository.ts';
+export { unitsRoutes } from './routes.ts';

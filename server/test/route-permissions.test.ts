@@ -1,0 +1,161 @@
+import type { RouteOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { type Client, client, editorWith, roleGranting } from '../src/modules/system/testing.ts';
+import { buildTestApp, dialects, login, type TestApp } from './helpers.ts';
+
+/**
+ * Non-public /api routes deliberately open to every logged-in user (no `resource`, no `roles`).
+ * A new route that declares neither fails this test until someone decides: add a resource, or
+ * add it here (and to docs/permissions.md).
+ */
+const OPEN_TO_EVERY_USER = new Set([
+  'GET /api/auth/me',
+  'GET /api/thing/categories',
+  'GET /api/thing/categories/:categoryId/abilities',
+  'GET /api/thing/models',
+  'GET /api/thing/models/:id/abilities',
+  'GET /api/thing/things',
+  'GET /api/thing/things/:id',
+  'GET /api/thing/things/:id/abilities',
+  'GET /api/units',
+  'GET /api/regions',
+  'GET /api/regions/bindings',
+  'GET /api/regions/:id/bindings',
+  'GET /api/query/config',
+  'POST /api/query/data',
+  'GET /api/query/realtime',
+  'GET /api/query/live',
+  'GET /api/board/components/:regionId',
+]);
+/**
+ * Public for the user-token hook but guarded by a device access token of their own (telemetry
+ * ingest): without one they answer 401 to everybody.
+ */
+const DEVICE_TOKEN_ROUTES = new Set(['POST /api/telemetry', 'POST /api/v2/write']);
+/** Served outside the authenticated /api context on purpose: the OpenAPI document and its UI. */
+const DOCS_PREFIX = '/api/docs';
+
+interface Seen {
+  method: string;
+  url: string;
+  config: RouteOptions['config'];
+}
+
+describe.each(dialects())('route permissions on %s', (dialect) => {
+  let t: TestApp;
+  const routes: Seen[] = [];
+  let admin: Client;
+  let editor: Client;
+  let anonymous: Client;
+
+  beforeAll(async () => {
+    t = await buildTestApp(dialect);
+    // Rebuild on the same database with a hook that sees every route as it is added.
+    await t.app.close();
+    t.app = await buildApp(t.config, {
+      now: t.clock.now,
+      onRoute: (route) => {
+        for (const method of [route.method].flat()) {
+          if (method !== 'HEAD' && route.url.startsWith('/api')) {
+            routes.push({ method, url: route.url, config: route.config });
+          }
+        }
+      },
+    });
+    admin = client(() => t.app, (await login(t.app)).token);
+    editor = (await editorWith(() => t.app, admin, 'walker')).api;
+    anonymous = client(() => t.app, '');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** A syntactically valid call: ids 999999, an empty JSON body where one is taken. */
+  const call = (as: Client, { method, url }: Seen) => {
+    const path = url.replace(/:\w+/g, '999999').replace(/\*$/, 'x');
+    if (method === 'GET') return as.get(path);
+    if (method === 'DELETE') return as.del(path);
+    if (method === 'POST') return as.post(path, {});
+    if (method === 'PUT') return as.put(path, {});
+    return as.patch(path, {});
+  };
+  const key = (r: Seen) => `${r.method} ${r.url}`;
+
+  it('sees the routes', () => {
+    expect(routes.length).toBeGreaterThan(40);
+  });
+
+  it('decides every route: public, guarded by a resource or role, or deliberately open', async () => {
+    const undecided: string[] = [];
+    const failures: string[] = [];
+    for (const route of routes) {
+      const config = route.config ?? {};
+      if (route.url.startsWith(DOCS_PREFIX)) continue;
+      if (config.public && DEVICE_TOKEN_ROUTES.has(key(route))) {
+        for (const [who, as] of [
+          ['anonymous', anonymous],
+          ['editor', editor],
+          ['admin', admin],
+        ] as const) {
+          const res = await call(as, route);
+          if (res.status !== 401) failures.push(`${key(route)} device-token route, ${who} got ${res.status}`);
+        }
+        continue;
+      }
+      if (config.public) {
+        for (const [who, as] of [
+          ['anonymous', anonymous],
+          ['editor', editor],
+        ] as const) {
+          const res = await call(as, route);
+          if ([401, 403].includes(res.status) || res.status >= 500) {
+            failures.push(`${key(route)} public, ${who} got ${res.status}`);
+          }
+        }
+        continue;
+      }
+      const guarded = config.resource !== undefined || (config.roles?.length ?? 0) > 0;
+      if (!guarded && !OPEN_TO_EVERY_USER.has(key(route))) undecided.push(key(route));
+      const asEditor = await call(editor, route);
+      if (guarded && asEditor.status !== 403)
+        failures.push(`${key(route)} guarded, editor got ${asEditor.status}`);
+      if (!guarded && (asEditor.status === 403 || asEditor.status >= 500)) {
+        failures.push(`${key(route)} open, editor got ${asEditor.status}`);
+      }
+      const asAdmin = await call(admin, route);
+      if (asAdmin.status === 403 || asAdmin.status === 401 || asAdmin.status >= 500) {
+        failures.push(`${key(route)} admin got ${asAdmin.status}: ${JSON.stringify(asAdmin.body)}`);
+      }
+      if ((await call(anonymous, route)).status !== 401) failures.push(`${key(route)} anonymous not 401`);
+    }
+    expect(undecided, 'routes without resource/roles that are not in OPEN_TO_EVERY_USER').toEqual([]);
+    expect(failures).toEqual([]);
+  });
+
+  it('keeps the allow-list honest: every entry is a real, open route', () => {
+    const byKey = new Map(routes.map((r) => [key(r), r]));
+    for (const entry of OPEN_TO_EVERY_USER) {
+      const route = byKey.get(entry);
+      expect(route, `${entry} is not a route any more`).toBeDefined();
+      expect(route?.config?.resource, `${entry} declares a resource now`).toBeUndefined();
+    }
+  });
+
+  it('lets a role grant reach a guarded route end to end', async () => {
+    const category = (await admin.post('/api/thing/categories', { name: '电表' })).body.data;
+    const model = (await admin.post('/api/thing/models', { categoryId: category.id, name: 'A型' })).body.data;
+    const thing = { identifier: 'G1', name: '电表G1', modelId: model.id };
+    expect((await editor.post('/api/thing/things', thing)).status).toBe(403);
+
+    const roleId = await roleGranting(admin, 'node-keeper', ['/device_management/nodes']);
+    const keeper = await editorWith(() => t.app, admin, 'keeper', [roleId]);
+    const created = await keeper.api.post('/api/thing/things', thing);
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    // The grant is for nodes only.
+    expect(
+      (await keeper.api.post('/api/thing/models', { categoryId: category.id, name: 'B型' })).status,
+    ).toBe(403);
+    expect((await keeper.api.get('/api/users')).status).toBe(403);
+  });
+});
