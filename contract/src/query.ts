@@ -6,7 +6,8 @@ import { AGGREGATORS } from './things.ts';
  * payload, device status; §7 "Query and monitoring").
  */
 
-const Aggregator = Type.Union(AGGREGATORS.map((a) => Type.Literal(a)));
+// Type.Enum, not Type.Union of a mapped array: the latter's static type is `never`/`undefined`.
+const Aggregator = Type.Enum(AGGREGATORS);
 const ResourceTypeSchema = Type.Union([Type.Literal('thing'), Type.Literal('region')]);
 
 /** Bucket unit of groupByTime; the bucket is groupByInterval × this unit. */
@@ -24,7 +25,7 @@ export type Period = (typeof PERIODS)[number];
  */
 export const QUERY_AGGREGATORS = [...AGGREGATORS, 'delta'] as const;
 export type QueryAggregator = (typeof QUERY_AGGREGATORS)[number];
-const QueryAggregatorSchema = Type.Union(QUERY_AGGREGATORS.map((a) => Type.Literal(a)));
+const QueryAggregatorSchema = Type.Enum(QUERY_AGGREGATORS);
 
 /** POST /api/query/data?seq= body: one metric of one thing or region over a time range. */
 export const MetricQuery = Type.Object({
@@ -44,10 +45,10 @@ export const MetricQuery = Type.Object({
    * the region; `none` returns one series per thing (group = thing name).
    */
   combine: Type.Optional(Type.Union([Type.Literal('sum'), Type.Literal('avg'), Type.Literal('none')])),
-  groupByTime: Type.Optional(Type.Union(GROUP_BY_TIMES.map((g) => Type.Literal(g)))),
+  groupByTime: Type.Optional(Type.Enum(GROUP_BY_TIMES)),
   groupByInterval: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000 })),
   /** A calendar period around `startTime` (or now): today, this month, this year. */
-  period: Type.Optional(Type.Union(PERIODS.map((p) => Type.Literal(p)))),
+  period: Type.Optional(Type.Enum(PERIODS)),
   /** Range in ms since the epoch (10-digit values are taken as seconds), [startTime, endTime). */
   startTime: Type.Optional(Type.Number()),
   endTime: Type.Optional(Type.Number()),
@@ -59,6 +60,8 @@ export const MetricQuery = Type.Object({
   scale: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
   unit: Type.Optional(Type.String({ maxLength: 32 })),
   color: Type.Optional(Type.String({ maxLength: 32 })),
+  /** The console's stamp may also travel in the body (spec §7); `?seq=` wins when both are sent. */
+  seq: Type.Optional(Type.String({ maxLength: 64 })),
 });
 export type MetricQuery = Static<typeof MetricQuery>;
 
@@ -131,8 +134,11 @@ export type MetricConfigPatch = Static<typeof MetricConfigPatch>;
 
 export const RealtimeQuery = Type.Object({
   resourceId: Type.Integer({ minimum: 1 }),
+  /** Default thing. */
   resourceType: Type.Optional(ResourceTypeSchema),
   categoryId: Type.Optional(Type.Integer({ minimum: 1 })),
+  /** For regions: include things bound to descendant regions. */
+  successor: Type.Optional(Type.Boolean()),
 });
 
 /** Device status item (spec §3: key operation, name, unit, value). */
@@ -205,3 +211,90 @@ export type IngestResult = Static<typeof IngestResult>;
 
 /** Converts 10-digit second timestamps to ms (spec §9); leaves ms as they are. */
 export const toMillis = (t: number): number => (Math.abs(t) < 1e11 ? t * 1000 : t);
+
+/** GET /api/telemetry/stats: ingest counters since the server started (all sources). */
+export const IngestStats = Type.Object({
+  /** When the counters started (server start), ms. */
+  since: Type.Number(),
+  /** Values received (each value of each message or line counts once). */
+  received: Type.Integer(),
+  accepted: Type.Integer(),
+  /** Rejected values by reason ('unknown thing', 'unknown metric', 'bad value', 'bad timestamp', …). */
+  rejected: Type.Record(Type.String(), Type.Integer()),
+  /** Received values by source: mqtt, http, line. */
+  bySource: Type.Record(Type.String(), Type.Integer()),
+  lastError: Type.Union([
+    Type.Object({
+      at: Type.Number(),
+      source: Type.String(),
+      thing: Type.Union([Type.String(), Type.Null()]),
+      message: Type.String(),
+    }),
+    Type.Null(),
+  ]),
+  /** MQTT: 'broker' (in-process, with its port), 'subscriber' (external broker) or 'off'. */
+  mqtt: Type.Object({
+    mode: Type.Union([Type.Literal('broker'), Type.Literal('subscriber'), Type.Literal('off')]),
+    port: Type.Union([Type.Integer(), Type.Null()]),
+    connected: Type.Boolean(),
+    clients: Type.Integer(),
+  }),
+});
+export type IngestStats = Static<typeof IngestStats>;
+
+/** GET /api/query/live?thingIds=1,2 (Server-Sent Events; `?token=` since EventSource sends no headers). */
+export const LiveQuery = Type.Object({
+  thingIds: Type.String({ minLength: 1, maxLength: 2000 }),
+  token: Type.Optional(Type.String()),
+});
+
+/** One value of a `values` event of the live channel: written and durable. */
+export const LiveValue = Type.Object({
+  thingId: Type.Integer(),
+  metric: Type.String(),
+  ts: Type.Number(),
+  value: Type.Union([Type.Number(), Type.String()]),
+});
+export type LiveValue = Static<typeof LiveValue>;
+
+/** POST /api/v2/write (InfluxDB v2 line protocol): query parameters; org and bucket are ignored. */
+export const LineProtocolQuery = Type.Object({
+  org: Type.Optional(Type.String()),
+  bucket: Type.Optional(Type.String()),
+  precision: Type.Optional(Type.Enum(['ns', 'us', 'ms', 's'])),
+});
+
+/**
+ * Units of quantities that add up across devices (a region's power is the sum of its feeders'),
+ * as opposed to intensive ones (voltage, temperature, pressure, power factor), which average.
+ */
+export const ADDITIVE_UNITS = [
+  'W',
+  'kW',
+  'MW',
+  'var',
+  'kvar',
+  'Mvar',
+  'VA',
+  'kVA',
+  'MVA',
+  'Wh',
+  'kWh',
+  'MWh',
+  'kvarh',
+  'm³',
+  'm³/h',
+  'm³/min',
+  'Nm³',
+  'Nm³/h',
+  'L',
+  'L/min',
+  't',
+  't/h',
+  'h',
+  '次',
+];
+
+/** How a region combines its things' bucket values when the query does not say (spec: region queries). */
+export const defaultCombine = (ability: { unit: string; cumulative: boolean }): 'sum' | 'avg' =>
+  ability.cumulative || ADDITIVE_UNITS.includes(ability.unit) ? 'sum' : 'avg';

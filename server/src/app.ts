@@ -1,8 +1,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions } from 'fastify';
 import { ensureAdmin, type FirstStartAdmin } from './bootstrap/admin.ts';
 import type { Config } from './config.ts';
 import { type Database, migrateToLatest, openDatabase } from './db/index.ts';
+import {
+  createIngestService,
+  createMqttIngest,
+  type IngestService,
+  ingestRoutes,
+  type MqttIngest,
+} from './ingest/index.ts';
 import {
   authRoutes,
   createAuthService,
@@ -11,23 +18,40 @@ import {
   deriveLoginKey,
 } from './modules/auth/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
+import { boardRoutes, createQueryService, queryRoutes } from './modules/query/index.ts';
+import { createRegionService, regionRoutes } from './modules/regions/index.ts';
+import { bootstrapSystem, systemRoutes } from './modules/system/index.ts';
+import { createThingsService, thingsRoutes } from './modules/things/index.ts';
+import { unitsRoutes } from './modules/units/index.ts';
 import { authenticate } from './plugins/authenticate.ts';
 import { errorHandler } from './plugins/error-handler.ts';
 import { openapi } from './plugins/openapi.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { web } from './plugins/web.ts';
+import {
+  type DuckDBTelemetryStore,
+  HOUR,
+  openTelemetryStore,
+  type TelemetryStore,
+} from './telemetry/index.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     db: Database;
     /** Set when this start created the admin account; server.ts tells the operator once. */
     firstStartAdmin: FirstStartAdmin | undefined;
+    /** The telemetry store (DATA_DIR/telemetry.duckdb), closed after the HTTP server. */
+    telemetry: TelemetryStore;
+    /** Telemetry ingest: the service every source writes through, and the MQTT side. */
+    ingest: { service: IngestService; mqtt: MqttIngest };
   }
 }
 
 export interface AppOptions {
   /** Milliseconds since the epoch. Tests move it to expire tokens and throttle windows. */
   now?: () => number;
+  /** Sees every route as it is added (the route-permission test walks them all). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Access tokens may arrive as ?token= (spec §7); they must not end up in the logs. */
@@ -41,9 +65,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const now = options.now ?? Date.now;
   const database = openDatabase(config.database);
   let firstStartAdmin: FirstStartAdmin | undefined;
+  let telemetry: DuckDBTelemetryStore;
   try {
     await migrateToLatest(database.db, database.dialect);
     firstStartAdmin = await ensureAdmin(database.db, config.adminPassword, new Date(now()));
+    await bootstrapSystem(database.db, new Date(now()));
+    telemetry = await openTelemetryStore({
+      dataDir: config.dataDir,
+      timeZone: config.telemetry.timeZone,
+      retention: config.telemetry.retention,
+      now,
+    });
   } catch (error) {
     await database.close();
     throw error;
@@ -67,6 +99,39 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('db', database);
   app.decorate('firstStartAdmin', firstStartAdmin);
   app.addHook('onClose', () => database.close());
+  // onClose hooks run after the HTTP server closed, last added first: MQTT stops, then the store
+  // closes (its pending writes committed), then the database.
+  const retention = setInterval(() => {
+    telemetry
+      .applyRetention(now())
+      .catch((error: unknown) => app.log.error({ err: error }, 'retention failed'));
+  }, HOUR);
+  retention.unref();
+  app.decorate('telemetry', telemetry as TelemetryStore);
+  app.addHook('onClose', async () => {
+    clearInterval(retention);
+    await telemetry.close();
+  });
+  const ingest = createIngestService({
+    db: database.db,
+    store: telemetry,
+    log: app.log.child({ module: 'ingest' }),
+    now,
+    maxBatch: config.ingest.maxBatch,
+    writableFrom: (at) => telemetry.writableFrom(at),
+  });
+  const mqtt = createMqttIngest(ingest, {
+    port: config.ingest.mqttPort,
+    url: config.ingest.mqttUrl,
+    shareGroup: config.ingest.mqttShareGroup,
+    host: config.host,
+    instance: String(config.port),
+    log: app.log.child({ module: 'mqtt' }),
+  });
+  app.decorate('ingest', { service: ingest, mqtt });
+  app.addHook('onClose', () => mqtt.stop());
+
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   try {
     securityHeaders(app);
@@ -92,11 +157,32 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         authenticate(api, auth);
         await api.register(healthRoutes, { database });
         await api.register(authRoutes, { prefix: '/auth', service: auth });
+        await api.register(thingsRoutes, {
+          prefix: '/thing',
+          service: createThingsService({ db: database.db, now }),
+        });
+        await api.register(unitsRoutes, { db: database.db });
+        await api.register(regionRoutes, { service: createRegionService(database.db, now) });
+        await api.register(systemRoutes, { db: database.db, now });
+        await api.register(ingestRoutes, { service: ingest, mqtt });
+        const query = createQueryService({
+          db: database.db,
+          store: telemetry,
+          ingest,
+          regions: createRegionService(database.db, now),
+          things: createThingsService({ db: database.db, now }),
+          timeZone: config.telemetry.timeZone,
+          now,
+        });
+        await api.register(queryRoutes, { service: query, ingest, now });
+        await api.register(boardRoutes, { service: query });
       },
       { prefix: '/api' },
     );
     await web(app, config.webDist);
     await app.ready();
+    // Devices connect once the whole app can take their data.
+    await mqtt.start();
   } catch (error) {
     await app.close();
     throw error;

@@ -52,6 +52,8 @@ export async function buildTestApp(dialect: Dialect, overrides: { env?: Env } = 
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     ADMIN_PASSWORD,
+    // No MQTT broker on 1883 for every suite running in parallel; ingest tests pick a free port.
+    MQTT_PORT: '0',
     WEB_DIST: join(dataDir, 'no-web-build'),
     ...overrides.env,
   };

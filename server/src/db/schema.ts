@@ -36,4 +36,203 @@ export interface RefreshTokensTable {
 export interface DB {
   users: UsersTable;
   refresh_tokens: RefreshTokensTable;
+  thing_categories: ThingCategoriesTable;
+  thing_category_abilities: ThingCategoryAbilitiesTable;
+  thing_models: ThingModelsTable;
+  thing_model_abilities: ThingModelAbilitiesTable;
+  things: ThingsTable;
+  thing_ability_removals: ThingAbilityRemovalsTable;
+  units: UnitsTable;
+  regions: RegionsTable;
+  region_things: RegionThingsTable;
+  groups: GroupsTable;
+  user_groups: UserGroupsTable;
+  resources: ResourcesTable;
+  roles: RolesTable;
+  role_resources: RoleResourcesTable;
+  user_roles: UserRolesTable;
+  sys_configs: SysConfigsTable;
+  videos: VideosTable;
+}
+
+export interface ThingCategoriesTable {
+  id: Generated<number>;
+  name: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ThingCategoryAbilitiesTable {
+  id: Generated<number>;
+  category_id: number;
+  identifier: string;
+  name: string;
+  unit: string;
+  /** number | boolean | enum | string */
+  data_type: string;
+  aggregator: string;
+  /** 1 = cumulative counter, 0 = instantaneous value. */
+  cumulative: number;
+  /** JSON array text of { value, label }. */
+  enum_options: string;
+  sort: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ThingModelsTable {
+  id: Generated<number>;
+  category_id: number;
+  name: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A model's override of one category ability; NULL columns inherit the category's value. */
+export interface ThingModelAbilitiesTable {
+  model_id: number;
+  ability_id: number;
+  name: string | null;
+  unit: string | null;
+  aggregator: string | null;
+  cumulative: number | null;
+  sort: number | null;
+  updated_at: string;
+}
+
+export interface ThingsTable {
+  id: Generated<number>;
+  identifier: string;
+  name: string;
+  description: string;
+  model_id: number;
+  /** JSON object text: { attributes: [{ identifier, name, value }] }. */
+  setting: string;
+  access_token: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ThingAbilityRemovalsTable {
+  thing_id: number;
+  ability_id: number;
+  created_at: string;
+}
+
+export interface UnitsTable {
+  id: Generated<number>;
+  symbol: string;
+  name: string;
+  quantity: string;
+  sort: number;
+}
+
+// ---- regions and system management (migration 0003) -----------------------------------------------
+
+export interface RegionsTable {
+  id: Generated<number>;
+  parent_id: number | null;
+  name: string;
+  description: string;
+  sort: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RegionThingsTable {
+  region_id: number;
+  thing_id: number;
+  created_at: string;
+}
+
+export interface GroupsTable {
+  id: Generated<number>;
+  name: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UserGroupsTable {
+  user_id: number;
+  group_id: number;
+}
+
+/** A console route (contract LAYOUT_ROUTES), upserted at every start. */
+export interface ResourcesTable {
+  id: Generated<number>;
+  path: string;
+  name: string;
+  title_key: string;
+  parent_path: string | null;
+  admin_only: number;
+  sort: number;
+}
+
+export interface RolesTable {
+  id: Generated<number>;
+  code: string;
+  name: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RoleResourcesTable {
+  role_id: number;
+  resource_path: string;
+}
+
+export interface UserRolesTable {
+  user_id: number;
+  role_id: number;
+}
+
+export interface SysConfigsTable {
+  id: Generated<number>;
+  identifier: string;
+  name: string;
+  /** JSON text for structured settings such as systemSetting. */
+  value: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface VideosTable {
+  id: Generated<number>;
+  name: string;
+  stream_url: string;
+  region_id: number | null;
+  thing_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+// ---- metric configs (migration 0004) --------------------------------------------------------------
+
+export interface DB {
+  metric_configs: MetricConfigsTable;
+}
+
+export interface MetricConfigsTable {
+  id: Generated<number>;
+  /** thing | region */
+  resource_type: string;
+  resource_id: number;
+  /** 0 = no category. */
+  category_id: number;
+  metric_identifier: string;
+  metric_name: string;
+  name: string;
+  enabled: number;
+  unit: string;
+  aggregator: string;
+  function: string;
+  color: string;
+  sort: number;
+  created_at: string;
+  updated_at: string;
 }

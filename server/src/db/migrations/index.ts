@@ -1,6 +1,9 @@
 import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from '../dialect.ts';
 import * as usersAuth from './2026-11-22-0001-users-auth.ts';
+import * as things from './2026-11-22-0002-things.ts';
+import * as regionsSystem from './2026-11-22-0003-regions-system.ts';
+import * as queryConfigs from './2026-11-22-0004-query-configs.ts';
 
 interface DialectMigration {
   // biome-ignore lint/suspicious/noExplicitAny: migrations are written against no schema type
@@ -12,6 +15,9 @@ interface DialectMigration {
 /** Listed here rather than scanned from disk, so a bundled or relocated server finds them all. */
 const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-22-0001-users-auth': usersAuth,
+  '2026-11-22-0002-things': things,
+  '2026-11-22-0003-regions-system': regionsSystem,
+  '2026-11-22-0004-query-configs': queryConfigs,
 };
 
 /** The migrations with the dialect bound, as Kysely's Migrator expects them. */

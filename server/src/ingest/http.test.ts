@@ -1,0 +1,206 @@
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, dialects, login, type TestApp } from '../../test/helpers.ts';
+import { editorWith } from '../modules/system/testing.ts';
+import { type Api, apiAs } from '../modules/things/testing.ts';
+import { type Plant, seedPlant } from './testing.ts';
+
+describe.each(dialects())('HTTP ingest on %s', (dialect) => {
+  let t: TestApp;
+  let api: Api;
+  let plant: Plant;
+  let now: number;
+  const post = (url: string, payload: unknown, headers: Record<string, string>) =>
+    t.app.inject({ method: 'POST', url, payload: payload as string, headers });
+  const realtime = async (thingId: number) => {
+    const res = await api.get(`/api/query/realtime?resourceId=${thingId}`);
+    expect(res.status).toBe(200);
+    return Object.fromEntries(
+      (res.body.data as { operation: string; value: unknown; ts: number | null }[]).map((s) => [
+        s.operation,
+        [s.value, s.ts],
+      ]),
+    );
+  };
+
+  beforeAll(async () => {
+    t = await buildTestApp(dialect);
+    api = apiAs(() => t.app, (await login(t.app)).token);
+    plant = await seedPlant(api, 2);
+    now = t.clock.now();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('writes a JSON message with the device token and answers once durable', async () => {
+    const m1 = plant.things[0]!;
+    const res = await post(
+      '/api/telemetry',
+      { ts: (now - 60_000) / 1000, values: { P: 12.5, EP: '100.5', RUN: '运行', ON: true, FW: 'v1.2' } },
+      { 'x-device-token': m1.token },
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ data: { accepted: 5, rejected: [] } });
+    expect(await realtime(m1.id)).toEqual({
+      P: [12.5, now - 60_000],
+      EP: [100.5, now - 60_000],
+      RUN: [1, now - 60_000],
+      ON: [1, now - 60_000],
+      FW: ['v1.2', now - 60_000],
+    });
+  });
+
+  it('rejects bad points one by one and keeps the rest of the batch', async () => {
+    const m2 = plant.things[1]!;
+    const res = await post(
+      '/api/telemetry',
+      [
+        { ts: now - 10_000, values: { P: 1, NOPE: 2, ON: 'maybe' } },
+        { ts: now + 3_600_000, values: { P: 2 } },
+        { ts: now - 400 * 86_400_000, values: { P: 3 } },
+        'garbage',
+        { values: { P: null, EP: 'abc', RUN: 7 } },
+        { ts: 'soon', values: { P: 4 } },
+        { values: { P: '5' } },
+      ],
+      { authorization: `Bearer ${m2.token}` },
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toEqual({
+      accepted: 2,
+      rejected: [
+        { index: 0, metric: 'NOPE', reason: 'unknown metric' },
+        { index: 0, metric: 'ON', reason: 'bad value' },
+        { index: 1, metric: 'P', reason: 'bad timestamp' },
+        { index: 2, metric: 'P', reason: 'bad timestamp' },
+        { index: 3, metric: null, reason: 'bad message' },
+        { index: 4, metric: 'P', reason: 'bad value' },
+        { index: 4, metric: 'EP', reason: 'bad value' },
+        { index: 4, metric: 'RUN', reason: 'bad value' },
+        { index: 5, metric: 'P', reason: 'bad timestamp' },
+      ],
+    });
+    expect((await realtime(m2.id)).P).toEqual([5, now]);
+  });
+
+  it('answers 400 when every value was rejected and 401 for a bad or missing token', async () => {
+    const m1 = plant.things[0]!;
+    const all = await post('/api/telemetry', { values: { NOPE: 1 } }, { 'x-device-token': m1.token });
+    expect(all.statusCode).toBe(400);
+    expect(all.json()).toMatchObject({
+      code: 'BAD_REQUEST',
+      data: { accepted: 0, rejected: [{ index: 0, metric: 'NOPE', reason: 'unknown metric' }] },
+    });
+    expect((await post('/api/telemetry', { values: {} }, { 'x-device-token': m1.token })).statusCode).toBe(
+      200,
+    );
+    const bad = await post('/api/telemetry', { values: { P: 1 } }, { 'x-device-token': 'nope' });
+    expect(bad.statusCode).toBe(401);
+    expect(bad.json().code).toBe('UNAUTHORIZED');
+    expect((await post('/api/telemetry', { values: { P: 1 } }, {})).statusCode).toBe(401);
+    // A user's access token is not a device token.
+    const userToken = (await login(t.app)).token;
+    expect(
+      (await post('/api/telemetry', { values: { P: 1 } }, { authorization: `Bearer ${userToken}` }))
+        .statusCode,
+    ).toBe(401);
+  });
+
+  describe('line protocol', () => {
+    const write = (body: string | Buffer, headers: Record<string, string>, query = '') =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v2/write?org=plant&bucket=kilowatch${query}`,
+        payload: body,
+        headers,
+      });
+
+    it('takes a gzip-compressed Telegraf batch (Token auth, ns timestamps) and answers 204', async () => {
+      const m1 = plant.things[0]!;
+      const ns = (ms: number) => `${BigInt(ms) * 1_000_000n}`;
+      const body = [
+        `modbus,host=gw01,name=meter1,slave_id=1,type=holding_register P=20.5,EP=101.25 ${ns(now - 30_000)}`,
+        `modbus,host=gw01,name=meter1,slave_id=1,type=coil ON=false,RUN=0i ${ns(now - 30_000)}`,
+        `status,host=gw01 FW="v2.0 \\"beta\\"" ${ns(now - 20_000)}`,
+        '',
+      ].join('\n');
+      const res = await write(gzipSync(body), {
+        authorization: `Token ${m1.token}`,
+        'content-type': 'text/plain; charset=utf-8',
+        'content-encoding': 'gzip',
+        'user-agent': 'Telegraf/1.32.0 Go/1.23.0',
+      });
+      expect(res.statusCode, res.body).toBe(204);
+      expect(res.body).toBe('');
+      const rt = await realtime(m1.id);
+      expect(rt).toMatchObject({
+        P: [20.5, now - 30_000],
+        EP: [101.25, now - 30_000],
+        ON: [0, now - 30_000],
+        RUN: [0, now - 30_000],
+        FW: ['v2.0 "beta"', now - 20_000],
+      });
+    });
+
+    it('maps measurement_field when the field alone is not an ability; honours precision', async () => {
+      const m2 = plant.things[1]!;
+      const res = await write(
+        `electric P=7,extra=1\nx EP=3 ${Math.floor((now - 5000) / 1000)}`,
+        { authorization: `Token ${m2.token}` },
+        '&precision=s',
+      );
+      // `extra` is neither an ability nor `electric_extra`: a partial write.
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        code: 'BAD_REQUEST',
+        message: 'partial write: line 1: unknown metric "extra"',
+      });
+      expect((await realtime(m2.id)).EP).toEqual([3, now - 5000]);
+    });
+
+    it('answers unable to parse with the line numbers when no line parses, partial write when some do', async () => {
+      const m1 = plant.things[0]!;
+      const headers = { authorization: `Token ${m1.token}`, 'content-type': 'text/plain' };
+      const none = await write('# only junk\nm\nm P=abc', headers);
+      expect(none.statusCode).toBe(400);
+      expect(none.json().message).toBe(
+        'unable to parse: line 2: missing fields; line 3: field "P": invalid value "abc"',
+      );
+      const some = await write('m P=1\nm P=\nm P=2', headers);
+      expect(some.statusCode).toBe(400);
+      expect(some.json().message).toBe('partial write: line 2: field "P" has no value');
+      const noType = await t.app.inject({
+        method: 'POST',
+        url: '/api/v2/write',
+        payload: 'm P=3',
+        headers: { authorization: `Token ${m1.token}` },
+      });
+      expect(noType.statusCode).toBe(204);
+      expect((await realtime(m1.id)).P?.[0]).toBe(3);
+      expect((await write('m P=1', { authorization: 'Token nope' })).statusCode).toBe(401);
+      const badGzip = await write(Buffer.from('not gzip'), { ...headers, 'content-encoding': 'gzip' });
+      expect(badGzip.statusCode).toBe(400);
+    });
+  });
+
+  it('counts everything for GET /api/telemetry/stats (admins and device managers only)', async () => {
+    const res = await api.get('/api/telemetry/stats');
+    expect(res.status).toBe(200);
+    const stats = res.body.data;
+    expect(stats.accepted).toBeGreaterThanOrEqual(13);
+    expect(stats.rejected).toMatchObject({
+      'unknown metric': expect.any(Number),
+      'bad timestamp': 3,
+      'bad message': expect.any(Number),
+    });
+    expect(stats.received).toBe(
+      stats.accepted + Object.values(stats.rejected as Record<string, number>).reduce((a, b) => a + b, 0),
+    );
+    expect(stats.bySource).toMatchObject({ http: expect.any(Number), line: expect.any(Number) });
+    expect(stats.lastError).toMatchObject({ source: expect.any(String), message: expect.any(String) });
+    expect(stats.mqtt).toEqual({ mode: 'off', port: null, connected: false, clients: 0 });
+    const editor = await editorWith(() => t.app, api as never, 'watcher');
+    expect((await editor.api.get('/api/telemetry/stats')).status).toBe(403);
+  });
+});

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { parseLineProtocol } from './line-protocol.ts';
+
+describe('line protocol parser', () => {
+  it('parses what Telegraf sends: tags, several fields, ns timestamps, many lines', () => {
+    const body = [
+      'modbus,host=gw01,name=meter1,slave_id=1,type=holding_register P=12.5,EP=10234.125 1732262400000000000',
+      'mem,host=gw01 available=8123456i,used_percent=42.5,ok=true 1732262401123456789',
+      '',
+    ].join('\n');
+    const { lines, errors } = parseLineProtocol(body);
+    expect(errors).toEqual([]);
+    expect(lines).toEqual([
+      {
+        line: 1,
+        measurement: 'modbus',
+        tags: { host: 'gw01', name: 'meter1', slave_id: '1', type: 'holding_register' },
+        fields: [
+          ['P', 12.5],
+          ['EP', 10234.125],
+        ],
+        ts: 1732262400000,
+      },
+      {
+        line: 2,
+        measurement: 'mem',
+        tags: { host: 'gw01' },
+        fields: [
+          ['available', 8123456],
+          ['used_percent', 42.5],
+          ['ok', true],
+        ],
+        ts: 1732262401123,
+      },
+    ]);
+  });
+
+  it('unescapes measurement, tag and field names, and quoted strings', () => {
+    const { lines, errors } = parseLineProtocol(
+      String.raw`my\ meas\,ure,tag\ key=tag\,val\=ue f\=ield\ 1="say \"hi\" \\ ok, x=1",n=-1.5e3 1700000000`,
+      's',
+    );
+    expect(errors).toEqual([]);
+    expect(lines[0]).toEqual({
+      line: 1,
+      measurement: 'my meas,ure',
+      tags: { 'tag key': 'tag,val=ue' },
+      fields: [
+        ['f=ield 1', 'say "hi" \\ ok, x=1'],
+        ['n', -1500],
+      ],
+      ts: 1700000000000,
+    });
+  });
+
+  it('reads integers, unsigned, floats and every boolean spelling', () => {
+    const { lines } = parseLineProtocol(
+      'm a=1i,b=42u,c=-7i,d=1,e=.5,f=1E2,t1=t,t2=T,t3=true,t4=True,t5=TRUE,f1=f,f2=F,f3=false,f4=False,f5=FALSE',
+    );
+    expect(Object.fromEntries(lines[0]?.fields ?? [])).toEqual({
+      a: 1,
+      b: 42,
+      c: -7,
+      d: 1,
+      e: 0.5,
+      f: 100,
+      t1: true,
+      t2: true,
+      t3: true,
+      t4: true,
+      t5: true,
+      f1: false,
+      f2: false,
+      f3: false,
+      f4: false,
+      f5: false,
+    });
+    expect(lines[0]?.ts).toBeUndefined();
+  });
+
+  it('converts each precision to ms', () => {
+    const at = (ts: string, p: 'ns' | 'us' | 'ms' | 's') => parseLineProtocol(`m v=1 ${ts}`, p).lines[0]?.ts;
+    expect(at('1700000000123456789', 'ns')).toBe(1700000000123);
+    expect(at('1700000000123456', 'us')).toBe(1700000000123);
+    expect(at('1700000000123', 'ms')).toBe(1700000000123);
+    expect(at('1700000000', 's')).toBe(1700000000000);
+  });
+
+  it('skips blank lines and comments, tolerates CRLF and trailing spaces, numbers lines', () => {
+    const { lines, errors } = parseLineProtocol('# header\r\n\r\n  m v=1 \r\n# m v=2\nm v=3 5000000\n');
+    expect(errors).toEqual([]);
+    expect(lines.map((l) => [l.line, l.fields[0]?.[1], l.ts])).toEqual([
+      [3, 1, undefined],
+      [5, 3, 5],
+    ]);
+  });
+
+  it('reports each bad line with its number and keeps the good ones', () => {
+    const { lines, errors } = parseLineProtocol(
+      [
+        'm v=1',
+        'm',
+        'm v=',
+        'm v="open',
+        'm,t v=1',
+        'm v=abc',
+        'm v=1 12x',
+        'm v=1 1 extra',
+        ',t=1 v=1',
+        'm v=2',
+      ].join('\n'),
+    );
+    expect(lines.map((l) => l.line)).toEqual([1, 10]);
+    expect(errors.map((e) => e.line)).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(errors[0]?.message).toBe('missing fields');
+    expect(errors[3]?.message).toBe('invalid tag "t"');
+    expect(errors[4]?.message).toContain('invalid value "abc"');
+  });
+});

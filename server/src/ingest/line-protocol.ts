@@ -1,0 +1,193 @@
+/**
+ * InfluxDB line protocol (v2 write API), as Telegraf's `outputs.influxdb_v2` and Node-RED send it:
+ *
+ *     measurement[,tag=value…] field=value[,field=value…] [timestamp]
+ *
+ * Measurement: `\,` and `\ ` escape a comma and a space. Tag keys, tag values and field keys:
+ * `\,` `\=` `\ `. String fields are double-quoted with `\"` and `\\`. Numbers are floats
+ * (`1`, `-1.5`, `2e3`), integers (`12i`) or unsigned (`12u`); booleans t/T/true/True/TRUE and
+ * f/F/false/False/FALSE. The timestamp is an integer in the request's precision. Blank lines and
+ * lines starting with `#` are skipped. A newline always ends a line (InfluxDB forbids raw newlines
+ * in values too).
+ */
+
+export type Precision = 'ns' | 'us' | 'ms' | 's';
+export const PRECISIONS: readonly Precision[] = ['ns', 'us', 'ms', 's'];
+
+export type FieldValue = number | boolean | string;
+
+export interface Line {
+  /** 1-based line number in the body. */
+  line: number;
+  measurement: string;
+  tags: Record<string, string>;
+  fields: [key: string, value: FieldValue][];
+  /** ms since the epoch (sub-millisecond digits are cut), or undefined when the line has none. */
+  ts: number | undefined;
+}
+
+export interface LineError {
+  line: number;
+  message: string;
+}
+
+export interface ParseResult {
+  lines: Line[];
+  errors: LineError[];
+}
+
+/** Divisor from the precision's unit to ms (BigInt, so ns timestamps beyond 2^53 stay exact). */
+const TO_MS: Record<Precision, { mul: bigint; div: bigint }> = {
+  ns: { mul: 1n, div: 1_000_000n },
+  us: { mul: 1n, div: 1_000n },
+  ms: { mul: 1n, div: 1n },
+  s: { mul: 1000n, div: 1n },
+};
+
+const TRUE = new Set(['t', 'T', 'true', 'True', 'TRUE']);
+const FALSE = new Set(['f', 'F', 'false', 'False', 'FALSE']);
+const FLOAT = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+const INTEGER = /^[-+]?\d+i$/;
+const UNSIGNED = /^\d+u$/;
+
+class ParseError extends Error {}
+
+/** A cursor over one line. */
+class Scanner {
+  i = 0;
+  constructor(readonly s: string) {}
+  get done(): boolean {
+    return this.i >= this.s.length;
+  }
+  peek(): string {
+    return this.s[this.i] ?? '';
+  }
+
+  /**
+   * Reads up to the first unescaped character of `stops`; a backslash escapes the characters of
+   * `escapable` (other backslashes are kept literally, as InfluxDB does).
+   */
+  token(stops: string, escapable: string): string {
+    let out = '';
+    while (this.i < this.s.length) {
+      const c = this.s[this.i] as string;
+      if (c === '\\' && this.i + 1 < this.s.length && escapable.includes(this.s[this.i + 1] as string)) {
+        out += this.s[this.i + 1];
+        this.i += 2;
+        continue;
+      }
+      if (stops.includes(c)) break;
+      out += c;
+      this.i++;
+    }
+    return out;
+  }
+
+  skipSpaces(): void {
+    while (this.peek() === ' ' || this.peek() === '\t') this.i++;
+  }
+}
+
+function parseFieldValue(sc: Scanner, key: string): FieldValue {
+  if (sc.peek() === '"') {
+    sc.i++;
+    let out = '';
+    for (;;) {
+      if (sc.done) throw new ParseError(`unterminated string value of field "${key}"`);
+      const c = sc.s[sc.i] as string;
+      if (c === '\\' && (sc.s[sc.i + 1] === '"' || sc.s[sc.i + 1] === '\\')) {
+        out += sc.s[sc.i + 1];
+        sc.i += 2;
+        continue;
+      }
+      sc.i++;
+      if (c === '"') return out;
+      out += c;
+    }
+  }
+  const raw = sc.token(', \t', '');
+  if (raw === '') throw new ParseError(`field "${key}" has no value`);
+  if (TRUE.has(raw)) return true;
+  if (FALSE.has(raw)) return false;
+  if (INTEGER.test(raw) || UNSIGNED.test(raw)) {
+    const value = Number(raw.slice(0, -1));
+    if (!Number.isFinite(value)) throw new ParseError(`field "${key}": integer out of range`);
+    return value;
+  }
+  if (FLOAT.test(raw)) {
+    const value = Number(raw);
+    if (!Number.isFinite(value)) throw new ParseError(`field "${key}": number out of range`);
+    return value;
+  }
+  throw new ParseError(`field "${key}": invalid value "${raw.slice(0, 40)}"`);
+}
+
+function parseLine(text: string, number: number, precision: Precision): Line {
+  const sc = new Scanner(text);
+  const measurement = sc.token(', \t', ', ');
+  if (measurement === '') throw new ParseError('missing measurement');
+  const tags: Record<string, string> = {};
+  while (sc.peek() === ',') {
+    sc.i++;
+    const key = sc.token('=, \t', ',= ');
+    if (sc.peek() !== '=' || key === '') throw new ParseError(`invalid tag "${key}"`);
+    sc.i++;
+    const value = sc.token(', \t', ',= ');
+    if (value === '') throw new ParseError(`tag "${key}" has no value`);
+    tags[key] = value;
+  }
+  if (sc.peek() !== ' ' && sc.peek() !== '\t') throw new ParseError('missing fields');
+  sc.skipSpaces();
+  const fields: [string, FieldValue][] = [];
+  for (;;) {
+    const key = sc.token('=, \t', ',= ');
+    if (key === '' || sc.peek() !== '=') throw new ParseError(`invalid field "${key}"`);
+    sc.i++;
+    fields.push([key, parseFieldValue(sc, key)]);
+    if (sc.peek() === ',') {
+      sc.i++;
+      continue;
+    }
+    break;
+  }
+  let ts: number | undefined;
+  if (!sc.done) {
+    if (sc.peek() !== ' ' && sc.peek() !== '\t')
+      throw new ParseError(`unexpected "${sc.s.slice(sc.i, sc.i + 20)}" after the fields`);
+    sc.skipSpaces();
+    const raw = sc.token(' \t', '');
+    sc.skipSpaces();
+    if (!sc.done) throw new ParseError(`unexpected "${sc.s.slice(sc.i, sc.i + 20)}" after the timestamp`);
+    if (raw !== '') {
+      if (!/^-?\d{1,19}$/.test(raw)) throw new ParseError(`invalid timestamp "${raw.slice(0, 30)}"`);
+      const { mul, div } = TO_MS[precision];
+      ts = Number((BigInt(raw) * mul) / div);
+      if (!Number.isSafeInteger(ts)) throw new ParseError(`timestamp "${raw}" out of range`);
+    }
+  }
+  return { line: number, measurement, tags, fields, ts };
+}
+
+/**
+ * Parses a line-protocol body; each line either parses or yields an error with its number, so
+ * one bad line does not lose the others.
+ * @example parseLineProtocol('cpu,host=a usage=1.5,n=3i 1700000000000000000').lines[0].ts // 1700000000000
+ */
+export function parseLineProtocol(body: string, precision: Precision = 'ns'): ParseResult {
+  const lines: Line[] = [];
+  const errors: LineError[] = [];
+  const texts = body.split('\n');
+  for (let n = 0; n < texts.length; n++) {
+    let text = texts[n] as string;
+    if (text.endsWith('\r')) text = text.slice(0, -1);
+    text = text.replace(/^[ \t]+/, '');
+    if (text === '' || text.startsWith('#')) continue;
+    try {
+      lines.push(parseLine(text, n + 1, precision));
+    } catch (error) {
+      if (!(error instanceof ParseError)) throw error;
+      errors.push({ line: n + 1, message: error.message });
+    }
+  }
+  return { lines, errors };
+}

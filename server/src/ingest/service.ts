@@ -1,0 +1,265 @@
+import type { EffectiveAbility, IngestResult, IngestStats, LiveValue } from '@kilowatch/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/index.ts';
+import { effectiveAbilitiesOf, findThingByAccessToken } from '../modules/things/index.ts';
+import type { Point, TelemetryStore } from '../telemetry/index.ts';
+import type { Line } from './line-protocol.ts';
+import { findThingIdByIdentifier } from './repository.ts';
+import { coerce, MAX_PAST_MS, pointTime, type RejectReason } from './values.ts';
+
+/** The thing a message belongs to. */
+export interface Device {
+  id: number;
+  identifier: string;
+  name: string;
+}
+
+export type Source = 'mqtt' | 'http' | 'line';
+
+/** One message (or line) before validation: its raw time and its values by metric. */
+export interface Incoming {
+  /** Index in the batch (HTTP JSON) or line number (line protocol). */
+  index: number;
+  ts: unknown;
+  /** null: the message itself is malformed (not an object, no `values` object). */
+  values: [metric: string, value: unknown][] | null;
+  /** Line protocol: the measurement, tried as `measurement_field` when `field` is not an ability. */
+  measurement?: string;
+}
+
+export interface IngestDeps {
+  db: Kysely<DB>;
+  store: TelemetryStore;
+  log: FastifyBaseLogger;
+  now: () => number;
+  /** INGEST_MAX_BATCH: most values one request, message or body may carry. */
+  maxBatch: number;
+  /** Oldest time the store accepts now (its raw retention), ms. */
+  writableFrom?: (now: number) => number;
+}
+
+/** How long looked-up abilities, tokens and identifiers are reused: ability edits apply within it. */
+export const CACHE_MS = 5_000;
+/** A repeated rejection of the same thing and reason is logged at most once per this. */
+const LOG_EVERY_MS = 60_000;
+
+interface Cached<T> {
+  at: number;
+  value: T;
+}
+
+type LiveListener = (values: readonly LiveValue[]) => void;
+
+/**
+ * Telemetry ingest shared by MQTT, HTTP JSON and line protocol: validates values against the
+ * thing's abilities, writes numbers through the store (acknowledged once durable), keeps the latest
+ * strings in memory, counts everything, and tells live listeners about what was written.
+ */
+export function createIngestService(deps: IngestDeps) {
+  const { db, store, log, now } = deps;
+  const abilitiesCache = new Map<number, Cached<Map<string, EffectiveAbility>>>();
+  const tokenCache = new Map<string, Cached<Device | undefined>>();
+  const identifierCache = new Map<string, Cached<Device | undefined>>();
+  const strings = new Map<number, Map<string, { ts: number; value: string }>>();
+  const listeners = new Set<LiveListener>();
+  const loggedAt = new Map<string, number>();
+  const counters = {
+    since: now(),
+    received: 0,
+    accepted: 0,
+    rejected: {} as Record<string, number>,
+    bySource: {} as Record<string, number>,
+    lastError: null as IngestStats['lastError'],
+  };
+
+  const fresh = <T>(entry: Cached<T> | undefined): entry is Cached<T> =>
+    entry !== undefined && now() - entry.at < CACHE_MS;
+
+  const remember = <K, T>(map: Map<K, Cached<T>>, key: K, value: T): T => {
+    if (map.size > 10_000) map.clear();
+    map.set(key, { at: now(), value });
+    return value;
+  };
+
+  async function abilitiesOf(thingId: number): Promise<Map<string, EffectiveAbility>> {
+    const hit = abilitiesCache.get(thingId);
+    if (fresh(hit)) return hit.value;
+    const list = (await effectiveAbilitiesOf(db, [thingId])).get(thingId) ?? [];
+    return remember(abilitiesCache, thingId, new Map(list.map((a) => [a.identifier, a])));
+  }
+
+  function noteError(source: Source | 'mqtt-topic', thing: string | null, message: string): void {
+    counters.lastError = { at: now(), source, thing, message };
+    const key = `${thing}\u0000${message.slice(0, 40)}`;
+    const last = loggedAt.get(key);
+    if (last !== undefined && now() - last < LOG_EVERY_MS) return;
+    if (loggedAt.size > 10_000) loggedAt.clear();
+    loggedAt.set(key, now());
+    log.warn({ source, thing }, `telemetry rejected: ${message}`);
+  }
+
+  function reject(source: Source, thing: string | null, reason: RejectReason, count: number, detail: string) {
+    counters.rejected[reason] = (counters.rejected[reason] ?? 0) + count;
+    noteError(source, thing, `${reason}: ${detail}`);
+  }
+
+  function publishLive(values: LiveValue[]): void {
+    if (values.length === 0) return;
+    for (const listener of listeners) {
+      try {
+        listener(values);
+      } catch (error) {
+        log.error({ err: error }, 'live listener failed');
+      }
+    }
+  }
+
+  return {
+    /** The thing owning a device access token; `cached` reuses a lookup for CACHE_MS (MQTT publishes). */
+    async deviceByToken(token: string, { cached = false } = {}): Promise<Device | undefined> {
+      const hit = tokenCache.get(token);
+      if (cached && fresh(hit)) return hit.value;
+      const thing = await findThingByAccessToken(db, token);
+      const device = thing && { id: thing.id, identifier: thing.identifier, name: thing.name };
+      return remember(tokenCache, token, device);
+    },
+
+    async deviceByIdentifier(identifier: string): Promise<Device | undefined> {
+      const hit = identifierCache.get(identifier);
+      if (fresh(hit)) return hit.value;
+      return remember(identifierCache, identifier, await findThingIdByIdentifier(db, identifier));
+    },
+
+    /**
+     * Validates and writes one batch of one device. Resolves once every accepted number is durable
+     * (rejects when the store fails: nothing of the batch may be acknowledged then). One bad value
+     * never drops the rest of its batch.
+     */
+    async accept(device: Device, items: readonly Incoming[], source: Source): Promise<IngestResult> {
+      const arrival = now();
+      const oldest = Math.max(arrival - MAX_PAST_MS, deps.writableFrom?.(arrival) ?? 0);
+      const rejected: IngestResult['rejected'] = [];
+      const total = items.reduce((n, item) => n + (item.values === null ? 1 : item.values.length), 0);
+      counters.received += total;
+      counters.bySource[source] = (counters.bySource[source] ?? 0) + total;
+      if (total > deps.maxBatch) {
+        reject(
+          source,
+          device.identifier,
+          'batch too large',
+          total,
+          `${total} values, at most ${deps.maxBatch}`,
+        );
+        return { accepted: 0, rejected: [{ index: 0, metric: null, reason: 'batch too large' }] };
+      }
+      const abilities = await abilitiesOf(device.id);
+      const points: Point[] = [];
+      const texts: LiveValue[] = [];
+      const refuse = (index: number, metric: string | null, reason: RejectReason, count = 1) => {
+        rejected.push({ index, metric, reason });
+        reject(source, device.identifier, reason, count, metric ? `${metric} (#${index})` : `#${index}`);
+      };
+      for (const item of items) {
+        if (item.values === null) {
+          refuse(item.index, null, 'bad message');
+          continue;
+        }
+        const ts = pointTime(item.ts, arrival, oldest);
+        if (ts === undefined) {
+          for (const [metric] of item.values) refuse(item.index, metric, 'bad timestamp');
+          continue;
+        }
+        for (const [key, raw] of item.values) {
+          let ability = abilities.get(key);
+          if (!ability && item.measurement !== undefined)
+            ability = abilities.get(`${item.measurement}_${key}`);
+          if (!ability) {
+            refuse(item.index, key, 'unknown metric');
+            continue;
+          }
+          const value = coerce(ability, raw);
+          if (value.kind === 'rejected') refuse(item.index, key, value.reason);
+          else if (value.kind === 'number')
+            points.push({ thingId: device.id, metric: ability.identifier, ts, value: value.value });
+          else texts.push({ thingId: device.id, metric: ability.identifier, ts, value: value.value });
+        }
+      }
+      await store.write(points);
+      for (const t of texts) {
+        let map = strings.get(t.thingId);
+        if (!map) {
+          map = new Map();
+          strings.set(t.thingId, map);
+        }
+        const previous = map.get(t.metric);
+        if (!previous || previous.ts <= t.ts) map.set(t.metric, { ts: t.ts, value: String(t.value) });
+      }
+      const accepted = points.length + texts.length;
+      counters.accepted += accepted;
+      if (listeners.size > 0) {
+        publishLive([
+          ...points.map((p) => ({ thingId: p.thingId, metric: p.metric, ts: p.ts, value: p.value })),
+          ...texts,
+        ]);
+      }
+      return { accepted, rejected };
+    },
+
+    /** A JSON payload (`{ts?, values}` or an array of them) as items. */
+    fromJson(payload: unknown): Incoming[] {
+      const messages = Array.isArray(payload) ? payload : [payload];
+      return messages.map((message, index) => {
+        if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+          return { index, ts: undefined, values: null };
+        }
+        const { ts, values } = message as { ts?: unknown; values?: unknown };
+        if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+          return { index, ts, values: null };
+        }
+        return { index, ts, values: Object.entries(values) };
+      });
+    },
+
+    /** Parsed line-protocol lines as items (index = line number; tags are not used). */
+    fromLines(lines: readonly Line[]): Incoming[] {
+      return lines.map((l) => ({ index: l.line, ts: l.ts, values: l.fields, measurement: l.measurement }));
+    },
+
+    /** Counts a message refused before its values could be read (unknown thing, bad JSON, wrong topic). */
+    refused(source: Source, thing: string | null, reason: RejectReason, detail: string): void {
+      counters.received += 1;
+      counters.bySource[source] = (counters.bySource[source] ?? 0) + 1;
+      reject(source, thing, reason, 1, detail);
+    },
+
+    /** Records a failure that is not a rejection (store error, broker error) as the last error. */
+    failed(source: Source, thing: string | null, message: string): void {
+      noteError(source, thing, message);
+    },
+
+    /** Latest string values of a thing (kept in memory only; string abilities are not stored). */
+    latestStrings(thingId: number): ReadonlyMap<string, { ts: number; value: string }> {
+      return strings.get(thingId) ?? new Map();
+    },
+
+    /** Calls `listener` with every batch of values once written; answers the unsubscribe function. */
+    onValues(listener: LiveListener): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
+    counters(): Omit<IngestStats, 'mqtt'> {
+      return {
+        since: counters.since,
+        received: counters.received,
+        accepted: counters.accepted,
+        rejected: { ...counters.rejected },
+        bySource: { ...counters.bySource },
+        lastError: counters.lastError,
+      };
+    },
+  };
+}
+
+export type IngestService = ReturnType<typeof createIngestService>;

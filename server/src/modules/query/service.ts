@@ -1,0 +1,409 @@
+import {
+  type Cabinet,
+  type DataPoint,
+  type DeviceStatus,
+  defaultCombine,
+  type EffectiveAbility,
+  type MetricConfig,
+  type MetricConfigPatch,
+  type MetricQuery,
+  type QueryAggregator,
+  type QueryResult,
+  type ResourceType,
+  type Thing,
+  toMillis,
+} from '@kilowatch/contract';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/index.ts';
+import { AppError } from '../../errors.ts';
+import type { IngestService } from '../../ingest/index.ts';
+import {
+  type BucketSpec,
+  DAY,
+  downsample,
+  HOUR,
+  MAX_BUCKETS,
+  MINUTE,
+  PlantCalendar,
+  type TelemetryStore,
+} from '../../telemetry/index.ts';
+import type { RegionService } from '../regions/index.ts';
+import { effectiveAbilitiesOf, type ThingsService } from '../things/index.ts';
+import { byThing, combineSeries, mergeRuns, type Slot } from './buckets.ts';
+import { compileFormula, FormulaError, roundTo } from './formula.ts';
+import * as repo from './repository.ts';
+
+/** Most buckets one series of a query may have (spec: charts, not exports). */
+export const MAX_QUERY_BUCKETS = 10_000;
+/** Longest range a query may cover. */
+export const MAX_RANGE_YEARS = 10;
+const MAX_RANGE_MS = Math.round(MAX_RANGE_YEARS * 365.25 * DAY);
+/** Raw points per series without groupByTime, unless the query says otherwise. */
+export const DEFAULT_MAX_POINTS = 2000;
+/** Window of a query that names neither a period nor a start (spec §9: default history 1 hour). */
+const DEFAULT_WINDOW_MS = HOUR;
+/** Colours of new metric configs, in order (the first is the console's theme colour). */
+const PALETTE = ['#409EFF', '#67C23A', '#E6A23C', '#F56C6C', '#909399', '#9B59B6', '#1ABC9C', '#34495E'];
+/** Auto buckets of region sums without groupByTime: nice widths, at least a minute. */
+const AUTO_WIDTHS = [
+  MINUTE,
+  2 * MINUTE,
+  5 * MINUTE,
+  10 * MINUTE,
+  15 * MINUTE,
+  30 * MINUTE,
+  HOUR,
+  2 * HOUR,
+  3 * HOUR,
+  6 * HOUR,
+  12 * HOUR,
+  DAY,
+];
+
+const UNIT_MS = { second: 1000, minute: MINUTE, hour: HOUR, day: DAY } as const;
+
+export interface QueryDeps {
+  db: Kysely<DB>;
+  store: TelemetryStore;
+  ingest: Pick<IngestService, 'latestStrings'>;
+  regions: RegionService;
+  things: Pick<ThingsService, 'getThing' | 'categoryAbilities'>;
+  /** PLANT_TIMEZONE: periods and day/month/year buckets follow its calendar. */
+  timeZone: string;
+  now: () => number;
+}
+
+interface Resource {
+  name: string;
+  things: Thing[];
+}
+
+const unknownMetric = (metric: string, resourceType: ResourceType) =>
+  new AppError('UNPROCESSABLE', 422, { metric, resource: resourceType }, { message: 'query.unknownMetric' });
+
+const badRequest = (
+  message: 'query.badRange' | 'query.rangeTooLong' | 'query.tooManyBuckets' | 'query.badFormula',
+  params = {},
+) => new AppError('BAD_REQUEST', 400, params, { message });
+
+/**
+ * Telemetry queries (spec §7 "Query and monitoring"): metric configs, bucketed and raw series of
+ * things and regions, real-time status and board cabinets.
+ */
+export function createQueryService(deps: QueryDeps) {
+  const { db, store, now } = deps;
+  const calendar = new PlantCalendar(deps.timeZone);
+
+  /** A thing, or a region's bound things (unique, of one category when asked), with its name. */
+  async function resource(
+    resourceType: ResourceType,
+    id: number,
+    { categoryId, successor }: { categoryId?: number | undefined; successor?: boolean | undefined } = {},
+  ): Promise<Resource> {
+    if (resourceType === 'thing') {
+      const thing = await deps.things.getThing(id);
+      return { name: thing.name, things: [thing] };
+    }
+    const bindings = await deps.regions.bindings(id, { categoryId, successor });
+    const things = new Map<number, Thing>();
+    for (const b of bindings) things.set(b.thing.id, b.thing);
+    const tree = await deps.regions.tree({});
+    return { name: findName(tree, id) ?? `#${id}`, things: [...things.values()] };
+  }
+
+  /** The time range of a query, [start, end). */
+  function range(q: MetricQuery): { start: number; end: number } {
+    if (q.period) {
+      const anchor = q.startTime !== undefined ? toMillis(q.startTime) : now();
+      const day = calendar.dayOf(anchor);
+      if (q.period === 'day') return { start: calendar.dayStart(day), end: calendar.dayStart(day + 1) };
+      const month = PlantCalendar.monthOfDay(day);
+      const [m0, m1] =
+        q.period === 'month' ? [month, month + 1] : [month - (month % 12), month - (month % 12) + 12];
+      return {
+        start: calendar.dayStart(PlantCalendar.firstDayOfMonth(m0)),
+        end: calendar.dayStart(PlantCalendar.firstDayOfMonth(m1)),
+      };
+    }
+    const end = q.endTime !== undefined ? toMillis(q.endTime) : now();
+    const start = q.startTime !== undefined ? toMillis(q.startTime) : end - DEFAULT_WINDOW_MS;
+    return { start: Math.round(start), end: Math.round(end) };
+  }
+
+  /** Bucket spec, how many store buckets make one answer bucket, and the answer's bucket count. */
+  function grid(
+    q: MetricQuery,
+    start: number,
+    end: number,
+  ): { spec: BucketSpec; merge: number; count: number } {
+    const n = q.groupByInterval ?? 1;
+    const unit = q.groupByTime as keyof typeof UNIT_MS | 'month' | 'year';
+    if (unit === 'month' || unit === 'year') {
+      const m0 = PlantCalendar.monthOfDay(calendar.dayOf(start));
+      const m1 = PlantCalendar.monthOfDay(calendar.dayOf(end - 1));
+      const stored = unit === 'month' ? m1 - m0 + 1 : Math.floor(m1 / 12) - Math.floor(m0 / 12) + 1;
+      return { spec: { calendar: unit }, merge: n, count: Math.ceil(stored / n) };
+    }
+    const width = n * UNIT_MS[unit];
+    return { spec: { widthMs: width }, merge: 1, count: Math.ceil((end - start) / width) + 1 };
+  }
+
+  function transform(q: MetricQuery): (value: number | null) => number | null {
+    let formula: ((x: number) => number) | undefined;
+    if (q.formula?.trim()) {
+      try {
+        formula = compileFormula(q.formula);
+      } catch (error) {
+        if (error instanceof FormulaError) throw badRequest('query.badFormula', { detail: error.message });
+        throw error;
+      }
+    }
+    const { scale } = q;
+    return (value) => {
+      if (value === null) return null;
+      const v = formula ? formula(value) : value;
+      if (!Number.isFinite(v)) return null;
+      return scale === undefined ? v : roundTo(v, scale);
+    };
+  }
+
+  return {
+    // ---- metric configs ----
+
+    async configs(key: repo.ConfigKey): Promise<MetricConfig[]> {
+      return repo.listConfigs(db, key);
+    },
+
+    /** Replaces a resource's configs; metrics must be abilities of the thing (or region's things). */
+    async saveConfigs(patch: MetricConfigPatch): Promise<MetricConfig[]> {
+      const key: repo.ConfigKey = {
+        resourceType: patch.resourceType,
+        resourceId: patch.resourceId,
+        categoryId: patch.categoryId ?? null,
+      };
+      const { things } = await resource(patch.resourceType, patch.resourceId, {
+        categoryId: key.categoryId ?? undefined,
+        successor: true,
+      });
+      const known = new Map<string, EffectiveAbility>();
+      for (const list of (
+        await effectiveAbilitiesOf(
+          db,
+          things.map((t) => t.id),
+        )
+      ).values()) {
+        for (const a of list) if (!known.has(a.identifier)) known.set(a.identifier, a);
+      }
+      if (known.size === 0 && key.categoryId !== null) {
+        for (const a of await deps.things.categoryAbilities(key.categoryId)) {
+          known.set(a.identifier, { ...a, abilityId: a.id, overridden: false });
+        }
+      }
+      // A region with nothing bound yet (and no category) has nothing to check against.
+      const check = patch.resourceType === 'thing' || known.size > 0;
+      const seen = new Set<string>();
+      const values = patch.configs.map((c, index): repo.ConfigValues => {
+        if (seen.has(c.metricIdentifier)) {
+          throw new AppError(
+            'UNPROCESSABLE',
+            422,
+            { metric: c.metricIdentifier },
+            { message: 'query.duplicateMetric' },
+          );
+        }
+        seen.add(c.metricIdentifier);
+        const ability = known.get(c.metricIdentifier);
+        if (check && !ability) throw unknownMetric(c.metricIdentifier, patch.resourceType);
+        const aggregator = c.aggregator ?? ability?.aggregator ?? 'avg';
+        const name = c.name ?? c.metricName ?? ability?.name ?? c.metricIdentifier;
+        return {
+          metricIdentifier: c.metricIdentifier,
+          metricName: c.metricName ?? ability?.name ?? name,
+          name,
+          enabled: c.enabled,
+          unit: c.unit ?? ability?.unit ?? '',
+          aggregator,
+          function: c.function ?? aggregator,
+          color: c.color ?? (PALETTE[index % PALETTE.length] as string),
+          sort: index,
+        };
+      });
+      const at = new Date(now()).toISOString();
+      await db.transaction().execute((trx) => repo.replaceConfigs(trx, key, values, at));
+      return repo.listConfigs(db, key);
+    },
+
+    // ---- series ----
+
+    async data(q: MetricQuery, seq: string | null): Promise<QueryResult> {
+      const res = await resource(q.resourceType, q.resourceId, {
+        categoryId: q.categoryId,
+        successor: q.successor,
+      });
+      const abilities = await effectiveAbilitiesOf(
+        db,
+        res.things.map((t) => t.id),
+      );
+      const things = res.things.filter((t) =>
+        abilities.get(t.id)?.some((a) => a.identifier === q.metricIdentifier),
+      );
+      const ability = things
+        .map((t) => abilities.get(t.id)?.find((a) => a.identifier === q.metricIdentifier))
+        .find((a) => a !== undefined);
+      if (!ability || things.length === 0) throw unknownMetric(q.metricIdentifier, q.resourceType);
+
+      const { start, end } = range(q);
+      if (!(end > start)) throw badRequest('query.badRange');
+      if (end - start > MAX_RANGE_MS) throw badRequest('query.rangeTooLong', { years: MAX_RANGE_YEARS });
+      const apply = transform(q);
+      const combine = q.resourceType === 'thing' ? 'none' : (q.combine ?? defaultCombine(ability));
+      const unit = q.unit ?? ability.unit;
+      const metric = q.metricIdentifier;
+      const maxPoints = q.maxPoints ?? DEFAULT_MAX_POINTS;
+
+      const answer = (result: DataPoint[], resolution: string): QueryResult => ({
+        result,
+        seq,
+        unit,
+        resolution,
+      });
+      const bucketed = async (spec: BucketSpec, merge: number, aggregator: QueryAggregator) => {
+        const { buckets, resolution } = await store.buckets({
+          series: things.map((t) => ({ thingId: t.id, metric })),
+          start,
+          end,
+          bucket: spec,
+          aggregator,
+        });
+        const per = byThing(buckets);
+        const series = things.map((t) => mergeRuns(per.get(t.id) ?? [], merge, aggregator));
+        const points = (slots: readonly Slot[], group: string): DataPoint[] =>
+          slots.map((s) => ({ key: s.start, value: apply(s.value), group, complete: s.complete }));
+        const result =
+          combine === 'none'
+            ? things.flatMap((t, i) => points(series[i] ?? [], t.name))
+            : points(combineSeries(series, combine), res.name);
+        return answer(result, resolution);
+      };
+
+      if (q.groupByTime) {
+        const { spec, merge, count } = grid(q, start, end);
+        if (count > MAX_QUERY_BUCKETS || count * merge * things.length > MAX_BUCKETS) {
+          throw badRequest('query.tooManyBuckets', { count, max: MAX_QUERY_BUCKETS });
+        }
+        const aggregator: QueryAggregator =
+          q.aggregator ?? (ability.cumulative ? 'delta' : ability.aggregator);
+        return bucketed(spec, merge, aggregator);
+      }
+
+      if (combine !== 'none') {
+        // Raw points of several things do not line up in time: a region's sum is bucketed.
+        const need = (end - start) / maxPoints;
+        const width = AUTO_WIDTHS.find((w) => w >= need) ?? Math.ceil(need / DAY) * DAY;
+        const aggregator: QueryAggregator =
+          q.aggregator ?? (ability.cumulative ? 'last' : ability.aggregator);
+        return bucketed({ widthMs: width }, 1, aggregator);
+      }
+      const result: DataPoint[] = [];
+      for (const t of things) {
+        const points = await downsample(store, { thingId: t.id, metric }, start, end, maxPoints);
+        for (const p of points)
+          result.push({ key: p.ts, value: apply(p.value), group: t.name, complete: true });
+      }
+      return answer(result, 'raw');
+    },
+
+    // ---- real-time status and boards ----
+
+    async realtime(query: {
+      resourceId: number;
+      resourceType?: ResourceType | undefined;
+      categoryId?: number | undefined;
+      successor?: boolean | undefined;
+    }): Promise<DeviceStatus[]> {
+      const { things } = await resource(query.resourceType ?? 'thing', query.resourceId, query);
+      const abilities = await effectiveAbilitiesOf(
+        db,
+        things.map((t) => t.id),
+      );
+      const out: DeviceStatus[] = [];
+      for (const t of things) {
+        for (const [ability, latest] of latestOf(t.id, abilities.get(t.id) ?? [])) {
+          out.push({
+            operation: ability.identifier,
+            name: ability.name,
+            unit: ability.unit,
+            value: latest?.value ?? null,
+            ts: latest?.ts ?? null,
+            thingId: t.id,
+          });
+        }
+      }
+      return out;
+    },
+
+    async cabinets(
+      regionId: number,
+      query: { categoryId?: number | undefined; successor?: boolean | undefined },
+    ): Promise<Cabinet[]> {
+      const { things } = await resource('region', regionId, query);
+      const abilities = await effectiveAbilitiesOf(
+        db,
+        things.map((t) => t.id),
+      );
+      const at = now();
+      return things.map((t) => {
+        const attrMap: Cabinet['attrMap'] = {};
+        let newest: number | null = null;
+        for (const [ability, latest] of latestOf(t.id, abilities.get(t.id) ?? [])) {
+          attrMap[ability.identifier] = {
+            name: ability.name,
+            unit: ability.unit,
+            value: latest?.value ?? null,
+            ts: latest?.ts ?? null,
+          };
+          if (latest && (newest === null || latest.ts > newest)) newest = latest.ts;
+        }
+        return {
+          thingId: t.id,
+          identifier: t.identifier,
+          name: t.name,
+          description: t.description,
+          categoryId: t.categoryId,
+          setting: t.setting,
+          attrMap,
+          lastSeenAgo: newest === null ? null : Math.max(0, Math.round((at - newest) / 1000)),
+        };
+      });
+    },
+  };
+
+  /** Each ability of a thing with its latest value (numbers from the store, strings from memory). */
+  function latestOf(
+    thingId: number,
+    abilities: readonly EffectiveAbility[],
+  ): [EffectiveAbility, { value: number | string; ts: number } | undefined][] {
+    const numbers = new Map(
+      store.latest(abilities.map((a) => ({ thingId, metric: a.identifier }))).map((l) => [l.metric, l]),
+    );
+    const strings = deps.ingest.latestStrings(thingId);
+    return abilities.map((a) => [
+      a,
+      a.dataType === 'string' ? strings.get(a.identifier) : numbers.get(a.identifier),
+    ]);
+  }
+}
+
+function findName(
+  nodes: readonly { id: number; name: string; children: unknown[] }[],
+  id: number,
+): string | undefined {
+  for (const node of nodes) {
+    if (node.id === id) return node.name;
+    const found = findName(node.children as { id: number; name: string; children: unknown[] }[], id);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+export type QueryService = ReturnType<typeof createQueryService>;
