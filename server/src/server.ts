@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { firstStartBanner } from './bootstrap/admin.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { type Simulator, startAppSimulator } from './simulator/index.ts';
 
 const fail = (message: string): never => {
   console.error(message);
@@ -19,13 +20,18 @@ const app = await buildApp(config).catch((error: unknown) =>
   fail(`Kilowatch could not start: ${error instanceof Error ? error.message : String(error)}`),
 );
 
+let simulator: Simulator | undefined;
+
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     app.log.info({ signal }, 'shutting down');
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => fail(`Kilowatch did not shut down cleanly: ${String(error)}`),
-    );
+    // The demo plant's devices disconnect first, so the broker does not see them drop.
+    Promise.resolve(simulator?.stop())
+      .then(() => app.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => fail(`Kilowatch did not shut down cleanly: ${String(error)}`),
+      );
   });
 }
 
@@ -44,3 +50,5 @@ else {
       'Stop the server and run: npm run user:password -- admin --password NewPass123',
   );
 }
+
+if (config.simulator.enabled) simulator = await startAppSimulator(app, config);

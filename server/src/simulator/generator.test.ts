@@ -1,0 +1,221 @@
+import { describe, expect, it } from 'vitest';
+import {
+  METRICS,
+  PlantGenerator,
+  REPLACE_PERIOD_HOURS,
+  type SimThingSpec,
+  type ThingModel,
+} from './generator.ts';
+import { planThings } from './plant.ts';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const TZ = 'Asia/Shanghai';
+/** Monday 2026-11-16 00:00 in Shanghai. */
+const MONDAY = Date.parse('2026-11-16T00:00:00+08:00');
+
+const meter: SimThingSpec = { identifier: 'AL-1-01', kind: 'meter', rated: 50, profile: 'production' };
+const compressor: SimThingSpec = { identifier: 'AC-01', kind: 'compressor', rated: 75, profile: 'utility' };
+
+/** Values of one metric every `step` ms over [start, end), silent samples left out. */
+function series(g: PlantGenerator, m: ThingModel, metric: string, start: number, end: number, step: number) {
+  const index = m.metrics.indexOf(metric);
+  const out = new Float64Array(m.metrics.length);
+  const points: { ts: number; value: number }[] = [];
+  for (let ts = start; ts < end; ts += step) {
+    if (g.sample(m, ts, out)) points.push({ ts, value: out[index] as number });
+  }
+  return points;
+}
+
+const mean = (xs: { value: number }[]) => xs.reduce((s, p) => s + p.value, 0) / xs.length;
+
+describe('demo plant generator', () => {
+  it('is a pure function of thing, time and seed', () => {
+    const a = new PlantGenerator({ seed: 7, timeZone: TZ });
+    const b = new PlantGenerator({ seed: 7, timeZone: TZ });
+    const c = new PlantGenerator({ seed: 8, timeZone: TZ });
+    const ts = MONDAY + 10.5 * HOUR;
+    const ma = a.model(meter);
+    // A model that has walked forward first (warm caches) agrees with a fresh one.
+    for (let t = ts - DAY; t < ts; t += 5 * 60_000) a.sample(ma, t, new Float64Array(10));
+    expect(a.values(ma, ts)).toEqual(b.values(b.model(meter), ts));
+    expect(a.values(a.model(compressor), ts)).toEqual(b.values(b.model(compressor), ts));
+    expect(c.values(c.model(meter), ts)).not.toEqual(b.values(b.model(meter), ts));
+  });
+
+  it('publishes every metric of its kind', () => {
+    const g = new PlantGenerator({ timeZone: TZ });
+    for (const spec of planThings(50)) {
+      const values = g.values(g.model(spec), MONDAY + 9 * HOUR + 60_000) ?? {};
+      if (Object.keys(values).length === 0) continue; // silent at that instant
+      expect(Object.keys(values)).toEqual([...METRICS[spec.kind]]);
+      for (const v of Object.values(values)) expect(Number.isFinite(v)).toBe(true);
+    }
+  });
+
+  it('follows two shifts with a night base load and a lunch dip', () => {
+    const g = new PlantGenerator({ timeZone: TZ });
+    const m = g.model(meter);
+    const at = (fromHour: number, toHour: number) =>
+      mean(series(g, m, 'P', MONDAY + 2 * DAY + fromHour * HOUR, MONDAY + 2 * DAY + toHour * HOUR, 60_000));
+    const night = at(2, 4);
+    const morning = at(9, 11);
+    const evening = at(17, 19);
+    expect(morning).toBeGreaterThan(3 * night);
+    expect(evening).toBeGreaterThan(3 * night);
+    expect(at(12, 12.5)).toBeLessThan(morning * 0.9);
+    expect(morning).toBeLessThan(meter.rated * 1.1);
+  });
+
+  it('runs weekends at about 30 % of a weekday', () => {
+    const g = new PlantGenerator({ timeZone: TZ });
+    const m = g.model(meter);
+    const weekday = mean(series(g, m, 'P', MONDAY + 2 * DAY, MONDAY + 3 * DAY, 60_000));
+    const saturday = mean(series(g, m, 'P', MONDAY + 5 * DAY, MONDAY + 6 * DAY, 60_000));
+    expect(saturday / weekday).toBeGreaterThan(0.2);
+    expect(saturday / weekday).toBeLessThan(0.45);
+  });
+
+  it('keeps voltages, power factor and frequency in their ranges', () => {
+    const g = new PlantGenerator({ timeZone: TZ });
+    const m = g.model(meter);
+    for (const [metric, lo, hi] of [
+      ['Ua', 212, 228],
+      ['Ub', 212, 228],
+      ['Uc', 212, 228],
+      ['PF', 0.85, 0.98],
+      ['F', 49.95, 50.05],
+    ] as const) {
+      const values = series(g, m, metric, MONDAY, MONDAY + 7 * DAY, 97_000).map((p) => p.value);
+      expect(Math.min(...values), metric).toBeGreaterThanOrEqual(lo);
+      expect(Math.max(...values), metric).toBeLessThanOrEqual(hi);
+    }
+    const amps = series(g, m, 'Ia', MONDAY + 10 * HOUR, MONDAY + 10 * HOUR + 1, 1)[0]?.value ?? 0;
+    const p = series(g, m, 'P', MONDAY + 10 * HOUR, MONDAY + 10 * HOUR + 1, 1)[0]?.value ?? 0;
+    expect(amps).toBeCloseTo((p * 1000) / (3 * 220 * 0.95), -1.5);
+  });
+
+  it('counts energy as the integral of power', () => {
+    const g = new PlantGenerator({ timeZone: TZ });
+    const m = g.model(meter);
+    const start = MONDAY + 2 * DAY;
+    const p = series(g, m, 'P', start, start + DAY, 10_000);
+    const ep = series(g, m, 'EP', start, start + DAY + 10_000, 10_000);
+    const consumed = (ep.at(-1)?.value ?? 0) - (ep[0]?.value ?? 0);
+    expect(consumed).toBeGreaterThan(0);
+    expect(Math.abs(consumed / (mean(p) * 24) - 1)).toBeLessThan(0.02);
+  });
+
+  it('keeps counters monotonic except when a meter is replaced', () => {
+    const g = new PlantGenerator({ timeZone: TZ });
+    // Find a meter whose counter is reset (replaced) within the first 60 days of 2026.
+    const from = Date.parse('2026-01-01T00:00:00Z');
+    const to = from + 60 * DAY;
+    let replaced: { m: ThingModel; at: number } | undefined;
+    for (let i = 1; i < 500 && !replaced; i++) {
+      const m = g.model({ ...meter, identifier: `AL-9-${i}` });
+      const at = g.replacedAt(m, Math.floor(to / HOUR));
+      if (at !== undefined && at * HOUR > from) replaced = { m, at: at * HOUR };
+    }
+    expect(replaced).toBeDefined();
+    const { m, at } = replaced!;
+    const ep = series(g, m, 'EP', from, to, 5 * 60_000);
+    const drops = ep.filter((p, i) => i > 0 && p.value < (ep[i - 1]?.value ?? 0));
+    expect(drops).toHaveLength(1);
+    expect(drops[0]!.ts - at).toBeLessThan(5 * 60_000 + 1);
+    expect(drops[0]!.ts).toBeGreaterThanOrEqual(at);
+    expect(drops[0]!.value).toBeLessThan(m.spec.rated * 1.2);
+    // Replacements are rare: a period of REPLACE_PERIOD_HOURS hours holds at most one.
+    expect(REPLACE_PERIOD_HOURS).toBeGreaterThan(24 * 30);
+
+    for (const spec of planThings(120)) {
+      const other = g.model(spec);
+      for (const metric of other.metrics) {
+        if (!['EP', 'EPin', 'total', 'gasTotal', 'runHours', 'startups', 'stopHours'].includes(metric))
+          continue;
+        const values = series(g, other, metric, MONDAY, MONDAY + 7 * DAY, 20 * 60_000);
+        const resets = values.filter((p, i) => i > 0 && p.value < (values[i - 1]?.value ?? 0));
+        expect(resets.length, `${spec.identifier} ${metric}`).toBeLessThanOrEqual(1);
+        if (resets.length === 1) expect(g.replacedAt(other, Math.floor(resets[0]!.ts / HOUR))).toBeDefined();
+      }
+    }
+  });
+
+  it('cycles compressors on and off, counting starts, running and stopped hours', () => {
+    const g = new PlantGenerator({ timeZone: TZ });
+    const m = g.model(compressor);
+    const start = MONDAY + DAY;
+    const out = new Float64Array(m.metrics.length);
+    let prev: number[] | undefined;
+    let transitions = 0;
+    let onSamples = 0;
+    let pressures = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+    const step = 10_000;
+    let first: number[] | undefined;
+    let last: number[] | undefined;
+    const problems: string[] = [];
+    for (let ts = start; ts < start + DAY; ts += step) {
+      if (!g.sample(m, ts, out)) continue;
+      const v = [...out];
+      first ??= v;
+      last = v;
+      if (v[0] !== 0 && v[0] !== 1) problems.push(`status ${v[0]} at ${ts}`);
+      if (v[0] === 1) {
+        onSamples++;
+        pressures = [Math.min(pressures[0]!, v[6]!), Math.max(pressures[1]!, v[6]!)];
+        if (!(v[4]! > 0)) problems.push(`no power while running at ${ts}`);
+      } else if (v[4] !== 0) problems.push(`power while stopped at ${ts}`);
+      if (prev) {
+        for (const i of [1, 2, 3, 5]) if (v[i]! < prev[i]!) problems.push(`${m.metrics[i]} fell at ${ts}`);
+        if (prev[0] === 0 && v[0] === 1) transitions++;
+      }
+      prev = v;
+    }
+    expect(problems).toEqual([]);
+    expect(transitions).toBeGreaterThan(5);
+    const starts = last![2]! - first![2]!;
+    // Every off → on is a start (silent samples may hide one).
+    expect(Math.abs(starts - transitions)).toBeLessThanOrEqual(1);
+    const run = last![1]! - first![1]!;
+    const stop = last![3]! - first![3]!;
+    expect(run + stop).toBeCloseTo(24 - step / HOUR, 1);
+    expect(run).toBeCloseTo((onSamples * step) / HOUR, 0);
+    // Hysteresis: loads at the low limit, unloads at the high one.
+    expect(pressures[0]).toBeGreaterThan(0.6);
+    expect(pressures[1]).toBeLessThan(0.74);
+  });
+
+  it('raises a few fire alarms a week across the plant and leaves rare gaps', () => {
+    const g = new PlantGenerator({ timeZone: TZ });
+    const sensors = planThings(120).filter((t) => t.kind === 'fire');
+    const weeks = 8;
+    let alarms = 0;
+    let faults = 0;
+    let silent = 0;
+    let samples = 0;
+    for (const spec of sensors) {
+      const m = g.model(spec);
+      let state = 0;
+      const out = new Float64Array(3);
+      for (let ts = MONDAY - weeks * 7 * DAY; ts < MONDAY; ts += 60_000) {
+        samples++;
+        if (!g.sample(m, ts, out)) {
+          silent++;
+          continue;
+        }
+        if (out[2] === 1 && state !== 1) {
+          alarms++;
+          expect(out[0]).toBeGreaterThan(0.5);
+        }
+        if (out[2] === 2 && state !== 2) faults++;
+        state = out[2] as number;
+      }
+    }
+    expect(alarms / weeks).toBeGreaterThan(0.5);
+    expect(alarms / weeks).toBeLessThan(10);
+    expect(faults).toBeGreaterThan(0);
+    expect(silent / samples).toBeGreaterThan(0);
+    expect(silent / samples).toBeLessThan(0.005);
+  });
+});

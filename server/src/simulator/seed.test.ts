@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildTestApp, dialects, login, type TestApp } from '../../test/helpers.ts';
+import { metricConfigSaver } from './index.ts';
+import { CATEGORIES, planThings, ROOT_REGION } from './plant.ts';
+import { HOME_CONFIGS, loadPlant, seedPlant } from './seed.ts';
+
+describe('demo plant plan', () => {
+  it.each([50, 120, 200])('plans %i things with unique identifiers over every kind', (total) => {
+    const things = planThings(total);
+    expect(things).toHaveLength(total);
+    expect(new Set(things.map((t) => t.identifier)).size).toBe(total);
+    for (const category of CATEGORIES) expect(things.some((t) => t.kind === category.kind)).toBe(true);
+  });
+
+  it('refuses totals outside 50–200', () => {
+    expect(() => planThings(49)).toThrow(RangeError);
+    expect(() => planThings(201)).toThrow(RangeError);
+  });
+});
+
+describe.each(dialects())('seeding the demo plant (%s)', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp(dialect);
+  });
+  afterAll(() => t?.close());
+
+  it('creates categories, models, regions and bound things once', async () => {
+    const db = t.app.db.db;
+    const saveMetricConfigs = metricConfigSaver({
+      db,
+      store: t.app.telemetry,
+      timeZone: 'UTC',
+      now: t.clock.now,
+    });
+    const first = await seedPlant(db, { things: 50, now: t.clock.now, saveMetricConfigs });
+    expect(first).toMatchObject({ seeded: true, things: 50 });
+    const again = await seedPlant(db, { things: 80, now: t.clock.now, saveMetricConfigs });
+    expect(again.seeded).toBe(false);
+
+    const things = await loadPlant(db);
+    expect(things).toHaveLength(50);
+    expect(new Set(things.map((x) => x.accessToken)).size).toBe(50);
+    expect(things.every((x) => x.accessToken.length > 20 && x.rated > 0)).toBe(true);
+    expect(await loadPlant(db, { limit: 5 })).toHaveLength(5);
+
+    const { token } = await login(t.app);
+    const get = async (url: string) => {
+      const res = await t.app.inject({ method: 'GET', url, headers: bearer(token) });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data;
+    };
+    const categories = (await get('/api/thing/categories?pageSize=100')).list as {
+      name: string;
+      id: number;
+    }[];
+    expect(categories.map((c) => c.name).sort()).toEqual(CATEGORIES.map((c) => c.name).sort());
+    const compressor = categories.find((c) => c.name === '空压机')!;
+    const abilities = (await get(`/api/thing/categories/${compressor.id}/abilities`)) as {
+      identifier: string;
+      name: string;
+      cumulative: boolean;
+      enumOptions: unknown[];
+    }[];
+    expect(abilities.map((a) => a.name)).toEqual(
+      expect.arrayContaining(['运转状态', '运行时长', '启动次数', '停机时长']),
+    );
+    expect(abilities.find((a) => a.identifier === 'status')?.enumOptions).toHaveLength(2);
+    expect(abilities.find((a) => a.identifier === 'runHours')?.cumulative).toBe(true);
+
+    const tree = (await get('/api/regions')) as { id: number; name: string; children: { name: string }[] }[];
+    const root = tree.find((r) => r.name === ROOT_REGION)!;
+    expect(root.children.map((c) => c.name)).toEqual(['一号车间', '二号车间', '动力站', '办公楼']);
+    expect(tree.filter((r) => r.name === ROOT_REGION)).toHaveLength(1);
+    const bound = (await get(`/api/regions/${root.id}/bindings?successor=true`)) as unknown[];
+    expect(bound).toHaveLength(50);
+
+    const configs = (await get(`/api/query/config?resourceType=region&resourceId=${root.id}`)) as {
+      metricIdentifier: string;
+      name: string;
+      enabled: boolean;
+    }[];
+    expect(configs.map((c) => c.name)).toEqual(HOME_CONFIGS.map((c) => c.name));
+    expect(configs.filter((c) => c.enabled).map((c) => c.metricIdentifier)).toEqual([
+      'P',
+      'EP',
+      'total',
+      'gasTotal',
+    ]);
+  });
+});
