@@ -1,5 +1,5 @@
-import { canAccess } from '../lib/session.ts';
-import { findRoute } from './route-table.ts';
+import { canAccessRoute } from '../lib/session.ts';
+import { findRoute, routeAllowed } from './route-table.ts';
 
 /** Spec §4: the only routes reachable without a token. */
 export const WHITE_LIST = ['/login', '/auth-redirect'];
@@ -14,10 +14,23 @@ export interface GuardInput {
   hasToken: boolean;
   rolesLoaded: boolean;
   roles: readonly string[];
+  /** Paths the user's roles grant (`routes` of /api/auth/me); absent means none. */
+  grants?: readonly string[];
 }
 
-/** The route guard of spec §4 as a pure decision; `runGuard` performs the side effects. */
-export function decide({ path, fullPath, hasToken, rolesLoaded, roles }: GuardInput): GuardDecision {
+/**
+ * The route guard of spec §4 as a pure decision; `runGuard` performs the side effects. A route is
+ * allowed for admins, when it declares no roles, when the user shares one, or when its path (or,
+ * for a parent, a child's) is granted.
+ */
+export function decide({
+  path,
+  fullPath,
+  hasToken,
+  rolesLoaded,
+  roles,
+  grants = [],
+}: GuardInput): GuardDecision {
   if (!hasToken) {
     return WHITE_LIST.includes(path)
       ? { kind: 'allow' }
@@ -27,6 +40,7 @@ export function decide({ path, fullPath, hasToken, rolesLoaded, roles }: GuardIn
   if (WHITE_LIST.includes(path) || path === '/404' || path === '/401') return { kind: 'allow' };
   if (!rolesLoaded) return { kind: 'loadUser' };
   const route = findRoute(path);
-  if (route && !canAccess(roles, route.roles)) return { kind: 'redirect', to: '/401?noGoBack=true' };
+  if (route && !routeAllowed(route, (_, r) => canAccessRoute(roles, grants, r)))
+    return { kind: 'redirect', to: '/401?noGoBack=true' };
   return { kind: 'allow' };
 }

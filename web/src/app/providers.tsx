@@ -44,7 +44,7 @@ function NotifierBridge() {
 function LoadingOverlay() {
   const { t } = useTranslation();
   const pending = useLoadingStore((s) => s.pending);
-  return <Spin fullscreen spinning={pending > 0} tip={t('http.loading')} delay={150} />;
+  return <Spin fullscreen spinning={pending > 0} description={t('http.loading')} delay={150} />;
 }
 
 export function Providers({ children }: { children: ReactNode }) {

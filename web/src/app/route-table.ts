@@ -34,13 +34,28 @@ export const routeTrail = (path: string): ConsoleRoute[] => {
   return trail;
 };
 
-/** The menu a user sees: static routes plus those their roles grant (spec §2, §6). */
-export function menuFor(
-  hasRole: (roles?: string[]) => boolean,
-  routes: ConsoleRoute[] = ROUTES,
-): ConsoleRoute[] {
+/**
+ * Decides one route for the current user; `route` is passed so a check can also look at the path
+ * (grants). Existing one-argument checks on the roles keep working.
+ */
+export type RouteCheck = (roles: string[] | undefined, route: ConsoleRoute) => boolean;
+
+/** A route is allowed when the check passes for it, or (a parent) for any of its children. */
+export const routeAllowed = (route: ConsoleRoute, check: RouteCheck): boolean =>
+  check(route.roles, route) || (route.children ?? []).some((c) => routeAllowed(c, check));
+
+/**
+ * The menu a user sees: static routes plus those their roles grant (spec §2, §6). A parent shows
+ * when any of its children is allowed, and then with the allowed children only.
+ */
+export function menuFor(check: RouteCheck, routes: ConsoleRoute[] = ROUTES): ConsoleRoute[] {
   return routes
-    .filter((r) => !r.hidden && hasRole(r.roles))
-    .map((r) => (r.children ? { ...r, children: menuFor(hasRole, r.children) } : r))
-    .filter((r) => !r.children || r.children.length > 0);
+    .filter((r) => !r.hidden)
+    .flatMap((r): ConsoleRoute[] => {
+      if (r.children) {
+        const children = menuFor(check, r.children);
+        return children.length > 0 ? [{ ...r, children }] : [];
+      }
+      return check(r.roles, r) ? [r] : [];
+    });
 }

@@ -32,6 +32,7 @@ export async function runGuard(url: URL): Promise<null> {
       hasToken: hasSession(),
       rolesLoaded: session.roles.length > 0,
       roles: session.roles,
+      grants: session.routes,
     });
     if (decision.kind === 'allow') return null;
     if (decision.kind === 'redirect') throw redirect(decision.to);

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { DEFAULT_LOGO_SRC, useStartupLogo } from '../features/system/index.ts';
 import { useSession } from '../lib/session.ts';
 import styles from './layout.module.css';
 import { SidebarMenu } from './SidebarMenu.tsx';
@@ -6,12 +7,13 @@ import { SidebarMenu } from './SidebarMenu.tsx';
 /** Logo (when the system setting shows one), the menu, and the copyright footer when expanded. */
 export function SidebarContent({ collapsed }: { collapsed: boolean }) {
   const { t } = useTranslation();
+  useStartupLogo();
   const logo = useSession((s) => s.logo);
   return (
     <div className={styles.sidebar}>
       {logo.show && (
         <div className={styles.logo} data-testid="sidebar-logo">
-          {logo.img ? <img src={logo.img} alt="" /> : null}
+          <img src={logo.img || DEFAULT_LOGO_SRC} alt="" />
           {!collapsed && <span>{t('app.name')}</span>}
         </div>
       )}

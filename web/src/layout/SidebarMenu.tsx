@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { type ConsoleRoute, menuFor, routeTrail } from '../app/route-table.ts';
-import { canAccess, useSession } from '../lib/session.ts';
+import { canAccessRoute, useSession } from '../lib/session.ts';
 import { MENU_ICONS } from './menu-icons.tsx';
 
 type Item = Required<MenuProps>['items'][number];
@@ -13,6 +13,7 @@ export function SidebarMenu({ collapsed }: { collapsed: boolean }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const roles = useSession((s) => s.roles);
+  const grants = useSession((s) => s.routes);
 
   const items = useMemo(() => {
     const toItem = (r: ConsoleRoute): Item =>
@@ -24,8 +25,8 @@ export function SidebarMenu({ collapsed }: { collapsed: boolean }) {
             children: r.children.map(toItem),
           }
         : { key: r.path, icon: r.icon && MENU_ICONS[r.icon], label: t(r.titleKey) };
-    return menuFor((routeRoles) => canAccess(roles, routeRoles)).map(toItem);
-  }, [roles, t]);
+    return menuFor((_, route) => canAccessRoute(roles, grants, route)).map(toItem);
+  }, [roles, grants, t]);
 
   const open = routeTrail(pathname)
     .slice(0, -1)

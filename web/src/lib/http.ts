@@ -36,6 +36,8 @@ export interface RequestOptions {
   /** Concurrent calls to the same url and method are allowed (not cancelled). */
   allowDuplicate?: boolean;
   signal?: AbortSignal;
+  /** A multipart body (file upload) instead of JSON `data`. */
+  form?: FormData;
 }
 
 export type HttpErrorKind = 'http' | 'timeout' | 'network' | 'canceled' | 'session' | 'other';
@@ -46,6 +48,8 @@ export class HttpError extends Error {
     message: string,
     readonly status?: number,
     readonly code?: string,
+    /** The parsed error body, for calls whose errors carry details (e.g. import row errors). */
+    readonly body?: unknown,
   ) {
     super(message);
     this.name = 'HttpError';
@@ -137,7 +141,7 @@ async function send(url: string, options: RequestOptions, accept: 'json' | 'blob
       Accept: accept === 'json' ? 'application/json' : '*/*',
       'Accept-Language': currentLanguage(),
     };
-    if (options.data !== undefined) headers['Content-Type'] = 'application/json';
+    if (options.data !== undefined && !options.form) headers['Content-Type'] = 'application/json';
     if (!options.anonymous) {
       const authorization = await authorizationHeader();
       if (authorization) headers['x-Authorization'] = authorization;
@@ -145,7 +149,7 @@ async function send(url: string, options: RequestOptions, accept: 'json' | 'blob
     return await fetch(fullUrl, {
       method,
       headers,
-      body: options.data === undefined ? undefined : JSON.stringify(options.data),
+      body: options.form ?? (options.data === undefined ? undefined : JSON.stringify(options.data)),
       signal: controller.signal,
     });
   } catch (e) {
@@ -168,7 +172,7 @@ async function errorFromResponse(response: Response): Promise<HttpError> {
   if (response.status === 401) endSessionAndGoToLogin();
   const message =
     body?.message || (response.status >= 500 ? t('http.system') : response.statusText || t('http.system'));
-  return new HttpError('http', message, response.status, body?.code);
+  return new HttpError('http', message, response.status, body?.code, body);
 }
 
 /** A JSON call; resolves with the body's `data` (or the whole body with `raw`). */
@@ -221,4 +225,53 @@ export async function postForBlob(url: string, data: unknown, options: RequestOp
     );
   }
   return response.blob();
+}
+
+/** Posts one file as multipart field `field`; resolves like `request` (the answer's `data`). */
+export function upload<T>(
+  url: string,
+  file: Blob,
+  options: RequestOptions & { field?: string } = {},
+): Promise<T> {
+  const form = new FormData();
+  form.append(options.field ?? 'file', file, file instanceof File ? file.name : 'upload');
+  return request<T>(url, { ...options, method: 'POST', form });
+}
+
+/** The file name of a Content-Disposition header (RFC 5987 `filename*` first), else `fallback`. */
+export function fileNameFrom(disposition: string | null, fallback: string): string {
+  if (!disposition) return fallback;
+  const star = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(disposition);
+  if (star?.[1]) {
+    try {
+      return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      // A malformed encoded name: the plain filename= below is the server's other spelling.
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(disposition);
+  return plain?.[1]?.trim() || fallback;
+}
+
+/** GETs a file and saves it under the server's name (or `fallbackName`). */
+export async function download(
+  url: string,
+  fallbackName: string,
+  options: RequestOptions = {},
+): Promise<void> {
+  let response: Response;
+  try {
+    response = await send(url, { ...options, method: 'GET' }, 'blob');
+  } catch (e) {
+    return fail(e as HttpError, options.quiet);
+  }
+  if (!response.ok) return fail(await errorFromResponse(response), options.quiet);
+  const href = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = fileNameFrom(response.headers.get('Content-Disposition'), fallbackName);
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 1000);
 }

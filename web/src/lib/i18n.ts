@@ -6,11 +6,31 @@ import es from '../locales/es.json';
 import zh from '../locales/zh.json';
 import { cookieStorage } from './storage.ts';
 
+type Messages = { [key: string]: string | Messages };
+
+/**
+ * Shell strings live in src/locales; each feature (and shared component group) keeps its own
+ * beside its code in features/<domain>/locales/{zh,en,es}.json or components/<group>/locales,
+ * under one top-level key named for it.
+ */
+const featureLocales = import.meta.glob<Messages>(
+  ['../features/*/locales/*.json', '../components/*/locales/*.json'],
+  { eager: true, import: 'default' },
+);
+
+function messagesFor(language: Language, shell: Messages): Messages {
+  const merged: Messages = { ...shell };
+  for (const [path, messages] of Object.entries(featureLocales)) {
+    if (path.endsWith(`/${language}.json`)) Object.assign(merged, messages);
+  }
+  return merged;
+}
+
 export const resources = {
-  zh: { translation: zh },
-  en: { translation: en },
-  es: { translation: es },
-} as const;
+  zh: { translation: messagesFor('zh', zh) },
+  en: { translation: messagesFor('en', en) },
+  es: { translation: messagesFor('es', es) },
+};
 
 export const isLanguage = (v: unknown): v is Language => LANGUAGES.includes(v as Language);
 

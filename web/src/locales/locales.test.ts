@@ -25,6 +25,24 @@ describe('locales', () => {
     expect(Object.keys(locales.es).sort()).toEqual(zhKeys);
   });
 
+  it('en and es carry the same {{placeholders}} as zh', () => {
+    const placeholders = (text: string) => (text.match(/{{\s*\w+\s*}}/g) ?? []).sort();
+    for (const lang of ['en', 'es'] as const) {
+      for (const [key, value] of Object.entries(locales.zh)) {
+        expect(placeholders(locales[lang][key] ?? ''), `${lang}:${key}`).toEqual(placeholders(value));
+      }
+    }
+  });
+
+  it('every feature brings its strings', () => {
+    for (const domain of ['devices', 'system', 'regions', 'monitoring', 'home', 'charts']) {
+      expect(
+        Object.keys(locales.zh).some((k) => k.startsWith(`${domain}.`)),
+        domain,
+      ).toBe(true);
+    }
+  });
+
   it('every value is a non-empty string', () => {
     for (const [lang, entries] of Object.entries(locales)) {
       for (const [key, value] of Object.entries(entries)) {

@@ -113,7 +113,8 @@ export function CrudPage<Row extends { id: number }, Values>(props: CrudPageProp
             title: t('crud.actions'),
             key: 'actions',
             fixed: 'right',
-            width: 1,
+            // Keeps the header on one line even when the table is empty.
+            onHeaderCell: () => ({ style: { whiteSpace: 'nowrap' } }),
             render: (_, row) => (
               <Space size={4} wrap={false}>
                 {props.rowActions?.(row)}

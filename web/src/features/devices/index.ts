@@ -1,4 +1,12 @@
+import { lazyScreen } from '../../app/lazy-screen.tsx';
 import type { ScreenMap } from '../../app/screens.ts';
 
-/** Screens of this feature by route name (contract/src/routes.ts). */
-export const screens: ScreenMap = {};
+export { useUnits } from './api/units.ts';
+
+/** Screens of this feature by route name (contract/src/routes.ts), loaded on first visit. */
+export const screens: ScreenMap = {
+  category: lazyScreen(() => import('./components/CategoryPage.tsx'), 'CategoryPage'),
+  model: lazyScreen(() => import('./components/ModelPage.tsx'), 'ModelPage'),
+  nodes: lazyScreen(() => import('./components/ThingPage.tsx'), 'ThingPage'),
+  videoManagement: lazyScreen(() => import('./components/VideoPage.tsx'), 'VideoPage'),
+};

@@ -1,4 +1,14 @@
+import { lazyScreen } from '../../app/lazy-screen.tsx';
 import type { ScreenMap } from '../../app/screens.ts';
 
-/** Screens of this feature by route name (contract/src/routes.ts). */
-export const screens: ScreenMap = {};
+export { useStartupLogo } from './api/logo.ts';
+export { DEFAULT_LOGO_SRC } from './lib/logo.ts';
+
+/** Screens of this feature by route name (contract/src/routes.ts), loaded on first visit. */
+export const screens: ScreenMap = {
+  user: lazyScreen(() => import('./components/UsersScreen.tsx'), 'UsersScreen'),
+  group: lazyScreen(() => import('./components/GroupsScreen.tsx'), 'GroupsScreen'),
+  role: lazyScreen(() => import('./components/RolesScreen.tsx'), 'RolesScreen'),
+  route: lazyScreen(() => import('./components/ResourcesScreen.tsx'), 'ResourcesScreen'),
+  sys_config: lazyScreen(() => import('./components/SysConfigScreen.tsx'), 'SysConfigScreen'),
+};

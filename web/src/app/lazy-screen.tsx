@@ -1,0 +1,20 @@
+import { Skeleton } from 'antd';
+import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
+
+/**
+ * A screen loaded on its first visit, so each feature's components (and the antd parts and
+ * ECharts only they use) stay out of the first-load bundle.
+ * @example export const screens = { history: lazyScreen(() => import('./components/HistoryScreen.tsx')) };
+ * @example lazyScreen(() => import('./components/CategoryPage.tsx'), 'CategoryPage')
+ */
+export function lazyScreen<M extends Record<string, unknown>>(
+  load: () => Promise<M>,
+  exportName: keyof M = 'default',
+): () => ReactNode {
+  const Screen = lazy(async () => ({ default: (await load())[exportName] as ComponentType }));
+  return () => (
+    <Suspense fallback={<Skeleton active paragraph={{ rows: 8 }} />}>
+      <Screen />
+    </Suspense>
+  );
+}

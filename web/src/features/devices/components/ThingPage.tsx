@@ -1,0 +1,167 @@
+import { AppstoreOutlined, KeyOutlined, UploadOutlined } from '@ant-design/icons';
+import type { Thing, ThingAttribute, ThingInput } from '@kilowatch/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Form, Input } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CrudPage } from '../../../components/crud/CrudPage.tsx';
+import { thenInvalidate, thingKeys, thingRootKey } from '../api/keys.ts';
+import { createThing, deleteThing, getThings, updateThing } from '../api/things.ts';
+import { AttributesEditor } from './AttributesEditor.tsx';
+import { identifierRules } from './ability-options.ts';
+import { CategorySelect } from './CategorySelect.tsx';
+import { ModelSelect } from './ModelSelect.tsx';
+import { ThingAbilitiesDrawer } from './ThingAbilitiesDrawer.tsx';
+import { ThingImportModal } from './ThingImportModal.tsx';
+import { ThingTokenModal } from './ThingTokenModal.tsx';
+import { useIdFilters } from './use-id-filter.ts';
+
+const FILTERS = ['categoryId', 'modelId'] as const;
+
+export interface ThingValues {
+  identifier: string;
+  name: string;
+  modelId: number;
+  description?: string;
+  attributes?: ThingAttribute[];
+}
+
+export const toThingInput = (values: ThingValues): ThingInput => ({
+  identifier: values.identifier.trim(),
+  name: values.name.trim(),
+  modelId: values.modelId,
+  description: values.description?.trim() ?? '',
+  setting: {
+    attributes: (values.attributes ?? []).map((a) => ({
+      identifier: a.identifier.trim(),
+      name: a.name.trim(),
+      value: a.value?.trim() ?? '',
+    })),
+  },
+});
+
+/** /device_management/nodes: things (devices), their abilities, access tokens and bulk import. */
+export function ThingPage() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [filters, setFilters] = useIdFilters(FILTERS);
+  const [abilitiesOf, setAbilitiesOf] = useState<Thing | null>(null);
+  const [tokenOf, setTokenOf] = useState<Thing | null>(null);
+  const [importOpen, setImportOpen] = useState(false);
+  // Models count their things.
+  const refreshAll = [thingRootKey] as const;
+
+  return (
+    <>
+      <CrudPage<Thing, ThingValues>
+        queryKey={thingKeys.list(filters)}
+        title={t('route.nodes')}
+        searchPlaceholder={t('devices.thing.searchPlaceholder')}
+        fetchPage={(params) => getThings({ ...params, ...filters })}
+        dialogWidth={720}
+        toolbar={
+          <>
+            <CategorySelect
+              allowClear
+              value={filters.categoryId}
+              onChange={(categoryId) => setFilters({ categoryId, modelId: undefined })}
+              placeholder={t('devices.common.allCategories')}
+              style={{ width: 180 }}
+              aria-label={t('devices.common.categoryFilter')}
+            />
+            <ModelSelect
+              allowClear
+              categoryId={filters.categoryId}
+              value={filters.modelId}
+              onChange={(modelId) => setFilters({ modelId })}
+              placeholder={t('devices.common.allModels')}
+              style={{ width: 200 }}
+              aria-label={t('devices.common.modelFilter')}
+            />
+            <Button icon={<UploadOutlined />} onClick={() => setImportOpen(true)}>
+              {t('devices.import.action')}
+            </Button>
+          </>
+        }
+        columns={[
+          { title: t('devices.thing.fields.identifier'), dataIndex: 'identifier' },
+          { title: t('devices.thing.fields.name'), dataIndex: 'name' },
+          { title: t('devices.thing.fields.model'), dataIndex: 'modelName' },
+          { title: t('devices.thing.fields.category'), dataIndex: 'categoryName' },
+          { title: t('devices.thing.fields.description'), dataIndex: 'description', ellipsis: true },
+        ]}
+        toFormValues={(row) => ({
+          identifier: row.identifier,
+          name: row.name,
+          modelId: row.modelId,
+          description: row.description,
+          attributes: row.setting?.attributes ?? [],
+        })}
+        create={thenInvalidate(queryClient, refreshAll, (values: ThingValues) =>
+          createThing(toThingInput(values)),
+        )}
+        update={thenInvalidate(queryClient, refreshAll, (id: number, values: ThingValues) =>
+          updateThing(id, toThingInput(values)),
+        )}
+        remove={thenInvalidate(queryClient, refreshAll, (row: Thing) => deleteThing(row.id))}
+        describeRow={(row) => `${row.name} (${row.identifier})`}
+        rowActions={(row) => (
+          <>
+            <Button size="small" type="link" icon={<AppstoreOutlined />} onClick={() => setAbilitiesOf(row)}>
+              {t('devices.common.abilities')}
+            </Button>
+            <Button size="small" type="link" icon={<KeyOutlined />} onClick={() => setTokenOf(row)}>
+              {t('devices.token.action')}
+            </Button>
+          </>
+        )}
+        renderForm={(_, editing) => (
+          <>
+            <Form.Item
+              name="identifier"
+              label={t('devices.thing.fields.identifier')}
+              rules={identifierRules(t)}
+              extra={t('devices.thing.identifierHint')}
+            >
+              <Input maxLength={64} autoComplete="off" />
+            </Form.Item>
+            <Form.Item
+              name="name"
+              label={t('devices.thing.fields.name')}
+              rules={[
+                { required: true, whitespace: true, message: t('devices.validation.nameRequired') },
+                { max: 64, message: t('devices.validation.maxLength', { max: 64 }) },
+              ]}
+            >
+              <Input maxLength={64} />
+            </Form.Item>
+            <Form.Item
+              name="modelId"
+              label={t('devices.thing.fields.model')}
+              initialValue={editing ? undefined : filters.modelId}
+              rules={[{ required: true, message: t('devices.validation.modelRequired') }]}
+            >
+              <ModelSelect />
+            </Form.Item>
+            <Form.Item
+              name="description"
+              label={t('devices.thing.fields.description')}
+              rules={[{ max: 500, message: t('devices.validation.maxLength', { max: 500 }) }]}
+            >
+              <Input.TextArea rows={2} showCount maxLength={500} />
+            </Form.Item>
+            <Form.Item
+              label={t('devices.thing.fields.attributes')}
+              tooltip={t('devices.thing.attributesHint')}
+            >
+              <AttributesEditor />
+            </Form.Item>
+          </>
+        )}
+      />
+      <ThingAbilitiesDrawer thing={abilitiesOf} onClose={() => setAbilitiesOf(null)} />
+      <ThingTokenModal thing={tokenOf} onClose={() => setTokenOf(null)} />
+      <ThingImportModal open={importOpen} onClose={() => setImportOpen(false)} />
+    </>
+  );
+}

@@ -1,0 +1,91 @@
+import { EyeInvisibleOutlined, EyeOutlined, ReloadOutlined } from '@ant-design/icons';
+import type { Thing } from '@kilowatch/contract';
+import { Alert, App, Button, Modal, Skeleton, Space, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { notify } from '../../../lib/notify.ts';
+import { useRegenerateThingToken, useThingToken } from '../api/things.ts';
+import { QueryResult } from './QueryResult.tsx';
+
+const MASK = '•'.repeat(24);
+
+/** A thing's access token: masked until revealed, copyable, and regenerated after a warning. */
+export function ThingTokenModal({ thing, onClose }: { thing: Thing | null; onClose(): void }) {
+  const { t } = useTranslation();
+  const { modal } = App.useApp();
+  const query = useThingToken(thing?.id ?? null);
+  const regenerate = useRegenerateThingToken(thing?.id ?? 0);
+  const [revealed, setRevealed] = useState(false);
+  const token = query.data?.accessToken ?? '';
+
+  function close() {
+    setRevealed(false);
+    onClose();
+  }
+
+  function confirmRegenerate() {
+    modal.confirm({
+      title: t('devices.token.regenerateTitle'),
+      content: t('devices.token.regenerateWarning'),
+      okButtonProps: { danger: true },
+      okText: t('devices.token.regenerate'),
+      cancelText: t('common.cancel'),
+      onOk: () =>
+        regenerate
+          .mutateAsync()
+          .then(() => {
+            setRevealed(true);
+            notify.success(t('toast.done'));
+          })
+          .catch(() => undefined),
+    });
+  }
+
+  return (
+    <Modal
+      open={thing != null}
+      title={t('devices.token.title', { name: thing?.name ?? '' })}
+      onCancel={close}
+      footer={
+        <Space>
+          <Button danger icon={<ReloadOutlined />} onClick={confirmRegenerate} disabled={!query.data}>
+            {t('devices.token.regenerate')}
+          </Button>
+          <Button type="primary" onClick={close}>
+            {t('devices.token.close')}
+          </Button>
+        </Space>
+      }
+      destroyOnHidden
+    >
+      <Typography.Paragraph type="secondary">
+        {t('devices.token.hint', { identifier: thing?.identifier ?? '' })}
+      </Typography.Paragraph>
+      <QueryResult query={query}>
+        {query.isPending ? (
+          <Skeleton.Input active block />
+        ) : (
+          <Space.Compact block>
+            <Typography.Text
+              code
+              copyable={{ text: token, tooltips: [t('devices.token.copy'), t('devices.token.copied')] }}
+              data-testid="thing-token"
+              style={{ flex: 1, wordBreak: 'break-all' }}
+            >
+              {revealed ? token : MASK}
+            </Typography.Text>
+            <Button
+              type="link"
+              size="small"
+              icon={revealed ? <EyeInvisibleOutlined /> : <EyeOutlined />}
+              onClick={() => setRevealed((v) => !v)}
+            >
+              {revealed ? t('devices.token.hide') : t('devices.token.show')}
+            </Button>
+          </Space.Compact>
+        )}
+      </QueryResult>
+      <Alert type="warning" showIcon title={t('devices.token.keepSecret')} style={{ marginTop: 16 }} />
+    </Modal>
+  );
+}

@@ -1,0 +1,83 @@
+import type { Video } from '@kilowatch/contract';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { STREAM_URL_REGEXP, toVideoInput, VideoPage } from './components/VideoPage.tsx';
+import { clickButton, mockApi, page, renderScreen } from './test-utils.tsx';
+
+const video: Video = {
+  id: 1,
+  name: '1号车间入口',
+  streamUrl: 'rtsp://10.0.0.5/live',
+  regionId: 4,
+  regionName: '一车间',
+  thingId: null,
+  thingName: null,
+  createdAt: '',
+};
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('video labels screen', () => {
+  it('lists labels with their binding and says playback comes later', async () => {
+    mockApi({ 'GET /api/videos': () => page([video]) });
+    renderScreen(<VideoPage />, '/device_management/video');
+    expect(await screen.findByText('1号车间入口')).toBeTruthy();
+    expect(screen.getByText('区域：一车间')).toBeTruthy();
+    expect(screen.getByText(/视频播放将随视频监控功能提供/)).toBeTruthy();
+  });
+
+  it('rejects a stream address with another scheme', async () => {
+    const calls = mockApi({ 'GET /api/videos': () => page([]), 'GET /api/regions': () => [] });
+    renderScreen(<VideoPage />, '/device_management/video');
+    fireEvent.click(await screen.findByTestId('crud-create'));
+    const dialog = (await screen.findByRole('dialog')) as HTMLElement;
+    fireEvent.change(within(dialog).getByLabelText('名称'), { target: { value: '门口' } });
+    fireEvent.change(within(dialog).getByLabelText('视频流地址'), { target: { value: 'ftp://cam/1' } });
+    clickButton(dialog, '确定');
+    expect(
+      await within(dialog).findByText(
+        '视频流地址须以 http://、https://、rtsp://、rtmp://、webrtc://、ws:// 或 wss:// 开头',
+      ),
+    ).toBeTruthy();
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(false));
+  });
+
+  it('accepts the contract schemes only', () => {
+    for (const ok of [
+      'http://a/b.m3u8',
+      'https://a',
+      'rtsp://a:554/x',
+      'rtmp://a',
+      'webrtc://a',
+      'ws://a',
+      'wss://a',
+    ])
+      expect(STREAM_URL_REGEXP.test(ok), ok).toBe(true);
+    for (const bad of ['ftp://a', 'rtsp:/a', 'a.m3u8', 'javascript:alert(1)'])
+      expect(STREAM_URL_REGEXP.test(bad), bad).toBe(false);
+  });
+
+  it('binds to one of region or thing', () => {
+    const base = { name: ' 门口 ', streamUrl: ' rtsp://a ', regionId: 4, thingId: 9 };
+    expect(toVideoInput({ ...base, bindTo: 'region' })).toEqual({
+      name: '门口',
+      streamUrl: 'rtsp://a',
+      regionId: 4,
+      thingId: null,
+    });
+    expect(toVideoInput({ ...base, bindTo: 'thing' })).toEqual({
+      name: '门口',
+      streamUrl: 'rtsp://a',
+      regionId: null,
+      thingId: 9,
+    });
+    expect(toVideoInput({ ...base, bindTo: 'none' })).toEqual({
+      name: '门口',
+      streamUrl: 'rtsp://a',
+      regionId: null,
+      thingId: null,
+    });
+  });
+});

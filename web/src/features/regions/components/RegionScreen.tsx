@@ -1,0 +1,46 @@
+import type { RegionNode } from '@kilowatch/contract';
+import { Col, Row } from 'antd';
+import { useSearchParams } from 'react-router';
+import { useRegionTree } from '../api/regions.ts';
+import { BindingsPanel } from './BindingsPanel.tsx';
+import { RegionTreePanel } from './RegionTreePanel.tsx';
+
+const findNode = (nodes: RegionNode[], id: number): RegionNode | null => {
+  for (const n of nodes) {
+    if (n.id === id) return n;
+    const found = findNode(n.children, id);
+    if (found) return found;
+  }
+  return null;
+};
+
+/** /region (区域管理): the region tree on the left, the selected region's devices on the right. */
+export function RegionScreen() {
+  const tree = useRegionTree();
+  const [search, setSearch] = useSearchParams();
+  // The selected region lives in the address, so a reload or a shared link keeps it.
+  const selectedId = Number(search.get('region')) || null;
+  const selected = selectedId == null ? null : findNode(tree.data ?? [], selectedId);
+
+  const onSelect = (region: RegionNode | null) =>
+    setSearch(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (region) next.set('region', String(region.id));
+        else next.delete('region');
+        return next;
+      },
+      { replace: true },
+    );
+
+  return (
+    <Row gutter={[16, 16]} align="stretch">
+      <Col xs={24} lg={9} xl={8}>
+        <RegionTreePanel selectedId={selected?.id ?? null} onSelect={onSelect} />
+      </Col>
+      <Col xs={24} lg={15} xl={16}>
+        <BindingsPanel region={selected} />
+      </Col>
+    </Row>
+  );
+}
