@@ -1,11 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-const vendorChunks: Record<string, RegExp> = {
-  react: /node_modules\/(react|react-dom|react-router|scheduler)\//,
-  antd: /node_modules\/(antd|@ant-design|@rc-component|rc-[\w-]+)\//,
-};
-
 export default defineConfig({
   plugins: [react()],
   base: './',
@@ -16,11 +11,22 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     chunkSizeWarningLimit: 1500,
-    rollupOptions: {
+    rolldownOptions: {
       output: {
-        manualChunks(id) {
-          for (const [name, pattern] of Object.entries(vendorChunks)) if (pattern.test(id)) return name;
-          return id.includes('node_modules') ? 'vendor' : undefined;
+        advancedChunks: {
+          // Higher priority claims a module first. antd and its rc-components are in no group:
+          // they split with the (lazy) screens that use them.
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 30 },
+            // Only the chart screens load it (lazily), so it stays out of the first load.
+            { name: 'echarts', test: /node_modules[\\/](echarts|zrender|echarts-for-react|size-sensor)[\\/]/, priority: 20 },
+            {
+              name: 'vendor',
+              test: (id: string) =>
+                id.includes('node_modules') && !/node_modules[\\/](antd|@ant-design|@rc-component|rc-[\w-]+)[\\/]/.test(id),
+              priority: 10,
+            },
+          ],
         },
       },
     },

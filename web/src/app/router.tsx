@@ -2,23 +2,32 @@ import { createHashRouter, Navigate, Outlet, type RouteObject } from 'react-rout
 import { AuthRedirectPage } from '../features/auth/AuthRedirectPage.tsx';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { screens as deviceScreens } from '../features/devices/index.ts';
+import { screens as homeScreens } from '../features/home/index.ts';
+import { screens as monitoringScreens } from '../features/monitoring/index.ts';
 import { ErrorPage } from '../features/pages/ErrorPage.tsx';
 import { NotBuiltPage } from '../features/pages/NotBuiltPage.tsx';
 import { RouteErrorBoundary } from '../features/pages/RouteErrorBoundary.tsx';
 import { screens as regionScreens } from '../features/regions/index.ts';
 import { screens as systemScreens } from '../features/system/index.ts';
 import { MainLayout } from '../layout/MainLayout.tsx';
+import { ParentRedirect } from './ParentRedirect.tsx';
 import { type ConsoleRoute, ROUTES } from './route-table.ts';
 import { runGuard } from './run-guard.ts';
 import type { ScreenMap } from './screens.ts';
 
 /** Screens that exist; every other layout route shows its title and a plain "not built yet". */
-const SCREENS: ScreenMap = { ...deviceScreens, ...regionScreens, ...systemScreens };
+const SCREENS: ScreenMap = {
+  ...deviceScreens,
+  ...regionScreens,
+  ...systemScreens,
+  ...monitoringScreens,
+  ...homeScreens,
+};
 
 const leafObjects = (routes: ConsoleRoute[]): RouteObject[] =>
   routes.flatMap((r): RouteObject[] =>
     r.children?.length
-      ? [{ path: r.path, element: <Navigate to={r.children[0]!.path} replace /> }, ...leafObjects(r.children)]
+      ? [{ path: r.path, element: <ParentRedirect route={r} /> }, ...leafObjects(r.children)]
       : [{ path: r.path, element: SCREENS[r.name]?.() ?? <NotBuiltPage titleKey={r.titleKey} /> }],
   );
 

@@ -1,0 +1,94 @@
+import ReactEChartsCore from 'echarts-for-react/esm/core';
+import { type CSSProperties, useMemo } from 'react';
+import { echarts } from './echarts.ts';
+import {
+  buildCartesianOption,
+  buildPieOption,
+  type CartesianInput,
+  type ChartOption,
+  type PieItem,
+} from './options.ts';
+import type { ChartSeries } from './series.ts';
+import type { ChartVariant } from './theme.ts';
+import { useChartTheme } from './use-chart-theme.ts';
+
+// echarts-for-react's ESM core with the trimmed ECharts (STACK.md: the lib/ path breaks the build).
+
+export interface EChartProps {
+  option: ChartOption;
+  height: number;
+  loading?: boolean;
+  /** Called with the clicked item's name and series. */
+  onClick?: (params: { name?: string; seriesName?: string; value?: unknown }) => void;
+  style?: CSSProperties;
+  className?: string;
+  'data-testid'?: string;
+}
+
+/** The one ECharts element of the console. `notMerge`: removed series really disappear. */
+export function EChart({ option, height, loading, onClick, style, className, ...rest }: EChartProps) {
+  const onEvents = useMemo(() => (onClick ? { click: onClick } : undefined), [onClick]);
+  return (
+    <ReactEChartsCore
+      echarts={echarts}
+      option={option}
+      notMerge
+      lazyUpdate
+      showLoading={loading}
+      onEvents={onEvents}
+      style={{ height, width: '100%', ...style }}
+      className={className}
+      data-testid={rest['data-testid'] ?? 'echart'}
+    />
+  );
+}
+
+export interface SeriesChartProps extends Omit<CartesianInput, 'theme' | 'series' | 'kind'> {
+  series: ChartSeries[];
+  variant?: ChartVariant;
+  height?: number;
+  loading?: boolean;
+  onClick?: EChartProps['onClick'];
+}
+
+function CartesianChart(props: SeriesChartProps & { kind: 'line' | 'bar' }) {
+  const { kind, variant, height, loading, onClick, series, period, incompleteLabel, zoom, legend } = props;
+  const theme = useChartTheme(variant);
+  const periodName = period?.period;
+  const periodTime = period?.time;
+  // Options are rebuilt only when the data changes: ECharts diffs big options deeply otherwise.
+  const option = useMemo(
+    () =>
+      buildCartesianOption({
+        series,
+        kind,
+        theme,
+        incompleteLabel,
+        zoom,
+        legend,
+        period: periodName && periodTime !== undefined ? { period: periodName, time: periodTime } : undefined,
+      }),
+    [series, kind, theme, incompleteLabel, zoom, legend, periodName, periodTime],
+  );
+  return <EChart option={option} height={height ?? theme.height} loading={loading} onClick={onClick} />;
+}
+
+/** Lines over time (or over a calendar period); see `buildCartesianOption`. */
+export const LineChart = (props: SeriesChartProps) => <CartesianChart {...props} kind="line" />;
+
+/** Bars over time or a calendar period; large data switches to ECharts' `large` mode. */
+export const BarChart = (props: SeriesChartProps) => <CartesianChart {...props} kind="bar" />;
+
+export interface PieChartProps {
+  items: PieItem[];
+  ring?: boolean;
+  variant?: ChartVariant;
+  height?: number;
+  loading?: boolean;
+}
+
+export function PieChart({ items, ring, variant, height, loading }: PieChartProps) {
+  const theme = useChartTheme(variant);
+  const option = useMemo(() => buildPieOption(items, theme, ring), [items, theme, ring]);
+  return <EChart option={option} height={height ?? theme.height} loading={loading} />;
+}

@@ -1,0 +1,17 @@
+/**
+ * The shared chart layer: ECharts wrappers (trimmed ECharts via echarts-for-react/esm/core),
+ * pure series/period/option helpers, the telemetry calls and the metric settings dialog.
+ * Importing this index pulls ECharts in: import it from lazily loaded screens only
+ * (see lazy-screen.tsx).
+ */
+export * from './abilities.ts';
+export * from './api/telemetry.ts';
+export * from './Charts.tsx';
+export * from './MetricSettingsDialog.tsx';
+export * from './metrics.ts';
+export * from './options.ts';
+export * from './period.ts';
+export * from './rows.ts';
+export * from './series.ts';
+export * from './theme.ts';
+export * from './use-chart-theme.ts';

@@ -1,0 +1,290 @@
+import dayjs from 'dayjs';
+import type { BarSeriesOption, LineSeriesOption, PieSeriesOption } from 'echarts/charts';
+import type {
+  DataZoomComponentOption,
+  GridComponentOption,
+  LegendComponentOption,
+  TooltipComponentOption,
+} from 'echarts/components';
+import type { ComposeOption } from 'echarts/core';
+import { formatPeriodLabel, type Period, periodBuckets } from './period.ts';
+import { type ChartSeries, formatValue, type Pair, pointCount, splitByCompleteness } from './series.ts';
+import { type ChartTheme, paletteColor } from './theme.ts';
+
+/**
+ * Pure ECharts option builders (no ECharts import at run time), so they are tested directly and
+ * every chart of the console draws series, units, incomplete buckets and large data alike.
+ */
+
+export type ChartOption = ComposeOption<
+  | LineSeriesOption
+  | BarSeriesOption
+  | PieSeriesOption
+  | GridComponentOption
+  | TooltipComponentOption
+  | LegendComponentOption
+  | DataZoomComponentOption
+>;
+
+/** Above this many points a chart drops animation and symbols and samples lines (LTTB). */
+export const LARGE_POINTS = 5000;
+
+export interface CartesianInput {
+  series: ChartSeries[];
+  theme: ChartTheme;
+  /** Default kind of the series that do not say. */
+  kind?: 'line' | 'bar';
+  /** A calendar period: a category axis with every bucket of it, labelled HH:00 / MM-DD / YYYY-MM. */
+  period?: { period: Period; time: number };
+  /** Legend note shown when a series has incomplete buckets (e.g. 数据不完整). */
+  incompleteLabel?: string;
+  /** Zoom slider under the plot (history). */
+  zoom?: boolean;
+  /** Shows the legend (default when there are several series). */
+  legend?: boolean;
+}
+
+/** Time-axis labels: the clock for ranges within a day, date and clock beyond. */
+export function timeLabelFormatter(spanMs: number): (value: number) => string {
+  const format =
+    spanMs <= 24 * 3600_000 ? 'HH:mm' : spanMs <= 31 * 24 * 3600_000 ? 'MM-DD HH:mm' : 'YYYY-MM-DD';
+  return (value) => dayjs(value).format(format);
+}
+
+const timeSpan = (series: readonly ChartSeries[]): number => {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const s of series) {
+    const first = s.points[0];
+    const last = s.points[s.points.length - 1];
+    if (first && first.key < min) min = first.key;
+    if (last && last.key > max) max = last.key;
+  }
+  return max > min ? max - min : 0;
+};
+
+interface TooltipParam {
+  seriesName?: string;
+  marker?: unknown;
+  value?: unknown;
+  axisValueLabel?: string;
+  axisValue?: unknown;
+}
+
+/** Axis tooltip: each series once, values with 2 decimals and their unit. */
+export function tooltipFormatter(
+  units: ReadonlyMap<string, string>,
+  axisLabel: (value: unknown, fallback: string) => string,
+): (params: unknown) => string {
+  return (params) => {
+    const list = (Array.isArray(params) ? params : [params]) as TooltipParam[];
+    if (!list.length) return '';
+    const seen = new Set<string>();
+    const rows: string[] = [];
+    for (const p of list) {
+      const name = p.seriesName ?? '';
+      const value = Array.isArray(p.value) ? p.value[1] : p.value;
+      if (seen.has(name) || value === null || value === undefined) continue;
+      seen.add(name);
+      const unit = units.get(name);
+      rows.push(
+        `${typeof p.marker === 'string' ? p.marker : ''}${name}: ${formatValue(value)}${unit ? ` ${unit}` : ''}`,
+      );
+    }
+    const head = axisLabel(list[0]!.axisValue, list[0]!.axisValueLabel ?? '');
+    return [head, ...rows].join('<br/>');
+  };
+}
+
+/**
+ * A line/bar chart over time: one y axis per unit, solid lines for complete buckets and dashed
+ * ones (with hollow symbols) around incomplete buckets, a thicker total line, dotted comparison
+ * series, and for large data no animation, no symbols and LTTB sampling.
+ */
+export function buildCartesianOption(input: CartesianInput): ChartOption {
+  const { series, theme } = input;
+  const large = pointCount(series) > LARGE_POINTS;
+  const units = [...new Set(series.map((s) => s.unit ?? ''))];
+  const unitOf = new Map(series.map((s) => [s.name, s.unit ?? ''] as const));
+  const period = input.period;
+  const categories = period ? periodBuckets(period.period, period.time) : null;
+  const label = (key: number) => (period ? formatPeriodLabel(key, period.period) : key);
+  const toData = (pairs: Pair[]) => pairs.map(([k, v]) => [label(k), v] as [string | number, number | null]);
+  let anyIncomplete = false;
+
+  const echartsSeries: (LineSeriesOption | BarSeriesOption)[] = [];
+  series.forEach((s, index) => {
+    const color = s.color || paletteColor(index);
+    const yAxisIndex = Math.max(0, units.indexOf(s.unit ?? ''));
+    const kind = s.kind ?? input.kind ?? 'line';
+    if (kind === 'bar') {
+      const data = s.points.map((p) => {
+        if (p.complete) return [label(p.key), p.value] as [string | number, number | null];
+        anyIncomplete = true;
+        return {
+          value: [label(p.key), p.value] as [string | number, number | null],
+          itemStyle: { opacity: 0.45, borderColor: color, borderWidth: 1, borderType: 'dashed' as const },
+        };
+      });
+      echartsSeries.push({
+        type: 'bar',
+        name: s.name,
+        data,
+        yAxisIndex,
+        itemStyle: { color, opacity: s.compare ? 0.5 : 1 },
+        barMaxWidth: 24,
+        large,
+        largeThreshold: LARGE_POINTS,
+        animation: !large,
+      });
+      return;
+    }
+    const { solid, dashed, incomplete } = splitByCompleteness(s.points);
+    const lineStyle = {
+      color,
+      width: s.total ? 3 : 2,
+      type: s.compare ? ('dotted' as const) : ('solid' as const),
+      opacity: s.compare ? 0.7 : 1,
+    };
+    const common = {
+      type: 'line' as const,
+      name: s.name,
+      yAxisIndex,
+      itemStyle: { color },
+      connectNulls: false,
+      animation: !large,
+      ...(large
+        ? { sampling: 'lttb' as const, progressive: LARGE_POINTS, progressiveThreshold: LARGE_POINTS }
+        : {}),
+    };
+    echartsSeries.push({
+      ...common,
+      data: toData(solid),
+      lineStyle,
+      showSymbol: !large && s.points.length <= 60,
+      symbolSize: 4,
+      z: s.total ? 3 : 2,
+    });
+    if (incomplete.length) {
+      anyIncomplete = true;
+      const hollow = new Set(incomplete.map(([k]) => k));
+      echartsSeries.push({
+        ...common,
+        // Same name as the solid part: the legend toggles both together.
+        data: dashed.map(([k, v]) =>
+          v !== null && hollow.has(k)
+            ? { value: [label(k), v], symbol: 'emptyCircle', symbolSize: 6 }
+            : [label(k), v],
+        ),
+        lineStyle: { ...lineStyle, type: 'dashed' },
+        symbol: 'none',
+        showSymbol: true,
+        sampling: undefined,
+        z: 2,
+      });
+    }
+  });
+
+  if (anyIncomplete && input.incompleteLabel) {
+    // An empty series only for the legend: a dashed line with a hollow symbol explains the look.
+    echartsSeries.push({
+      type: 'line',
+      name: input.incompleteLabel,
+      data: [],
+      symbol: 'emptyCircle',
+      itemStyle: { color: '#909399' },
+      lineStyle: { type: 'dashed', color: '#909399' },
+    });
+  }
+
+  const showLegend = input.legend ?? (series.length > 1 || anyIncomplete);
+  const spanLabel = timeLabelFormatter(timeSpan(series));
+  const axisLabel = (value: unknown, fallback: string) =>
+    period
+      ? String(value ?? fallback)
+      : typeof value === 'number'
+        ? dayjs(value).format('YYYY-MM-DD HH:mm:ss')
+        : fallback;
+
+  return {
+    animation: !large,
+    color: series.map((s, i) => s.color || paletteColor(i)),
+    textStyle: { fontSize: theme.fontSize },
+    grid: {
+      ...theme.grid,
+      top: theme.grid.top + (showLegend ? 8 : 0),
+      bottom: theme.grid.bottom + (input.zoom ? 32 : 0),
+      right:
+        theme.grid.right + Math.max(0, Math.ceil(units.length / 2) - 1) * 50 + (units.length > 1 ? 30 : 0),
+      left: theme.grid.left + Math.max(0, Math.ceil((units.length - 1) / 2)) * 50,
+      containLabel: true,
+    },
+    legend: showLegend
+      ? { type: 'scroll', top: 0, textStyle: { fontSize: theme.fontSize } }
+      : { show: false },
+    tooltip: {
+      trigger: 'axis',
+      confine: true,
+      formatter: tooltipFormatter(unitOf, axisLabel) as TooltipComponentOption['formatter'],
+    },
+    xAxis: categories
+      ? {
+          type: 'category',
+          data: categories.map((k) => label(k) as string),
+          boundaryGap: (input.kind ?? 'line') === 'bar',
+          axisLabel: { fontSize: theme.fontSize },
+        }
+      : {
+          type: 'time',
+          axisLabel: { fontSize: theme.fontSize, formatter: spanLabel, hideOverlap: true },
+        },
+    yAxis: (units.length ? units : ['']).map((unit, i) => ({
+      type: 'value' as const,
+      name: unit,
+      position: i % 2 === 0 ? ('left' as const) : ('right' as const),
+      offset: Math.floor(i / 2) * 50,
+      scale: true,
+      alignTicks: units.length > 1,
+      axisLabel: { fontSize: theme.fontSize },
+      splitLine: { show: i === 0 },
+    })),
+    dataZoom: input.zoom
+      ? [
+          { type: 'inside', xAxisIndex: 0 },
+          { type: 'slider', xAxisIndex: 0, height: 20, bottom: 8 },
+        ]
+      : [],
+    series: echartsSeries,
+  };
+}
+
+export interface PieItem {
+  name: string;
+  value: number | null;
+  color?: string;
+}
+
+/** A pie (or ring with `ring`) of named values, labels with 2 decimals. */
+export function buildPieOption(items: readonly PieItem[], theme: ChartTheme, ring = false): ChartOption {
+  return {
+    textStyle: { fontSize: theme.fontSize },
+    tooltip: {
+      trigger: 'item',
+      formatter: ((p: { name?: string; value?: unknown; percent?: number }) =>
+        `${p.name ?? ''}: ${formatValue(p.value)} (${formatValue(p.percent ?? 0)}%)`) as TooltipComponentOption['formatter'],
+    },
+    legend: { type: 'scroll', bottom: 0, textStyle: { fontSize: theme.fontSize } },
+    series: [
+      {
+        type: 'pie',
+        radius: ring ? ['45%', '70%'] : '70%',
+        data: items.map((item, i) => ({
+          name: item.name,
+          value: item.value ?? 0,
+          itemStyle: { color: item.color || paletteColor(i) },
+        })),
+        label: { formatter: '{b}: {d}%' },
+      },
+    ],
+  };
+}

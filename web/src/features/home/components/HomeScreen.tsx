@@ -1,0 +1,176 @@
+import { SettingOutlined } from '@ant-design/icons';
+import { Button, Card, Col, Empty, Row, Skeleton, Space, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import {
+  BarChart,
+  buildSeries,
+  type ChartMetric,
+  chartedConfigs,
+  configMetric,
+  formatWithUnit,
+  LineChart,
+  lineSources,
+  MetricSettingsDialog,
+  type ResourceRef,
+  summarize,
+  useChartAbilities,
+} from '../../../components/charts/index.ts';
+import { useAllSources, useHomeConfigs, usePeriodData, useRootRegion } from '../api/home.ts';
+import { type ChartResource, chartKind, periodQuery } from '../lib/period-query.ts';
+
+/**
+ * /home: the plant overview. Each enabled metric config of the root region is a card with
+ * today's chart by hour (refreshed every 30 s); a card opens /home/chartdetail.
+ */
+export default function HomeScreen() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const abilities = useChartAbilities();
+  const { root, isPending: rootPending } = useRootRegion();
+  const { configs, isPending: configsPending } = useHomeConfigs(root?.id ?? null);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const metrics = useMemo(() => chartedConfigs(configs).map(configMetric), [configs]);
+  const noConfigs = root !== null && !configsPending && metrics.length === 0;
+  const sources = useAllSources(noConfigs || settingsOpen);
+  const resource: ChartResource | null = root ? { resourceType: 'region', resourceId: root.id } : null;
+  const ref: ResourceRef | null = resource ? { ...resource, categoryId: null } : null;
+
+  if (rootPending || configsPending) return <Skeleton active paragraph={{ rows: 10 }} />;
+
+  if (!root) {
+    return (
+      <Card>
+        <Empty description={t('home.noRegions')}>
+          <Button type="primary" onClick={() => navigate('/region')}>
+            {t('home.toRegions')}
+          </Button>
+        </Empty>
+      </Card>
+    );
+  }
+
+  const settingsButton = abilities.configureMetrics ? (
+    <Button icon={<SettingOutlined />} onClick={() => setSettingsOpen(true)}>
+      {noConfigs ? t('home.pickMetrics') : t('charts.settings.open')}
+    </Button>
+  ) : null;
+
+  return (
+    <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+      <Card
+        size="small"
+        title={
+          <Space>
+            <span>{root.name}</span>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {t('home.today', { date: dayjs().format('YYYY-MM-DD') })}
+            </Typography.Text>
+          </Space>
+        }
+        extra={noConfigs ? null : settingsButton}
+      />
+      {noConfigs ? (
+        <Card>
+          <Empty
+            description={
+              <Space orientation="vertical">
+                <span>{t('home.noConfigs')}</span>
+                <Typography.Text type="secondary" data-testid="available-metrics">
+                  {lineSources(sources).length
+                    ? t('home.available', {
+                        names: lineSources(sources)
+                          .map((s) => s.name)
+                          .join('、'),
+                      })
+                    : t('home.noSources')}
+                </Typography.Text>
+              </Space>
+            }
+          >
+            {settingsButton}
+          </Empty>
+        </Card>
+      ) : (
+        <Row gutter={[16, 16]}>
+          {metrics.map((metric) => (
+            <Col key={metric.identifier} xs={24} md={12} xxl={8}>
+              <HomeChartCard
+                resource={resource!}
+                metric={metric}
+                onOpen={() =>
+                  navigate(
+                    `/home/chartdetail?resourceType=region&resourceId=${root.id}&metric=${encodeURIComponent(metric.identifier)}`,
+                  )
+                }
+              />
+            </Col>
+          ))}
+        </Row>
+      )}
+      {ref && (
+        <MetricSettingsDialog
+          open={settingsOpen}
+          onClose={() => setSettingsOpen(false)}
+          resource={ref}
+          configs={configs}
+          sources={sources}
+        />
+      )}
+    </Space>
+  );
+}
+
+function HomeChartCard({
+  resource,
+  metric,
+  onOpen,
+}: {
+  resource: ChartResource;
+  metric: ChartMetric;
+  onOpen(): void;
+}) {
+  const { t } = useTranslation();
+  // The day rolls over at midnight: the key (and so the query) follows on the next render.
+  const today = dayjs().startOf('day').valueOf();
+  const query = useMemo(() => periodQuery(resource, metric, 'day', today), [resource, metric, today]);
+  const data = usePeriodData(query);
+  const series = useMemo(
+    () =>
+      buildSeries(data.data?.result ?? [], {
+        name: metric.name,
+        aggregator: metric.aggregator,
+        color: metric.color,
+        unit: metric.unit || data.data?.unit,
+        totalName: t('charts.total'),
+      }),
+    [data.data, metric, t],
+  );
+  const kind = chartKind(metric);
+  const Chart = kind === 'bar' ? BarChart : LineChart;
+  const total = kind === 'bar' ? summarize(series[0]?.points ?? [], metric.aggregator) : null;
+  return (
+    <Card
+      size="small"
+      hoverable
+      data-testid={`home-card-${metric.identifier}`}
+      title={`${metric.name}${metric.unit ? ` (${metric.unit})` : ''}`}
+      extra={
+        total !== null ? <Typography.Text strong>{formatWithUnit(total, metric.unit)}</Typography.Text> : null
+      }
+      onClick={onOpen}
+      role="link"
+      aria-label={t('home.openDetail', { name: metric.name })}
+    >
+      <Chart
+        series={series}
+        variant="card"
+        period={{ period: 'day', time: today }}
+        loading={data.isPending}
+        incompleteLabel={t('charts.incomplete')}
+      />
+    </Card>
+  );
+}

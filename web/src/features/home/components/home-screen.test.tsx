@@ -1,0 +1,176 @@
+import type { MetricConfig, RegionNode } from '@kilowatch/contract';
+import { act, fireEvent, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderScreen } from '../../../components/charts/test-utils.tsx';
+import type { RequestOptions } from '../../../lib/http.ts';
+
+vi.mock('echarts-for-react/esm/core', () => ({
+  default: (props: { option: { xAxis?: { data?: string[] }; series?: { name?: string }[] } }) => (
+    <div
+      data-testid="echart"
+      data-labels={(props.option.xAxis?.data ?? []).join(',')}
+      data-names={(props.option.series ?? []).map((s) => s.name).join('|')}
+    />
+  ),
+}));
+const http = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), patch: vi.fn() }));
+vi.mock('../../../lib/http.ts', () => ({ http }));
+const { default: HomeScreen } = await import('./HomeScreen.tsx');
+const { default: ChartDetailScreen } = await import('./ChartDetailScreen.tsx');
+
+const NOW = new Date(2024, 2, 5, 14, 30).getTime();
+const ROOT: RegionNode = {
+  id: 1,
+  parentId: null,
+  name: '总厂',
+  description: '',
+  thingId: null,
+  resourceType: 'region',
+  dimensions: [],
+  level: 0,
+  sort: 0,
+  isClick: true,
+  children: [],
+};
+const CONFIG = {
+  id: 1,
+  resourceType: 'region',
+  resourceId: 1,
+  categoryId: null,
+  metricIdentifier: 'E',
+  metricName: '电量',
+  name: '电量',
+  enabled: true,
+  unit: 'kWh',
+  aggregator: 'sum',
+  function: 'delta',
+  color: '#409EFF',
+  sort: 0,
+} as MetricConfig;
+
+let regions: RegionNode[] = [ROOT];
+let configs: MetricConfig[] = [CONFIG];
+type PostArgs = [string, Record<string, unknown>, RequestOptions];
+const posts = () => http.post.mock.calls as PostArgs[];
+const realTimeout = globalThis.setTimeout;
+const flush = () =>
+  act(async () => {
+    for (let i = 0; i < 10; i++) await new Promise((r) => realTimeout(r, 0));
+  });
+
+beforeEach(() => {
+  regions = [ROOT];
+  configs = [CONFIG];
+  vi.useFakeTimers({ now: NOW, toFake: ['setInterval', 'clearInterval', 'Date'] });
+  http.get.mockImplementation(async (url: string) => {
+    if (url === '/api/regions') return regions;
+    if (url === '/api/query/config') return configs;
+    if (url === '/api/thing/categories') return { list: [{ id: 3, name: '电表' }] };
+    if (url === '/api/thing/categories/3/abilities')
+      return [
+        { identifier: 'P', name: '有功功率', unit: 'kW', dataType: 'number', aggregator: 'avg', sort: 0 },
+        {
+          identifier: 'runtime',
+          name: '运行时长',
+          unit: 'h',
+          dataType: 'number',
+          aggregator: 'max',
+          sort: 1,
+        },
+      ];
+    return [];
+  });
+  http.post.mockImplementation(async (_u: string, body: { startTime: number }) => ({
+    result: [{ key: body.startTime + 14 * 3600_000, value: 5, group: '总厂', complete: false }],
+    seq: null,
+    unit: 'kWh',
+    resolution: 'hour',
+  }));
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.clearAllMocks();
+});
+
+describe('HomeScreen', () => {
+  it("charts today's hours of each root config and refreshes every 30 s silently", async () => {
+    renderScreen(<HomeScreen />, '/home');
+    await flush();
+    expect(posts()).toHaveLength(1);
+    const [, body, options] = posts()[0]!;
+    expect(body).toMatchObject({
+      resourceType: 'region',
+      resourceId: 1,
+      metricIdentifier: 'E',
+      aggregator: 'delta',
+      period: 'day',
+      groupByTime: 'hour',
+      startTime: new Date(2024, 2, 5).getTime(),
+      successor: true,
+    });
+    expect(options.silent).toBe(true);
+    const labels = screen.getByTestId('echart').getAttribute('data-labels')!.split(',');
+    expect(labels[0]).toBe('00:00');
+    expect(labels[14]).toBe('14:00');
+
+    act(() => void vi.advanceTimersByTime(29_999));
+    await flush();
+    expect(posts()).toHaveLength(1);
+    act(() => void vi.advanceTimersByTime(1));
+    await flush();
+    expect(posts()).toHaveLength(2);
+    expect(posts()[1]![2].silent).toBe(true);
+  });
+
+  it('opens the chart detail of a card', async () => {
+    const view = renderScreen(<HomeScreen />, '/home');
+    await flush();
+    fireEvent.click(screen.getByTestId('home-card-E'));
+    expect(view.location.current).toBe('/home/chartdetail?resourceType=region&resourceId=1&metric=E');
+  });
+
+  it('without configs, says which metrics can be shown', async () => {
+    configs = [];
+    renderScreen(<HomeScreen />, '/home');
+    await flush();
+    expect(screen.getByTestId('available-metrics').textContent).toBe('可显示的指标：有功功率');
+  });
+
+  it('without regions, points to 区域管理', async () => {
+    regions = [];
+    const view = renderScreen(<HomeScreen />, '/home');
+    await flush();
+    fireEvent.click(screen.getByText('前往区域管理'));
+    expect(view.location.current).toBe('/region');
+  });
+});
+
+describe('ChartDetailScreen', () => {
+  it('compares with yesterday (-24 h) on the same axis', async () => {
+    renderScreen(
+      <ChartDetailScreen />,
+      '/home/chartdetail?resourceType=region&resourceId=1&metric=E&yoy=yesterday',
+    );
+    await flush();
+    const starts = posts().map(([, body]) => body.startTime);
+    const today = new Date(2024, 2, 5).getTime();
+    expect(starts).toEqual([today, today - 24 * 3600_000]);
+    expect(screen.getByTestId('echart').getAttribute('data-names')).toBe('电量|电量 (昨日)|数据不完整');
+  });
+
+  it('by month with a chosen date: labels MM-DD, buckets by day', async () => {
+    renderScreen(
+      <ChartDetailScreen />,
+      '/home/chartdetail?resourceType=region&resourceId=1&metric=E&period=month&date=2024-02-10&yoy=date&compare=2023-02-01',
+    );
+    await flush();
+    expect(posts()[0]![1]).toMatchObject({
+      period: 'month',
+      groupByTime: 'day',
+      startTime: new Date(2024, 1, 1).getTime(),
+    });
+    expect(posts()[1]![1]).toMatchObject({ startTime: new Date(2023, 1, 1).getTime() });
+    expect(screen.getByTestId('echart').getAttribute('data-labels')!.split(',')[0]).toBe('02-01');
+  });
+});

@@ -1,0 +1,103 @@
+import { type Cabinet, type DeviceStatus, MONITOR_REFRESH_MS } from '@kilowatch/contract';
+import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
+import { fetchMetricData, telemetryKeys } from '../../../components/charts/api/telemetry.ts';
+import type { ChartMetric as Metric } from '../../../components/charts/metrics.ts';
+import { http } from '../../../lib/http.ts';
+import type { Selection } from '../lib/selection.ts';
+import { realtimeQuery } from '../lib/window.ts';
+import { monitoringKeys } from './keys.ts';
+
+/** GET /api/query/realtime: the latest value of each ability (silent: it runs every tick). */
+export const fetchDeviceStatus = (s: Selection, categoryId: number | null, signal?: AbortSignal) =>
+  http.get<DeviceStatus[]>(
+    '/api/query/realtime',
+    { resourceId: s.resourceId, resourceType: s.resourceType, categoryId: categoryId ?? undefined },
+    { silent: true, signal },
+  );
+
+/** GET /api/board/components/{regionId}?successor=true: cabinets of the region and below. */
+export const fetchCabinets = (regionId: number, categoryId: number | null, signal?: AbortSignal) =>
+  http.get<Cabinet[]>(
+    `/api/board/components/${regionId}`,
+    { categoryId: categoryId ?? undefined, successor: true },
+    { silent: true, signal },
+  );
+
+// Each tick's calls are their own cache entries (the stamp is in the key): the view reads only
+// the latest tick and keeps the previous answer on screen while it loads. A tick left behind
+// loses its observer, so its pending call is aborted (the signal is passed on) and a late answer
+// never reaches the view; its entry is collected after two periods.
+const tickOptions = {
+  placeholderData: keepPreviousData,
+  gcTime: 2 * MONITOR_REFRESH_MS,
+  retry: false,
+} as const;
+
+/** One query per metric for the tick `seq` (POST /api/query/data?seq=). */
+export function useRealtimeSeries(
+  selection: Selection | null,
+  metrics: readonly Metric[],
+  seq: string | null,
+  categoryId: number | null,
+) {
+  return useQueries({
+    queries: metrics.map((metric) => {
+      const query = selection && seq ? realtimeQuery(selection, metric, seq, categoryId) : null;
+      return {
+        queryKey: query
+          ? telemetryKeys.data(query, seq)
+          : [...telemetryKeys.all, 'data', 'idle', metric.identifier],
+        queryFn: async ({ signal }: { signal: AbortSignal }) => {
+          const answer = await fetchMetricData(query!, { seq, signal });
+          // The server echoes the stamp; an answer for another tick is not this tick's data.
+          if (answer.seq !== null && answer.seq !== seq) throw new StaleAnswerError(answer.seq, seq);
+          return answer;
+        },
+        enabled: query !== null,
+        ...tickOptions,
+      };
+    }),
+  });
+}
+
+export class StaleAnswerError extends Error {
+  constructor(
+    readonly answerSeq: string | null,
+    readonly latestSeq: string | null,
+  ) {
+    super(`answer for seq ${answerSeq} ignored (latest ${latestSeq})`);
+    this.name = 'StaleAnswerError';
+  }
+}
+
+/** Device status of the tick (things). */
+export const useDeviceStatus = (selection: Selection | null, seq: string | null, categoryId: number | null) =>
+  useQuery({
+    queryKey: selection
+      ? monitoringKeys.status(selection, categoryId, seq)
+      : [...monitoringKeys.all, 'status', 'idle'],
+    queryFn: ({ signal }) => fetchDeviceStatus(selection!, categoryId, signal),
+    enabled: selection !== null && seq !== null,
+    ...tickOptions,
+  });
+
+/** Cabinets of a region, per tick (real-time view). */
+export const useTickCabinets = (regionId: number | null, seq: string | null, categoryId: number | null) =>
+  useQuery({
+    queryKey: monitoringKeys.cabinets(regionId ?? 0, categoryId, seq),
+    queryFn: ({ signal }) => fetchCabinets(regionId!, categoryId, signal),
+    enabled: regionId !== null && seq !== null,
+    ...tickOptions,
+  });
+
+/** Cabinets of several roots polled every 10 s (fire view; no stamps needed there). */
+export const usePolledCabinets = (regionIds: readonly number[], categoryId: number | null) =>
+  useQueries({
+    queries: regionIds.map((id) => ({
+      queryKey: monitoringKeys.cabinets(id, categoryId),
+      queryFn: ({ signal }: { signal: AbortSignal }) => fetchCabinets(id, categoryId, signal),
+      enabled: categoryId !== null,
+      refetchInterval: MONITOR_REFRESH_MS,
+      placeholderData: keepPreviousData,
+    })),
+  });

@@ -1,0 +1,59 @@
+import type { DeviceStatus } from '@kilowatch/contract';
+import { Card, Col, Empty, Row, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { formatValue, isStatusMetric } from '../../../components/charts/series.ts';
+import { useDeviceStatus } from '../api/monitoring.ts';
+import type { Selection } from '../lib/selection.ts';
+import { RunStateTag } from './StatusTag.tsx';
+
+/** Latest value of each ability of the thing, refreshed every tick (GET /api/query/realtime). */
+export function DeviceStatusPanel({
+  selection,
+  seq,
+  categoryId,
+}: {
+  selection: Selection;
+  seq: string | null;
+  categoryId: number | null;
+}) {
+  const { t } = useTranslation();
+  const status = useDeviceStatus(selection, seq, categoryId);
+  const items = status.data ?? [];
+  return (
+    <Card size="small" title={t('monitoring.status.title')} loading={status.isPending && !status.data}>
+      {items.length ? (
+        <Row gutter={[12, 12]}>
+          {items.map((item) => (
+            <Col key={`${item.thingId}:${item.operation}`} xs={12} md={8} xl={6}>
+              <StatusItem item={item} />
+            </Col>
+          ))}
+        </Row>
+      ) : (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('monitoring.status.empty')} />
+      )}
+    </Card>
+  );
+}
+
+function StatusItem({ item }: { item: DeviceStatus }) {
+  return (
+    <div data-testid={`status-${item.operation}`}>
+      <Typography.Text type="secondary">{item.name}</Typography.Text>
+      <div style={{ fontSize: 18, fontWeight: 500 }}>
+        {isStatusMetric(item.name) ? (
+          <RunStateTag value={item.value} />
+        ) : (
+          <>
+            {formatValue(item.value)}
+            {item.unit && item.value !== null ? (
+              <Typography.Text type="secondary" style={{ fontSize: 12, marginLeft: 4 }}>
+                {item.unit}
+              </Typography.Text>
+            ) : null}
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

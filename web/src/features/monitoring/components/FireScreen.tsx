@@ -1,0 +1,138 @@
+import type { Cabinet, RegionNode } from '@kilowatch/contract';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { Alert, Card, Col, Empty, Row, Select, Skeleton, Space, Tag, Typography } from 'antd';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  categoriesQuery,
+  categoryAbilitiesQuery,
+  regionTreeQuery,
+} from '../../../components/charts/api/telemetry.ts';
+import { formatWithUnit } from '../../../components/charts/series.ts';
+import { usePolledCabinets } from '../api/monitoring.ts';
+import {
+  countStates,
+  detectFireCategory,
+  FIRE_STATE_COLORS,
+  FIRE_STATES,
+  type FireState,
+  fireState,
+  smokeEntry,
+  temperatureEntry,
+} from '../lib/fire.ts';
+import { useMonitorParams } from '../lib/selection.ts';
+import { regionsWithThings, walk } from '../lib/tree.ts';
+
+/** Categories probed for a smoke/state ability when the address names none. */
+const MAX_PROBED_CATEGORIES = 30;
+
+/**
+ * /energy_monitor/fire: fire sensors grouped by region, each with its state (normal, alarm,
+ * fault, offline) and latest smoke and temperature, refreshed every 10 s silently.
+ */
+export default function FireScreen() {
+  const { t } = useTranslation();
+  const { categoryId: chosen, setCategory } = useMonitorParams();
+  const categories = useQuery(categoriesQuery());
+  const probed = (categories.data ?? []).slice(0, MAX_PROBED_CATEGORIES);
+  const abilities = useQueries({
+    queries: probed.map((c) => ({ ...categoryAbilitiesQuery(c.id), enabled: chosen === null })),
+  });
+  const detected = useMemo(() => {
+    if (chosen !== null || abilities.some((a) => a.isPending)) return null;
+    const byId = new Map(probed.map((c, i) => [c.id, abilities[i]?.data] as const));
+    return detectFireCategory(probed, (id) => byId.get(id));
+  }, [chosen, abilities, probed]);
+  const categoryId = chosen ?? detected;
+
+  const tree = useQuery({ ...regionTreeQuery(true, categoryId), enabled: categoryId !== null });
+  const roots = tree.data ?? [];
+  const cabinetResults = usePolledCabinets(
+    roots.map((r) => r.id),
+    categoryId,
+  );
+  const cabinets = useMemo(() => {
+    const map = new Map<number, Cabinet>();
+    for (const r of cabinetResults) for (const c of r.data ?? []) map.set(c.thingId, c);
+    return map;
+  }, [cabinetResults]);
+  const groups = useMemo(() => regionsWithThings(roots), [roots]);
+  const sensors = useMemo(() => {
+    const ids = new Set(
+      [...walk(roots)].filter((n) => n.resourceType === 'thing').map((n) => n.thingId ?? n.id),
+    );
+    return [...ids].map((id) => cabinets.get(id)).filter((c): c is Cabinet => c !== undefined);
+  }, [roots, cabinets]);
+  const counts = countStates(sensors);
+  const detecting = chosen === null && (categories.isPending || abilities.some((a) => a.isPending));
+
+  return (
+    <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+      <Card size="small">
+        <Space wrap size={16}>
+          <Select<number>
+            style={{ width: 220 }}
+            aria-label={t('monitoring.fire.category')}
+            placeholder={t('monitoring.fire.category')}
+            loading={categories.isPending}
+            value={categoryId ?? undefined}
+            onChange={(v) => setCategory(v)}
+            options={(categories.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
+          />
+          {FIRE_STATES.map((s) => (
+            <Tag key={s} color={FIRE_STATE_COLORS[s]} data-testid={`count-${s}`}>
+              {t(`monitoring.fire.state.${s}`)}: {counts[s]}
+            </Tag>
+          ))}
+        </Space>
+      </Card>
+      {detecting || (categoryId !== null && tree.isPending) ? (
+        <Skeleton active />
+      ) : categoryId === null ? (
+        <Alert type="info" showIcon title={t('monitoring.fire.pickCategory')} />
+      ) : !groups.length ? (
+        <Card>
+          <Empty description={t('monitoring.fire.empty')} />
+        </Card>
+      ) : (
+        groups.map(({ region, things }) => (
+          <Card key={region.id} size="small" title={region.name}>
+            <Row gutter={[12, 12]}>
+              {things.map((thing) => (
+                <Col key={`${region.id}:${thing.thingId}`} xs={24} sm={12} lg={8} xxl={6}>
+                  <SensorCard thing={thing} cabinet={cabinets.get(thing.thingId ?? thing.id)} />
+                </Col>
+              ))}
+            </Row>
+          </Card>
+        ))
+      )}
+    </Space>
+  );
+}
+
+function SensorCard({ thing, cabinet }: { thing: RegionNode; cabinet: Cabinet | undefined }) {
+  const { t } = useTranslation();
+  const state: FireState = cabinet ? fireState(cabinet) : 'offline';
+  const smoke = cabinet && smokeEntry(cabinet);
+  const temperature = cabinet && temperatureEntry(cabinet);
+  return (
+    <Card
+      size="small"
+      data-testid={`sensor-${thing.thingId}`}
+      style={{ borderLeft: `4px solid ${FIRE_STATE_COLORS[state]}` }}
+      title={thing.name}
+      extra={<Tag color={FIRE_STATE_COLORS[state]}>{t(`monitoring.fire.state.${state}`)}</Tag>}
+    >
+      <Space orientation="vertical" size={2}>
+        <Typography.Text>
+          {t('monitoring.fire.smoke')}: {smoke ? formatWithUnit(smoke.value, smoke.unit) : '-'}
+        </Typography.Text>
+        <Typography.Text>
+          {t('monitoring.fire.temperature')}:{' '}
+          {temperature ? formatWithUnit(temperature.value, temperature.unit) : '-'}
+        </Typography.Text>
+      </Space>
+    </Card>
+  );
+}

@@ -1,0 +1,255 @@
+import { ReloadOutlined } from '@ant-design/icons';
+import { type QueryResult, TOP_DATA_CHUNK } from '@kilowatch/contract';
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  DatePicker,
+  Empty,
+  Row,
+  Segmented,
+  Select,
+  Space,
+  Statistic,
+  Table,
+  type TableColumnsType,
+  Typography,
+} from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  allLineMetrics,
+  buildSeries,
+  type ChartMetric,
+  type ChartSeries,
+  formatValue,
+  groupPoints,
+  LineChart,
+  MAX_CHART_METRICS,
+  seriesTable,
+  summarize,
+  type TableRow,
+} from '../../../components/charts/index.ts';
+import { useCounterSummary, useHistorySeries } from '../api/history.ts';
+import { useResourceMetrics } from '../api/metrics.ts';
+import { HISTORY_HOURS, parseWindow, resolveWindow } from '../lib/window.ts';
+import { MonitorLayout } from './MonitorLayout.tsx';
+import { useMonitor } from './use-monitor.ts';
+
+/** How many metrics the history chart starts with (more can be added, up to 9). */
+export const DEFAULT_HISTORY_METRICS = 3;
+
+type View = 'chart' | 'table';
+
+/**
+ * /energy_monitor/history: the selected resource over the last N hours (default 1) or a chosen
+ * range; several metrics on one chart with a y axis per unit, a total line for SUM metrics,
+ * dashed incomplete buckets, the counters as numbers, and a table view in chunks of 10.
+ */
+export default function HistoryScreen() {
+  const { t } = useTranslation();
+  const ctx = useMonitor();
+  const { selection, node, categoryId, params, update } = ctx;
+  const resource = useResourceMetrics(selection, node, categoryId);
+  const window = useMemo(() => parseWindow(params), [params]);
+  // "Last N hours" ends when the view opened or the user refreshed; a range is fixed.
+  const [anchor, setAnchor] = useState(() => Date.now());
+  const range = useMemo(() => resolveWindow(window, anchor), [window, anchor]);
+  const [view, setView] = useState<View>('chart');
+
+  const options = useMemo(
+    () => allLineMetrics(resource.configs, resource.sources),
+    [resource.configs, resource.sources],
+  );
+  const chosenParam = params.get('metrics');
+  const chosen = useMemo(() => {
+    const ids = chosenParam?.split(',').filter(Boolean);
+    if (ids?.length) return options.filter((m) => ids.includes(m.identifier)).slice(0, MAX_CHART_METRICS);
+    const first = resource.metrics.length ? resource.metrics : options;
+    return first.slice(0, DEFAULT_HISTORY_METRICS);
+  }, [options, resource.metrics, chosenParam]);
+
+  const results = useHistorySeries(selection, chosen, range, categoryId);
+  const summaries = useCounterSummary(selection, resource.counters, range, categoryId);
+  const series = useMemo(
+    () =>
+      chosen.flatMap((metric, i) => {
+        const answer = results.answers[i];
+        if (!answer) return [];
+        const several = chosen.length > 1;
+        return buildSeries(answer.result, {
+          name: metric.name,
+          aggregator: metric.aggregator,
+          color: metric.color,
+          unit: metric.unit || answer.unit,
+          totalName: several ? `${metric.name} · ${t('charts.total')}` : t('charts.total'),
+          label: (g) => (several ? `${metric.name} · ${g}` : g),
+        });
+      }),
+    [chosen, t, results.answers],
+  );
+  const loading = results.fetching;
+
+  return (
+    <MonitorLayout ctx={ctx}>
+      {!selection ? (
+        <Card>
+          <Empty description={ctx.tree.isPending ? t('monitoring.loading') : t('monitoring.noResource')} />
+        </Card>
+      ) : (
+        <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+          <Card size="small" title={node?.name ?? `#${selection.resourceId}`}>
+            <Space wrap>
+              <Select<number>
+                aria-label={t('monitoring.history.lastHours')}
+                style={{ width: 140 }}
+                value={window.kind === 'hours' ? window.hours : undefined}
+                placeholder={t('monitoring.history.lastHours')}
+                options={HISTORY_HOURS.map((h) => ({
+                  value: h,
+                  label: t('monitoring.history.hours', { count: h }),
+                }))}
+                onChange={(hours) => {
+                  setAnchor(Date.now());
+                  update({ hours, start: null, end: null });
+                }}
+              />
+              <DatePicker.RangePicker
+                showTime={{ format: 'HH:mm' }}
+                format="YYYY-MM-DD HH:mm"
+                aria-label={t('monitoring.history.range')}
+                value={window.kind === 'range' ? [dayjs(window.start), dayjs(window.end)] : null}
+                onChange={(values) => {
+                  const [from, to] = (values ?? []) as (Dayjs | null)[];
+                  if (from && to) update({ start: from.valueOf(), end: to.valueOf(), hours: null });
+                  else update({ start: null, end: null });
+                }}
+              />
+              <Button
+                icon={<ReloadOutlined />}
+                onClick={() => setAnchor(Date.now())}
+                aria-label={t('monitoring.history.refresh')}
+              >
+                {t('monitoring.history.refresh')}
+              </Button>
+              <Select<string[]>
+                mode="multiple"
+                aria-label={t('monitoring.history.metrics')}
+                style={{ minWidth: 260 }}
+                maxCount={MAX_CHART_METRICS}
+                placeholder={t('monitoring.history.metrics')}
+                value={chosen.map((m) => m.identifier)}
+                options={options.map((m) => ({
+                  value: m.identifier,
+                  label: m.unit ? `${m.name} (${m.unit})` : m.name,
+                }))}
+                onChange={(ids) => update({ metrics: ids.join(',') || null })}
+              />
+              <Segmented<View>
+                value={view}
+                onChange={setView}
+                options={[
+                  { value: 'chart', label: t('monitoring.history.chart') },
+                  { value: 'table', label: t('monitoring.history.table') },
+                ]}
+              />
+            </Space>
+            <Typography.Paragraph type="secondary" style={{ margin: '8px 0 0' }} data-testid="history-range">
+              {dayjs(range.start).format('YYYY-MM-DD HH:mm')} ~ {dayjs(range.end).format('YYYY-MM-DD HH:mm')}
+            </Typography.Paragraph>
+          </Card>
+          {resource.counters.length ? (
+            <CounterStrip counters={resource.counters} answers={summaries.answers} />
+          ) : null}
+          <Card size="small">
+            {!chosen.length ? (
+              <Empty description={t('monitoring.noMetrics')} />
+            ) : view === 'chart' ? (
+              <>
+                <LineChart series={series} zoom loading={loading} incompleteLabel={t('charts.incomplete')} />
+                {series.some((s) => s.points.some((p) => !p.complete)) && (
+                  <Alert type="info" showIcon title={t('charts.incompleteHint')} style={{ marginTop: 8 }} />
+                )}
+              </>
+            ) : (
+              <HistoryTable series={series} />
+            )}
+          </Card>
+        </Space>
+      )}
+    </MonitorLayout>
+  );
+}
+
+function CounterStrip({
+  counters,
+  answers,
+}: {
+  counters: ChartMetric[];
+  answers: (QueryResult | undefined)[];
+}) {
+  return (
+    <Card size="small">
+      <Row gutter={16}>
+        {counters.map((c, i) => {
+          const points = [...groupPoints(answers[i]?.result ?? []).values()].flat();
+          return (
+            <Col key={c.identifier} xs={12} md={6}>
+              <Statistic
+                title={c.name}
+                value={formatValue(summarize(points, c.aggregator))}
+                suffix={c.unit}
+                data-testid={`counter-${c.identifier}`}
+              />
+            </Col>
+          );
+        })}
+      </Row>
+    </Card>
+  );
+}
+
+/** The series as a table: 10 points a page (spec §9), values with 2 decimals, * for incomplete. */
+export function HistoryTable({ series }: { series: ChartSeries[] }) {
+  const { t } = useTranslation();
+  const rows = useMemo(() => seriesTable(series), [series]);
+  const columns: TableColumnsType<TableRow> = [
+    {
+      title: t('monitoring.history.time'),
+      dataIndex: 'key',
+      width: 180,
+      render: (key: number) => dayjs(key).format('YYYY-MM-DD HH:mm:ss'),
+    },
+    ...series.map((s) => ({
+      title: s.unit ? `${s.name} (${s.unit})` : s.name,
+      key: s.name,
+      render: (_: unknown, row: TableRow) => {
+        const p = row.values[s.name];
+        if (!p) return '-';
+        return p.complete ? (
+          formatValue(p.value)
+        ) : (
+          <Typography.Text type="warning" title={t('charts.incomplete')}>
+            {formatValue(p.value)}*
+          </Typography.Text>
+        );
+      },
+    })),
+  ];
+  return (
+    <Table<TableRow>
+      size="small"
+      rowKey="key"
+      columns={columns}
+      dataSource={rows}
+      pagination={{
+        pageSize: TOP_DATA_CHUNK,
+        showSizeChanger: false,
+        showTotal: (n) => t('monitoring.history.points', { count: n }),
+      }}
+      scroll={{ x: true }}
+    />
+  );
+}

@@ -1,0 +1,174 @@
+import { SettingOutlined } from '@ant-design/icons';
+import { MONITOR_REFRESH_MS, type QueryResult, REALTIME_WINDOW_MINUTES } from '@kilowatch/contract';
+import { Button, Card, Col, Empty, Row, Skeleton, Space, Typography } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  buildSeries,
+  type ChartMetric,
+  formatWithUnit,
+  LineChart,
+  MetricSettingsDialog,
+  useChartAbilities,
+} from '../../../components/charts/index.ts';
+import { useResourceMetrics } from '../api/metrics.ts';
+import { useRealtimeSeries } from '../api/monitoring.ts';
+import type { Selection } from '../lib/selection.ts';
+import { useSeqTicker } from '../lib/seq.ts';
+import { CabinetGrid } from './CabinetGrid.tsx';
+import { DeviceStatusPanel } from './DeviceStatusPanel.tsx';
+import { MonitorLayout } from './MonitorLayout.tsx';
+import { useMonitor } from './use-monitor.ts';
+
+/**
+ * /energy_monitor/realtime: the last 5 minutes of the selected resource's metrics, one chart per
+ * metric, with device status (things) or cabinets (regions), all refreshed every 10 s by one
+ * ticker whose stamp (`seq`) every call of the tick carries.
+ */
+export default function RealtimeScreen() {
+  const { t } = useTranslation();
+  const ctx = useMonitor();
+  const { selection, node, categoryId } = ctx;
+  const metrics = useResourceMetrics(selection, node, categoryId);
+  const abilities = useChartAbilities();
+  const [restarts, setRestarts] = useState(0);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const resetKey = selection
+    ? `${selection.resourceType}:${selection.resourceId}:${categoryId ?? ''}:${restarts}`
+    : null;
+  const seq = useSeqTicker(resetKey, MONITOR_REFRESH_MS);
+
+  return (
+    <MonitorLayout ctx={ctx}>
+      {!selection ? (
+        <Card>
+          <Empty description={ctx.tree.isPending ? t('monitoring.loading') : t('monitoring.noResource')} />
+        </Card>
+      ) : (
+        <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+          <Card
+            size="small"
+            title={
+              <Space>
+                <span>{node?.name ?? `#${selection.resourceId}`}</span>
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {t('monitoring.realtime.window', {
+                    minutes: REALTIME_WINDOW_MINUTES,
+                    seconds: MONITOR_REFRESH_MS / 1000,
+                  })}
+                </Typography.Text>
+              </Space>
+            }
+            extra={
+              abilities.configureMetrics && metrics.ref ? (
+                <Button icon={<SettingOutlined />} onClick={() => setSettingsOpen(true)}>
+                  {t('charts.settings.open')}
+                </Button>
+              ) : null
+            }
+          />
+          {selection.resourceType === 'thing' ? (
+            <DeviceStatusPanel selection={selection} seq={seq} categoryId={null} />
+          ) : (
+            <CabinetGrid regionId={selection.resourceId} seq={seq} categoryId={categoryId} />
+          )}
+          {metrics.loading ? (
+            <Skeleton active />
+          ) : (
+            <RealtimeCharts
+              selection={selection}
+              metrics={metrics.metrics}
+              seq={seq}
+              categoryId={categoryId}
+            />
+          )}
+          {metrics.ref && (
+            <MetricSettingsDialog
+              open={settingsOpen}
+              onClose={() => setSettingsOpen(false)}
+              resource={metrics.ref}
+              configs={metrics.configs}
+              sources={metrics.sources}
+              // Spec §4: after a successful change the view restarts its timers and reloads.
+              onSaved={() => setRestarts((n) => n + 1)}
+            />
+          )}
+        </Space>
+      )}
+    </MonitorLayout>
+  );
+}
+
+function RealtimeCharts({
+  selection,
+  metrics,
+  seq,
+  categoryId,
+}: {
+  selection: Selection;
+  metrics: ChartMetric[];
+  seq: string | null;
+  categoryId: number | null;
+}) {
+  const { t } = useTranslation();
+  const results = useRealtimeSeries(selection, metrics, seq, categoryId);
+  if (!metrics.length) {
+    return (
+      <Card>
+        <Empty description={t('monitoring.noMetrics')} />
+      </Card>
+    );
+  }
+  return (
+    <Row gutter={[16, 16]}>
+      {metrics.map((metric, i) => (
+        <Col key={metric.identifier} xs={24} md={12} xxl={8}>
+          <RealtimeMetricCard
+            metric={metric}
+            answer={results[i]?.data}
+            loading={results[i]?.isPending ?? true}
+          />
+        </Col>
+      ))}
+    </Row>
+  );
+}
+
+function RealtimeMetricCard({
+  metric,
+  answer,
+  loading,
+}: {
+  metric: ChartMetric;
+  answer: QueryResult | undefined;
+  loading: boolean;
+}) {
+  const { t } = useTranslation();
+  const series = useMemo(
+    () =>
+      buildSeries(answer?.result ?? [], {
+        name: metric.name,
+        aggregator: metric.aggregator,
+        color: metric.color,
+        unit: metric.unit,
+        totalName: t('charts.total'),
+      }),
+    [answer, metric, t],
+  );
+  const main = series[0]?.points ?? [];
+  const latest = [...main].reverse().find((p) => p.value !== null)?.value ?? null;
+  return (
+    <Card
+      size="small"
+      data-testid={`realtime-${metric.identifier}`}
+      title={`${metric.name}${metric.unit ? ` (${metric.unit})` : ''}`}
+      extra={
+        <Typography.Text strong data-testid="latest">
+          {formatWithUnit(latest, metric.unit)}
+        </Typography.Text>
+      }
+    >
+      <LineChart series={series} variant="card" loading={loading} incompleteLabel={t('charts.incomplete')} />
+    </Card>
+  );
+}

@@ -1,0 +1,137 @@
+import type { EffectiveAbility, MetricConfig, RegionNode } from '@kilowatch/contract';
+import { act, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderScreen } from '../../../components/charts/test-utils.tsx';
+import type { RequestOptions } from '../../../lib/http.ts';
+
+vi.mock('echarts-for-react/esm/core', () => ({
+  default: (props: { option: { series?: { name?: string; data?: unknown[] }[] } }) => (
+    <div data-testid="echart" data-names={(props.option.series ?? []).map((s) => s.name).join('|')} />
+  ),
+}));
+const http = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), patch: vi.fn() }));
+vi.mock('../../../lib/http.ts', () => ({ http }));
+const { default: HistoryScreen } = await import('./HistoryScreen.tsx');
+
+const NOW = 1_700_000_000_000;
+const region = (id: number, name: string, children: RegionNode[] = []): RegionNode => ({
+  id,
+  parentId: null,
+  name,
+  description: '',
+  thingId: null,
+  resourceType: 'region',
+  dimensions: [],
+  level: 0,
+  sort: 0,
+  isClick: true,
+  children,
+});
+const TREE = [
+  region(1, '总厂', [{ ...region(11, '电表A'), parentId: 1, thingId: 11, resourceType: 'thing' }]),
+];
+const ability = (identifier: string, name: string, extra: Partial<EffectiveAbility> = {}) =>
+  ({
+    identifier,
+    name,
+    unit: 'kWh',
+    dataType: 'number',
+    aggregator: 'sum',
+    cumulative: false,
+    sort: 0,
+    ...extra,
+  }) as EffectiveAbility;
+const ABILITIES = [
+  ability('E', '电量'),
+  ability('runtime', '运行时长', { unit: 'h', cumulative: true }),
+  ability('starts', '启动次数', { unit: '次', cumulative: true }),
+];
+
+type PostArgs = [string, Record<string, unknown>, RequestOptions];
+const posts = () => http.post.mock.calls as PostArgs[];
+const realTimeout = globalThis.setTimeout;
+const flush = () =>
+  act(async () => {
+    for (let i = 0; i < 10; i++) await new Promise((r) => realTimeout(r, 0));
+  });
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: NOW, toFake: ['Date'] });
+  http.get.mockImplementation(async (url: string) => {
+    if (url === '/api/regions') return TREE;
+    if (url === '/api/query/config') return [] as MetricConfig[];
+    if (url.startsWith('/api/thing/things/')) return ABILITIES;
+    if (url === '/api/thing/categories') return { list: [] };
+    return [];
+  });
+  http.post.mockImplementation(async (_url: string, body: { metricIdentifier: string }) => ({
+    result:
+      body.metricIdentifier === 'E'
+        ? [
+            { key: NOW - 600_000, value: 1, group: '电表A', complete: true },
+            { key: NOW - 600_000, value: 2, group: '电表B', complete: true },
+            { key: NOW, value: 3, group: '电表A', complete: false },
+            { key: NOW, value: 4, group: '电表B', complete: true },
+          ]
+        : [{ key: NOW - 3600_000, value: 2.5, group: '总厂', complete: true }],
+    seq: null,
+    unit: 'kWh',
+    resolution: 'raw',
+  }));
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.clearAllMocks();
+});
+
+describe('HistoryScreen', () => {
+  it('shows the last 1 hour by default, downsampled, silently', async () => {
+    renderScreen(<HistoryScreen />, '/energy_monitor/history?resourceType=region&resourceId=1');
+    await flush();
+    const line = posts().find(([, body]) => body.metricIdentifier === 'E')!;
+    expect(line[1]).toMatchObject({
+      startTime: NOW - 3600_000,
+      endTime: NOW,
+      maxPoints: 2000,
+      combine: 'none',
+      successor: true,
+    });
+    expect(line[2]).toMatchObject({ silent: true });
+  });
+
+  it('keeps 运行时长 and 启动次数 out of the lines and shows them as numbers', async () => {
+    renderScreen(<HistoryScreen />, '/energy_monitor/history?resourceType=region&resourceId=1');
+    await flush();
+    const names = screen.getByTestId('echart').getAttribute('data-names')!.split('|');
+    expect(names.some((n) => n.includes('运行时长') || n.includes('启动次数'))).toBe(false);
+    expect(screen.getByTestId('counter-runtime').textContent).toContain('2.50');
+    const summary = posts().find(([, body]) => body.metricIdentifier === 'runtime')!;
+    expect(summary[1]).toMatchObject({
+      aggregator: 'delta',
+      groupByTime: 'minute',
+      groupByInterval: 60,
+    });
+  });
+
+  it('adds a total line for SUM and marks incomplete buckets', async () => {
+    renderScreen(<HistoryScreen />, '/energy_monitor/history?resourceType=region&resourceId=1');
+    await flush();
+    const names = screen.getByTestId('echart').getAttribute('data-names')!.split('|');
+    expect(names).toContain('合计');
+    expect(names).toContain('电表A');
+    expect(names).toContain('数据不完整');
+  });
+
+  it('asks for 5-minute buckets over 72 h', async () => {
+    renderScreen(<HistoryScreen />, '/energy_monitor/history?resourceType=thing&resourceId=11&hours=72');
+    await flush();
+    const line = posts().find(([, body]) => body.metricIdentifier === 'E')!;
+    expect(line[1]).toMatchObject({
+      startTime: NOW - 72 * 3600_000,
+      groupByTime: 'minute',
+      groupByInterval: 5,
+    });
+    expect(line[1]).not.toHaveProperty('combine');
+  });
+});

@@ -1,0 +1,57 @@
+import type { RegionNode, ResourceType } from '@kilowatch/contract';
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+
+/** The resource a monitoring screen shows, kept in the address (`?resourceType=&resourceId=`). */
+export interface Selection {
+  resourceType: ResourceType;
+  resourceId: number;
+}
+
+const positiveInt = (v: string | null): number | null => {
+  const n = Number(v);
+  return v !== null && Number.isInteger(n) && n > 0 ? n : null;
+};
+
+/** Reads the selection from search params; null when absent or malformed. */
+export function parseSelection(params: URLSearchParams): Selection | null {
+  const type = params.get('resourceType');
+  const id = positiveInt(params.get('resourceId'));
+  if ((type !== 'region' && type !== 'thing') || id === null) return null;
+  return { resourceType: type, resourceId: id };
+}
+
+export const parseCategory = (params: URLSearchParams): number | null =>
+  positiveInt(params.get('categoryId'));
+
+/** The selection, or the first root region when the address names none. */
+export const effectiveSelection = (selection: Selection | null, roots: readonly RegionNode[] | undefined) =>
+  selection ?? (roots?.[0] ? { resourceType: 'region' as const, resourceId: roots[0].id } : null);
+
+/** Selection and category filter in the address; updates replace the history entry. */
+export function useMonitorParams() {
+  const [params, setParams] = useSearchParams();
+  const selection = useMemo(() => parseSelection(params), [params]);
+  const categoryId = parseCategory(params);
+  const update = useCallback(
+    (change: Record<string, string | number | null>) =>
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          for (const [k, v] of Object.entries(change)) {
+            if (v === null || v === '') next.delete(k);
+            else next.set(k, String(v));
+          }
+          return next;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  const select = useCallback(
+    (s: Selection) => update({ resourceType: s.resourceType, resourceId: s.resourceId }),
+    [update],
+  );
+  const setCategory = useCallback((id: number | null) => update({ categoryId: id }), [update]);
+  return { params, selection, categoryId, select, setCategory, update };
+}

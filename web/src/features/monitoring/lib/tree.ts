@@ -1,0 +1,79 @@
+import type { RegionNode } from '@kilowatch/contract';
+import type { Selection } from './selection.ts';
+
+/**
+ * Pure helpers over the region tree with things as leaves (GET /api/regions?withThings=true).
+ * A thing bound to two regions appears twice, so a node's key includes its parent.
+ */
+
+export const nodeKey = (node: RegionNode): string =>
+  node.resourceType === 'thing'
+    ? `thing:${node.parentId ?? 0}:${node.thingId ?? node.id}`
+    : `region:${node.id}`;
+
+export const nodeSelection = (node: RegionNode): Selection =>
+  node.resourceType === 'thing'
+    ? { resourceType: 'thing', resourceId: node.thingId ?? node.id }
+    : { resourceType: 'region', resourceId: node.id };
+
+export const matchesSelection = (node: RegionNode, s: Selection) =>
+  node.resourceType === s.resourceType && nodeSelection(node).resourceId === s.resourceId;
+
+/** Depth-first walk. */
+export function* walk(nodes: readonly RegionNode[]): Generator<RegionNode> {
+  for (const n of nodes) {
+    yield n;
+    yield* walk(n.children ?? []);
+  }
+}
+
+export const findNode = (nodes: readonly RegionNode[], s: Selection): RegionNode | null => {
+  for (const n of walk(nodes)) if (matchesSelection(n, s)) return n;
+  return null;
+};
+
+/** The first thing leaf under a node (its abilities stand for a region's metrics). */
+export const firstThing = (node: RegionNode | null): RegionNode | null => {
+  if (!node) return null;
+  for (const n of walk([node])) if (n.resourceType === 'thing') return n;
+  return null;
+};
+
+/** Distinct thing ids under a node. */
+export const thingIds = (node: RegionNode | null): number[] =>
+  node
+    ? [...new Set([...walk([node])].filter((n) => n.resourceType === 'thing').map((n) => n.thingId ?? n.id))]
+    : [];
+
+/**
+ * The tree cut down to nodes whose name contains `search` (case-insensitive) and their
+ * ancestors, with the keys to expand so every match shows. An empty search keeps everything.
+ */
+export function filterTree(
+  nodes: readonly RegionNode[],
+  search: string,
+): { nodes: RegionNode[]; expandedKeys: string[] } {
+  const needle = search.trim().toLowerCase();
+  if (!needle) return { nodes: [...nodes], expandedKeys: [] };
+  const expandedKeys: string[] = [];
+  const visit = (list: readonly RegionNode[]): RegionNode[] =>
+    list.flatMap((n) => {
+      const children = visit(n.children ?? []);
+      const hit = n.name.toLowerCase().includes(needle);
+      if (!hit && !children.length) return [];
+      if (children.length) expandedKeys.push(nodeKey(n));
+      // A matching region keeps its whole subtree; otherwise only the branches that match.
+      return [{ ...n, children: hit ? (n.children ?? []) : children }];
+    });
+  return { nodes: visit(nodes), expandedKeys };
+}
+
+/** Regions with the things bound directly to them, for grids grouped by region (fire). */
+export function regionsWithThings(
+  nodes: readonly RegionNode[],
+): { region: RegionNode; things: RegionNode[] }[] {
+  return [...walk(nodes)]
+    .filter((n) => n.resourceType === 'region')
+    .map((region) => ({ region, things: (region.children ?? []).filter((c) => c.resourceType === 'thing') }))
+    .filter((g) => g.things.length > 0);
+}

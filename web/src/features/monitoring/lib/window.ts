@@ -1,0 +1,130 @@
+import { DEFAULT_HISTORY_HOURS, type GroupByTime, REALTIME_WINDOW_MINUTES } from '@kilowatch/contract';
+import type { ChartMetric, ChartQuery } from '../../../components/charts/index.ts';
+import type { Selection } from './selection.ts';
+
+/** Time windows and query bodies of the real-time and history views (spec §4, §9). */
+
+/** The "last N hours" choices of the history view. */
+export const HISTORY_HOURS = [1, 2, 6, 12, 24, 72] as const;
+
+/** Most points a history series asks for (buckets or downsampling). */
+export const MAX_HISTORY_POINTS = 2000;
+/** Up to this span, raw points (downsampled by the server to MAX_HISTORY_POINTS). */
+export const RAW_SPAN_MS = 6 * 3600_000;
+
+export type HistoryWindow = { kind: 'hours'; hours: number } | { kind: 'range'; start: number; end: number };
+
+export const DEFAULT_HISTORY_WINDOW: HistoryWindow = { kind: 'hours', hours: DEFAULT_HISTORY_HOURS };
+
+/** [start, end) in ms: the last N hours before `now`, or the chosen range. */
+export function resolveWindow(window: HistoryWindow, now: number): { start: number; end: number } {
+  if (window.kind === 'range') return { start: window.start, end: window.end };
+  return { start: now - window.hours * 3600_000, end: now };
+}
+
+/** Reads the window from the address (`hours=` or `start=&end=`), defaulting to the last hour. */
+export function parseWindow(params: URLSearchParams): HistoryWindow {
+  const start = Number(params.get('start'));
+  const end = Number(params.get('end'));
+  if (
+    params.get('start') &&
+    params.get('end') &&
+    Number.isFinite(start) &&
+    Number.isFinite(end) &&
+    end > start
+  ) {
+    return { kind: 'range', start, end };
+  }
+  const hours = Number(params.get('hours'));
+  return (HISTORY_HOURS as readonly number[]).includes(hours)
+    ? { kind: 'hours', hours }
+    : DEFAULT_HISTORY_WINDOW;
+}
+
+const BUCKETS: { unit: GroupByTime; ms: number; intervals: number[] }[] = [
+  { unit: 'minute', ms: 60_000, intervals: [1, 2, 5, 10, 15, 30] },
+  { unit: 'hour', ms: 3600_000, intervals: [1, 2, 3, 6, 12] },
+  { unit: 'day', ms: 86400_000, intervals: [1, 2, 7, 14, 30] },
+];
+
+/**
+ * How to ask for a span: up to 6 h raw points downsampled to 2000 (maxPoints); beyond, the
+ * smallest minute/hour/day bucket that keeps the series at or under 2000 points.
+ * @example bucketFor(0, 24 * 3600_000) // { groupByTime: 'minute', groupByInterval: 1 }
+ */
+export function bucketFor(
+  start: number,
+  end: number,
+): { maxPoints: number } | { groupByTime: GroupByTime; groupByInterval: number } {
+  const span = Math.max(0, end - start);
+  if (span <= RAW_SPAN_MS) return { maxPoints: MAX_HISTORY_POINTS };
+  for (const b of BUCKETS) {
+    for (const interval of b.intervals) {
+      if (span / (b.ms * interval) <= MAX_HISTORY_POINTS)
+        return { groupByTime: b.unit, groupByInterval: interval };
+    }
+  }
+  return { groupByTime: 'day', groupByInterval: Math.ceil(span / 86400_000 / MAX_HISTORY_POINTS) };
+}
+
+/**
+ * The body for one metric of a resource. Regions include descendants' things and answer one
+ * series per thing (`combine: 'none'`), so additive metrics get a total line on top.
+ */
+export function metricQuery(
+  selection: Selection,
+  metric: ChartMetric,
+  range: { start: number; end: number },
+  categoryId: number | null,
+): ChartQuery {
+  const region = selection.resourceType === 'region';
+  return {
+    resourceType: selection.resourceType,
+    resourceId: selection.resourceId,
+    metricIdentifier: metric.identifier,
+    metricName: metric.name,
+    aggregator: metric.aggregator,
+    startTime: range.start,
+    endTime: range.end,
+    unit: metric.unit || undefined,
+    ...(region ? { successor: true, combine: 'none' as const, categoryId: categoryId ?? undefined } : {}),
+  };
+}
+
+/** The real-time body: the last 5 minutes before the tick (`seq` is the tick's Date.now()). */
+export function realtimeQuery(
+  selection: Selection,
+  metric: ChartMetric,
+  seq: string,
+  categoryId: number | null,
+) {
+  const end = Number(seq);
+  return metricQuery(selection, metric, { start: end - REALTIME_WINDOW_MINUTES * 60_000, end }, categoryId);
+}
+
+/** The history body: window plus buckets or downsampling. */
+export function historyQuery(
+  selection: Selection,
+  metric: ChartMetric,
+  range: { start: number; end: number },
+  categoryId: number | null,
+): ChartQuery {
+  return { ...metricQuery(selection, metric, range, categoryId), ...bucketFor(range.start, range.end) };
+}
+
+/**
+ * A counter's value over the whole window (运行时长, 启动次数, 停机时长): buckets as large as the
+ * window (split at most in two by bucket alignment), summed across things.
+ */
+export function summaryQuery(
+  selection: Selection,
+  metric: ChartMetric,
+  range: { start: number; end: number },
+  categoryId: number | null,
+): ChartQuery {
+  const minutes = Math.max(1, Math.min(100000, Math.ceil((range.end - range.start) / 60_000)));
+  // One figure for a region: the server combines its things by the metric's nature (contract
+  // defaultCombine), so the per-thing `combine: 'none'` of the line query is dropped.
+  const { combine: _perThing, ...query } = metricQuery(selection, metric, range, categoryId);
+  return { ...query, groupByTime: 'minute', groupByInterval: minutes };
+}
