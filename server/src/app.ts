@@ -50,6 +50,8 @@ declare module 'fastify' {
 export interface AppOptions {
   /** Milliseconds since the epoch. Tests move it to expire tokens and throttle windows. */
   now?: () => number;
+  /** Called as soon as the first start created the admin account (server.ts prints the login). */
+  onFirstStartAdmin?: (admin: FirstStartAdmin) => void;
   /** Sees every route as it is added (the route-permission test walks them all). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -69,6 +71,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   try {
     await migrateToLatest(database.db, database.dialect);
     firstStartAdmin = await ensureAdmin(database.db, config.adminPassword, new Date(now()));
+    // Told at once: if a later step fails (a port in use), the generated password is not lost.
+    if (firstStartAdmin) options.onFirstStartAdmin?.(firstStartAdmin);
     await bootstrapSystem(database.db, new Date(now()));
     telemetry = await openTelemetryStore({
       dataDir: config.dataDir,

@@ -16,9 +16,16 @@ const config = (() => {
   }
 })();
 
-const app = await buildApp(config).catch((error: unknown) =>
-  fail(`Kilowatch could not start: ${error instanceof Error ? error.message : String(error)}`),
-);
+const app = await buildApp(config, {
+  onFirstStartAdmin: (admin) => console.info(`\n${firstStartBanner(admin)}\n`),
+}).catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  // The MQTT broker listens while the app is built; a local Mosquitto on 1883 is a common clash.
+  const hint = message.includes('EADDRINUSE')
+    ? ' — another program uses that port: choose another with PORT or MQTT_PORT (MQTT_PORT=0 turns the built-in broker off)'
+    : '';
+  return fail(`Kilowatch could not start: ${message}${hint}`);
+});
 
 let simulator: Simulator | undefined;
 
@@ -43,8 +50,11 @@ try {
 }
 
 console.info(`Kilowatch listening on http://localhost:${config.port}`);
-if (app.firstStartAdmin) console.info(`\n${firstStartBanner(app.firstStartAdmin)}\n`);
-else {
+if (app.firstStartAdmin) {
+  console.info(
+    `Open http://localhost:${config.port} and log in as ${app.firstStartAdmin.username} (password in the box above).`,
+  );
+} else {
   console.info(
     'Log in with an existing account (the first start printed the admin password). Forgot it? ' +
       'Stop the server and run: npm run user:password -- admin --password NewPass123',

@@ -243,7 +243,8 @@ export function buildCartesianOption(input: CartesianInput): ChartOption {
       name: unit,
       position: i % 2 === 0 ? ('left' as const) : ('right' as const),
       offset: Math.floor(i / 2) * 50,
-      scale: true,
+      // Bars measure from zero (a consumption bar cut at 1 misleads); lines may zoom to their range.
+      scale: (input.kind ?? 'line') !== 'bar',
       alignTicks: units.length > 1,
       axisLabel: { fontSize: theme.fontSize },
       splitLine: { show: i === 0 },

@@ -94,9 +94,10 @@ describe('HistoryScreen', () => {
       startTime: NOW - 3600_000,
       endTime: NOW,
       maxPoints: 2000,
-      combine: 'none',
       successor: true,
     });
+    // A whole region without a category: its own series, combined on the server.
+    expect(line[1]).not.toHaveProperty('combine');
     expect(line[2]).toMatchObject({ silent: true });
   });
 

@@ -68,8 +68,10 @@ export function bucketFor(
 }
 
 /**
- * The body for one metric of a resource. Regions include descendants' things and answer one
- * series per thing (`combine: 'none'`), so additive metrics get a total line on top.
+ * The body for one metric of a resource. Regions include descendants' things. With a category
+ * chosen, a region answers one series per thing (`combine: 'none'`) and additive metrics get a
+ * total line on top; without one (a whole plant: dozens of meters) it answers the region's own
+ * series, combined by the metric's nature on the server.
  */
 export function metricQuery(
   selection: Selection,
@@ -87,7 +89,13 @@ export function metricQuery(
     startTime: range.start,
     endTime: range.end,
     unit: metric.unit || undefined,
-    ...(region ? { successor: true, combine: 'none' as const, categoryId: categoryId ?? undefined } : {}),
+    ...(region
+      ? {
+          successor: true,
+          categoryId: categoryId ?? undefined,
+          ...(categoryId ? { combine: 'none' as const } : {}),
+        }
+      : {}),
   };
 }
 
