@@ -34,6 +34,14 @@ describe('locales', () => {
     }
   });
 
+  it('the feature strings that quote the spec are word for word', () => {
+    expect(locales.zh).toMatchObject({
+      'system.user.passwordRule': '请输入6~20位英文字符',
+      'system.user.level.admin': '管理员',
+      'system.user.level.editor': '编辑',
+    });
+  });
+
   it('every feature brings its strings', () => {
     for (const domain of ['devices', 'system', 'regions', 'monitoring', 'home', 'charts']) {
       expect(

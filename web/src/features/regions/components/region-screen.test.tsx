@@ -3,7 +3,13 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../../../lib/i18n.ts';
 import { useSession } from '../../../lib/session.ts';
-import { type FetchCall, mockApi, page, recordToasts, renderScreen } from '../test-utils.tsx';
+import {
+  type FetchCall,
+  mockApi,
+  page,
+  recordToasts,
+  renderScreen,
+} from '../../../testing/render-with-api.tsx';
 import { RegionScreen } from './RegionScreen.tsx';
 
 const node = (

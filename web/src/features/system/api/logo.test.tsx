@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../../../lib/i18n.ts';
 import { SidebarContent } from '../../../layout/Sidebar.tsx';
 import { useSession } from '../../../lib/session.ts';
-import { mockApi, renderScreen } from '../test-utils.tsx';
+import { mockApi, renderScreen } from '../../../testing/render-with-api.tsx';
 import { loadLogo } from './logo.ts';
 
 beforeEach(() =>

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../../../lib/i18n.ts';
 import { useSession } from '../../../lib/session.ts';
-import { mockApi, page, recordToasts, renderScreen } from '../test-utils.tsx';
+import { mockApi, page, recordToasts, renderScreen } from '../../../testing/render-with-api.tsx';
 import { RolesScreen } from './RolesScreen.tsx';
 
 const res = (id: number, path: string, titleKey: string, parentPath: string | null): Resource => ({

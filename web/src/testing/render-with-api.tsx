@@ -4,7 +4,7 @@ import { App as AntApp } from 'antd';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { vi } from 'vitest';
-import { setNotifier } from '../../lib/notify.ts';
+import { setNotifier } from '../lib/notify.ts';
 
 export interface FetchCall {
   method: string;
