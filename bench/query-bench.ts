@@ -1,0 +1,459 @@
+/**
+ * End-to-end query benchmark: the plant (20 things × 10 abilities = 200 series) is created through
+ * the API of a real server, the dataset (30 days × 10 s = 51.84 M points) is loaded through the
+ * store's public entry (openTelemetryStore, the same write() the ingest uses) while no server holds
+ * the file, then the server is started on it and each query is measured over HTTP (one keep-alive
+ * client): median and p95 after a warm-up, with the server-side time from Fastify's request log.
+ * Same-run baselines: GET /api/health (the noise floor of HTTP itself), a trivial /api/query/data
+ * request (the fixed cost of a query) and, with the server stopped, the raw-table DuckDB query
+ * opened read-only (the rollup gain). Disk bytes per point.
+ *
+ *   npx tsx bench/query-bench.ts [--things 20 | --series 200] [--days 30] [--interval 10] [--runs 20]
+ *     [--port 18720] [--keep] [--prof]
+ *   npm run bench:query -w bench
+ */
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { openTelemetryStore, type Point } from '../server/src/telemetry/index.ts';
+import {
+  ABILITIES,
+  Api,
+  createPlant,
+  DAY,
+  fileSize,
+  flag,
+  fmt,
+  HOUR,
+  loadAverage,
+  log,
+  METRICS,
+  MINUTE,
+  machine,
+  median,
+  numArg,
+  type Plant,
+  quantile,
+  SECOND,
+  type Server,
+  sample,
+  startServer,
+  TIME_ZONE,
+  tempDir,
+} from './harness.ts';
+
+const THINGS = flag('series')
+  ? Math.max(1, Math.round(numArg('series', 200) / METRICS.length))
+  : numArg('things', 20);
+const SERIES = THINGS * METRICS.length;
+const DAYS = numArg('days', 30);
+const INTERVAL = numArg('interval', 10) * 1000;
+const RUNS = Math.max(5, numArg('runs', 20));
+const WARMUP_RUNS = 3;
+const PORT = numArg('port', 18720);
+const MQTT_PORT = numArg('mqtt-port', 18890);
+const NM = METRICS.length;
+const STEPS_PER_CALL = Math.max(1, Math.round(10_000 / SERIES)); // write() calls of ~10,000 points
+const IN_FLIGHT = 32;
+
+const end = Math.floor(Date.now() / MINUTE) * MINUTE;
+const steps = Math.floor((DAYS * DAY) / INTERVAL);
+const start = end - steps * INTERVAL;
+const total = steps * SERIES;
+const last = start + (steps - 1) * INTERVAL;
+/** The last 15 minutes are sent through the API once the server runs (a live plant: in memory). */
+const LIVE_STEPS = Math.min(steps - 1, Math.round((15 * MINUTE) / INTERVAL));
+const loadedPoints = (steps - LIVE_STEPS) * SERIES;
+const counter = new Float64Array(THINGS);
+
+interface Measured {
+  name: string;
+  median: number;
+  p95: number;
+  serverMedian?: number;
+  target?: number;
+  note?: string;
+}
+const results: Measured[] = [];
+
+async function load(plant: Plant, dataDir: string): Promise<{ seconds: number; bytes: number }> {
+  const store = await openTelemetryStore({
+    dataDir,
+    timeZone: TIME_ZONE,
+    retention: { rawDays: 90, minuteDays: 400, hourDays: 1830 },
+  });
+  const row = new Float64Array(NM);
+  const t0 = performance.now();
+  let lastReport = t0;
+  const inflight = new Set<Promise<void>>();
+  for (let i0 = 0; i0 < steps - LIVE_STEPS; i0 += STEPS_PER_CALL) {
+    const i1 = Math.min(steps - LIVE_STEPS, i0 + STEPS_PER_CALL);
+    const points: Point[] = new Array((i1 - i0) * SERIES);
+    let k = 0;
+    for (let i = i0; i < i1; i++) {
+      const ts = start + i * INTERVAL;
+      for (let t = 0; t < THINGS; t++) {
+        sample(t, i, ts, INTERVAL, counter, row);
+        const thingId = (plant.things[t] as { id: number }).id;
+        for (let a = 0; a < NM; a++)
+          points[k++] = { thingId, metric: METRICS[a] as string, ts, value: row[a] as number };
+      }
+    }
+    const p: Promise<void> = store.write(points).then(() => {
+      inflight.delete(p);
+    });
+    inflight.add(p);
+    if (inflight.size >= IN_FLIGHT) await Promise.race(inflight);
+    if (performance.now() - lastReport > 15_000) {
+      lastReport = performance.now();
+      log(
+        `  … ${((100 * i0) / steps).toFixed(0)} %, ${fmt((i0 * SERIES) / ((lastReport - t0) / 1000))} points/s, load average ${loadAverage()}`,
+      );
+    }
+  }
+  await Promise.all(inflight);
+  const seconds = (performance.now() - t0) / 1000;
+  await store.checkpoint();
+  await store.close();
+  const path = join(dataDir, 'telemetry.duckdb');
+  return { seconds, bytes: fileSize(path) + fileSize(`${path}.wal`) };
+}
+
+/** The last LIVE_STEPS steps of every thing through the line-protocol write, like a running plant. */
+async function sendLiveTail(server: Server, plant: Plant) {
+  const row = new Float64Array(NM);
+  const bodies = plant.things.map(() => [] as string[]);
+  for (let i = steps - LIVE_STEPS; i < steps; i++) {
+    const ts = start + i * INTERVAL;
+    for (let t = 0; t < THINGS; t++) {
+      sample(t, i, ts, INTERVAL, counter, row);
+      bodies[t]?.push(`meter ${METRICS.map((m, a) => `${m}=${row[a]}`).join(',')} ${ts}`);
+    }
+  }
+  await Promise.all(
+    plant.things.map(async (thing, t) => {
+      const res = await fetch(`${server.base}/api/v2/write?precision=ms`, {
+        method: 'POST',
+        headers: { authorization: `Token ${thing.token}`, 'content-type': 'text/plain' },
+        body: bodies[t]?.join('\n'),
+      });
+      if (res.status !== 204) throw new Error(`live tail write: ${res.status} ${await res.text()}`);
+    }),
+  );
+}
+
+/** `fn(i)` sends one request tagged `seq=<tag>-<i>`; server time from the request log. */
+async function measure(
+  name: string,
+  tag: string,
+  server: Server,
+  fn: (seq: string) => Promise<unknown>,
+  target?: number,
+  note?: string,
+) {
+  for (let i = 0; i < WARMUP_RUNS; i++) await fn(`${tag}-w${i}`);
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    await fn(`${tag}-${i}`);
+    times.push(performance.now() - t);
+  }
+  // The log line may arrive a moment after the response.
+  await new Promise((r) => setTimeout(r, 100));
+  const serverTimes = server.requests
+    .filter((r) => new RegExp(`seq=${tag}-\\d+(x\\d+)?(&|$)`).test(r.url))
+    .map((r) => r.responseTime);
+  const m: Measured = {
+    name,
+    median: median(times),
+    p95: quantile(times, 0.95),
+    serverMedian: serverTimes.length ? median(serverTimes) : undefined,
+    target,
+    note,
+  };
+  results.push(m);
+  log(
+    `${name.padEnd(72)} median ${m.median.toFixed(2).padStart(7)} ms  p95 ${m.p95.toFixed(2).padStart(7)} ms  server ${
+      m.serverMedian === undefined ? '   —' : m.serverMedian.toFixed(2).padStart(6)
+    } ms${target === undefined ? '' : `  target ≤ ${target} ms ${m.median <= target ? 'OK' : 'MISSED'}`}${note ? `  (${note})` : ''}`,
+  );
+  return m;
+}
+
+interface DataAnswer {
+  result: { key: number; value: number | null; group: string; complete: boolean }[];
+  resolution: string;
+}
+
+async function queries(api: Api, server: Server, plant: Plant) {
+  const thing = (plant.things[0] as { id: number }).id;
+  const data = (seq: string, body: Record<string, unknown>) =>
+    api.call<DataAnswer>('POST', `/api/query/data?seq=${seq}`, body);
+  const monthStart = end - DAYS * DAY;
+  const shapes: string[] = [];
+  const shape = async (label: string, body: Record<string, unknown>) => {
+    const a = await data('shape', body);
+    shapes.push(`${label}: ${a.result.length} points, resolution ${a.resolution}`);
+  };
+
+  await measure('baseline: GET /api/health (HTTP round trip + SQLite ping)', 'h', server, async (seq) => {
+    const res = await fetch(`${server.base}/api/health?seq=${seq}`);
+    await res.arrayBuffer();
+  });
+  await measure(
+    'baseline: POST /api/query/data, 1 series, last 20 s raw (2 points, in memory)',
+    'h2',
+    server,
+    (seq) =>
+      data(seq, {
+        resourceType: 'thing',
+        resourceId: thing,
+        metricIdentifier: 'P',
+        startTime: last + 1 - 20 * SECOND,
+        endTime: last + 1,
+      }),
+    undefined,
+    'the fixed cost of a query request',
+  );
+
+  const last5 = {
+    resourceType: 'region',
+    resourceId: plant.tenRegion,
+    metricIdentifier: 'P',
+    combine: 'none',
+  };
+  const range5 = { startTime: last + 1 - 5 * MINUTE, endTime: last + 1 };
+  await shape('last 5 min raw', { ...last5, ...range5 });
+  await measure(
+    'last 5 min of 10 series, raw points (1 region request, combine none)',
+    'q1',
+    server,
+    (seq) => data(seq, { ...last5, ...range5 }),
+    5,
+    'sent through the API after start: in memory',
+  );
+  await shape('last 5 min 10 s', { ...last5, ...range5, groupByTime: 'second', groupByInterval: 10 });
+  await measure(
+    'last 5 min of 10 series, 10 s avg buckets',
+    'q1b',
+    server,
+    (seq) => data(seq, { ...last5, ...range5, groupByTime: 'second', groupByInterval: 10 }),
+    5,
+  );
+  const hourAgo = { startTime: last + 1 - 65 * MINUTE, endTime: last + 1 - 60 * MINUTE };
+  await measure(
+    '  5 min of 10 series an hour ago, raw points (from DuckDB)',
+    'q1c',
+    server,
+    (seq) => data(seq, { ...last5, ...hourAgo }),
+    undefined,
+    'loaded before the start: raw table',
+  );
+  await measure('  5 min of 10 series an hour ago, 10 s avg buckets (from DuckDB)', 'q1d', server, (seq) =>
+    data(seq, { ...last5, ...hourAgo, groupByTime: 'second', groupByInterval: 10 }),
+  );
+
+  const month = { resourceType: 'thing', resourceId: thing, startTime: monthStart, endTime: end };
+  await shape('30 days daily', { ...month, metricIdentifier: 'P', groupByTime: 'day' });
+  await measure(
+    '1 series × 30 days → daily avg (P)',
+    'q2',
+    server,
+    (seq) => data(seq, { ...month, metricIdentifier: 'P', groupByTime: 'day' }),
+    10,
+  );
+  await measure(
+    '1 series × 30 days → daily consumption (EP delta)',
+    'q2b',
+    server,
+    (seq) => data(seq, { ...month, metricIdentifier: 'EP', groupByTime: 'day' }),
+    10,
+  );
+
+  // Yesterday, the plant's local day: 24 hourly buckets.
+  const day = {
+    resourceType: 'thing',
+    resourceId: thing,
+    metricIdentifier: 'P',
+    period: 'day',
+    startTime: end - DAY,
+    groupByTime: 'hour',
+  };
+  await shape('1 day hourly', day);
+  for (const aggregator of ['avg', 'max', 'min'] as const) {
+    await measure(
+      `1 series × 1 day → hourly ${aggregator}`,
+      `q3${aggregator}`,
+      server,
+      (seq) => data(seq, { ...day, aggregator }),
+      5,
+    );
+  }
+  await measure('1 series × 1 day → hourly avg + max + min (3 requests at once)', 'q3all', server, (seq) =>
+    Promise.all(
+      (['avg', 'max', 'min'] as const).map((aggregator, j) => data(`${seq}x${j}`, { ...day, aggregator })),
+    ),
+  );
+
+  const plantMonth = {
+    resourceType: 'region',
+    resourceId: plant.allRegion,
+    combine: 'none',
+    groupByTime: 'day',
+    aggregator: 'delta',
+    startTime: monthStart,
+    endTime: end,
+  };
+  await shape('200 series daily (EP)', { ...plantMonth, metricIdentifier: 'EP' });
+  await measure(
+    `${SERIES} series × 30 days → daily delta (${NM} region requests at once, one per ability)`,
+    'q4',
+    server,
+    (seq) =>
+      Promise.all(
+        METRICS.map((metric, j) => data(`${seq}x${j}`, { ...plantMonth, metricIdentifier: metric })),
+      ),
+    100,
+  );
+  await measure(
+    `  ${THINGS} series × 30 days → daily consumption (EP, 1 region request)`,
+    'q4ep',
+    server,
+    (seq) => data(seq, { ...plantMonth, metricIdentifier: 'EP' }),
+  );
+
+  const chart = { ...month, metricIdentifier: 'P', maxPoints: 2000 };
+  await shape('30 days → ≤ 2,000 points', chart);
+  await measure(
+    '1 series × 30 days → downsampled to ≤ 2,000 points',
+    'q5',
+    server,
+    (seq) => data(seq, chart),
+    20,
+  );
+  for (const s of shapes) log(`  shape: ${s}`);
+}
+
+/** The rollup gain: the same answers from the raw table, DuckDB opened read-only on the store's file. */
+async function rawComparison(dataDir: string, plant: Plant) {
+  const instance = await DuckDBInstance.create(join(dataDir, 'telemetry.duckdb'), {
+    access_mode: 'READ_ONLY',
+    threads: '2',
+    memory_limit: '1GB',
+  });
+  const conn = await instance.connect();
+  const thing = (plant.things[0] as { id: number }).id;
+  const ids = (
+    await conn.runAndReadAll(`SELECT id FROM series WHERE thing_id = ${thing} AND metric = 'P'`)
+  ).getRows();
+  const sid = Number(ids[0]?.[0]);
+  const offset = 8 * HOUR; // Asia/Shanghai, no DST
+  const monthStart = end - DAYS * DAY;
+  const timed = async (name: string, sql: string, runs: number, note?: string) => {
+    await conn.runAndReadAll(sql);
+    const times: number[] = [];
+    let rows = 0;
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now();
+      rows = (await conn.runAndReadAll(sql)).getRows().length;
+      times.push(performance.now() - t);
+    }
+    const m: Measured = {
+      name,
+      median: median(times),
+      p95: quantile(times, 0.95),
+      note: `${rows} rows${note ? `; ${note}` : ''}`,
+    };
+    results.push(m);
+    log(
+      `${name.padEnd(72)} median ${m.median.toFixed(2).padStart(7)} ms  p95 ${m.p95.toFixed(2).padStart(7)} ms  (${m.note})`,
+    );
+  };
+  await timed(
+    'raw DuckDB: 1 series × 30 days → daily avg, GROUP BY day over raw',
+    `SELECT (ts + ${offset}) // ${DAY} AS d, avg(value), count(*) FROM raw
+     WHERE series_id = ${sid} AND ts >= ${monthStart} AND ts < ${end} GROUP BY d ORDER BY d`,
+    RUNS,
+  );
+  await timed(
+    'raw DuckDB: same from the day rollup rows',
+    `SELECT bucket, vsum / cnt, cnt FROM day WHERE series_id = ${sid} ORDER BY bucket`,
+    RUNS,
+  );
+  await timed(
+    `raw DuckDB: ${SERIES} series × 30 days → daily max − min, GROUP BY over raw`,
+    `SELECT series_id, (ts + ${offset}) // ${DAY} AS d, max(value) - min(value) FROM raw
+     WHERE ts >= ${monthStart} AND ts < ${end} GROUP BY ALL`,
+    5,
+    'plain GROUP BY: no reset or gap handling',
+  );
+  conn.closeSync();
+  instance.closeSync();
+}
+
+async function main() {
+  log(
+    `query benchmark: ${THINGS} things × ${NM} abilities = ${SERIES} series × ${DAYS} days × ${INTERVAL / 1000} s = ${fmt(total)} points`,
+  );
+  log(machine());
+  const dataDir = tempDir('kw-query-');
+  log(`data folder ${dataDir}`);
+
+  let server = await startServer({ dataDir, port: PORT, mqttPort: MQTT_PORT });
+  let api = new Api(server.base);
+  await api.login();
+  const plant = await createPlant(api, THINGS);
+  await server.stop();
+  log(
+    `created through the API: category with ${ABILITIES.length} abilities, a model, ${THINGS} things, 2 regions`,
+  );
+
+  log(`loading through openTelemetryStore().write() (raw + rollups), server stopped…`);
+  const loaded = await load(plant, dataDir);
+  log(
+    `loaded ${fmt(loadedPoints)} points in ${loaded.seconds.toFixed(1)} s (${fmt(loadedPoints / loaded.seconds)} points/s); ` +
+      `telemetry.duckdb after checkpoint and close: ${(loaded.bytes / 1e6).toFixed(1)} MB = ${(loaded.bytes / loadedPoints).toFixed(2)} bytes/point`,
+  );
+
+  const profDir = flag('prof') ? tempDir('kw-query-prof-') : undefined;
+  server = await startServer({
+    dataDir,
+    port: PORT,
+    mqttPort: MQTT_PORT,
+    logLevel: 'info',
+    nodeArgs: profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [],
+  });
+  api = new Api(server.base);
+  await api.login();
+  await sendLiveTail(server, plant);
+  log(`sent the last ${LIVE_STEPS} steps (${fmt(LIVE_STEPS * SERIES)} points) through POST /api/v2/write`);
+  log(
+    `server on ${server.base}, load average ${loadAverage()}; ${WARMUP_RUNS} warm-up runs, then ${RUNS} measured:`,
+  );
+  await queries(api, server, plant);
+  await server.stop();
+  if (profDir) log(`CPU profile of the server in ${profDir} (removed at exit unless --keep)`);
+  const path = join(dataDir, 'telemetry.duckdb');
+  const after = fileSize(path) + fileSize(`${path}.wal`);
+  log(`after the server stopped: ${(after / 1e6).toFixed(1)} MB = ${(after / total).toFixed(2)} bytes/point`);
+
+  log('server stopped; the raw table for comparison (read-only):');
+  await rawComparison(dataDir, plant);
+
+  const health = results[0] as Measured;
+  log(`\nsummary (load average now ${loadAverage()}):`);
+  log('| query | median ms | p95 ms | server-side median ms | − health floor | target |');
+  log('|---|---:|---:|---:|---:|---|');
+  for (const r of results) {
+    log(
+      `| ${r.name.trim()} | ${r.median.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.serverMedian?.toFixed(2) ?? ''} | ${
+        r === health || r.serverMedian === undefined ? '' : (r.median - health.median).toFixed(2)
+      } | ${r.target === undefined ? '' : `≤ ${r.target} ${r.median <= r.target ? 'OK' : 'MISSED'}`} |`,
+    );
+  }
+  log(
+    `| disk after load | ${(loaded.bytes / loadedPoints).toFixed(2)} bytes/point (${(loaded.bytes / 1e6).toFixed(0)} MB) | | | | |`,
+  );
+}
+
+await main();
+process.exit(0);
