@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 18931);
+const mqttPort = Number(process.env.E2E_MQTT_PORT ?? port + 1);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'kilowatch-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
 
@@ -25,6 +26,8 @@ export default defineConfig({
     viewport: { width: 1440, height: 900 },
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
+    actionTimeout: 20_000,
+    navigationTimeout: 30_000,
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
@@ -46,6 +49,15 @@ export default defineConfig({
     timeout: 120_000,
     reuseExistingServer: false,
     stdout: 'pipe',
-    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SIMULATOR: 'off' },
+    // The demo plant runs (50 things, the minimum) on its own MQTT port, with a day of backfilled
+    // history (start-server.mjs): the monitoring spec needs live and past data.
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SIMULATOR: 'on',
+      SIMULATOR_THINGS: '50',
+      MQTT_PORT: String(mqttPort),
+    },
   },
 });

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 
 export async function login(page: Page, account: { username: string; password: string }) {
   await page.getByPlaceholder('用户名').fill(account.username);
@@ -15,4 +15,39 @@ export const tabs = (page: Page) => page.getByTestId('tab-strip').getByTestId('t
 
 export async function expectPath(page: Page, path: string) {
   await expect(page).toHaveURL(new RegExp(`#${path.replace(/[?]/g, '\\?')}$`));
+}
+
+/** A suffix that keeps names of one run apart from the demo plant and from earlier runs. */
+export const uniqueSuffix = () =>
+  `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+
+/** The open antd select dropdown (closed ones stay in the DOM, hidden). */
+export const openDropdown = (page: Page) =>
+  page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
+
+/**
+ * Opens an antd Select (the combobox `field`), optionally types `search` into it and clicks the
+ * option whose whole text is `option`.
+ */
+export async function pickOption(page: Page, field: Locator, option: string, search?: string) {
+  await field.click();
+  if (search !== undefined) await field.fill(search);
+  const exact = new RegExp(`^${option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  await openDropdown(page).locator('.ant-select-item-option').filter({ hasText: exact }).click();
+  await expect(openDropdown(page)).toHaveCount(0);
+}
+
+/** antd puts a space between the two characters of a CJK button label (确 定). */
+export const buttonName = (label: string) => new RegExp(`^${[...label].join('\\s*')}$`);
+
+/**
+ * A toast (antd message) with `text`; the first one showing, since an earlier identical toast
+ * may still be on screen (or fading out) after a quick second action.
+ */
+export const toast = (page: Page, text: string) =>
+  page.locator('.ant-message-notice:not(.ant-message-fade-leave)').filter({ hasText: text }).first();
+
+/** A screenshot of the final screen of a test, kept with its results. */
+export async function finalScreenshot(page: Page, testInfo: TestInfo, name = 'final') {
+  await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
 }

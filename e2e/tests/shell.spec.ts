@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { ADMIN, EDITOR } from './accounts.ts';
-import { expectPath, login, openFromMenu, tabs } from './helpers.ts';
+import { expectPath, finalScreenshot, login, openFromMenu, tabs } from './helpers.ts';
 
-test('admin logs in, works with tabs, switches languages and logs out', async ({ page }) => {
+test('admin logs in, works with tabs, switches languages and logs out', async ({ page }, testInfo) => {
   await page.goto('/');
   await expect(page).toHaveURL(/#\/login\?redirect=/);
   await login(page, ADMIN);
@@ -47,9 +47,10 @@ test('admin logs in, works with tabs, switches languages and logs out', async ({
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
   await page.goto('/#/home');
   await expect(page).toHaveURL(/#\/login\?redirect=%2Fhome/);
+  await finalScreenshot(page, testInfo);
 });
 
-test('an editor sees no admin menus and gets the 401 page on admin routes', async ({ page }) => {
+test('an editor sees no admin menus and gets the 401 page on admin routes', async ({ page }, testInfo) => {
   await page.goto('/#/login');
   await login(page, EDITOR);
   await expectPath(page, '/home');
@@ -64,29 +65,37 @@ test('an editor sees no admin menus and gets the 401 page on admin routes', asyn
   await expect(page.getByText('抱歉，您没有权限访问此页面。')).toBeVisible();
   await expect(page.getByRole('button', { name: '返回', exact: true })).toHaveCount(0);
   await expect(page.getByRole('button', { name: '返回首页' })).toBeVisible();
+  await finalScreenshot(page, testInfo);
 });
 
-test('a deep link opened while logged out returns there after login', async ({ page }) => {
+test('a deep link opened while logged out returns there after login', async ({ page }, testInfo) => {
   await page.goto('/#/energy_monitor/history');
   await expect(page).toHaveURL(/#\/login\?redirect=%2Fenergy_monitor%2Fhistory/);
   await login(page, ADMIN);
   await expectPath(page, '/energy_monitor/history');
-  await expect(page.getByTestId('not-built')).toBeVisible();
+  // The history screen, showing the first root region (the demo plant's) until one is chosen.
+  await expect(page.getByTestId('history-range')).toBeVisible();
+  await expect(page.getByTestId('not-built')).toHaveCount(0);
+  await finalScreenshot(page, testInfo);
 });
 
-test('wrong password is refused with the server message and nothing is stored', async ({ page }) => {
+test('wrong password is refused with the server message and nothing is stored', async ({
+  page,
+}, testInfo) => {
   await page.goto('/#/login');
   await login(page, { username: ADMIN.username, password: 'wrongPass99' });
   await expect(page.locator('.ant-message')).toBeVisible();
   await expect(page).toHaveURL(/#\/login/);
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+  await finalScreenshot(page, testInfo);
 });
 
-test('an unknown path shows the 404 page', async ({ page }) => {
+test('an unknown path shows the 404 page', async ({ page }, testInfo) => {
   await page.goto('/#/login');
   await login(page, ADMIN);
   await expectPath(page, '/home');
   await page.goto('/#/no/such/page');
   await expectPath(page, '/404');
   await expect(page.getByText('抱歉，您访问的页面不存在。')).toBeVisible();
+  await finalScreenshot(page, testInfo);
 });

@@ -13,7 +13,7 @@ import {
   Table,
   type TableColumnsType,
 } from 'antd';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useLayoutEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../lib/notify.ts';
 import { type TableParams, useTableParams } from './use-table-params.ts';
@@ -60,6 +60,8 @@ export function CrudPage<Row extends { id: number }, Values>(props: CrudPageProp
   const [editing, setEditing] = useState<Row | null>(null);
   const [dialogOpen, setDialogOpen] = useState(false);
   const [searchText, setSearchText] = useState(params.name);
+  // The row's values, set once the reset below has been rendered (see openDialog).
+  const [pendingValues, setPendingValues] = useState<Partial<Values> | null>(null);
 
   const query = useQuery({
     queryKey: [...props.queryKey, 'page', params],
@@ -91,9 +93,18 @@ export function CrudPage<Row extends { id: number }, Values>(props: CrudPageProp
   function openDialog(row: Row | null) {
     setEditing(row);
     form.resetFields();
-    if (row && props.toFormValues) form.setFieldsValue(props.toFormValues(row) as never);
+    // Not set here: the reset remounts the rows of a Form.List (the thing's attributes) in the
+    // next render, and with `preserve={false}` the unmounting rows clear the values just set, so
+    // a second edit showed empty attribute rows.
+    setPendingValues(row && props.toFormValues ? props.toFormValues(row) : null);
     setDialogOpen(true);
   }
+
+  useLayoutEffect(() => {
+    if (!pendingValues) return;
+    form.setFieldsValue(pendingValues as never);
+    setPendingValues(null);
+  }, [pendingValues, form]);
 
   function confirmDelete(row: Row) {
     modal.confirm({

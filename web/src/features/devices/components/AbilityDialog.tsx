@@ -105,6 +105,9 @@ export function AbilityDialog({
         onValuesChange={(changed: Partial<AbilityValues>) => {
           if (changed.dataType && NON_NUMERIC.includes(changed.dataType))
             form.setFieldValue('aggregator', 'last');
+          // A counter's natural aggregate is the sum of its increments, not an average of readings.
+          if (changed.cumulative === true && form.getFieldValue('aggregator') === 'avg')
+            form.setFieldValue('aggregator', 'sum');
           if (changed.dataType === 'enum' && !form.getFieldValue('enumOptions')?.length) {
             form.setFieldValue('enumOptions', [{ value: '', label: '' }]);
           }

@@ -151,6 +151,8 @@ export function BindingsPanel({ region }: { region: RegionNode | null }) {
                   {
                     title: t('crud.actions'),
                     key: 'actions',
+                    // Stays in view when the table scrolls sideways on narrower screens.
+                    fixed: 'right' as const,
                     render: (_: unknown, b: Binding) => (
                       <Button
                         size="small"
