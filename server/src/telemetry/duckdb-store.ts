@@ -322,6 +322,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
         st.latestValue = lastValues?.[i] as number;
         st.recentFrom = st.latestTs + 1;
       }
+      await this.loadRecent(c);
 
       const [zone] = await columns(c, `SELECT value FROM meta WHERE key = 'time_zone'`);
       const stored = zone?.[0] as string | undefined;
@@ -339,6 +340,50 @@ export class DuckDBTelemetryStore implements TelemetryStore {
         }
       }
     });
+  }
+
+  /**
+   * Fills each series' recent window (its last RECENT_WINDOW, at most RECENT_CAP points) from the
+   * raw table, as writes since the start would have: "last minutes" reads and the minute rollups
+   * of in-order batches then work from memory after a restart too. One query over the raw table's
+   * newest part: series whose last point is more than RECENT_WINDOW older than the newest of all
+   * start with an empty window (their reads go to the table, as before).
+   */
+  private async loadRecent(c: DuckDBConnection): Promise<void> {
+    let newest = Number.NEGATIVE_INFINITY;
+    for (const st of this.byId.values()) {
+      if (st.latestTs !== null && st.latestTs > newest) newest = st.latestTs;
+    }
+    if (!Number.isFinite(newest)) return;
+    const from = newest - 2 * RECENT_WINDOW;
+    const [sids, tss, vals] = await columns(
+      c,
+      `SELECT series_id, ts::DOUBLE, value FROM (
+         SELECT series_id, ts, value, max(ts) OVER (PARTITION BY series_id) AS lt,
+           row_number() OVER (PARTITION BY series_id ORDER BY ts DESC) AS k
+         FROM raw WHERE ts >= ${int(from)})
+       WHERE ts >= lt - ${RECENT_WINDOW} AND k <= ${RECENT_CAP}
+       ORDER BY series_id, ts`,
+    );
+    const n = sids?.length ?? 0;
+    for (let i = 0; i < n; ) {
+      const id = sids?.[i] as number;
+      let j = i;
+      while (j < n && sids?.[j] === id) j++;
+      const st = this.byId.get(id);
+      const ts = (tss?.slice(i, j) ?? []) as number[];
+      const values = (vals?.slice(i, j) ?? []) as number[];
+      i = j;
+      const lt = st?.latestTs ?? null;
+      // Only a complete window: the series' newest raw point is its latest, and the window's
+      // start is inside the range read.
+      if (!st || lt === null || ts[ts.length - 1] !== lt || lt - RECENT_WINDOW < from) continue;
+      st.recentTs = ts;
+      st.recentValues = values;
+      st.recentFrom = ts.length >= RECENT_CAP ? (ts[0] as number) : lt - RECENT_WINDOW;
+      const before = lowerBound(ts, floorTo(lt, MINUTE));
+      if (before > 0) st.tailPrev = { ts: ts[before - 1] as number, value: values[before - 1] as number };
+    }
   }
 
   // ---------------------------------------------------------------- writes

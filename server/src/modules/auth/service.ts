@@ -10,7 +10,13 @@ import {
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
-import { findUserAccess, findUserById, findUserByUsername, type User } from '../users/index.ts';
+import {
+  findUserAccess,
+  findUserById,
+  findUserByUsername,
+  findUserWithAccess,
+  type User,
+} from '../users/index.ts';
 import { decodeUsername, decryptPassword, hashPassword, verifyPassword } from './crypto.ts';
 import {
   deleteExpiredRefreshTokens,
@@ -69,7 +75,13 @@ export const expandGrants = (paths: readonly string[]): string[] => [
 
 /** Level role first, then the codes of the roles the user holds; and what those roles grant. */
 async function accessOf(db: Kysely<DB>, user: User): Promise<{ roles: string[]; grants: string[] }> {
-  const { roleCodes, paths } = await findUserAccess(db, user.id);
+  return rolesAndGrants(user, await findUserAccess(db, user.id));
+}
+
+function rolesAndGrants(
+  user: User,
+  { roleCodes, paths }: { roleCodes: string[]; paths: string[] },
+): { roles: string[]; grants: string[] } {
   return {
     roles: [...new Set([...rolesForUserLevel(user.userLevel), ...roleCodes])],
     grants: expandGrants(paths),
@@ -99,6 +111,34 @@ export function createAuthService({ db, tokens, throttle, loginKey, now }: AuthS
       isoNow(),
     );
     return { token, refreshToken: refresh.token };
+  }
+
+  /**
+   * Access tokens whose signature was checked, with their subject and expiry: the console sends
+   * the same token with every request, and the HMAC check (with its key import) is most of an
+   * authentication. Only the signature is remembered: expiry is checked again on every request,
+   * as the JWT check would (valid while `exp` is after the current second), and the user is read
+   * every time.
+   */
+  const verified = new Map<string, { userId: number; exp: number }>();
+  const VERIFIED_MAX = 1000;
+
+  async function verifyAccess(accessToken: string): Promise<{ userId: number }> {
+    const known = verified.get(accessToken);
+    if (known) {
+      if (known.exp > Math.floor(now() / 1000)) return known;
+      verified.delete(accessToken);
+      throw new AppError('TOKEN_EXPIRED', 401);
+    }
+    const claims = await tokens.verifyAccess(accessToken).catch((error: unknown) => {
+      throw new AppError(
+        error instanceof TokenError && error.reason === 'expired' ? 'TOKEN_EXPIRED' : 'UNAUTHORIZED',
+        401,
+      );
+    });
+    if (verified.size >= VERIFIED_MAX) verified.clear();
+    verified.set(accessToken, { userId: claims.userId, exp: claims.exp });
+    return claims;
   }
 
   return {
@@ -191,20 +231,17 @@ export function createAuthService({ db, tokens, throttle, loginKey, now }: AuthS
      * session: a bad or expired token, or a user since removed, disabled or left without a level.
      */
     async authenticate(accessToken: string): Promise<AuthUser> {
-      const claims = await tokens.verifyAccess(accessToken).catch((error: unknown) => {
-        throw new AppError(
-          error instanceof TokenError && error.reason === 'expired' ? 'TOKEN_EXPIRED' : 'UNAUTHORIZED',
-          401,
-        );
-      });
-      const user = await findUserById(db, claims.userId);
-      if (!user) throw new AppError('UNAUTHORIZED', 401);
+      const claims = await verifyAccess(accessToken);
+      // The user and their grants in one query.
+      const found = await findUserWithAccess(db, claims.userId);
+      if (!found) throw new AppError('UNAUTHORIZED', 401);
+      const { user, access } = found;
       assertMayLogIn(user, 401);
       return {
         id: user.id,
         username: user.username,
         userLevel: user.userLevel,
-        ...(await accessOf(db, user)),
+        ...rolesAndGrants(user, access),
       };
     },
   };

@@ -439,4 +439,88 @@ describe.each(dialects())('query API on %s', (dialect) => {
     expect(await nextEvent()).toEqual([{ thingId: m2().id, metric: 'P', ts: H + 180 * S, value: 3.5 }]);
     controller.abort();
   });
+
+  it('answers from the things and regions as they are now, right after they change', async () => {
+    const r3 = (await api.post('/api/regions', { name: '三车间' })).body.data.id as number;
+    const sum = async () => {
+      const res = await data(minuteOf({ resourceType: 'region', resourceId: r3, combine: 'sum' }));
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const result = res.body.data.result as { key: number; value: number | null; group: string }[];
+      return { groups: [...new Set(result.map((p) => p.group))], values: result.map((p) => p.value) };
+    };
+    expect((await api.post(`/api/regions/${r3}/bindings`, { thingIds: [m1().id] })).status).toBe(200);
+    expect(await sum()).toEqual({ groups: ['三车间'], values: [15, 35, 50] });
+    // Renamed, another thing bound, one unbound: seen by the next query.
+    expect((await api.put(`/api/regions/${r3}`, { name: '三号车间' })).status).toBe(200);
+    expect((await sum()).groups).toEqual(['三号车间']);
+    expect((await api.post(`/api/regions/${r3}/bindings`, { thingIds: [m2().id] })).status).toBe(200);
+    expect((await sum()).values).toEqual([16, 37, 50]);
+    expect((await api.del(`/api/regions/${r3}/bindings?thingIds=${m1().id}`)).status).toBe(200);
+    expect((await sum()).values).toEqual([1, 2, null]);
+    // An ability removed from the thing: no longer queryable at once.
+    const abilities = (await api.get(`/api/thing/things/${m2().id}/abilities`)).body.data as {
+      abilityId: number;
+      identifier: string;
+    }[];
+    const p = abilities.find((a) => a.identifier === 'P')?.abilityId;
+    expect((await data(minuteOf({ resourceId: m2().id }))).status).toBe(200);
+    expect((await api.del(`/api/thing/things/${m2().id}/abilities?ids=${p}`)).status).toBe(200);
+    expect((await data(minuteOf({ resourceId: m2().id }))).status).toBe(422);
+    expect((await data(minuteOf({ resourceType: 'region', resourceId: r3 }))).status).toBe(422);
+    // A deleted region: 404 at once.
+    expect((await api.del(`/api/regions/${r3}`)).status).toBe(200);
+    expect((await data(minuteOf({ resourceType: 'region', resourceId: r3 }))).status).toBe(404);
+  });
+
+  it('answers the last minutes the same after a restart (recent points loaded at open)', async () => {
+    const now = t.clock.now();
+    const points = Array.from({ length: 60 }, (_, i) => ({
+      thingId: m1().id,
+      metric: 'P',
+      ts: now - 10 * MIN + i * 10 * S,
+      value: (i * 7) % 13,
+    }));
+    await t.app.telemetry.write(points);
+    const last5 = { resourceType: 'thing', resourceId: m1().id, metricIdentifier: 'P' };
+    const range = { startTime: now - 5 * MIN, endTime: now };
+    const before = [
+      await values({ ...last5, ...range }),
+      await values({ ...last5, ...range, groupByTime: 'second', groupByInterval: 10 }),
+      await values({ ...last5, ...range, groupByTime: 'minute' }),
+    ];
+    expect(before[0]).toHaveLength(30);
+    await t.restart();
+    const after = [
+      await values({ ...last5, ...range }),
+      await values({ ...last5, ...range, groupByTime: 'second', groupByInterval: 10 }),
+      await values({ ...last5, ...range, groupByTime: 'minute' }),
+    ];
+    expect(after).toEqual(before);
+    // In-order points after the restart extend the same minutes (rollups from the loaded window).
+    await t.app.telemetry.write([
+      { thingId: m1().id, metric: 'P', ts: now, value: 100 },
+      { thingId: m1().id, metric: 'P', ts: now + 10 * S, value: 200 },
+    ]);
+    const minute = await values({
+      ...last5,
+      startTime: now - MIN,
+      endTime: now + MIN,
+      groupByTime: 'minute',
+      aggregator: 'max',
+    });
+    expect(minute).toEqual([
+      [now - MIN, Math.max(...points.slice(-6).map((p) => p.value))],
+      [now, 200],
+    ]);
+  });
+
+  it('checks the expiry of an access token on every request, also one used before', async () => {
+    const { token } = await login(t.app);
+    const mine = apiAs(() => t.app, token);
+    expect((await mine.get(`/api/query/realtime?resourceId=${m1().id}`)).status).toBe(200);
+    t.clock.advance(1801 * S);
+    const res = await mine.get(`/api/query/realtime?resourceId=${m1().id}`);
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe('TOKEN_EXPIRED');
+  });
 });

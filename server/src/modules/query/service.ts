@@ -31,6 +31,7 @@ import type { RegionService } from '../regions/index.ts';
 import { effectiveAbilitiesOf, type ThingsService } from '../things/index.ts';
 import { byThing, combineSeries, mergeRuns, type Slot } from './buckets.ts';
 import { compileFormula, FormulaError, roundTo } from './formula.ts';
+import { METADATA_TTL_MS, metadataGeneration } from './metadata-cache.ts';
 import * as repo from './repository.ts';
 
 /** Most buckets one series of a query may have (spec: charts, not exports). */
@@ -78,6 +79,11 @@ interface Resource {
   things: Thing[];
 }
 
+/** A resource with the effective abilities of each of its things. */
+interface Target extends Resource {
+  abilities: Map<number, EffectiveAbility[]>;
+}
+
 const unknownMetric = (metric: string, resourceType: ResourceType) =>
   new AppError('UNPROCESSABLE', 422, { metric, resource: resourceType }, { message: 'query.unknownMetric' });
 
@@ -107,8 +113,43 @@ export function createQueryService(deps: QueryDeps) {
     const bindings = await deps.regions.bindings(id, { categoryId, successor });
     const things = new Map<number, Thing>();
     for (const b of bindings) things.set(b.thing.id, b.thing);
-    const tree = await deps.regions.tree({});
-    return { name: findName(tree, id) ?? `#${id}`, things: [...things.values()] };
+    // Without successors every binding names the region; otherwise one row, not the whole tree.
+    const name =
+      (!successor ? bindings[0]?.regionName : undefined) ?? (await deps.regions.find(id))?.name ?? `#${id}`;
+    return { name, things: [...things.values()] };
+  }
+
+  /**
+   * Resolved resources (name, things, their effective abilities) of recent reads, so a query
+   * does not read the same metadata from the database again. An entry is used for at most
+   * METADATA_TTL_MS and never after a write of the things or regions services in this process
+   * (invalidateQueryMetadata); a write by another server process is seen within the TTL.
+   */
+  const cache = new Map<string, { gen: number; at: number; target: Target }>();
+  const CACHE_MAX = 1000;
+
+  async function target(
+    resourceType: ResourceType,
+    id: number,
+    options: { categoryId?: number | undefined; successor?: boolean | undefined } = {},
+  ): Promise<Target> {
+    const key =
+      resourceType === 'thing'
+        ? `thing:${id}`
+        : `region:${id}:${options.categoryId ?? ''}:${options.successor ? 1 : 0}`;
+    const hit = cache.get(key);
+    const gen = metadataGeneration();
+    if (hit && hit.gen === gen && performance.now() - hit.at < METADATA_TTL_MS) return hit.target;
+    // The generation is taken before reading: a write committed meanwhile makes this entry stale.
+    const res = await resource(resourceType, id, options);
+    const abilities = await effectiveAbilitiesOf(
+      db,
+      res.things.map((t) => t.id),
+    );
+    const found: Target = { ...res, abilities };
+    if (cache.size >= CACHE_MAX) cache.clear();
+    cache.set(key, { gen, at: performance.now(), target: found });
+    return found;
   }
 
   /** The time range of a query, [start, end). */
@@ -236,14 +277,11 @@ export function createQueryService(deps: QueryDeps) {
     // ---- series ----
 
     async data(q: MetricQuery, seq: string | null): Promise<QueryResult> {
-      const res = await resource(q.resourceType, q.resourceId, {
+      const res = await target(q.resourceType, q.resourceId, {
         categoryId: q.categoryId,
         successor: q.successor,
       });
-      const abilities = await effectiveAbilitiesOf(
-        db,
-        res.things.map((t) => t.id),
-      );
+      const { abilities } = res;
       const things = res.things.filter((t) =>
         abilities.get(t.id)?.some((a) => a.identifier === q.metricIdentifier),
       );
@@ -321,11 +359,7 @@ export function createQueryService(deps: QueryDeps) {
       categoryId?: number | undefined;
       successor?: boolean | undefined;
     }): Promise<DeviceStatus[]> {
-      const { things } = await resource(query.resourceType ?? 'thing', query.resourceId, query);
-      const abilities = await effectiveAbilitiesOf(
-        db,
-        things.map((t) => t.id),
-      );
+      const { things, abilities } = await target(query.resourceType ?? 'thing', query.resourceId, query);
       const out: DeviceStatus[] = [];
       for (const t of things) {
         for (const [ability, latest] of latestOf(t.id, abilities.get(t.id) ?? [])) {
@@ -346,11 +380,7 @@ export function createQueryService(deps: QueryDeps) {
       regionId: number,
       query: { categoryId?: number | undefined; successor?: boolean | undefined },
     ): Promise<Cabinet[]> {
-      const { things } = await resource('region', regionId, query);
-      const abilities = await effectiveAbilitiesOf(
-        db,
-        things.map((t) => t.id),
-      );
+      const { things, abilities } = await target('region', regionId, query);
       const at = now();
       return things.map((t) => {
         const attrMap: Cabinet['attrMap'] = {};
@@ -392,18 +422,6 @@ export function createQueryService(deps: QueryDeps) {
       a.dataType === 'string' ? strings.get(a.identifier) : numbers.get(a.identifier),
     ]);
   }
-}
-
-function findName(
-  nodes: readonly { id: number; name: string; children: unknown[] }[],
-  id: number,
-): string | undefined {
-  for (const node of nodes) {
-    if (node.id === id) return node.name;
-    const found = findName(node.children as { id: number; name: string; children: unknown[] }[], id);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }
 
 export type QueryService = ReturnType<typeof createQueryService>;

@@ -10,11 +10,21 @@ import {
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
+import { invalidateQueryMetadata } from '../query/metadata-cache.ts';
 import * as repo from './repository.ts';
 import { applyOrder, buildTree, levelOf, type RegionRecord, subtreeIds } from './tree.ts';
 
 const notFound = () => new AppError('NOT_FOUND', 404);
 const toRegion = (r: RegionRecord): Region => ({ ...r });
+
+/** Runs a write, then tells the query service's metadata cache (names, bindings) it changed. */
+async function changed<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } finally {
+    invalidateQueryMetadata();
+  }
+}
 
 /** Region tree and thing bindings (spec §3 tree node, §7 Regions). */
 export function createRegionService(db: Kysely<DB>, now: () => number) {
@@ -49,14 +59,68 @@ export function createRegionService(db: Kysely<DB>, now: () => number) {
     },
 
     async create(input: RegionInput): Promise<Region> {
-      return db.transaction().execute(async (trx) => {
-        const parentId = input.parentId ?? null;
-        if (parentId !== null) {
+      return changed(
+        db.transaction().execute(async (trx) => {
+          const parentId = input.parentId ?? null;
+          if (parentId !== null) {
+            const regions = await repo.listRegions(trx);
+            const byId = new Map(regions.map((r) => [r.id, r]));
+            if (!byId.has(parentId))
+              throw new AppError('UNPROCESSABLE', 422, { id: parentId }, { message: 'region.unknown' });
+            if ((levelOf(byId, parentId) ?? REGION_MAX_DEPTH) + 1 > REGION_MAX_DEPTH) {
+              throw new AppError(
+                'UNPROCESSABLE',
+                422,
+                { max: REGION_MAX_DEPTH },
+                { message: 'region.tooDeep' },
+              );
+            }
+          }
+          const region = await repo.insertRegion(
+            trx,
+            {
+              parentId,
+              name: input.name,
+              description: input.description ?? '',
+              sort: await repo.nextSort(trx, parentId),
+            },
+            iso(),
+          );
+          return toRegion(region);
+        }),
+      );
+    },
+
+    async update(id: number, input: RegionUpdate): Promise<Region> {
+      if (!(await changed(repo.updateRegion(db, id, input, iso())))) throw notFound();
+      return toRegion(await requireRegion(id));
+    },
+
+    async remove(id: number): Promise<void> {
+      await changed(
+        db.transaction().execute(async (trx) => {
+          if (!(await repo.findRegion(trx, id))) throw notFound();
+          if ((await repo.countChildren(trx, id)) > 0) {
+            throw new AppError('CONFLICT', 409, {}, { message: 'region.hasChildren' });
+          }
+          await repo.deleteRegion(trx, id);
+        }),
+      );
+    },
+
+    /** Moves and reorders in one transaction; the whole resulting tree is checked first. */
+    async order(order: RegionOrder): Promise<RegionNode[]> {
+      return changed(
+        db.transaction().execute(async (trx) => {
           const regions = await repo.listRegions(trx);
-          const byId = new Map(regions.map((r) => [r.id, r]));
-          if (!byId.has(parentId))
-            throw new AppError('UNPROCESSABLE', 422, { id: parentId }, { message: 'region.unknown' });
-          if ((levelOf(byId, parentId) ?? REGION_MAX_DEPTH) + 1 > REGION_MAX_DEPTH) {
+          const result = applyOrder(regions, order);
+          if ('problem' in result) {
+            const { problem } = result;
+            if (problem.kind === 'unknown') {
+              throw new AppError('UNPROCESSABLE', 422, { id: problem.id }, { message: 'region.unknown' });
+            }
+            if (problem.kind === 'cycle')
+              throw new AppError('UNPROCESSABLE', 422, {}, { message: 'region.cycle' });
             throw new AppError(
               'UNPROCESSABLE',
               422,
@@ -64,54 +128,11 @@ export function createRegionService(db: Kysely<DB>, now: () => number) {
               { message: 'region.tooDeep' },
             );
           }
-        }
-        const region = await repo.insertRegion(
-          trx,
-          {
-            parentId,
-            name: input.name,
-            description: input.description ?? '',
-            sort: await repo.nextSort(trx, parentId),
-          },
-          iso(),
-        );
-        return toRegion(region);
-      });
-    },
-
-    async update(id: number, input: RegionUpdate): Promise<Region> {
-      if (!(await repo.updateRegion(db, id, input, iso()))) throw notFound();
-      return toRegion(await requireRegion(id));
-    },
-
-    async remove(id: number): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        if (!(await repo.findRegion(trx, id))) throw notFound();
-        if ((await repo.countChildren(trx, id)) > 0) {
-          throw new AppError('CONFLICT', 409, {}, { message: 'region.hasChildren' });
-        }
-        await repo.deleteRegion(trx, id);
-      });
-    },
-
-    /** Moves and reorders in one transaction; the whole resulting tree is checked first. */
-    async order(order: RegionOrder): Promise<RegionNode[]> {
-      return db.transaction().execute(async (trx) => {
-        const regions = await repo.listRegions(trx);
-        const result = applyOrder(regions, order);
-        if ('problem' in result) {
-          const { problem } = result;
-          if (problem.kind === 'unknown') {
-            throw new AppError('UNPROCESSABLE', 422, { id: problem.id }, { message: 'region.unknown' });
-          }
-          if (problem.kind === 'cycle')
-            throw new AppError('UNPROCESSABLE', 422, {}, { message: 'region.cycle' });
-          throw new AppError('UNPROCESSABLE', 422, { max: REGION_MAX_DEPTH }, { message: 'region.tooDeep' });
-        }
-        const at = iso();
-        for (const move of order) await repo.moveRegion(trx, move, at);
-        return buildTree(result.regions);
-      });
+          const at = iso();
+          for (const move of order) await repo.moveRegion(trx, move, at);
+          return buildTree(result.regions);
+        }),
+      );
     },
 
     /** Things bound to a region, and with `successor` to every region below it too. */
@@ -119,10 +140,14 @@ export function createRegionService(db: Kysely<DB>, now: () => number) {
       id: number,
       { categoryId, successor }: { categoryId?: number; successor?: boolean },
     ): Promise<Binding[]> {
+      if (!successor) {
+        // One region: a lookup by id, not the whole tree.
+        if (!(await repo.findRegion(db, id))) throw notFound();
+        return repo.listBindings(db, { regionIds: [id], categoryId });
+      }
       const regions = await repo.listRegions(db);
       if (!regions.some((r) => r.id === id)) throw notFound();
-      const regionIds = successor ? subtreeIds(regions, id) : [id];
-      return repo.listBindings(db, { regionIds, categoryId });
+      return repo.listBindings(db, { regionIds: subtreeIds(regions, id), categoryId });
     },
 
     async allBindings({ categoryId }: { categoryId?: number }): Promise<Binding[]> {
@@ -131,27 +156,35 @@ export function createRegionService(db: Kysely<DB>, now: () => number) {
 
     async bind(id: number, thingIds: number[]): Promise<Binding[]> {
       const unique = [...new Set(thingIds)];
-      await db.transaction().execute(async (trx) => {
-        if (!(await repo.findRegion(trx, id))) throw notFound();
-        const existing = await repo.existingThingIds(trx, unique);
-        const missing = unique.filter((t) => !existing.has(t));
-        if (missing.length) {
-          throw new AppError(
-            'UNPROCESSABLE',
-            422,
-            { ids: missing.join(', ') },
-            { message: 'region.thingsUnknown' },
-          );
-        }
-        await repo.bindThings(trx, id, unique, iso());
-      });
+      await changed(
+        db.transaction().execute(async (trx) => {
+          if (!(await repo.findRegion(trx, id))) throw notFound();
+          const existing = await repo.existingThingIds(trx, unique);
+          const missing = unique.filter((t) => !existing.has(t));
+          if (missing.length) {
+            throw new AppError(
+              'UNPROCESSABLE',
+              422,
+              { ids: missing.join(', ') },
+              { message: 'region.thingsUnknown' },
+            );
+          }
+          await repo.bindThings(trx, id, unique, iso());
+        }),
+      );
       return repo.listBindings(db, { regionIds: [id] });
     },
 
     async unbind(id: number, thingIds: number[]): Promise<Binding[]> {
       await requireRegion(id);
-      await repo.unbindThings(db, id, [...new Set(thingIds)]);
+      await changed(repo.unbindThings(db, id, [...new Set(thingIds)]));
       return repo.listBindings(db, { regionIds: [id] });
+    },
+
+    /** A region by id, or undefined (one row, for other domains that only need its name). */
+    async find(id: number): Promise<Region | undefined> {
+      const region = await repo.findRegion(db, id);
+      return region && toRegion(region);
     },
 
     /** Whether a region exists (for other domains that refer to regions). */

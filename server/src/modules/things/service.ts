@@ -19,6 +19,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import type { MessageKey, MessageParams } from '../../i18n/index.ts';
+import { invalidateQueryMetadata } from '../query/metadata-cache.ts';
 import { type ImportFormat, parseImportFile, validateImportRows } from './import.ts';
 import * as repo from './repository.ts';
 
@@ -119,6 +120,9 @@ export function createThingsService({ db, now }: ThingsServiceDeps) {
       if (repo.isUniqueViolation(error)) throw conflict();
       if (repo.isForeignKeyViolation(error)) throw new AppError('CONFLICT', 409);
       throw error;
+    } finally {
+      // Things, models and abilities are what queries resolve: their cached copies are stale now.
+      invalidateQueryMetadata();
     }
   }
 

@@ -6,6 +6,7 @@ export {
   findUserAccess,
   findUserById,
   findUserByUsername,
+  findUserWithAccess,
   groupIdsOf,
   insertUserIfAbsent,
   listUsers,

@@ -263,3 +263,35 @@ export async function findUserAccess(db: Db, userId: number): Promise<UserAccess
   }
   return { roleCodes: [...roleCodes], paths: [...paths] };
 }
+
+/**
+ * The user with their roles and grants, in one query (what every authenticated request needs):
+ * `findUserById` and `findUserAccess` together. Undefined when there is no such user.
+ */
+export async function findUserWithAccess(
+  db: Db,
+  userId: number,
+): Promise<{ user: User; access: UserAccess } | undefined> {
+  const rows = await db
+    .selectFrom('users')
+    .leftJoin('user_roles', 'user_roles.user_id', 'users.id')
+    .leftJoin('roles', 'roles.id', 'user_roles.role_id')
+    .leftJoin('role_resources', 'role_resources.role_id', 'roles.id')
+    .selectAll('users')
+    .select(['roles.code as role_code', 'role_resources.resource_path'])
+    .where('users.id', '=', userId)
+    .orderBy('roles.code')
+    .orderBy('role_resources.resource_path')
+    .execute();
+  const first = rows[0];
+  if (!first) return undefined;
+  const roleCodes = new Set<string>();
+  const paths = new Set<string>();
+  for (const row of rows) {
+    if (row.role_code === null) continue;
+    roleCodes.add(row.role_code);
+    if (row.resource_path !== null) paths.add(row.resource_path);
+  }
+  const { role_code: _code, resource_path: _path, ...user } = first;
+  return { user: toUser(user), access: { roleCodes: [...roleCodes], paths: [...paths] } };
+}
