@@ -17,13 +17,22 @@ export default defineConfig({
           // Higher priority claims a module first. antd and its rc-components are in no group:
           // they split with the (lazy) screens that use them.
           groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 30 },
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/,
+              priority: 30,
+            },
             // Only the chart screens load it (lazily), so it stays out of the first load.
-            { name: 'echarts', test: /node_modules[\\/](echarts|zrender|echarts-for-react|size-sensor)[\\/]/, priority: 20 },
+            {
+              name: 'echarts',
+              test: /node_modules[\\/](echarts|zrender|echarts-for-react|size-sensor)[\\/]/,
+              priority: 20,
+            },
             {
               name: 'vendor',
               test: (id: string) =>
-                id.includes('node_modules') && !/node_modules[\\/](antd|@ant-design|@rc-component|rc-[\w-]+)[\\/]/.test(id),
+                id.includes('node_modules') &&
+                !/node_modules[\\/](antd|@ant-design|@rc-component|rc-[\w-]+)[\\/]/.test(id),
               priority: 10,
             },
           ],
