@@ -67,6 +67,13 @@ const paging = (q: Paging) => ({ page: q.page ?? 1, pageSize: q.pageSize ?? 10 }
 const namesList = ({ count, names }: { count: number; names: string[] }) =>
   count > names.length ? `${names.join(', ')}, …` : names.join(', ');
 
+/** 409 naming what still uses `name` (the first IN_USE_NAMES of them), when anything does. */
+function refuseWhileUsed(name: string, users: { count: number; names: string[] }, message: MessageKey): void {
+  if (users.count > 0) {
+    throw new AppError('CONFLICT', 409, { name, count: users.count, names: namesList(users) }, { message });
+  }
+}
+
 const notFound = (message: MessageKey, id: number | string) =>
   new AppError('NOT_FOUND', 404, { id }, { message });
 
@@ -207,15 +214,11 @@ export function createThingsService({ db, now }: ThingsServiceDeps) {
       await write(
         async (trx) => {
           const category = await requireCategory(trx, id);
-          const models = await repo.modelsOfCategory(trx, id, IN_USE_NAMES);
-          if (models.count > 0) {
-            throw new AppError(
-              'CONFLICT',
-              409,
-              { name: category.name, count: models.count, names: namesList(models) },
-              { message: 'things.categoryInUse' },
-            );
-          }
+          refuseWhileUsed(
+            category.name,
+            await repo.modelsOfCategory(trx, id, IN_USE_NAMES),
+            'things.categoryInUse',
+          );
           await repo.deleteCategory(trx, id);
         },
         () => new AppError('CONFLICT', 409),
@@ -371,15 +374,7 @@ export function createThingsService({ db, now }: ThingsServiceDeps) {
       await write(
         async (trx) => {
           const model = await requireModel(trx, id);
-          const things = await repo.thingsOfModel(trx, id, IN_USE_NAMES);
-          if (things.count > 0) {
-            throw new AppError(
-              'CONFLICT',
-              409,
-              { name: model.name, count: things.count, names: namesList(things) },
-              { message: 'things.modelInUse' },
-            );
-          }
+          refuseWhileUsed(model.name, await repo.thingsOfModel(trx, id, IN_USE_NAMES), 'things.modelInUse');
           await repo.deleteModel(trx, id);
         },
         () => new AppError('CONFLICT', 409),
