@@ -15,6 +15,7 @@ import {
 } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
+import { metadataGeneration } from '../../db/metadata-generation.ts';
 import { AppError } from '../../errors.ts';
 import type { IngestService } from '../../ingest/index.ts';
 import {
@@ -31,8 +32,10 @@ import type { RegionService } from '../regions/index.ts';
 import { effectiveAbilitiesOf, type ThingsService } from '../things/index.ts';
 import { byThing, combineSeries, mergeRuns, type Slot } from './buckets.ts';
 import { compileFormula, FormulaError, roundTo } from './formula.ts';
-import { METADATA_TTL_MS, metadataGeneration } from './metadata-cache.ts';
 import * as repo from './repository.ts';
+
+/** How long a resolved thing or region is reused when nothing in this process changed it. */
+export const METADATA_TTL_MS = 5_000;
 
 /** Most buckets one series of a query may have (spec: charts, not exports). */
 export const MAX_QUERY_BUCKETS = 10_000;
@@ -123,7 +126,7 @@ export function createQueryService(deps: QueryDeps) {
    * Resolved resources (name, things, their effective abilities) of recent reads, so a query
    * does not read the same metadata from the database again. An entry is used for at most
    * METADATA_TTL_MS and never after a write of the things or regions services in this process
-   * (invalidateQueryMetadata); a write by another server process is seen within the TTL.
+   * (markMetadataChanged); a write by another server process is seen within the TTL.
    */
   const cache = new Map<string, { gen: number; at: number; target: Target }>();
   const CACHE_MAX = 1000;

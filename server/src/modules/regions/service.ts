@@ -9,8 +9,8 @@ import {
 } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
+import { markMetadataChanged } from '../../db/metadata-generation.ts';
 import { AppError } from '../../errors.ts';
-import { invalidateQueryMetadata } from '../query/metadata-cache.ts';
 import * as repo from './repository.ts';
 import { applyOrder, buildTree, levelOf, type RegionRecord, subtreeIds } from './tree.ts';
 
@@ -22,7 +22,7 @@ async function changed<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } finally {
-    invalidateQueryMetadata();
+    markMetadataChanged();
   }
 }
 

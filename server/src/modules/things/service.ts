@@ -17,9 +17,9 @@ import type {
 } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
+import { markMetadataChanged } from '../../db/metadata-generation.ts';
 import { AppError } from '../../errors.ts';
 import type { MessageKey, MessageParams } from '../../i18n/index.ts';
-import { invalidateQueryMetadata } from '../query/metadata-cache.ts';
 import { type ImportFormat, parseImportFile, validateImportRows } from './import.ts';
 import * as repo from './repository.ts';
 
@@ -129,7 +129,7 @@ export function createThingsService({ db, now }: ThingsServiceDeps) {
       throw error;
     } finally {
       // Things, models and abilities are what queries resolve: their cached copies are stale now.
-      invalidateQueryMetadata();
+      markMetadataChanged();
     }
   }
 
