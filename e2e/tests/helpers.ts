@@ -33,8 +33,15 @@ export async function pickOption(page: Page, field: Locator, option: string, sea
   await field.click();
   if (search !== undefined) await field.fill(search);
   const exact = new RegExp(`^${option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-  await openDropdown(page).locator('.ant-select-item-option').filter({ hasText: exact }).click();
-  await expect(openDropdown(page)).toHaveCount(0);
+  // A searching select re-renders its options when the server's answer arrives, which can swallow
+  // a click made just before: click again until the choice closes the dropdown.
+  await expect(async () => {
+    await openDropdown(page)
+      .locator('.ant-select-item-option')
+      .filter({ hasText: exact })
+      .click({ timeout: 5_000 });
+    await expect(openDropdown(page)).toHaveCount(0, { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 /** antd puts a space between the two characters of a CJK button label (确 定). */

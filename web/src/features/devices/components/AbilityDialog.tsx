@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { HttpError } from '../../../lib/http.ts';
 import { notify } from '../../../lib/notify.ts';
 import type { AbilitySave } from '../api/category-abilities.ts';
+import { AbilityNameField } from './AbilityNameField.tsx';
 import { aggregatorOptions, dataTypeOptions, identifierRules } from './ability-options.ts';
 import { EnumOptionsEditor } from './EnumOptionsEditor.tsx';
 import { UnitSelect } from './UnitSelect.tsx';
@@ -121,16 +122,7 @@ export function AbilityDialog({
         >
           <Input disabled={editing != null} maxLength={64} autoComplete="off" />
         </Form.Item>
-        <Form.Item
-          name="name"
-          label={t('devices.ability.fields.name')}
-          rules={[
-            { required: true, whitespace: true, message: t('devices.validation.nameRequired') },
-            { max: 64, message: t('devices.validation.maxLength', { max: 64 }) },
-          ]}
-        >
-          <Input maxLength={64} />
-        </Form.Item>
+        <AbilityNameField />
         <Space size="middle" style={{ display: 'flex' }} align="start">
           <Form.Item name="unit" label={t('devices.ability.fields.unit')} style={{ minWidth: 200 }}>
             <UnitSelect />

@@ -5,7 +5,6 @@ import {
   Button,
   Drawer,
   Form,
-  Input,
   InputNumber,
   Modal,
   Select,
@@ -18,6 +17,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/notify.ts';
 import { useModelAbilities, usePatchModelAbility } from '../api/models.ts';
+import { AbilityNameField } from './AbilityNameField.tsx';
 import { abilityColumns } from './ability-columns.tsx';
 import { aggregatorOptions } from './ability-options.ts';
 import { QueryResult } from './QueryResult.tsx';
@@ -178,16 +178,7 @@ function OverrideDialog({
           sort: row.sort,
         }}
       >
-        <Form.Item
-          name="name"
-          label={t('devices.ability.fields.name')}
-          rules={[
-            { required: true, whitespace: true, message: t('devices.validation.nameRequired') },
-            { max: 64, message: t('devices.validation.maxLength', { max: 64 }) },
-          ]}
-        >
-          <Input maxLength={64} />
-        </Form.Item>
+        <AbilityNameField />
         <Space size="middle" style={{ display: 'flex' }} align="start">
           <Form.Item name="unit" label={t('devices.ability.fields.unit')} style={{ minWidth: 220 }}>
             <UnitSelect />

@@ -89,6 +89,15 @@ function PasswordResetModal({ user, onClose }: { user: User | null; onClose(): v
 }
 
 /** /sys_management/user: users with their level, roles, groups and status. */
+/** Tags naming the ids (roles, groups); an id the lookup lacks shows as #id. */
+const nameTags = (ids: readonly number[], names: ReadonlyMap<number, string>) => (
+  <Space size={[0, 4]} wrap>
+    {ids.map((id) => (
+      <Tag key={id}>{names.get(id) ?? `#${id}`}</Tag>
+    ))}
+  </Space>
+);
+
 export function UsersScreen() {
   const { t } = useTranslation();
   const { modal } = App.useApp();
@@ -145,24 +154,12 @@ export function UsersScreen() {
           {
             title: t('system.user.fields.roles'),
             dataIndex: 'roleIds',
-            render: (ids: number[]) => (
-              <Space size={[0, 4]} wrap>
-                {ids.map((id) => (
-                  <Tag key={id}>{roleNames.get(id) ?? `#${id}`}</Tag>
-                ))}
-              </Space>
-            ),
+            render: (ids: number[]) => nameTags(ids, roleNames),
           },
           {
             title: t('system.user.fields.groups'),
             dataIndex: 'groupIds',
-            render: (ids: number[]) => (
-              <Space size={[0, 4]} wrap>
-                {ids.map((id) => (
-                  <Tag key={id}>{groupNames.get(id) ?? `#${id}`}</Tag>
-                ))}
-              </Space>
-            ),
+            render: (ids: number[]) => nameTags(ids, groupNames),
           },
           {
             title: t('system.user.fields.status'),
