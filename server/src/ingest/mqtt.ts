@@ -332,6 +332,21 @@ function externalSubscriber(service: IngestService, options: MqttOptions): MqttI
   const topic = `$share/${options.shareGroup}/kilowatch/things/+/telemetry`;
   let client: MqttClient | undefined;
 
+  /**
+   * Tells the devices of `identifier` what of a message was rejected, on the external broker (its
+   * ACLs decide who may read it). QoS 0, like on the in-process broker; a failure is logged only.
+   */
+  async function tell(identifier: string, topic: string, result: IngestResult): Promise<void> {
+    if (result.rejected.length === 0 || !client) return;
+    const notice = `kilowatch/things/${identifier}/${ERRORS_SUFFIX}`;
+    // The message id the server saw is the broker's, not the device's: the notice carries none.
+    await client
+      .publishAsync(notice, errorNotice(topic, undefined, result), { qos: 0 })
+      .catch((error: unknown) => {
+        log.warn({ err: String(error), topic: notice }, 'MQTT error notice not sent');
+      });
+  }
+
   async function onMessage(packet: IPublishPacket): Promise<void> {
     const match = THING_TOPIC.exec(packet.topic);
     if (!match?.[1]) {
@@ -341,9 +356,13 @@ function externalSubscriber(service: IngestService, options: MqttOptions): MqttI
     const device = await service.deviceByIdentifier(match[1]);
     if (!device) {
       service.refused('mqtt', match[1], 'unknown thing', `no thing with identifier ${match[1]}`);
+      await tell(match[1], packet.topic, {
+        accepted: 0,
+        rejected: [{ index: 0, metric: null, reason: 'unknown thing' }],
+      });
       return;
     }
-    await handleTelemetry(service, device, packet.payload);
+    await tell(device.identifier, packet.topic, await handleTelemetry(service, device, packet.payload));
   }
 
   return {
