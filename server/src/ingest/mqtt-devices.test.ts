@@ -192,9 +192,42 @@ describe.each(dialects())('MQTT devices on the in-process broker on %s', (dialec
     expect(othersErrors).toEqual([]);
   });
 
+  it('never loses an acknowledged value silently: each is stored or named in a notice (ThingsBoard flat payload)', async () => {
+    const m1 = plant.things[0]!;
+    const device = await connect(m1.token);
+    const notices = inbox(device);
+    await device.subscribeAsync('v1/devices/me/errors', { qos: 0 });
+    const before = latestP(m1.id);
+    // ThingsBoard's most common payload; `Ia` is no ability of the thing.
+    await device.publishAsync('v1/devices/me/telemetry', JSON.stringify({ P: 13.5, Ia: 5.2 }), { qos: 1 });
+    const rejected = notices.flatMap(
+      (n) => (JSON.parse(n.payload) as { rejected: { metric: string | null }[] }).rejected,
+    );
+    const told = (metric: string) => rejected.some((r) => r.metric === metric || r.metric === null);
+    expect(latestP(m1.id) === 13.5 || told('P')).toBe(true);
+    expect(told('Ia')).toBe(true);
+    if (told('P')) expect(latestP(m1.id)).toBe(before);
+  });
+
   it('refuses MQTT 5 at CONNECT with reason 0x84 (unsupported protocol version) and a reason string', async () => {
-    const refused = connect(plant.things[0]!.token, { protocolVersion: 5 });
-    await expect(refused).rejects.toMatchObject({ code: 0x84 });
+    const v5 = mqtt.connect(`mqtt://127.0.0.1:${port}`, {
+      protocolVersion: 5,
+      username: plant.things[0]!.token,
+      reconnectPeriod: 0,
+    });
+    clients.push(v5);
+    const connack = new Promise<Record<string, unknown>>((resolve) =>
+      v5.on('packetreceive', (packet) => {
+        if (packet.cmd === 'connack') resolve(packet as unknown as Record<string, unknown>);
+      }),
+    );
+    const refusal = new Promise<Error>((resolve) => v5.once('error', resolve));
+    expect(await connack).toMatchObject({
+      reasonCode: 0x84,
+      properties: { reasonString: expect.stringMatching(/MQTT 3\.1\.1.*MQTT_URL/) },
+    });
+    expect(await refusal).toMatchObject({ code: 0x84 });
+    expect((await api.get('/api/telemetry/stats')).body.data.lastError.message).toMatch(/MQTT 5/);
     // A 3.1.1 client is served as before.
     const device = await connect(plant.things[0]!.token, { protocolVersion: 4 });
     expect(device.connected).toBe(true);

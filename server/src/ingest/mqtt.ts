@@ -94,7 +94,7 @@ async function handleTelemetry(
 }
 
 /** Where a device learns what of its message was rejected (it may subscribe; QoS 0). */
-export const ERRORS_SUFFIX = 'errors';
+const ERRORS_SUFFIX = 'errors';
 /** Most rejections one error notice lists; the rest are counted in `omitted`. */
 const NOTICE_MAX_REJECTED = 100;
 /** MQTT 5 clients hear this in the CONNACK's reason string. */
