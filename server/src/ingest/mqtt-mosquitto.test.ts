@@ -87,7 +87,7 @@ describe.skipIf(!installed).each(dialects())(
         JSON.stringify({ values: { P: 5.5 } }),
         { qos: 1, properties: { contentType: 'application/json' } },
       );
-      expect(ack?.reasonCode ?? 0).toBe(0);
+      expect((ack as { reasonCode?: number } | undefined)?.reasonCode ?? 0).toBe(0);
       await v4.publishAsync(
         `kilowatch/things/${m2.identifier}/telemetry`,
         JSON.stringify({ values: { P: 4.4 } }),
