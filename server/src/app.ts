@@ -128,6 +128,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     port: config.ingest.mqttPort,
     url: config.ingest.mqttUrl,
     shareGroup: config.ingest.mqttShareGroup,
+    maxPacket: config.ingest.mqttMaxPacket,
     host: config.host,
     instance: String(config.port),
     log: app.log.child({ module: 'mqtt' }),

@@ -51,6 +51,8 @@ export interface IngestConfig {
   mqttShareGroup: string;
   /** INGEST_MAX_BATCH: most values one HTTP request, MQTT message or line-protocol body may carry. */
   maxBatch: number;
+  /** MQTT_MAX_PACKET: largest MQTT packet (bytes) the in-process broker reads (default 1 MiB). */
+  mqttMaxPacket: number;
 }
 
 export interface TelemetryConfig {
@@ -195,6 +197,7 @@ const ingest = (env: Env): IngestConfig => {
     mqttUrl,
     mqttShareGroup,
     maxBatch: integer(env, 'INGEST_MAX_BATCH', 50_000, 1, 1_000_000),
+    mqttMaxPacket: integer(env, 'MQTT_MAX_PACKET', 1_048_576, 1024, 268_435_455),
   };
 };
 

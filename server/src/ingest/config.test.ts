@@ -29,6 +29,7 @@ describe('ingest settings', () => {
       mqttUrl: undefined,
       mqttShareGroup: 'kilowatch',
       maxBatch: 50_000,
+      mqttMaxPacket: 1_048_576,
     });
     expect(load({ MQTT_PORT: '0', INGEST_MAX_BATCH: '10' })).toMatchObject({ mqttPort: 0, maxBatch: 10 });
     expect(load({ MQTT_URL: 'mqtts://user:pw@broker:8883', MQTT_SHARE_GROUP: 'site-a' })).toMatchObject({
