@@ -73,6 +73,7 @@ describe('decodeJson', () => {
   it('parses text and buffers, and says why it cannot', () => {
     expect(decodeJson(Buffer.from('{"P":1}'))).toEqual({ ok: true, value: { P: 1 } });
     expect(decodeJson(' \n')).toEqual({ ok: false, error: 'empty' });
+    expect(decodeJson(Buffer.from('\uFEFF{"P":1}'))).toEqual({ ok: true, value: { P: 1 } });
     expect(decodeJson(undefined)).toEqual({ ok: false, error: 'empty' });
     expect(decodeJson('{"P":')).toMatchObject({ ok: false, error: 'invalid', detail: expect.any(String) });
   });

@@ -22,7 +22,9 @@ export type Decoded =
  * other (it never sets a prototype), and the items below only read own keys.
  */
 export function decodeJson(body: Buffer | string | undefined): Decoded {
-  const text = body === undefined ? '' : typeof body === 'string' ? body : body.toString('utf8');
+  let text = body === undefined ? '' : typeof body === 'string' ? body : body.toString('utf8');
+  // Some devices (Windows and .NET stacks) start UTF-8 with a byte-order mark; JSON.parse refuses it.
+  if (text.startsWith('\uFEFF')) text = text.slice(1);
   if (text.trim() === '') return { ok: false, error: 'empty' };
   try {
     return { ok: true, value: JSON.parse(text) };
