@@ -102,6 +102,23 @@ describe.each(dialects())('InfluxDB and ThingsBoard clients on %s', (dialect) =>
       await partial.close().catch(() => {});
     });
 
+    it('takes `Token user:password` as InfluxDB 1.8 does (Node-RED "1.8-flux" nodes)', async () => {
+      const m4 = plant.things[3]!;
+      const write = new InfluxDB({ url, token: `nodered:${m4.token}` }).getWriteApi(
+        '',
+        'telegraf/autogen',
+        'ms',
+        {
+          flushInterval: 0,
+          maxRetries: 0,
+        },
+      );
+      write.writeRecord(`meter EP=77 ${t.clock.now() - 3000}`);
+      await write.flush();
+      expect((await latest(m4.id)).EP).toEqual([77, t.clock.now() - 3000]);
+      await write.close();
+    });
+
     it('pings: 204 with the version headers clients read, HEAD too; /health in InfluxDB 2 shape', async () => {
       const transport = new InfluxDB({ url }).transport;
       let headers: Record<string, unknown> = {};

@@ -43,13 +43,22 @@ export function influxToken(request: FastifyRequest): string | undefined {
   return typeof p === 'string' && p ? p : undefined;
 }
 
-/** The device owning `token`; a 401 saying where the token goes (`message`) otherwise. */
+/**
+ * The device owning `token`; a 401 saying where the token goes (`message`) otherwise. With
+ * `userPassword`, `user:token` is taken too: InfluxDB 1.8's 2.x-compatible API reads
+ * `Authorization: Token user:password`, which Node-RED's "1.8-flux" influxdb nodes send.
+ */
 export async function requireDevice(
   service: IngestService,
   token: string | undefined,
   message: MessageKey,
+  { userPassword = false } = {},
 ): Promise<Device> {
-  const found = token ? await service.deviceByToken(token) : undefined;
+  let found = token ? await service.deviceByToken(token) : undefined;
+  const colon = token?.indexOf(':') ?? -1;
+  if (!found && userPassword && token && colon >= 0 && colon < token.length - 1) {
+    found = await service.deviceByToken(token.slice(colon + 1));
+  }
   if (!found) {
     if (token) service.refused('http', null, 'unknown thing', 'unknown access token');
     throw new AppError('UNAUTHORIZED', 401, {}, { message });

@@ -108,7 +108,9 @@ export const influxRoutes: FastifyPluginAsyncTypebox<{ service: IngestService; d
         },
       },
       async (request, reply) => {
-        const thing = await requireDevice(service, influxToken(request), 'ingest.badInfluxToken');
+        const thing = await requireDevice(service, influxToken(request), 'ingest.badInfluxToken', {
+          userPassword: true,
+        });
         const given = request.query.precision ?? 'ns';
         const precision = V1_PRECISION[given] ?? (given as Precision);
         const outcome = await writeLines(service, thing, request, precision);
@@ -135,7 +137,7 @@ export const influxRoutes: FastifyPluginAsyncTypebox<{ service: IngestService; d
         },
       },
       async (request, reply) => {
-        await requireDevice(service, influxToken(request), 'ingest.badInfluxToken');
+        await requireDevice(service, influxToken(request), 'ingest.badInfluxToken', { userPassword: true });
         const form = Buffer.isBuffer(request.body)
           ? new URLSearchParams(request.body.toString('utf8'))
           : null;

@@ -132,7 +132,9 @@ export const ingestRoutes: FastifyPluginAsyncTypebox<{ service: IngestService; m
         },
       },
       async (request, reply) => {
-        const thing = await requireDevice(service, deviceToken(request), 'ingest.badToken');
+        const thing = await requireDevice(service, deviceToken(request), 'ingest.badToken', {
+          userPassword: true,
+        });
         const precision: Precision = request.query.precision ?? 'ns';
         const outcome = await writeLines(service, thing, request, precision);
         if (outcome.status === 204) return reply.status(204).send(null);
