@@ -192,9 +192,16 @@ export const TelemetryMessage = Type.Object({
   ts: Type.Optional(Type.Number()),
   values: Type.Record(Type.String(), Type.Union([Type.Number(), Type.Boolean(), Type.String()])),
 });
+/** ThingsBoard's flat key-values `{"P":13.5,"Ia":5.2}`: every key a metric, stamped on arrival. */
+export const TelemetryFlat = Type.Record(
+  Type.String(),
+  Type.Union([Type.Number(), Type.Boolean(), Type.String()]),
+);
+/** Every shape ThingsBoard takes on v1/devices/me/telemetry: a message, flat values, or an array of either. */
 export const TelemetryBatch = Type.Union([
   TelemetryMessage,
-  Type.Array(TelemetryMessage, { maxItems: 10000 }),
+  TelemetryFlat,
+  Type.Array(Type.Union([TelemetryMessage, TelemetryFlat]), { maxItems: 10000 }),
 ]);
 export type TelemetryMessage = Static<typeof TelemetryMessage>;
 
@@ -298,3 +305,38 @@ export const ADDITIVE_UNITS = [
 /** How a region combines its things' bucket values when the query does not say (spec: region queries). */
 export const defaultCombine = (ability: { unit: string; cumulative: boolean }): 'sum' | 'avg' =>
   ability.cumulative || ADDITIVE_UNITS.includes(ability.unit) ? 'sum' : 'avg';
+
+/** POST /write (InfluxDB 1.x write API, Telegraf outputs.influxdb): db, rp and u are accepted and ignored. */
+export const InfluxV1WriteQuery = Type.Object({
+  db: Type.Optional(Type.String()),
+  rp: Type.Optional(Type.String()),
+  precision: Type.Optional(Type.Enum(['n', 'ns', 'u', 'us', 'ms', 's', 'm', 'h'])),
+  consistency: Type.Optional(Type.String()),
+  u: Type.Optional(Type.String()),
+  /** The device access token, when not sent as `Authorization: Token` or the basic-auth password. */
+  p: Type.Optional(Type.String()),
+});
+
+/** InfluxDB 1.x clients read `error`; `code` and `message` as on every other error. */
+export const InfluxV1ErrorBody = Type.Object({
+  code: Type.String(),
+  message: Type.String(),
+  error: Type.Optional(Type.String()),
+});
+
+/** GET /health, InfluxDB 2.x's shape (what its clients and Telegraf read): `status` pass or fail. */
+export const InfluxHealth = Type.Object({
+  name: Type.String(),
+  message: Type.String(),
+  status: Type.Union([Type.Literal('pass'), Type.Literal('fail')]),
+  checks: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      status: Type.Union([Type.Literal('pass'), Type.Literal('fail')]),
+      message: Type.Optional(Type.String()),
+    }),
+  ),
+  version: Type.String(),
+  commit: Type.String(),
+});
+export type InfluxHealth = Static<typeof InfluxHealth>;

@@ -7,6 +7,7 @@ import {
   createIngestService,
   createMqttIngest,
   type IngestService,
+  influxRoutes,
   ingestRoutes,
   type MqttIngest,
 } from './ingest/index.ts';
@@ -184,6 +185,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       },
       { prefix: '/api' },
     );
+    // InfluxDB clients call /ping, /health and /write at the server's root.
+    await app.register(influxRoutes, { service: ingest, database });
     await web(app, config.webDist);
     await app.ready();
     // Devices connect once the whole app can take their data.

@@ -32,7 +32,11 @@ const OPEN_TO_EVERY_USER = new Set([
  * Public for the user-token hook but guarded by a device access token of their own (telemetry
  * ingest): without one they answer 401 to everybody.
  */
-const DEVICE_TOKEN_ROUTES = new Set(['POST /api/telemetry', 'POST /api/v2/write']);
+const DEVICE_TOKEN_ROUTES = new Set([
+  'POST /api/telemetry',
+  'POST /api/v2/write',
+  'POST /api/v1/:token/telemetry',
+]);
 /** Served outside the authenticated /api context on purpose: the OpenAPI document and its UI. */
 const DOCS_PREFIX = '/api/docs';
 

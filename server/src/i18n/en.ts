@@ -119,4 +119,11 @@ export const en: Messages = {
   'query.duplicateMetric': 'Metric "{metric}" is configured twice',
   'query.resource.thing': 'device',
   'query.resource.region': 'region',
+  'ingest.badJson': 'The body is not valid JSON: {reason}',
+  'ingest.emptyBody': 'The body is empty: send a JSON object or array',
+  'ingest.allRejected': 'Every value was rejected ({count}): see data.rejected',
+  'ingest.badPathToken':
+    'Unknown device access token in the URL: use /api/v1/<device access token>/telemetry',
+  'ingest.badInfluxToken':
+    "Invalid device token: send the device's access token as Authorization: Token <token>, as the basic-auth password or as ?p=<token>",
 };

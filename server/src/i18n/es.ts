@@ -122,4 +122,11 @@ export const es: Messages = {
   'query.duplicateMetric': 'La métrica «{metric}» está configurada dos veces',
   'query.resource.thing': 'dispositivo',
   'query.resource.region': 'región',
+  'ingest.badJson': 'El cuerpo no es JSON válido: {reason}',
+  'ingest.emptyBody': 'El cuerpo está vacío: envíe un objeto o un array JSON',
+  'ingest.allRejected': 'Se rechazaron todos los valores ({count}): vea data.rejected',
+  'ingest.badPathToken':
+    'Token de acceso del dispositivo desconocido en la URL: use /api/v1/<token de acceso del dispositivo>/telemetry',
+  'ingest.badInfluxToken':
+    'Token de dispositivo no válido: envíe el token de acceso del dispositivo como Authorization: Token <token>, como contraseña de autenticación básica o como ?p=<token>',
 };

@@ -19,6 +19,15 @@ describe('pickLanguage', () => {
   });
 });
 
+describe('pickLanguage with a route default', () => {
+  it('falls back to the route default, never overrides what the client asked', () => {
+    expect(pickLanguage(undefined, 'en')).toBe('en');
+    expect(pickLanguage('fr, de', 'en')).toBe('en');
+    expect(pickLanguage('zh-CN', 'en')).toBe('zh');
+    expect(pickLanguage('es;q=0.5', 'en')).toBe('es');
+  });
+});
+
 describe('translate', () => {
   it('fills placeholders', () => {
     expect(translate('en', 'TOO_MANY_ATTEMPTS', { minutes: 3 })).toBe(

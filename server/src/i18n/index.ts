@@ -12,11 +12,12 @@ const isLanguage = (tag: string): tag is Language => (LANGUAGES as readonly stri
 
 /**
  * The request's language from Accept-Language: the supported one with the highest q, by primary
- * subtag (`zh-CN` → zh). Chinese when the header names none of them.
+ * subtag (`zh-CN` → zh). `fallback` (Chinese unless a route says otherwise) when the header
+ * names none of them.
  * @example pickLanguage('fr;q=1, en-GB;q=0.8, es;q=0.5') // 'en'
  */
-export function pickLanguage(header: string | undefined): Language {
-  if (!header) return DEFAULT_LANGUAGE;
+export function pickLanguage(header: string | undefined, fallback: Language = DEFAULT_LANGUAGE): Language {
+  if (!header) return fallback;
   const ranked = header
     .split(',')
     .map((part, index) => {
@@ -32,7 +33,7 @@ export function pickLanguage(header: string | undefined): Language {
     .filter((entry) => entry.weight > 0 && isLanguage(entry.tag))
     .sort((a, b) => b.weight - a.weight || a.index - b.index);
   const best = ranked[0]?.tag;
-  return best !== undefined && isLanguage(best) ? best : DEFAULT_LANGUAGE;
+  return best !== undefined && isLanguage(best) ? best : fallback;
 }
 
 /** The message for `key` in `language`, with `{name}` placeholders filled from `params`. */

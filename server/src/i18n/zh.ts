@@ -111,4 +111,10 @@ export const zh = {
   'query.duplicateMetric': '指标“{metric}”重复配置',
   'query.resource.thing': '设备',
   'query.resource.region': '区域',
+  'ingest.badJson': '请求体不是有效的 JSON：{reason}',
+  'ingest.emptyBody': '请求体为空：请发送 JSON 对象或数组',
+  'ingest.allRejected': '所有数值均被拒绝（{count} 个）：详见 data.rejected',
+  'ingest.badPathToken': 'URL 中的设备访问令牌无效：请使用 /api/v1/<设备访问令牌>/telemetry',
+  'ingest.badInfluxToken':
+    '设备令牌无效：请以 Authorization: Token <令牌>、Basic 认证的密码或 ?p=<令牌> 提供设备的访问令牌',
 } as const;

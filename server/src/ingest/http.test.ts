@@ -26,7 +26,7 @@ describe.each(dialects())('HTTP ingest on %s', (dialect) => {
   beforeAll(async () => {
     t = await buildTestApp(dialect);
     api = apiAs(() => t.app, (await login(t.app)).token);
-    plant = await seedPlant(api, 2);
+    plant = await seedPlant(api, 4);
     now = t.clock.now();
   });
   afterAll(async () => {
@@ -105,6 +105,133 @@ describe.each(dialects())('HTTP ingest on %s', (dialect) => {
       (await post('/api/telemetry', { values: { P: 1 } }, { authorization: `Bearer ${userToken}` }))
         .statusCode,
     ).toBe(401);
+  });
+
+  it('answers bad device input with 400 and the reason, in English unless asked otherwise', async () => {
+    const m3 = plant.things[2]!;
+    const json = { 'x-device-token': m3.token, 'content-type': 'application/json' };
+    const malformed = await post('/api/telemetry', '{"values":{"P":1}', json);
+    expect(malformed.statusCode, malformed.body).toBe(400);
+    expect(malformed.json()).toMatchObject({ code: 'BAD_REQUEST' });
+    expect(malformed.json().message).toMatch(/^The body is not valid JSON: /);
+    const empty = await post('/api/telemetry', '', json);
+    expect(empty.statusCode, empty.body).toBe(400);
+    expect(empty.json()).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'The body is empty: send a JSON object or array',
+    });
+    // A device that asks for another language gets it.
+    const spanish = await post('/api/telemetry', '', { ...json, 'accept-language': 'es' });
+    expect(spanish.json().message).not.toBe(empty.json().message);
+    // __proto__ is a key like any other: not an ability, so rejected by name; nothing is polluted.
+    const proto = await post(
+      '/api/telemetry',
+      '{"values":{"__proto__":{"polluted":true},"P":4},"__proto__":{"ts":1}}',
+      json,
+    );
+    expect(proto.statusCode, proto.body).toBe(200);
+    expect(proto.json().data).toEqual({
+      accepted: 1,
+      rejected: [
+        { index: 0, metric: '__proto__', reason: 'bad message' },
+        { index: 0, metric: '__proto__', reason: 'unknown metric' },
+      ],
+    });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const protoOnly = await post('/api/telemetry', '{"values":{"__proto__":1}}', json);
+    expect(protoOnly.statusCode, protoOnly.body).toBe(400);
+    expect(protoOnly.json()).toMatchObject({
+      code: 'BAD_REQUEST',
+      data: { accepted: 0, rejected: [{ index: 0, metric: '__proto__', reason: 'unknown metric' }] },
+    });
+    // An unknown token is a 401 in English for a device that sends no Accept-Language.
+    const unknown = await post('/api/telemetry', '{"P":1}', { 'x-device-token': 'nope' });
+    expect(unknown.statusCode).toBe(401);
+    expect(unknown.json().message).toMatch(/^Invalid device token/);
+  });
+
+  describe('ThingsBoard devices', () => {
+    const tb = (token: string, payload: string, headers: Record<string, string> = {}) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/v1/${token}/telemetry`,
+        payload,
+        headers: { 'content-type': 'application/json', ...headers },
+      });
+
+    it('takes every ThingsBoard telemetry shape on POST /api/telemetry', async () => {
+      const m3 = plant.things[2]!;
+      const headers = { 'x-device-token': m3.token, 'content-type': 'application/json' };
+      const flat = await post('/api/telemetry', '{"P":13.5,"EP":5.2}', headers);
+      expect(flat.statusCode, flat.body).toBe(200);
+      expect(flat.json()).toEqual({ data: { accepted: 2, rejected: [] } });
+      expect(await realtime(m3.id)).toMatchObject({ P: [13.5, now], EP: [5.2, now] });
+      const mixed = await post(
+        '/api/telemetry',
+        JSON.stringify([{ P: 1 }, { ts: now, values: { EP: 6 } }, { RUN: '运行', NOPE: 1 }]),
+        headers,
+      );
+      expect(mixed.statusCode, mixed.body).toBe(200);
+      expect(mixed.json().data).toEqual({
+        accepted: 3,
+        rejected: [{ index: 2, metric: 'NOPE', reason: 'unknown metric' }],
+      });
+      expect(await realtime(m3.id)).toMatchObject({ P: [1, now], EP: [6, now], RUN: [1, now] });
+      const extra = await post(
+        '/api/telemetry',
+        JSON.stringify({ ts: now, values: { P: 2 }, x: 1 }),
+        headers,
+      );
+      expect(extra.json().data).toEqual({
+        accepted: 1,
+        rejected: [{ index: 0, metric: 'x', reason: 'bad message' }],
+      });
+    });
+
+    it('serves the ThingsBoard HTTP device API: token in the path, 200 / 400 / 401 with a reason', async () => {
+      const m4 = plant.things[3]!;
+      const ok = await tb(m4.token, '{"P":21.5,"ON":true}');
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.json()).toEqual({ data: { accepted: 2, rejected: [] } });
+      expect(await realtime(m4.id)).toMatchObject({ P: [21.5, now], ON: [1, now] });
+      const timed = await tb(
+        m4.token,
+        JSON.stringify([
+          { ts: now - 4000, values: { P: 22 } },
+          { ts: now - 3000, values: { P: 23 } },
+        ]),
+      );
+      expect(timed.statusCode, timed.body).toBe(200);
+      expect(timed.json()).toEqual({ data: { accepted: 2, rejected: [] } });
+      // ThingsBoard devices often send no content type, or text/plain.
+      const untyped = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/${m4.token}/telemetry`,
+        payload: '{"P":24}',
+        headers: { 'content-type': 'text/plain' },
+      });
+      expect(untyped.statusCode, untyped.body).toBe(200);
+
+      const unknown = await tb('no-such-token', '{"P":1}');
+      expect(unknown.statusCode).toBe(401);
+      expect(unknown.json()).toEqual({
+        code: 'UNAUTHORIZED',
+        message: 'Unknown device access token in the URL: use /api/v1/<device access token>/telemetry',
+      });
+      const broken = await tb(m4.token, '{"P":1,');
+      expect(broken.statusCode).toBe(400);
+      expect(broken.json().message).toMatch(/^The body is not valid JSON: /);
+      const rejected = await tb(m4.token, '{"NOPE":1}');
+      expect(rejected.statusCode).toBe(400);
+      expect(rejected.json()).toEqual({
+        code: 'BAD_REQUEST',
+        message: 'Every value was rejected (1): see data.rejected',
+        data: { accepted: 0, rejected: [{ index: 0, metric: 'NOPE', reason: 'unknown metric' }] },
+      });
+      // Asked for Chinese, answered in Chinese.
+      const zh = await tb('no-such-token', '{"P":1}', { 'accept-language': 'zh-CN' });
+      expect(zh.json().message).not.toBe(unknown.json().message);
+    });
   });
 
   describe('line protocol', () => {

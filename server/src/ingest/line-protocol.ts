@@ -11,8 +11,8 @@
  * in values too).
  */
 
-export type Precision = 'ns' | 'us' | 'ms' | 's';
-export const PRECISIONS: readonly Precision[] = ['ns', 'us', 'ms', 's'];
+export type Precision = 'ns' | 'us' | 'ms' | 's' | 'm' | 'h';
+export const PRECISIONS: readonly Precision[] = ['ns', 'us', 'ms', 's', 'm', 'h'];
 
 export type FieldValue = number | boolean | string;
 
@@ -42,6 +42,9 @@ const TO_MS: Record<Precision, { mul: bigint; div: bigint }> = {
   us: { mul: 1n, div: 1_000n },
   ms: { mul: 1n, div: 1n },
   s: { mul: 1000n, div: 1n },
+  // InfluxDB 1.x also takes minutes and hours.
+  m: { mul: 60_000n, div: 1n },
+  h: { mul: 3_600_000n, div: 1n },
 };
 
 const TRUE = new Set(['t', 'T', 'true', 'True', 'TRUE']);

@@ -5,6 +5,7 @@ import type { DB } from '../db/index.ts';
 import { effectiveAbilitiesOf, findThingByAccessToken } from '../modules/things/index.ts';
 import type { Point, TelemetryStore } from '../telemetry/index.ts';
 import type { Line } from './line-protocol.ts';
+import { telemetryItems } from './payload.ts';
 import { findThingIdByIdentifier } from './repository.ts';
 import { coerce, MAX_PAST_MS, pointTime, type RejectReason } from './values.ts';
 
@@ -26,6 +27,8 @@ export interface Incoming {
   values: [metric: string, value: unknown][] | null;
   /** Line protocol: the measurement, tried as `measurement_field` when `field` is not an ability. */
   measurement?: string;
+  /** Keys a timed JSON message carries beside `ts` and `values`: refused by name, never dropped unseen. */
+  unexpected?: string[];
 }
 
 export interface IngestDeps {
@@ -140,7 +143,10 @@ export function createIngestService(deps: IngestDeps) {
       const arrival = now();
       const oldest = Math.max(arrival - MAX_PAST_MS, deps.writableFrom?.(arrival) ?? 0);
       const rejected: IngestResult['rejected'] = [];
-      const total = items.reduce((n, item) => n + (item.values === null ? 1 : item.values.length), 0);
+      const total = items.reduce(
+        (n, item) => n + (item.values === null ? 1 : item.values.length) + (item.unexpected?.length ?? 0),
+        0,
+      );
       counters.received += total;
       counters.bySource[source] = (counters.bySource[source] ?? 0) + total;
       if (total > deps.maxBatch) {
@@ -161,6 +167,7 @@ export function createIngestService(deps: IngestDeps) {
         reject(source, device.identifier, reason, count, metric ? `${metric} (#${index})` : `#${index}`);
       };
       for (const item of items) {
+        for (const key of item.unexpected ?? []) refuse(item.index, key, 'bad message');
         if (item.values === null) {
           refuse(item.index, null, 'bad message');
           continue;
@@ -206,20 +213,8 @@ export function createIngestService(deps: IngestDeps) {
       return { accepted, rejected };
     },
 
-    /** A JSON payload (`{ts?, values}` or an array of them) as items. */
-    fromJson(payload: unknown): Incoming[] {
-      const messages = Array.isArray(payload) ? payload : [payload];
-      return messages.map((message, index) => {
-        if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-          return { index, ts: undefined, values: null };
-        }
-        const { ts, values } = message as { ts?: unknown; values?: unknown };
-        if (typeof values !== 'object' || values === null || Array.isArray(values)) {
-          return { index, ts, values: null };
-        }
-        return { index, ts, values: Object.entries(values) };
-      });
-    },
+    /** A decoded JSON payload as items (every ThingsBoard shape, see payload.ts). */
+    fromJson: telemetryItems,
 
     /** Parsed line-protocol lines as items (index = line number; tags are not used). */
     fromLines(lines: readonly Line[]): Incoming[] {

@@ -1,8 +1,22 @@
-import type { ErrorCode } from '@kilowatch/contract';
+import type { ErrorCode, Language } from '@kilowatch/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import { type MessageKey, type MessageParams, pickLanguage, translate } from '../i18n/index.ts';
 import { describeValidationError } from '../i18n/validation.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The answer's language when the request's Accept-Language names none we have. The console
+     * sends one; devices send none, and their logs are read by integrators: device routes say 'en'.
+     */
+    defaultLanguage?: Language;
+  }
+}
+
+/** The language to answer `request` in: its Accept-Language, else the route's default. */
+export const languageOf = (request: FastifyRequest): Language =>
+  pickLanguage(request.headers['accept-language'], request.routeOptions.config?.defaultLanguage);
 
 /** Fastify's own 4xx errors, mapped to the catalogue so they read like ours. */
 const FASTIFY_ERRORS: Record<string, MessageKey> = {
@@ -22,10 +36,7 @@ const send = (
   code: ErrorCode,
   message: MessageKey,
   params?: MessageParams,
-) =>
-  reply
-    .status(status)
-    .send({ code, message: translate(pickLanguage(request.headers['accept-language']), message, params) });
+) => reply.status(status).send({ code, message: translate(languageOf(request), message, params) });
 
 /**
  * The one place errors become responses: `{ code, message }` in the request's language.
@@ -45,7 +56,7 @@ export function errorHandler(app: FastifyInstance): void {
       );
     }
     if (isFastifyError(error) && error.validation?.[0]) {
-      const language = pickLanguage(request.headers['accept-language']);
+      const language = languageOf(request);
       const message = describeValidationError(error.validation[0], error.validationContext, language);
       return reply.status(400).send({ code: 'VALIDATION', message });
     }
