@@ -13,6 +13,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
 import { topicMatches, unsupportedVersionConnack, watchPacketSizes } from './mqtt-wire.ts';
+import { decodeJson } from './payload.ts';
 import type { Device, IngestService } from './service.ts';
 
 /** Topics of the connected device itself (ThingsBoard-style: the token says who `me` is). */
@@ -70,27 +71,20 @@ export function createMqttIngest(service: IngestService, options: MqttOptions): 
   return inProcessBroker(service, options);
 }
 
-/** Parses a payload; undefined when it is not JSON. */
-const parseJson = (payload: Buffer | string): unknown => {
-  try {
-    return JSON.parse(typeof payload === 'string' ? payload : payload.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-};
-
 /** Writes one message's values; resolves once durable. Malformed payloads are counted, not retried. */
 async function handleTelemetry(
   service: IngestService,
   device: Device,
   payload: Buffer | string,
 ): Promise<IngestResult> {
-  const json = parseJson(payload);
-  if (json === undefined) {
-    service.refused('mqtt', device.identifier, 'bad message', 'payload is not JSON');
+  // The same decoder as HTTP ingest, so both paths accept a byte-order mark and give the same reasons.
+  const json = decodeJson(payload);
+  if (!json.ok) {
+    const detail = json.error === 'empty' ? 'payload is empty' : `payload is not JSON: ${json.detail}`;
+    service.refused('mqtt', device.identifier, 'bad message', detail);
     return { accepted: 0, rejected: [{ index: 0, metric: null, reason: 'bad message' }] };
   }
-  return service.accept(device, service.fromJson(json), 'mqtt');
+  return service.accept(device, service.fromJson(json.value), 'mqtt');
 }
 
 /** Where a device learns what of its message was rejected (it may subscribe; QoS 0). */
