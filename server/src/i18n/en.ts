@@ -119,4 +119,6 @@ export const en: Messages = {
   'query.duplicateMetric': 'Metric "{metric}" is configured twice',
   'query.resource.thing': 'device',
   'query.resource.region': 'region',
+  MULTIPART_NO_BOUNDARY: 'A multipart/form-data request needs a boundary parameter in its Content-Type',
+  'validation.nul': '{field} must not contain a NUL character',
 };

@@ -122,4 +122,7 @@ export const es: Messages = {
   'query.duplicateMetric': 'La métrica «{metric}» está configurada dos veces',
   'query.resource.thing': 'dispositivo',
   'query.resource.region': 'región',
+  MULTIPART_NO_BOUNDARY:
+    'Una solicitud multipart/form-data necesita el parámetro boundary en su Content-Type',
+  'validation.nul': 'El campo {field} no puede contener el carácter NUL',
 };

@@ -111,4 +111,6 @@ export const zh = {
   'query.duplicateMetric': '指标“{metric}”重复配置',
   'query.resource.thing': '设备',
   'query.resource.region': '区域',
+  MULTIPART_NO_BOUNDARY: 'multipart/form-data 请求的 Content-Type 缺少 boundary 参数',
+  'validation.nul': '字段 {field} 不能包含空字符（NUL）',
 } as const;
