@@ -194,6 +194,22 @@ describe.each(dialects())('bad numbers, ids and text on %s', (dialect) => {
     expect(nul.json().message).toMatch(/name.*空字符/);
   });
 
+  it('refuses NUL in an imported cell as a row error, on both databases', async () => {
+    const boundary = 'zz';
+    const csv = 'identifier,name,model\r\nN\u00001,n1,A型\r\nN2,n\u00002,A型\r\n';
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/thing/things/import',
+      headers: { ...bearer(token), 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="a.csv"\r\n\r\n${csv}\r\n--${boundary}--\r\n`,
+    });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().errors).toEqual([
+      expect.objectContaining({ row: 2, column: 'identifier' }),
+      expect.objectContaining({ row: 3, column: 'name' }),
+    ]);
+  });
+
   it('answers 400 to a multipart upload without a boundary', async () => {
     for (const type of [
       'multipart/form-data',

@@ -121,4 +121,5 @@ export const en: Messages = {
   'query.resource.region': 'region',
   MULTIPART_NO_BOUNDARY: 'A multipart/form-data request needs a boundary parameter in its Content-Type',
   'validation.nul': '{field} must not contain a NUL character',
+  'import.nul': 'must not contain a NUL character',
 };

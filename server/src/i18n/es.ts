@@ -125,4 +125,5 @@ export const es: Messages = {
   MULTIPART_NO_BOUNDARY:
     'Una solicitud multipart/form-data necesita el parámetro boundary en su Content-Type',
   'validation.nul': 'El campo {field} no puede contener el carácter NUL',
+  'import.nul': 'no puede contener el carácter NUL',
 };

@@ -113,4 +113,5 @@ export const zh = {
   'query.resource.region': '区域',
   MULTIPART_NO_BOUNDARY: 'multipart/form-data 请求的 Content-Type 缺少 boundary 参数',
   'validation.nul': '字段 {field} 不能包含空字符（NUL）',
+  'import.nul': '不能包含空字符（NUL）',
 } as const;
