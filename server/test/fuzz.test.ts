@@ -680,6 +680,20 @@ describe.each(dialects())('contract fuzz on %s', (dialect) => {
     expect(unbounded).toEqual([]);
   });
 
+  it('declares every path parameter in the route schema, so it is checked like any other input', () => {
+    const undeclared = routes.flatMap((route) => {
+      const params =
+        isSchema(route.schema.params) && isSchema(route.schema.params.properties)
+          ? route.schema.params.properties
+          : {};
+      return [...route.url.matchAll(/:(\w+)/g)]
+        .map((m) => m[1] as string)
+        .filter((name) => !(name in params))
+        .map((name) => `${route.method} ${route.url} :${name}`);
+    });
+    expect(undeclared).toEqual([]);
+  });
+
   it('answers every malformed call without a 5xx, refuses what the schema refuses, keeps the data', async () => {
     const before = await snapshot();
     const rand = prng(SEED);
