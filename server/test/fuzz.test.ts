@@ -13,7 +13,8 @@ import { bearer, buildTestApp, dialects, login, type TestApp } from './helpers.t
  * the data seeded first is unchanged afterwards and every list still reads.
  *
  * Deterministic: values come from the schemas and a seeded PRNG, so a failure names a call that
- * fails again. Bounded: at most VARIANTS_PER_PART variants per route part, about 4,000 calls.
+ * fails again. Bounded: at most VARIANTS_PER_PART variants per route part (4,576 calls over 73
+ * routes today, 15–40 s per database on a shared 2-core machine).
  */
 
 const SEED = 0x5eed_cafe;
@@ -39,6 +40,7 @@ interface Route {
   ownValidator: boolean;
   /** The access token may come as `?token=` (EventSource): a bad one there is a 401, not a 400. */
   queryToken: boolean;
+  public: boolean;
 }
 
 interface Variant {
@@ -447,7 +449,9 @@ function variantsOf(route: Route, rand: () => number): Variant[] {
     ],
     ['unknown type', '<x/>', 'application/xml'],
   ];
-  const wholeVariants: Variant[] = whole.map(([what, text, type]) => ({
+  // Fastify reads no body on GET: two bodies are enough to show it is ignored.
+  const bodies = route.method === 'GET' ? whole.slice(0, 2) : whole;
+  const wholeVariants: Variant[] = bodies.map(([what, text, type]) => ({
     ...base,
     what: `whole body: ${what}`,
     body: { text, type },
@@ -481,6 +485,7 @@ describe.each(dialects())('contract fuzz on %s', (dialect) => {
             schema: (route.schema ?? {}) as Route['schema'],
             ownValidator: route.validatorCompiler !== undefined,
             queryToken: route.config?.queryToken === true,
+            public: route.config?.public === true,
           });
         }
       },
@@ -640,6 +645,10 @@ describe.each(dialects())('contract fuzz on %s', (dialect) => {
     return t.app.inject(options);
   };
 
+  /** A route that declares a 2xx body answers JSON; the others may stream (the live channel). */
+  const declaresJson = (route: Route) =>
+    Object.keys(isSchema(route.schema.response) ? route.schema.response : {}).some((s) => s.startsWith('2'));
+
   /** The status a refused variant answers: 400, but 401 for a bad `?token=`, checked before anything. */
   const refused = (route: Route, variant: Variant) =>
     route.queryToken && variant.what.startsWith('query token ') ? 401 : 400;
@@ -702,9 +711,7 @@ describe.each(dialects())('contract fuzz on %s', (dialect) => {
     let streams = 0;
     const started = performance.now();
     for (const route of routes) {
-      const declaresBody = Object.keys(isSchema(route.schema.response) ? route.schema.response : {}).some(
-        (s) => s.startsWith('2'),
-      );
+      const declaresBody = declaresJson(route);
       for (const variant of variantsOf(route, rand)) {
         calls++;
         const where = `${route.method} ${route.url} [${variant.what}]`;
@@ -736,11 +743,13 @@ describe.each(dialects())('contract fuzz on %s', (dialect) => {
     expect(failures).toEqual([]);
 
     expect(known(before, await snapshot())).toEqual(before);
-    // Every list still reads: each GET without path parameters or required query parameters.
+    // Every list still reads: each user-facing GET (not public, so not a device-token route)
+    // without path parameters or required query parameters, that answers a JSON body.
     for (const route of routes) {
       const query = isSchema(route.schema.querystring) ? route.schema.querystring : {};
       const needsQuery = Array.isArray(query.required) && query.required.length > 0;
-      if (route.method !== 'GET' || route.url.includes(':') || needsQuery) continue;
+      if (route.method !== 'GET' || route.url.includes(':') || needsQuery || route.public) continue;
+      if (!declaresJson(route)) continue;
       const res = await admin.get(route.url);
       expect(res.status, `${route.url}: ${JSON.stringify(res.body)}`).toBe(200);
     }
