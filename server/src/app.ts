@@ -26,8 +26,10 @@ import { createThingsService, thingsRoutes } from './modules/things/index.ts';
 import { unitsRoutes } from './modules/units/index.ts';
 import { authenticate } from './plugins/authenticate.ts';
 import { errorHandler } from './plugins/error-handler.ts';
+import { multipartBoundary } from './plugins/multipart-boundary.ts';
 import { openapi } from './plugins/openapi.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
+import { validation } from './plugins/validation.ts';
 import { web } from './plugins/web.ts';
 import {
   type DuckDBTelemetryStore,
@@ -142,6 +144,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   try {
     securityHeaders(app);
     errorHandler(app);
+    validation(app);
+    multipartBoundary(app);
     await openapi(app);
 
     const tokens = createTokens({

@@ -126,4 +126,7 @@ export const en: Messages = {
     'Unknown device access token in the URL: use /api/v1/<device access token>/telemetry',
   'ingest.badInfluxToken':
     "Invalid device token: send the device's access token as Authorization: Token <token>, as the basic-auth password or as ?p=<token>",
+  MULTIPART_NO_BOUNDARY: 'A multipart/form-data request needs a boundary parameter in its Content-Type',
+  'validation.nul': '{field} must not contain a NUL character',
+  'import.nul': 'must not contain a NUL character',
 };

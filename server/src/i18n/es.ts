@@ -129,4 +129,8 @@ export const es: Messages = {
     'Token de acceso del dispositivo desconocido en la URL: use /api/v1/<token de acceso del dispositivo>/telemetry',
   'ingest.badInfluxToken':
     'Token de dispositivo no válido: envíe el token de acceso del dispositivo como Authorization: Token <token>, como contraseña de autenticación básica o como ?p=<token>',
+  MULTIPART_NO_BOUNDARY:
+    'Una solicitud multipart/form-data necesita el parámetro boundary en su Content-Type',
+  'validation.nul': 'El campo {field} no puede contener el carácter NUL',
+  'import.nul': 'no puede contener el carácter NUL',
 };

@@ -117,4 +117,7 @@ export const zh = {
   'ingest.badPathToken': 'URL 中的设备访问令牌无效：请使用 /api/v1/<设备访问令牌>/telemetry',
   'ingest.badInfluxToken':
     '设备令牌无效：请以 Authorization: Token <令牌>、Basic 认证的密码或 ?p=<令牌> 提供设备的访问令牌',
+  MULTIPART_NO_BOUNDARY: 'multipart/form-data 请求的 Content-Type 缺少 boundary 参数',
+  'validation.nul': '字段 {field} 不能包含空字符（NUL）',
+  'import.nul': '不能包含空字符（NUL）',
 } as const;

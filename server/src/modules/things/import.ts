@@ -21,6 +21,8 @@ export interface ImportRow {
 export const IMPORT_MAX_ROWS = 10_000;
 
 const identifierPattern = new RegExp(IDENTIFIER_PATTERN);
+/** Only identifiers of this form can exist, so only they are looked up (PostgreSQL refuses NUL text). */
+export const isIdentifier = (text: string): boolean => identifierPattern.test(text);
 const MAX_LENGTH: Record<ImportColumn, number> = { identifier: 64, name: 64, model: 200, description: 500 };
 const REQUIRED: Record<ImportColumn, boolean> = {
   identifier: true,
@@ -206,6 +208,9 @@ export function validateImportRows(
       const value = row[column];
       if (REQUIRED[column] && value === '') {
         problems.push({ row: row.row, column, message: 'import.required' });
+      } else if (value.includes('\u0000')) {
+        // Same answer on both databases: PostgreSQL cannot store it, SQLite would.
+        problems.push({ row: row.row, column, message: 'import.nul' });
       } else if (value.length > MAX_LENGTH[column]) {
         problems.push({
           row: row.row,
@@ -216,7 +221,7 @@ export function validateImportRows(
       }
     }
     const { identifier } = row;
-    if (identifier !== '' && identifier.length <= MAX_LENGTH.identifier) {
+    if (identifier !== '' && identifier.length <= MAX_LENGTH.identifier && !identifier.includes('\u0000')) {
       if (!identifierPattern.test(identifier)) {
         problems.push({ row: row.row, column: 'identifier', message: 'import.badIdentifier' });
       } else if (firstRow.has(identifier)) {

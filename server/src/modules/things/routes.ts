@@ -14,6 +14,7 @@ import {
   ImportErrorBody,
   ImportResult,
   ImportTemplateQuery,
+  MAX_ID,
   Model,
   ModelAbilityPatch,
   ModelInput,
@@ -46,14 +47,16 @@ const NODES = { resource: '/device_management/nodes' };
 const CategoryIdParams = Type.Object({ categoryId: RowId });
 const AbilityIdParams = Type.Object({ abilityId: RowId });
 
-/** `ids=1,2` or `ids=1&ids=2` → [1, 2]; 400 for anything but positive integers. */
+/**
+ * `ids=1,2` or `ids=1&ids=2` → [1, 2]; 400 for anything but plain decimal ids of the 32-bit
+ * columns (`0x1`, `1e0` or `01` would otherwise address id 1).
+ */
 const parseIds = (ids: string | string[]): number[] => {
-  const parts = (Array.isArray(ids) ? ids : [ids]).flatMap((s) => s.split(',')).map((s) => s.trim());
-  const numbers = parts.filter(Boolean).map(Number);
-  if (numbers.length === 0 || numbers.some((n) => !Number.isSafeInteger(n) || n < 1)) {
+  const texts = (Array.isArray(ids) ? ids : [ids]).flatMap((s) => s.split(','));
+  if (texts.some((t) => !/^[1-9][0-9]{0,9}$/.test(t) || Number(t) > MAX_ID)) {
     throw new AppError('VALIDATION', 400, {}, { message: 'things.badIds' });
   }
-  return numbers;
+  return texts.map(Number);
 };
 
 /**

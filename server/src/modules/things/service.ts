@@ -20,7 +20,7 @@ import type { DB } from '../../db/index.ts';
 import { markMetadataChanged } from '../../db/metadata-generation.ts';
 import { AppError } from '../../errors.ts';
 import type { MessageKey, MessageParams } from '../../i18n/index.ts';
-import { type ImportFormat, parseImportFile, validateImportRows } from './import.ts';
+import { type ImportFormat, isIdentifier, parseImportFile, validateImportRows } from './import.ts';
 import * as repo from './repository.ts';
 
 /** One row error of an import, still to be put into the request's language. */
@@ -592,7 +592,7 @@ export function createThingsService({ db, now }: ThingsServiceDeps) {
           const models = await repo.allModelNames(trx);
           const taken = await repo.existingIdentifiers(
             trx,
-            rows.map((r) => r.identifier),
+            rows.map((r) => r.identifier).filter(isIdentifier),
           );
           const { things, problems } = validateImportRows(rows, models, taken);
           if (problems.length > 0) throw new ImportRejected(problems);
