@@ -2,8 +2,9 @@ import { ApartmentOutlined, DesktopOutlined, InboxOutlined } from '@ant-design/i
 import type { RegionNode } from '@kilowatch/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Empty, Input, Select, Skeleton, Tree, type TreeDataNode } from 'antd';
+import type { TFunction } from 'i18next';
 import { useMemo, useState } from 'react';
-import { type TFunction, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import { categoriesQuery } from '../../../components/charts/api/telemetry.ts';
 import {
   filterTree,

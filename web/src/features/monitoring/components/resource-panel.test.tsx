@@ -84,7 +84,11 @@ describe('the region/device tree of the monitoring screens', () => {
     unbound = [thing(21, '孤立电表')];
     const { location } = renderScreen(<RealtimeScreen />, '/energy_monitor/realtime');
     await flush();
-    expect(http.get).toHaveBeenCalledWith('/api/regions/unbound', { categoryId: undefined }, { silent: true });
+    expect(http.get).toHaveBeenCalledWith(
+      '/api/regions/unbound',
+      { categoryId: undefined },
+      { silent: true },
+    );
     expect(within(panel()).getByText('未分配区域的设备')).toBeTruthy();
     search('孤立');
     await flush();

@@ -89,7 +89,11 @@ export const isUnassignedGroup = (node: RegionNode) =>
  * them as leaves: the group itself cannot be selected (it is no region to aggregate over), its
  * devices can, so every device is reachable in the monitoring screens.
  */
-export function withUnassigned(roots: readonly RegionNode[], things: readonly Thing[], label: string): RegionNode[] {
+export function withUnassigned(
+  roots: readonly RegionNode[],
+  things: readonly Thing[],
+  label: string,
+): RegionNode[] {
   if (!things.length) return [...roots];
   const group: RegionNode = {
     id: UNASSIGNED_GROUP_ID,
