@@ -106,7 +106,10 @@ test('a new device is connected from its token dialog: copy, publish, received, 
   await expect(check).toContainText(`${metric} = ${String(value)}`);
   await finalScreenshot(page, testInfo, 'received');
 
-  await dialog.locator('.ant-modal-footer').getByRole('button', { name: buttonName('关闭') }).click();
+  await dialog
+    .locator('.ant-modal-footer')
+    .getByRole('button', { name: buttonName('关闭') })
+    .click();
   await expect(dialog).toBeHidden();
   await expect(row).toContainText('在线');
 
