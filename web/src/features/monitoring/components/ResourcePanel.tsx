@@ -50,7 +50,7 @@ function ancestorKeys(roots: readonly RegionNode[], ctx: MonitorContext): string
 
 /** Why the tree shows nothing: it failed to load, the search matches nothing, or nothing exists. */
 function emptyText(ctx: MonitorContext, search: string, t: TFunction): string {
-  if (ctx.tree.isError) return t('monitoring.tree.loadFailed');
+  if (ctx.tree.isError || ctx.unbound.isError) return t('monitoring.tree.loadFailed');
   if (search.trim() && ctx.roots.length) return t('monitoring.tree.noMatch', { search: search.trim() });
   // No region and no unassigned device: there is no device at all (of the chosen category).
   return ctx.categoryId === null ? t('monitoring.tree.empty') : t('monitoring.tree.emptyCategory');
@@ -104,7 +104,7 @@ export function ResourcePanel({
         style={{ marginBottom: 8 }}
         onChange={(e) => setSearch(e.target.value)}
       />
-      {ctx.tree.isPending ? (
+      {ctx.tree.isPending || ctx.unbound.isPending ? (
         <Skeleton active paragraph={{ rows: 6 }} />
       ) : treeData.length ? (
         <Tree
