@@ -4,6 +4,7 @@ import { ensureAdmin, type FirstStartAdmin } from './bootstrap/admin.ts';
 import type { Config } from './config.ts';
 import { type Database, migrateToLatest, openDatabase } from './db/index.ts';
 import {
+  connectionRoutes,
   createIngestService,
   createMqttIngest,
   type IngestService,
@@ -169,12 +170,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         await api.register(authRoutes, { prefix: '/auth', service: auth });
         await api.register(thingsRoutes, {
           prefix: '/thing',
-          service: createThingsService({ db: database.db, now }),
+          service: createThingsService({ db: database.db, now, seen: () => telemetry.lastSeen() }),
         });
         await api.register(unitsRoutes, { db: database.db });
         await api.register(regionRoutes, { service: createRegionService(database.db, now) });
         await api.register(systemRoutes, { db: database.db, now });
         await api.register(ingestRoutes, { service: ingest, mqtt });
+        await api.register(connectionRoutes, {
+          listenHost: config.host,
+          mqttUrl: config.ingest.mqttUrl,
+          mqtt,
+        });
         const query = createQueryService({
           db: database.db,
           store: telemetry,

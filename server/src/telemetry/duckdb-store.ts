@@ -20,6 +20,7 @@ import type {
   Point,
   SeriesKey,
   TelemetryStore,
+  ThingSeen,
 } from './store.ts';
 
 /** Days each resolution is kept; day rollups are kept forever. */
@@ -838,6 +839,22 @@ export class DuckDBTelemetryStore implements TelemetryStore {
       if (st && st.latestTs !== null) {
         out.push({ thingId: st.thingId, metric: st.metric, ts: st.latestTs, value: st.latestValue });
       }
+    }
+    return out;
+  }
+
+  lastSeen(): Map<number, ThingSeen> {
+    const out = new Map<number, ThingSeen>();
+    for (const st of this.byId.values()) {
+      if (st.latestTs === null) continue;
+      const seen = out.get(st.thingId);
+      if (!seen) {
+        out.set(st.thingId, { ts: st.latestTs, intervalMs: st.intervalMs });
+        continue;
+      }
+      if (st.latestTs > seen.ts) seen.ts = st.latestTs;
+      if (st.intervalMs !== null && (seen.intervalMs === null || st.intervalMs < seen.intervalMs))
+        seen.intervalMs = st.intervalMs;
     }
     return out;
   }

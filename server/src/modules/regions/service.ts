@@ -6,6 +6,7 @@ import {
   type RegionNode,
   type RegionOrder,
   type RegionUpdate,
+  type Thing,
 } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
@@ -57,6 +58,10 @@ export function createRegionService(db: Kysely<DB>, now: () => number) {
         })),
       );
     },
+
+    /** Things bound to no region: monitoring trees show them in a group of their own. */
+    unbound: ({ categoryId }: { categoryId?: number }): Promise<Thing[]> =>
+      repo.listUnboundThings(db, { categoryId }),
 
     async create(input: RegionInput): Promise<Region> {
       return changed(

@@ -665,16 +665,41 @@ const thingColumns = [
   't.updated_at',
 ] as const;
 
-export async function listThings(
-  db: Db,
-  query: PageArgs & { name?: string; categoryId?: number; modelId?: number },
-): Promise<Rows<Thing>> {
+export interface ThingFilters {
+  name?: string;
+  categoryId?: number;
+  modelId?: number;
+}
+
+const filteredThings = (db: Db, query: ThingFilters) => {
   let base = thingsBase(db);
   const { name } = query;
   if (name)
     base = base.where((eb) => eb.or([nameContains('t.name', name), nameContains('t.identifier', name)]));
   if (query.categoryId !== undefined) base = base.where('m.category_id', '=', query.categoryId);
   if (query.modelId !== undefined) base = base.where('t.model_id', '=', query.modelId);
+  return base;
+};
+
+/** Ids of every thing that passes the filters, ascending (for filters SQL cannot see, like presence). */
+export async function listThingIds(db: Db, query: ThingFilters): Promise<number[]> {
+  const rows = await filteredThings(db, query).select('t.id').orderBy('t.id').execute();
+  return rows.map((r) => r.id);
+}
+
+/** The things with these ids (at most a page of them), ascending by id. */
+export async function findThings(db: Db, ids: readonly number[]): Promise<Thing[]> {
+  if (ids.length === 0) return [];
+  const rows = await thingsBase(db)
+    .select(thingColumns)
+    .where('t.id', 'in', [...ids])
+    .orderBy('t.id')
+    .execute();
+  return rows.map(toThing);
+}
+
+export async function listThings(db: Db, query: PageArgs & ThingFilters): Promise<Rows<Thing>> {
+  const base = filteredThings(db, query);
   const { total } = await base
     .select((eb) => eb.fn.countAll<number | string>().as('total'))
     .executeTakeFirstOrThrow();

@@ -26,7 +26,8 @@ import {
   Thing,
   ThingAbilityIdsQuery,
   ThingInput,
-  ThingQuery,
+  ThingListItem,
+  ThingListQuery,
   ThingToken,
 } from '@kilowatch/contract';
 import { Type } from 'typebox';
@@ -295,12 +296,15 @@ export const thingsRoutes: FastifyPluginAsyncTypebox<{ service: ThingsService }>
     {
       schema: {
         tags,
-        summary: 'Things (devices), paged; filter by category, model and a name or identifier substring',
-        querystring: ThingQuery,
-        response: { 200: Data(Page(Thing)), ...errors },
+        summary:
+          'Things (devices), paged, with last seen time and presence; filter by category, model, name or identifier substring, and presence',
+        description:
+          'presence: online (a value within 5 minutes, or 3 of its usual intervals when slower), offline (older values), never (no value stored). See docs/devices.md.',
+        querystring: ThingListQuery,
+        response: { 200: Data(Page(ThingListItem)), ...errors },
       },
     },
-    async (request) => ({ data: await service.listThings(request.query) }),
+    async (request) => ({ data: await service.listThingsWithPresence(request.query) }),
   );
 
   app.get(

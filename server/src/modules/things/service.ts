@@ -11,8 +11,10 @@ import type {
   Model,
   ModelAbilityPatch,
   ModelInput,
+  Presence,
   Thing,
   ThingInput,
+  ThingListItem,
   ThingToken,
 } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
@@ -20,7 +22,9 @@ import type { DB } from '../../db/index.ts';
 import { markMetadataChanged } from '../../db/metadata-generation.ts';
 import { AppError } from '../../errors.ts';
 import type { MessageKey, MessageParams } from '../../i18n/index.ts';
+import type { ThingSeen } from '../../telemetry/index.ts';
 import { type ImportFormat, isIdentifier, parseImportFile, validateImportRows } from './import.ts';
+import { presenceOf } from './presence.ts';
 import * as repo from './repository.ts';
 
 /** One row error of an import, still to be put into the request's language. */
@@ -42,6 +46,8 @@ export class ImportRejected extends Error {
 export interface ThingsServiceDeps {
   db: Kysely<DB>;
   now: () => number;
+  /** What the telemetry store last saw of each thing (the device list's presence); none without it. */
+  seen?: () => ReadonlyMap<number, ThingSeen>;
 }
 
 interface Paging {
@@ -94,7 +100,8 @@ export type ThingsService = ReturnType<typeof createThingsService>;
  * their overrides, things with their removals and access tokens. Each call that writes runs in
  * one transaction, which it passes to the repository.
  */
-export function createThingsService({ db, now }: ThingsServiceDeps) {
+export function createThingsService(deps: ThingsServiceDeps) {
+  const { db, now } = deps;
   const isoNow = () => new Date(now()).toISOString();
 
   async function requireCategory(trx: repo.Db, id: number): Promise<Category> {
@@ -451,6 +458,32 @@ export function createThingsService({ db, now }: ThingsServiceDeps) {
         })),
         ...p,
       };
+    },
+
+    /**
+     * The device list: things with the time of their newest stored value and their presence.
+     * A presence filter is applied to the ids in memory (the store, not SQL, knows who sent what).
+     */
+    async listThingsWithPresence(
+      query: Paging & repo.ThingFilters & { presence?: Presence },
+    ): Promise<Paged<ThingListItem>> {
+      const p = paging(query);
+      const filters = { name: query.name?.trim(), categoryId: query.categoryId, modelId: query.modelId };
+      const seen = deps.seen?.() ?? new Map<number, ThingSeen>();
+      const at = now();
+      const withPresence = (thing: Thing): ThingListItem => ({
+        ...thing,
+        ...presenceOf(seen.get(thing.id), at),
+      });
+      if (query.presence === undefined) {
+        const rows = await repo.listThings(db, { ...p, ...filters });
+        return { list: rows.list.map(withPresence), total: rows.total, ...p };
+      }
+      const ids = (await repo.listThingIds(db, filters)).filter(
+        (id) => presenceOf(seen.get(id), at).presence === query.presence,
+      );
+      const pageIds = ids.slice((p.page - 1) * p.pageSize, p.page * p.pageSize);
+      return { list: (await repo.findThings(db, pageIds)).map(withPresence), total: ids.length, ...p };
     },
 
     getThing: (id: number): Promise<Thing> => requireThing(db, id),
