@@ -74,6 +74,11 @@ export const DataPoint = Type.Object({
   group: Type.String(),
   /** False when part of the bucket had no data (a gap) or the bucket is still running. */
   complete: Type.Boolean(),
+  /**
+   * Series combined over several things (a region's sum or mean): the names of the things whose
+   * own bucket was incomplete. Only on incomplete buckets; absent elsewhere.
+   */
+  missing: Type.Optional(Type.Array(Type.String())),
 });
 export type DataPoint = Static<typeof DataPoint>;
 
@@ -84,6 +89,8 @@ export const QueryResult = Type.Object({
   unit: Type.String(),
   /** Which stored resolution answered (raw, minute, hour, day): for the curious and the benchmarks. */
   resolution: Type.String(),
+  /** The plant's IANA time zone (PLANT_TIMEZONE): periods follow it, exports print times in it. */
+  timeZone: Type.Optional(Type.String()),
 });
 export type QueryResult = Static<typeof QueryResult>;
 
