@@ -38,10 +38,15 @@ function xLabels(c: echarts.ECharts): string[] {
   const axis = (c as any).getModel().getComponent('xAxis', 0).axis;
   return axis.getViewLabels().map((l: { formattedLabel: string }) => l.formattedLabel);
 }
-// biome-ignore lint/suspicious/noExplicitAny: ECharts' model is not typed for this read.
-const extent = (c: echarts.ECharts, axis: 'xAxis' | 'yAxis') => (c as any).getModel().getComponent(axis, 0).axis.scale.getExtent() as [number, number];
+const extent = (c: echarts.ECharts, axis: 'xAxis' | 'yAxis', index = 0) =>
+  // biome-ignore lint/suspicious/noExplicitAny: ECharts' model is not typed for this read.
+  (c as any).getModel().getComponent(axis, index).axis.scale.getExtent() as [number, number];
 
-const line = (name: string, points: [number, number | null][], extra: Partial<ChartSeries> = {}): ChartSeries => ({
+const line = (
+  name: string,
+  points: [number, number | null][],
+  extra: Partial<ChartSeries> = {},
+): ChartSeries => ({
   name,
   points: points.map(([key, value]) => ({ key, value, complete: true })),
   ...extra,
@@ -69,20 +74,54 @@ describe('chart axes as ECharts draws them', () => {
   });
 
   it('never takes a counter (energy) axis below zero', () => {
-    const flat = line('E', [[T0, 0], [T0 + MIN, 0], [T0 + 2 * MIN, 0]], { counter: true });
+    const flat = line(
+      'E',
+      [
+        [T0, 0],
+        [T0 + MIN, 0],
+        [T0 + 2 * MIN, 0],
+      ],
+      { counter: true },
+    );
     expect(extent(draw({ series: [flat] }), 'yAxis')[0]).toBe(0);
-    const steady = line('E', [[T0, 120], [T0 + MIN, 121], [T0 + 2 * MIN, 121.5]], { counter: true });
+    const steady = line(
+      'E',
+      [
+        [T0, 120],
+        [T0 + MIN, 121],
+        [T0 + 2 * MIN, 121.5],
+      ],
+      { counter: true },
+    );
     expect(extent(draw({ series: [steady] }), 'yAxis')[0]).toBeGreaterThanOrEqual(0);
     const one = line('E', [[T0, 3]], { counter: true });
     expect(extent(draw({ series: [one] }), 'yAxis')[0]).toBeGreaterThanOrEqual(0);
     // Beside a power axis that dips below zero, aligned ticks must not drag energy under zero.
-    const power = line('P', [[T0, -20], [T0 + MIN, 30], [T0 + 2 * MIN, 10]], { unit: 'kW' });
-    const energy = line('E', [[T0, 0], [T0 + MIN, 0.2], [T0 + 2 * MIN, 0.5]], { unit: 'kWh', counter: true });
-    for (const series of [[power, energy], [energy, power]]) {
+    const power = line(
+      'P',
+      [
+        [T0, -20],
+        [T0 + MIN, 30],
+        [T0 + 2 * MIN, 10],
+      ],
+      { unit: 'kW' },
+    );
+    const energy = line(
+      'E',
+      [
+        [T0, 0],
+        [T0 + MIN, 0.2],
+        [T0 + 2 * MIN, 0.5],
+      ],
+      { unit: 'kWh', counter: true },
+    );
+    for (const series of [
+      [power, energy],
+      [energy, power],
+    ]) {
       const c = draw({ series });
       const index = series[0] === energy ? 0 : 1;
-      // biome-ignore lint/suspicious/noExplicitAny: ECharts' model is not typed for this read.
-      const [low] = (c as any).getModel().getComponent('yAxis', index).axis.scale.getExtent();
+      const [low] = extent(c, 'yAxis', index);
       expect(low).toBeGreaterThanOrEqual(0);
     }
   });

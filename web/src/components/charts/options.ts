@@ -75,8 +75,10 @@ export function timeLabelFormatter(spanMs: number): (value: number) => string {
 export function counterAxisMin({ min, max }: { min: number; max: number }): number {
   if (!Number.isFinite(min) || min < 0) return min;
   const span = max - min || Math.abs(min) || 1;
-  const step = 10 ** Math.floor(Math.log10(span));
-  return Math.max(0, Math.floor(min / step) * step);
+  const exponent = Math.floor(Math.log10(span));
+  const step = 10 ** exponent;
+  // Rounded to the step's decimals: 39 × 0.1 is 3.9000000000000004 in binary floating point.
+  return Math.max(0, Number((Math.floor(min / step) * step).toFixed(Math.max(0, -exponent))));
 }
 
 const timeSpan = (series: readonly ChartSeries[]): number => {
@@ -102,8 +104,7 @@ interface TooltipParam {
 /** Who lacked data, per series name and x value (the value as drawn: ms or a period label). */
 export type MissingIndex = ReadonlyMap<string, ReadonlyMap<string | number, readonly string[]>>;
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * Axis tooltip: each series once, values with 2 decimals and their unit; a bucket that lacked

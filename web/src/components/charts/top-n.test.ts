@@ -25,9 +25,7 @@ describe('limitSeries', () => {
     const list = Array.from({ length: 129 }, (_, i) => meter(i + 1, i + 1));
     const out = limitSeries(list, { othersName });
     expect(out).toHaveLength(MAX_SERIES);
-    expect(out.slice(0, 9).map((s) => s.name)).toEqual(
-      Array.from({ length: 9 }, (_, i) => `电表${121 + i}`),
-    );
+    expect(out.slice(0, 9).map((s) => s.name)).toEqual(Array.from({ length: 9 }, (_, i) => `电表${121 + i}`));
     const others = out[9]!;
     expect(others.name).toBe('其他 (120)');
     // 1 + 2 + … + 120 at the first bucket, twice that at the second: the total still adds up.

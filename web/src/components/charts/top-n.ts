@@ -32,9 +32,7 @@ export function limitSeries(
       for (const s of list) kept.add(s);
       continue;
     }
-    const ranked = [...list].sort(
-      (a, b) => magnitude(b) - magnitude(a) || list.indexOf(a) - list.indexOf(b),
-    );
+    const ranked = [...list].sort((a, b) => magnitude(b) - magnitude(a) || list.indexOf(a) - list.indexOf(b));
     const top = ranked.slice(0, quota - 1);
     const rest = ranked.slice(quota - 1);
     for (const s of top) kept.add(s);

@@ -19,11 +19,7 @@ export async function toXlsx(sheet: Sheet, timeZone: string, progress?: Progress
     header: c.header,
     width: Math.min(60, Math.max(c.kind === 'time' ? 20 : 12, c.header.length * 1.6)),
     style:
-      c.kind === 'time'
-        ? { numFmt: 'yyyy-mm-dd hh:mm:ss' }
-        : c.kind === 'number'
-          ? { numFmt: '0.00' }
-          : {},
+      c.kind === 'time' ? { numFmt: 'yyyy-mm-dd hh:mm:ss' } : c.kind === 'number' ? { numFmt: '0.00' } : {},
   }));
   ws.getRow(1).font = { bold: true };
   const total = sheet.rows.length;
