@@ -1,8 +1,10 @@
 import { Button, Card, Space } from 'antd';
 import { type KeyboardEvent, type ReactNode, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { chartIn, ExportMenu, type ExportSource } from './export/ExportMenu.tsx';
-import { browserTimeZone, seriesSheet } from './export/sheet.ts';
+import { plantTimeZone } from './api/telemetry.ts';
+import { chartIn } from './chart-instance.ts';
+import { ExportMenu, type ExportSource } from './export/ExportMenu.tsx';
+import { seriesSheet } from './export/sheet.ts';
 import type { ChartSeries } from './series.ts';
 import { limitSeries } from './top-n.ts';
 
@@ -100,7 +102,7 @@ export function ChartCard({ title, series, timeZone, extra, onOpen, children, ..
   const source: ExportSource = {
     title,
     timeZone,
-    sheet: () => seriesSheet(title, series, labels, timeZone || browserTimeZone()),
+    sheet: () => seriesSheet(title, series, labels, timeZone || plantTimeZone()),
     chart: () => body.current,
   };
   return (
@@ -123,7 +125,10 @@ export function ChartCard({ title, series, timeZone, extra, onOpen, children, ..
         </Space>
       }
     >
-      <div ref={body}>
+      {/* The plot opens the detail too, for the mouse; keyboard users have the title button. */}
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: a mouse shortcut of the title button. */}
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: the title button is the keyboard way. */}
+      <div ref={body} onClick={onOpen} style={onOpen ? { cursor: 'pointer' } : undefined}>
         <ChartFigure label={title} count={series.length}>
           {children}
         </ChartFigure>

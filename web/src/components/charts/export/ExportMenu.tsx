@@ -2,10 +2,10 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { App, Button, Dropdown, type MenuProps } from 'antd';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { echarts } from '../echarts.ts';
+import { plantTimeZone } from '../api/telemetry.ts';
 import { toCsv } from './csv.ts';
 import { saveBlob, saveUrl, XLSX_MIME } from './download.ts';
-import { browserTimeZone, exportFileName, type Sheet } from './sheet.ts';
+import { exportFileName, type Sheet } from './sheet.ts';
 import { toXlsx } from './xlsx.ts';
 
 export type ExportFormat = 'csv' | 'xlsx' | 'png';
@@ -21,12 +21,6 @@ export interface ExportSource {
   chart?: () => HTMLElement | null;
 }
 
-/** The ECharts instance drawn inside `root` (echarts-for-react's element), if any. */
-export function chartIn(root: HTMLElement | null) {
-  const el = root?.querySelector<HTMLElement>('.echarts-for-react');
-  return el ? echarts.getInstanceByDom(el) : undefined;
-}
-
 /**
  * Export what a chart or table shows as CSV, xlsx or PNG. Progress shows in a message while rows
  * are written (long exports), the file goes to the browser's downloads.
@@ -36,10 +30,12 @@ export function useExport(source: ExportSource) {
   const { message } = App.useApp();
   const key = useId();
   return async (format: ExportFormat) => {
-    const timeZone = source.timeZone || browserTimeZone();
+    const timeZone = source.timeZone || plantTimeZone();
     const name = (ext: string) => exportFileName(source.title, ext, Date.now(), timeZone);
     try {
       if (format === 'png') {
+        // Loaded on demand: screens without charts (fire) export tables without pulling ECharts in.
+        const { chartIn } = await import('../chart-instance.ts');
         const chart = chartIn(source.chart?.() ?? null);
         if (!chart) throw new Error(t('charts.export.empty'));
         saveUrl(chart.getDataURL({ type: 'png', pixelRatio: 2, backgroundColor: '#fff' }), name('png'));

@@ -104,9 +104,6 @@ export function formatZoned(ms: number, timeZone: string): string {
   return `${p.year}-${pad(p.month)}-${pad(p.day)} ${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}`;
 }
 
-/** The browser's zone: the fallback while no query answer has told the plant's. */
-export const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-
 /** A file name from a title and the moment of export: `功率-20261122-1000.xlsx`. */
 export function exportFileName(title: string, ext: string, at: number, timeZone: string): string {
   const p = zonedParts(at, timeZone);

@@ -21,7 +21,6 @@ import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   allLineMetrics,
-  browserTimeZone,
   buildSeries,
   ChartFigure,
   type ChartMetric,
@@ -32,6 +31,7 @@ import {
   groupPoints,
   LineChart,
   MAX_CHART_METRICS,
+  plantTimeZone,
   seriesSheet,
   seriesTable,
   summarize,
@@ -110,7 +110,7 @@ export default function HistoryScreen() {
   const exportSource: ExportSource = {
     title,
     timeZone,
-    sheet: () => seriesSheet(title, view === 'chart' ? shown : series, labels, timeZone || browserTimeZone()),
+    sheet: () => seriesSheet(title, view === 'chart' ? shown : series, labels, timeZone || plantTimeZone()),
     ...(view === 'chart' ? { chart: () => chartBox.current } : {}),
   };
 
