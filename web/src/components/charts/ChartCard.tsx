@@ -56,11 +56,16 @@ export function ChartFigure({
     const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
     if (!step) return;
     e.preventDefault();
+    // The longest series walks: the first may be only the solid part of a line with gaps.
     const series = (chart.getOption().series ?? []) as { data?: unknown[] }[];
-    const length = series[0]?.data?.length ?? 0;
+    let seriesIndex = 0;
+    series.forEach((s, i) => {
+      if ((s.data?.length ?? 0) > (series[seriesIndex]?.data?.length ?? 0)) seriesIndex = i;
+    });
+    const length = series[seriesIndex]?.data?.length ?? 0;
     if (!length) return;
     index.current = Math.min(length - 1, Math.max(0, index.current + step));
-    chart.dispatchAction({ type: 'showTip', seriesIndex: 0, dataIndex: index.current });
+    chart.dispatchAction({ type: 'showTip', seriesIndex, dataIndex: index.current });
   };
   return (
     <div

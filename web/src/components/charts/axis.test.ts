@@ -1,4 +1,4 @@
-import { LineChart as LineChartPart } from 'echarts/charts';
+import { BarChart as BarChartPart, LineChart as LineChartPart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
@@ -9,7 +9,7 @@ import { chartTheme } from './theme.ts';
 
 // The options are drawn by ECharts itself (server-side SVG, no canvas): labels and axis extents
 // are what a user would see, not what the builder hoped for.
-echarts.use([LineChartPart, GridComponent, LegendComponent, TooltipComponent, SVGRenderer]);
+echarts.use([LineChartPart, BarChartPart, GridComponent, LegendComponent, TooltipComponent, SVGRenderer]);
 // jsdom has no canvas to measure text: an even-width estimate lays labels out as a browser would.
 echarts.setPlatformAPI({
   measureText: (text: string, font?: string) => ({
@@ -71,6 +71,19 @@ describe('chart axes as ECharts draws them', () => {
   it('spans the requested window even with a single point', () => {
     const c = draw({ series: [line('P', [[T0 + 2 * MIN, 5]])], window: { start: T0, end: T0 + 5 * MIN } });
     expect(extent(c, 'xAxis')).toEqual([T0, T0 + 5 * MIN]);
+  });
+
+  it('starts consumption bars at zero, not at a round value under the data', () => {
+    const water = line(
+      'W',
+      [
+        [T0, 25],
+        [T0 + MIN, 95],
+        [T0 + 2 * MIN, 60],
+      ],
+      { counter: true },
+    );
+    expect(extent(draw({ series: [water], kind: 'bar' }), 'yAxis')[0]).toBe(0);
   });
 
   it('never takes a counter (energy) axis below zero', () => {

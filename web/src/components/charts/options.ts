@@ -281,7 +281,10 @@ export function buildCartesianOption(input: CartesianInput): ChartOption {
       right:
         theme.grid.right + Math.max(0, Math.ceil(units.length / 2) - 1) * 50 + (units.length > 1 ? 30 : 0),
       left: theme.grid.left + Math.max(0, Math.ceil((units.length - 1) / 2)) * 50,
-      containLabel: true,
+      // ECharts 6: `containLabel` needs a legacy module; this keeps axis labels and names
+      // (units of the right-hand axes) inside the chart instead of cut at its edge.
+      outerBoundsMode: 'same',
+      outerBoundsContain: 'all',
     },
     legend: showLegend
       ? { type: 'scroll', top: 0, textStyle: { fontSize: theme.fontSize } }
@@ -317,7 +320,8 @@ export function buildCartesianOption(input: CartesianInput): ChartOption {
       offset: Math.floor(i / 2) * 50,
       // Bars measure from zero (a consumption bar cut at 1 misleads); lines may zoom to their range.
       scale: (input.kind ?? 'line') !== 'bar',
-      ...(counterUnits.has(unit) ? { min: counterAxisMin } : {}),
+      // Bars always start at zero (no `scale`); a counter's line starts at or above it.
+      ...(counterUnits.has(unit) && (input.kind ?? 'line') !== 'bar' ? { min: counterAxisMin } : {}),
       alignTicks: units.length > 1,
       axisLabel: { fontSize: theme.fontSize },
       splitLine: { show: i === 0 },
