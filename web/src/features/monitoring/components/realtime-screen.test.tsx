@@ -107,7 +107,9 @@ afterEach(() => {
   vi.clearAllMocks();
 });
 
-describe('RealtimeScreen', () => {
+// The first render of the screen styles every antd component it uses (CSS-in-JS) and takes
+// seconds on a busy shared machine; the tests are about stamps and timers, not speed.
+describe('RealtimeScreen', { timeout: 20_000 }, () => {
   it('polls every 10 s with a new seq stamp per tick, silently', async () => {
     renderScreen(<RealtimeScreen />, '/energy_monitor/realtime?resourceType=thing&resourceId=11');
     await flush();
@@ -269,6 +271,5 @@ describe('RealtimeScreen', () => {
     fireEvent.click(screen.getByTestId('cabinet-107'));
     await flush();
     expect((await screen.findByTestId('cabinet-details-107')).textContent).toContain('安科瑞');
-    // The grid, the drawer and the charts render 60 cabinets: slow on a busy shared machine.
-  }, 20_000);
+  });
 });
