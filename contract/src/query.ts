@@ -76,10 +76,16 @@ export const DataPoint = Type.Object({
   complete: Type.Boolean(),
   /**
    * Series combined over several things (a region's sum or mean): the names of the things whose
-   * own bucket was incomplete. Only on incomplete buckets; absent elsewhere.
+   * own bucket was incomplete, at most MISSING_NAMES_MAX of them. Only on incomplete buckets;
+   * absent elsewhere.
    */
-  missing: Type.Optional(Type.Array(Type.String())),
+  missing: Type.Optional(Type.Array(Type.String(), { maxItems: 20 })),
+  /** How many things were incomplete in the bucket (more than `missing` names when capped). */
+  missingCount: Type.Optional(Type.Integer({ minimum: 0 })),
 });
+
+/** Names listed in a bucket's `missing` (a plant of 129 meters must not send 129 per bucket). */
+export const MISSING_NAMES_MAX = 20;
 export type DataPoint = Static<typeof DataPoint>;
 
 export const QueryResult = Type.Object({

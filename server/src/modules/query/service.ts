@@ -7,6 +7,7 @@ import {
   type MetricConfig,
   type MetricConfigPatch,
   type MetricQuery,
+  MISSING_NAMES_MAX,
   type QueryAggregator,
   type QueryResult,
   type ResourceType,
@@ -437,7 +438,8 @@ function withMissing(points: DataPoint[], series: readonly (readonly Slot[])[], 
   return points.map((p, i) => {
     if (p.complete) return p;
     const missing = missingThings(series, i, names);
-    return missing.length ? { ...p, missing } : p;
+    if (!missing.length) return p;
+    return { ...p, missing: missing.slice(0, MISSING_NAMES_MAX), missingCount: missing.length };
   });
 }
 

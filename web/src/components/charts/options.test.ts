@@ -6,6 +6,7 @@ import {
   buildPieOption,
   counterAxisMin,
   LARGE_POINTS,
+  missingNames,
   tooltipFormatter,
 } from './options.ts';
 import type { ChartSeries } from './series.ts';
@@ -128,7 +129,7 @@ describe('counterAxisMin', () => {
 
 describe('tooltip of an incomplete bucket', () => {
   it('names the devices that lacked data', () => {
-    const missing = new Map([['一车间', new Map([[60_000, ['电表2', '电表<3>']]])]]);
+    const missing = new Map([['一车间', new Map([[60_000, { names: ['电表2', '电表<3>'], count: 2 }]])]]);
     const format = tooltipFormatter(
       new Map([['一车间', 'kW']]),
       () => '10:01',
@@ -138,5 +139,13 @@ describe('tooltip of an incomplete bucket', () => {
     expect(format([{ seriesName: '一车间', marker: '', value: [60_000, 13] }])).toBe(
       '10:01<br/>一车间: 13.00 kW<br/><span style="color:#909399">缺少数据：电表2, 电表&#60;3&#62;</span>',
     );
+  });
+});
+
+describe('missingNames', () => {
+  it('lists at most 8 names and how many more, counting past the server cap', () => {
+    const names = Array.from({ length: 20 }, (_, i) => `电表${i + 1}`);
+    expect(missingNames(names.slice(0, 2))).toBe('电表1, 电表2');
+    expect(missingNames(names, 129)).toBe('电表1, 电表2, 电表3, 电表4, 电表5, 电表6, 电表7, 电表8 … (+121)');
   });
 });

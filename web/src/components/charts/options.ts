@@ -102,7 +102,20 @@ interface TooltipParam {
 }
 
 /** Who lacked data, per series name and x value (the value as drawn: ms or a period label). */
-export type MissingIndex = ReadonlyMap<string, ReadonlyMap<string | number, readonly string[]>>;
+export type MissingIndex = ReadonlyMap<
+  string,
+  ReadonlyMap<string | number, { names: readonly string[]; count: number }>
+>;
+
+/** Names a tooltip lists before summing up the rest: a tooltip is not a report. */
+const TOOLTIP_NAMES = 8;
+
+/** `电表1, 电表2, … (+121)`: the first names and how many more (of `count` when known). */
+export function missingNames(names: readonly string[], count = names.length): string {
+  const shown = names.slice(0, TOOLTIP_NAMES);
+  const more = Math.max(count, names.length) - shown.length;
+  return more > 0 ? `${shown.join(', ')} … (+${more})` : shown.join(', ');
+}
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -131,9 +144,11 @@ export function tooltipFormatter(
         `${typeof p.marker === 'string' ? p.marker : ''}${escapeHtml(name)}: ${formatValue(value)}${unit ? ` ${escapeHtml(unit)}` : ''}`,
       );
       const x = Array.isArray(p.value) ? p.value[0] : undefined;
-      const names = x === undefined ? undefined : missing?.get(name)?.get(x as string | number);
-      if (names?.length && missingLabel) {
-        rows.push(`<span style="color:#909399">${escapeHtml(missingLabel(names.join(', ')))}</span>`);
+      const lack = x === undefined ? undefined : missing?.get(name)?.get(x as string | number);
+      if (lack?.names.length && missingLabel) {
+        rows.push(
+          `<span style="color:#909399">${escapeHtml(missingLabel(missingNames(lack.names, lack.count)))}</span>`,
+        );
       }
     }
     const head = axisLabel(list[0]!.axisValue, list[0]!.axisValueLabel ?? '');
@@ -160,7 +175,7 @@ export function buildCartesianOption(input: CartesianInput): ChartOption {
   const label = (key: number) => (period ? formatPeriodLabel(key, period.period) : key);
   const toData = (pairs: Pair[]) => pairs.map(([k, v]) => [label(k), v] as [string | number, number | null]);
   let anyIncomplete = false;
-  const missing = new Map<string, Map<string | number, readonly string[]>>();
+  const missing = new Map<string, Map<string | number, { names: readonly string[]; count: number }>>();
   for (const s of series) {
     for (const p of s.points) {
       if (!p.missing?.length) continue;
@@ -169,7 +184,7 @@ export function buildCartesianOption(input: CartesianInput): ChartOption {
         byX = new Map();
         missing.set(s.name, byX);
       }
-      byX.set(label(p.key), p.missing);
+      byX.set(label(p.key), { names: p.missing, count: p.missingCount ?? p.missing.length });
     }
   }
 

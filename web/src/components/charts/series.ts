@@ -48,6 +48,8 @@ export interface SeriesPoint {
   complete: boolean;
   /** Incomplete buckets of a combined series: the devices that lacked data. */
   missing?: readonly string[];
+  /** How many lacked data when `missing` names only the first ones (server cap). */
+  missingCount?: number;
 }
 
 export interface ChartSeries {
@@ -84,6 +86,8 @@ export function groupPoints(points: readonly DataPoint[]): Map<string, SeriesPoi
     }
     const point: SeriesPoint = { key: toMillis(p.key), value: p.value, complete: p.complete !== false };
     if (p.missing?.length) point.missing = p.missing;
+    if (p.missingCount !== undefined && p.missingCount > (p.missing?.length ?? 0))
+      point.missingCount = p.missingCount;
     list.push(point);
   }
   for (const list of groups.values()) list.sort((a, b) => a.key - b.key);

@@ -57,7 +57,9 @@ export function seriesSheet(
       const values = series.map((s, i) => {
         const p = byName[i]!.get(key);
         if (p && !p.complete) {
-          notes.push(p.missing?.length ? labels.missing(s.name, p.missing.join(', ')) : s.name);
+          const more = (p.missingCount ?? 0) - (p.missing?.length ?? 0);
+          const names = p.missing?.length ? `${p.missing.join(', ')}${more > 0 ? ` … (+${more})` : ''}` : '';
+          notes.push(names ? labels.missing(s.name, names) : s.name);
         }
         return p?.value ?? null;
       });
