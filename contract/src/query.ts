@@ -75,7 +75,18 @@ export const DataPoint = Type.Object({
   group: Type.String(),
   /** False when part of the bucket had no data (a gap) or the bucket is still running. */
   complete: Type.Boolean(),
+  /**
+   * Series combined over several things (a region's sum or mean): the names of the things whose
+   * own bucket was incomplete, at most MISSING_NAMES_MAX of them. Only on incomplete buckets;
+   * absent elsewhere.
+   */
+  missing: Type.Optional(Type.Array(Type.String(), { maxItems: 20 })),
+  /** How many things were incomplete in the bucket (more than `missing` names when capped). */
+  missingCount: Type.Optional(Type.Integer({ minimum: 0 })),
 });
+
+/** Names listed in a bucket's `missing` (a plant of 129 meters must not send 129 per bucket). */
+export const MISSING_NAMES_MAX = 20;
 export type DataPoint = Static<typeof DataPoint>;
 
 export const QueryResult = Type.Object({
@@ -85,6 +96,8 @@ export const QueryResult = Type.Object({
   unit: Type.String(),
   /** Which stored resolution answered (raw, minute, hour, day): for the curious and the benchmarks. */
   resolution: Type.String(),
+  /** The plant's IANA time zone (PLANT_TIMEZONE): periods follow it, exports print times in it. */
+  timeZone: Type.Optional(Type.String()),
 });
 export type QueryResult = Static<typeof QueryResult>;
 

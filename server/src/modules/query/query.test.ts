@@ -170,6 +170,22 @@ describe.each(dialects())('query API on %s', (dialect) => {
     ]);
   });
 
+  it('names the things that lacked data in each incomplete bucket of a combined region series', async () => {
+    const res = await data(
+      minuteOf({ resourceType: 'region', resourceId: r1, categoryId: plant.categoryId, successor: true }),
+    );
+    expect(res.status).toBe(200);
+    const last = res.body.data.result.find((p: { key: number }) => p.key === H + 2 * MIN);
+    expect(last).toMatchObject({ value: 50, complete: false, missing: ['电表2'], missingCount: 1 });
+    for (const p of res.body.data.result as { complete: boolean; missing?: string[] }[]) {
+      // Complete buckets carry no list (the answer stays as it was for them).
+      if (p.complete) expect(p.missing).toBeUndefined();
+      else expect(p.missing?.length).toBeGreaterThan(0);
+    }
+    // The plant's time zone travels with the answer: exports and labels follow its calendar.
+    expect(res.body.data.timeZone).toBe('Asia/Shanghai');
+  });
+
   it('echoes seq, applies formula and scale, answers raw points without groupByTime', async () => {
     expect((await data(minuteOf({}), '?seq=1732262400123')).body.data.seq).toBe('1732262400123');
     expect((await data(minuteOf({ seq: 'body' }))).body.data.seq).toBe('body');
