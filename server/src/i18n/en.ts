@@ -119,4 +119,5 @@ export const en: Messages = {
   'query.duplicateMetric': 'Metric "{metric}" is configured twice',
   'query.resource.thing': 'device',
   'query.resource.region': 'region',
+  'auth.retryInSeconds': 'Too many failed logins, please try again in {seconds} second(s)',
 };

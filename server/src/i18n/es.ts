@@ -122,4 +122,5 @@ export const es: Messages = {
   'query.duplicateMetric': 'La métrica «{metric}» está configurada dos veces',
   'query.resource.thing': 'dispositivo',
   'query.resource.region': 'región',
+  'auth.retryInSeconds': 'Demasiados intentos fallidos, vuelva a intentarlo en {seconds} segundo(s)',
 };

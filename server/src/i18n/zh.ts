@@ -111,4 +111,5 @@ export const zh = {
   'query.duplicateMetric': '指标“{metric}”重复配置',
   'query.resource.thing': '设备',
   'query.resource.region': '区域',
+  'auth.retryInSeconds': '登录失败次数过多，请 {seconds} 秒后重试',
 } as const;

@@ -141,6 +141,20 @@ export function createAuthService({ db, tokens, throttle, loginKey, now }: AuthS
     return claims;
   }
 
+  /** Lets a password check go ahead, or answers 429 with how long to wait (docs/auth.md). */
+  async function admit(username: string, source: string): Promise<void> {
+    const { wait } = await throttle.begin(username, source);
+    if (wait === 0) return;
+    const [message, params] =
+      wait < 60
+        ? (['auth.retryInSeconds', { seconds: wait }] as const)
+        : ([undefined, { minutes: Math.ceil(wait / 60) }] as const);
+    throw new AppError('TOO_MANY_ATTEMPTS', 429, params, {
+      ...(message ? { message } : {}),
+      headers: { 'retry-after': String(wait) },
+    });
+  }
+
   return {
     loginKey: (): LoginKey => ({ key: loginKey.toString('base64'), algorithm: 'AES-256-CBC' }),
 
@@ -150,27 +164,19 @@ export function createAuthService({ db, tokens, throttle, loginKey, now }: AuthS
       if (username === '') {
         throw new AppError('VALIDATION', 400, { field: 'username' }, { message: 'validation.required' });
       }
-      const wait = throttle.retryAfter(username, ip);
-      if (wait > 0) {
-        throw new AppError(
-          'TOO_MANY_ATTEMPTS',
-          429,
-          { minutes: Math.ceil(wait / 60) },
-          { headers: { 'retry-after': String(wait) } },
-        );
-      }
       const password = decryptPassword(encrypted, loginKey);
       if (password === undefined) throw badEncoding();
+      await admit(username, ip);
 
       const user = await findUserByUsername(db, username);
       const valid = await verifyPassword(user?.passwordHash ?? (await dummyHash), password);
       if (!user || !valid) {
-        throttle.recordFailure(username, ip);
+        await throttle.sweep();
         throw new AppError('INVALID_CREDENTIALS', 401);
       }
+      await throttle.succeeded(username, ip);
       // Only someone who knows the password learns that the account is disabled.
       assertMayLogIn(user, 403);
-      throttle.recordSuccess(username);
       await deleteExpiredRefreshTokens(db, user.id, isoNow());
       return issuePair(db, user.id, randomUUID(), randomUUID());
     },
