@@ -225,6 +225,61 @@ describe.each(dialects())('auth API on %s', (dialect) => {
     });
   });
 
+  describe('sessions end at once', () => {
+    const me = (token: string) =>
+      t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) });
+
+    it('logout ends that session’s access token, not the user’s other sessions', async () => {
+      const first = await login(t.app);
+      const second = await login(t.app);
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/logout',
+        payload: { refreshToken: first.refreshToken },
+      });
+      const after = await me(first.token);
+      expect(after.statusCode).toBe(401);
+      expect(after.json().code).toBe('UNAUTHORIZED');
+      expect((await me(second.token)).statusCode).toBe(200);
+    });
+
+    it('an admin password reset ends every access token of the user', async () => {
+      const admin = await login(t.app);
+      await createUser(t.app, { username: 'ed', password: 'Secret12', userLevel: 2 });
+      const ed = await login(t.app, 'ed', 'Secret12');
+      const list = await t.app.inject({ method: 'GET', url: '/api/users', headers: bearer(admin.token) });
+      const id = list.json().data.list.find((u: { username: string }) => u.username === 'ed').id;
+      const reset = await t.app.inject({
+        method: 'POST',
+        url: `/api/users/${id}/password`,
+        headers: bearer(admin.token),
+        payload: { password: 'Other123' },
+      });
+      expect(reset.statusCode, reset.body).toBe(200);
+      expect((await me(ed.token)).statusCode).toBe(401);
+      expect((await me(admin.token)).statusCode).toBe(200);
+    });
+
+    it('a rotated session keeps working with the new access token', async () => {
+      const first = await login(t.app);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/token',
+        payload: { refreshToken: first.refreshToken },
+      });
+      const next = res.json().data;
+      expect((await me(next.token)).statusCode).toBe(200);
+      // The access token issued before the rotation belongs to the same, still open, session.
+      expect((await me(first.token)).statusCode).toBe(200);
+    });
+
+    it('authenticate() is the one check: it refuses the token of an ended session', async () => {
+      const { token, refreshToken } = await login(t.app);
+      await t.app.inject({ method: 'POST', url: '/api/auth/logout', payload: { refreshToken } });
+      expect((await me(token)).statusCode).toBe(401);
+    });
+  });
+
   describe('first start', () => {
     it('uses ADMIN_PASSWORD when set and never echoes it', () => {
       expect(t.app.firstStartAdmin).toEqual({ username: 'admin', generatedPassword: undefined });

@@ -103,7 +103,7 @@ export function createAuthService({ db, tokens, throttle, loginKey, now }: AuthS
   const dummyHash = hashPassword(randomBytes(16).toString('hex'));
 
   async function issuePair(trx: Kysely<DB> | Transaction<DB>, userId: number, jti: string, family: string) {
-    const token = await tokens.signAccess(userId);
+    const token = await tokens.signAccess(userId, family);
     const refresh = await tokens.signRefresh(userId, jti, family);
     await insertRefreshToken(
       trx,
@@ -120,10 +120,10 @@ export function createAuthService({ db, tokens, throttle, loginKey, now }: AuthS
    * as the JWT check would (valid while `exp` is after the current second), and the user is read
    * every time.
    */
-  const verified = new Map<string, { userId: number; exp: number }>();
+  const verified = new Map<string, { userId: number; exp: number; sid: string }>();
   const VERIFIED_MAX = 1000;
 
-  async function verifyAccess(accessToken: string): Promise<{ userId: number }> {
+  async function verifyAccess(accessToken: string): Promise<{ userId: number; sid: string }> {
     const known = verified.get(accessToken);
     if (known) {
       if (known.exp > Math.floor(now() / 1000)) return known;
@@ -137,7 +137,7 @@ export function createAuthService({ db, tokens, throttle, loginKey, now }: AuthS
       );
     });
     if (verified.size >= VERIFIED_MAX) verified.clear();
-    verified.set(accessToken, { userId: claims.userId, exp: claims.exp });
+    verified.set(accessToken, { userId: claims.userId, exp: claims.exp, sid: claims.sid });
     return claims;
   }
 
@@ -233,16 +233,18 @@ export function createAuthService({ db, tokens, throttle, loginKey, now }: AuthS
     },
 
     /**
-     * The caller behind an access token. 401 for anything that should end the console's
-     * session: a bad or expired token, or a user since removed, disabled or left without a level.
+     * The caller behind an access token: THE check of a request, also re-run on open streams.
+     * 401 for anything that should end the console's session: a bad or expired token, a session
+     * ended by logout, password change or reset, or a user since removed, disabled or left
+     * without a level. One query reads the user, their grants and whether the session is open.
      */
     async authenticate(accessToken: string): Promise<AuthUser> {
       const claims = await verifyAccess(accessToken);
-      // The user and their grants in one query.
-      const found = await findUserWithAccess(db, claims.userId);
+      const found = await findUserWithAccess(db, claims.userId, claims.sid);
       if (!found) throw new AppError('UNAUTHORIZED', 401);
-      const { user, access } = found;
+      const { user, access, sessionOpen } = found;
       assertMayLogIn(user, 401);
+      if (!sessionOpen) throw new AppError('UNAUTHORIZED', 401);
       return {
         id: user.id,
         username: user.username,
