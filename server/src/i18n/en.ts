@@ -120,4 +120,5 @@ export const en: Messages = {
   'query.resource.thing': 'device',
   'query.resource.region': 'region',
   'auth.retryInSeconds': 'Too many failed logins, please try again in {seconds} second(s)',
+  'auth.wrongCurrentPassword': 'The current password is wrong',
 };

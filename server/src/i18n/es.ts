@@ -123,4 +123,5 @@ export const es: Messages = {
   'query.resource.thing': 'dispositivo',
   'query.resource.region': 'región',
   'auth.retryInSeconds': 'Demasiados intentos fallidos, vuelva a intentarlo en {seconds} segundo(s)',
+  'auth.wrongCurrentPassword': 'La contraseña actual no es correcta',
 };

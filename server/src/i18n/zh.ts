@@ -112,4 +112,5 @@ export const zh = {
   'query.resource.thing': '设备',
   'query.resource.region': '区域',
   'auth.retryInSeconds': '登录失败次数过多，请 {seconds} 秒后重试',
+  'auth.wrongCurrentPassword': '当前密码不正确',
 } as const;

@@ -280,6 +280,75 @@ describe.each(dialects())('auth API on %s', (dialect) => {
     });
   });
 
+  describe('own password change', () => {
+    const me = (token: string) =>
+      t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) });
+    const change = (token: string, currentPassword: string, newPassword: string, lang = 'en') =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/password',
+        headers: { ...bearer(token), 'accept-language': lang },
+        payload: { currentPassword, newPassword },
+      });
+
+    it('lets an editor change their password, ending their other sessions but not this one', async () => {
+      await createUser(t.app, { username: 'ed', password: 'Secret12', userLevel: 2 });
+      const here = await login(t.app, 'ed', 'Secret12');
+      const elsewhere = await login(t.app, 'ed', 'Secret12');
+      const res = await change(here.token, 'Secret12', 'Newer123');
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ data: { ok: true } });
+      expect((await me(here.token)).statusCode).toBe(200);
+      expect((await me(elsewhere.token)).statusCode).toBe(401);
+      const refreshed = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/token',
+        payload: { refreshToken: here.refreshToken },
+      });
+      expect(refreshed.statusCode).toBe(200);
+      expect((await loginRequest(t.app, 'ed', 'Secret12')).statusCode).toBe(401);
+      await login(t.app, 'ed', 'Newer123');
+    });
+
+    it('refuses a wrong current password with 400, not 401 (the session goes on), in the request language', async () => {
+      const { token } = await login(t.app);
+      const res = await change(token, 'Wrong123', 'Newer123');
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ code: 'VALIDATION', message: 'The current password is wrong' });
+      expect((await change(token, 'Wrong123', 'Newer123', 'zh')).json().message).toBe('当前密码不正确');
+      expect((await me(token)).statusCode).toBe(200);
+      await login(t.app);
+    });
+
+    it('holds the new password to the 6–20 rule', async () => {
+      const { token } = await login(t.app);
+      for (const bad of ['abc12', 'a'.repeat(21), 'with space1', '密码密码密码']) {
+        const res = await change(token, 'Admin123', bad);
+        expect(res.statusCode, bad).toBe(400);
+        expect(res.json().code).toBe('VALIDATION');
+      }
+    });
+
+    it('counts wrong current passwords as failed logins: guessing is throttled', async () => {
+      const { token } = await login(t.app);
+      for (let i = 0; i < 4; i++) expect((await change(token, 'Wrong123', 'Newer123')).statusCode).toBe(400);
+      const held = await change(token, 'Admin123', 'Newer123');
+      expect(held.statusCode).toBe(429);
+      expect(held.headers['retry-after']).toBe('1');
+      t.clock.advance(1000);
+      expect((await change(token, 'Admin123', 'Newer123')).statusCode).toBe(200);
+    });
+
+    it('needs a logged-in caller', async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/password',
+        payload: { currentPassword: 'Admin123', newPassword: 'Newer123' },
+      });
+      expect(res.statusCode).toBe(401);
+    });
+  });
+
   describe('first start', () => {
     it('uses ADMIN_PASSWORD when set and never echoes it', () => {
       expect(t.app.firstStartAdmin).toEqual({ username: 'admin', generatedPassword: undefined });

@@ -16,6 +16,7 @@ import {
   findUserByUsername,
   findUserWithAccess,
   type User,
+  updatePasswordHash,
 } from '../users/index.ts';
 import { decodeUsername, decryptPassword, hashPassword, verifyPassword } from './crypto.ts';
 import {
@@ -24,6 +25,7 @@ import {
   insertRefreshToken,
   markRotated,
   revokeFamily,
+  revokeUserTokens,
 } from './repository.ts';
 import type { LoginThrottle } from './throttle.ts';
 import { TokenError, type Tokens } from './tokens.ts';
@@ -36,6 +38,8 @@ export interface AuthUser {
   userLevel: number | null;
   /** Paths of the console routes the user's roles grant (checked against `config.resource`). */
   grants: string[];
+  /** The session (refresh-token family) of the access token; set by `authenticate`. */
+  session?: string;
 }
 
 export interface AuthServiceDeps {
@@ -250,7 +254,35 @@ export function createAuthService({ db, tokens, throttle, loginKey, now }: AuthS
         username: user.username,
         userLevel: user.userLevel,
         ...rolesAndGrants(user, access),
+        session: claims.sid,
       };
+    },
+
+    /**
+     * The caller changes their own password. The current one is checked like a login (and
+     * throttled alike); on success every other session of the user ends, the caller's stays.
+     */
+    async changePassword(
+      caller: AuthUser,
+      { currentPassword, newPassword, ip }: { currentPassword: string; newPassword: string; ip: string },
+    ): Promise<void> {
+      await admit(caller.username, ip);
+      const user = await findUserById(db, caller.id);
+      if (!user || !(await verifyPassword(user.passwordHash, currentPassword))) {
+        await throttle.sweep();
+        throw new AppError(
+          'VALIDATION',
+          400,
+          { field: 'currentPassword' },
+          { message: 'auth.wrongCurrentPassword' },
+        );
+      }
+      await throttle.succeeded(caller.username, ip);
+      const passwordHash = await hashPassword(newPassword);
+      await db.transaction().execute(async (trx) => {
+        await updatePasswordHash(trx, user.id, passwordHash, isoNow());
+        await revokeUserTokens(trx, user.id, isoNow(), caller.session);
+      });
     },
   };
 }
