@@ -111,11 +111,20 @@ function refreshAccessToken(): Promise<string> {
   return refreshing;
 }
 
-async function authorizationHeader(): Promise<string | null> {
+/**
+ * The access token to send now, refreshed first when it has expired; null without a session.
+ * Whatever sends a token (header or, for /api/auth/me, the query) must take it from here.
+ */
+export async function currentAccessToken(): Promise<string | null> {
   const { token, refreshToken } = useSession.getState();
   if (!token && !refreshToken) return null;
-  if (token && !isTokenExpired(token)) return `Bearer ${token}`;
-  return `Bearer ${await refreshAccessToken()}`;
+  if (token && !isTokenExpired(token)) return token;
+  return refreshAccessToken();
+}
+
+async function authorizationHeader(): Promise<string | null> {
+  const token = await currentAccessToken();
+  return token && `Bearer ${token}`;
 }
 
 function fail(error: HttpError, quiet: boolean | undefined): never {

@@ -128,6 +128,18 @@ describe.each(dialects())('auth API on %s', (dialect) => {
       expect(byHeader.json()).toEqual(expected);
     });
 
+    it('prefers the header over ?token= when both are sent (the query may be a stale copy)', async () => {
+      const { token } = await login(t.app);
+      t.clock.advance(1801_000);
+      const fresh = await login(t.app);
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/auth/me?token=${token}`,
+        headers: bearer(fresh.token),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    });
+
     it('gives editors the editor role', async () => {
       await createUser(t.app, { username: 'ed', password: 'Secret12', userLevel: 2 });
       const { token } = await login(t.app, 'ed', 'Secret12');
