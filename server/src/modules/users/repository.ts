@@ -287,7 +287,8 @@ export async function findUserWithAccess(
             .selectFrom('refresh_tokens')
             .select(sql`1`.as('one'))
             .where('refresh_tokens.family', '=', session)
-            .whereRef('refresh_tokens.user_id', '=', 'users.id')
+            // A constant, not users.id: uncorrelated, the subquery runs once, not once per grant row.
+            .where('refresh_tokens.user_id', '=', userId)
             .where('refresh_tokens.revoked_at', 'is', null),
         )
         .as('session_open'),
