@@ -158,7 +158,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     const auth = createAuthService({
       db: database.db,
       tokens,
-      throttle: createLoginThrottle({ now }),
+      throttle: createLoginThrottle({ db: database.db, now }),
       loginKey: deriveLoginKey(config.jwtSecret),
       now,
     });

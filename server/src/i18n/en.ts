@@ -129,4 +129,6 @@ export const en: Messages = {
   MULTIPART_NO_BOUNDARY: 'A multipart/form-data request needs a boundary parameter in its Content-Type',
   'validation.nul': '{field} must not contain a NUL character',
   'import.nul': 'must not contain a NUL character',
+  'auth.retryInSeconds': 'Too many failed logins, please try again in {seconds} second(s)',
+  'auth.wrongCurrentPassword': 'The current password is wrong',
 };

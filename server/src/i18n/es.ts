@@ -133,4 +133,6 @@ export const es: Messages = {
     'Una solicitud multipart/form-data necesita el parámetro boundary en su Content-Type',
   'validation.nul': 'El campo {field} no puede contener el carácter NUL',
   'import.nul': 'no puede contener el carácter NUL',
+  'auth.retryInSeconds': 'Demasiados intentos fallidos, vuelva a intentarlo en {seconds} segundo(s)',
+  'auth.wrongCurrentPassword': 'La contraseña actual no es correcta',
 };

@@ -120,4 +120,6 @@ export const zh = {
   MULTIPART_NO_BOUNDARY: 'multipart/form-data 请求的 Content-Type 缺少 boundary 参数',
   'validation.nul': '字段 {field} 不能包含空字符（NUL）',
   'import.nul': '不能包含空字符（NUL）',
+  'auth.retryInSeconds': '登录失败次数过多，请 {seconds} 秒后重试',
+  'auth.wrongCurrentPassword': '当前密码不正确',
 } as const;

@@ -65,8 +65,10 @@ export function authenticate(api: FastifyInstance, service: Pick<AuthService, 'a
   api.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
     if (config.public) return;
+    // The header wins over ?token=: it is what the console keeps fresh (it refreshes before every
+    // call), while a query token may be a stale copy taken before that refresh.
     const token =
-      (config.queryToken ? queryToken(request) : undefined) ?? bearer(request.headers['x-authorization']);
+      bearer(request.headers['x-authorization']) ?? (config.queryToken ? queryToken(request) : undefined);
     if (!token) throw new AppError('UNAUTHORIZED', 401);
     request.user = await service.authenticate(token);
     if (!authorize(request.user, config)) throw new AppError('FORBIDDEN', 403);
