@@ -119,4 +119,7 @@ export const en: Messages = {
   'query.duplicateMetric': 'Metric "{metric}" is configured twice',
   'query.resource.thing': 'device',
   'query.resource.region': 'region',
+  TOO_MANY_STREAMS: 'Too many live data streams',
+  'query.tooManyStreams':
+    'Too many live data streams: each user may keep {max} open at once; close other pages and try again',
 };

@@ -122,4 +122,7 @@ export const es: Messages = {
   'query.duplicateMetric': 'La métrica «{metric}» está configurada dos veces',
   'query.resource.thing': 'dispositivo',
   'query.resource.region': 'región',
+  TOO_MANY_STREAMS: 'Demasiadas conexiones de datos en vivo',
+  'query.tooManyStreams':
+    'Demasiadas conexiones de datos en vivo: cada usuario puede tener {max} abiertas a la vez; cierre otras páginas y vuelva a intentarlo',
 };

@@ -111,4 +111,6 @@ export const zh = {
   'query.duplicateMetric': '指标“{metric}”重复配置',
   'query.resource.thing': '设备',
   'query.resource.region': '区域',
+  TOO_MANY_STREAMS: '实时数据连接过多',
+  'query.tooManyStreams': '实时数据连接过多：每个用户最多同时打开 {max} 个，请关闭其他页面后重试',
 } as const;
