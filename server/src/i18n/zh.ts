@@ -113,4 +113,22 @@ export const zh = {
   'query.resource.region': '区域',
   TOO_MANY_STREAMS: '实时数据连接过多',
   'query.tooManyStreams': '实时数据连接过多：每个用户最多同时打开 {max} 个，请关闭其他页面后重试',
+  'import.col.region': '区域',
+  'import.col.token': '接入令牌',
+  'import.alias.identifier': '标识符',
+  'import.alias.name': '设备名称',
+  'import.alias.model': '设备型号',
+  'import.alias.description': '描述',
+  'import.alias.region': '所属区域',
+  'import.alias.token': '令牌',
+  'import.help.region':
+    '选填，设备所属区域：区域名称，或从顶层开始的路径（如 一车间/一号线）；名称重复时须写路径',
+  'import.help.token':
+    '选填，设备接入令牌：16–128 个字符，只含字母、数字和 - _ . ~，不能与其他设备相同；留空则自动生成',
+  'import.unknownRegion': '区域“{region}”不存在',
+  'import.ambiguousRegion': '有多个名为“{region}”的区域（{paths}），请写完整路径',
+  'import.badToken': '令牌格式不正确：须为 16–128 个字符，只含字母、数字和 - _ . ~',
+  'import.tokenDuplicateInFile': '令牌与第 {row} 行重复',
+  'import.tokenExists': '该令牌已被其他设备使用',
+  'import.tooManyLines': '文件行数过多：连同空行最多 {limit} 行',
 } as const;

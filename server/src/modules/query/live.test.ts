@@ -154,7 +154,7 @@ describe.each(dialects())('live stream limits on %s', (dialect) => {
       message: `Too many live data streams: each user may keep ${MAX_LIVE_PER_USER} open at once; close other pages and try again`,
     });
     const zh = await fetch(`${address}${liveUrl(token)}`);
-    expect((await zh.json()).message).toBe(
+    expect(((await zh.json()) as { message: string }).message).toBe(
       `实时数据连接过多：每个用户最多同时打开 ${MAX_LIVE_PER_USER} 个，请关闭其他页面后重试`,
     );
     // Another user is not counted against this one.

@@ -136,10 +136,10 @@ describe.each(dialects())('thing import on %s', (dialect) => {
     await seedDevices(api);
     const noHeader = await upload('x.csv', 'X1,x,A型\n');
     expect(noHeader.status).toBe(422);
-    expect(noHeader.body.errors.map((e: { row: number; column: string }) => [e.row, e.column])).toEqual([
-      [1, 'identifier'],
-      [1, 'name'],
-      [1, 'model'],
+    expect(noHeader.body.errors).toEqual([
+      { row: 1, column: '设备标识', message: '缺少列 设备标识（第 1 行应为表头）' },
+      { row: 1, column: '设备名称', message: '缺少列 设备名称（第 1 行应为表头）' },
+      { row: 1, column: '型号', message: '缺少列 型号（第 1 行应为表头）' },
     ]);
     const wrongType = await upload('x.txt', 'identifier,name,model\n');
     expect(wrongType.status).toBe(400);
@@ -177,7 +177,25 @@ describe.each(dialects())('thing import on %s', (dialect) => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(xlsxRes.rawPayload as unknown as ArrayBuffer);
     const sheet = workbook.worksheets[0]!;
-    expect(sheet.getRow(1).values).toEqual([undefined, 'identifier', 'name', 'model', 'description']);
+    expect(sheet.getRow(1).values).toEqual([
+      undefined,
+      '设备标识',
+      '设备名称',
+      '型号',
+      '描述',
+      '区域',
+      '接入令牌',
+    ]);
+    expect(workbook.getWorksheet('help')!.getColumn(1).values).toEqual([
+      undefined,
+      'column',
+      'identifier',
+      'name',
+      'model',
+      'description',
+      'region',
+      'token',
+    ]);
     expect(workbook.getWorksheet('models')!.getRow(2).values).toEqual([undefined, '电表', 'A型', '电表/A型']);
     sheet.addRow(['T-1', '模板设备', '电表/A型', 'from template']);
     const filled = Buffer.from(await workbook.xlsx.writeBuffer());
@@ -193,8 +211,14 @@ describe.each(dialects())('thing import on %s', (dialect) => {
     expect(csvRes.statusCode).toBe(200);
     expect(csvRes.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csvRes.headers['content-disposition']).toBe('attachment; filename="things-import-template.csv"');
-    expect(csvRes.body).toBe('\uFEFFidentifier,name,model,description');
-    const csvFilled = await upload('t.csv', `${csvRes.body}\nT-2,csv 设备,A型,\n`);
+    expect(csvRes.body).toBe('\uFEFF设备标识,设备名称,型号,描述,区域,接入令牌');
+    const enCsv = await t.app.inject({
+      method: 'GET',
+      url: '/api/thing/things/import-template?format=csv',
+      headers: { ...bearer(token), 'accept-language': 'en' },
+    });
+    expect(enCsv.body).toBe('\uFEFFIdentifier,Name,Model,Description,Region,Access token');
+    const csvFilled = await upload('t.csv', `${csvRes.body}\nT-2,csv 设备,A型,,,\n`);
     expect(csvFilled.status, JSON.stringify(csvFilled.body)).toBe(200);
     expect(await count()).toBe(2);
 

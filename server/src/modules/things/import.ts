@@ -1,5 +1,8 @@
-import { Readable } from 'node:stream';
+import { performance } from 'node:perf_hooks';
+import type { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { IDENTIFIER_PATTERN, LANGUAGES, type Language, THING_IMPORT_COLUMNS } from '@kilowatch/contract';
+import { parse as parseCsv } from 'csv-parse';
 import ExcelJS from 'exceljs';
 import { AppError } from '../../errors.ts';
 import { translate } from '../../i18n/index.ts';
@@ -9,29 +12,40 @@ export type ImportColumn = (typeof THING_IMPORT_COLUMNS)[number];
 export type ImportFormat = 'xlsx' | 'csv';
 
 /** One data row of an import file, cells as text, with its 1-based row number in the file. */
-export interface ImportRow {
-  row: number;
-  identifier: string;
-  name: string;
-  model: string;
-  description: string;
-}
+export type ImportRow = { row: number } & Record<ImportColumn, string>;
 
 /** Rows of one file are refused beyond this: an import is one transaction. */
 export const IMPORT_MAX_ROWS = 10_000;
+/** Rows read at all, blank ones included: a file of blank lines is refused without reading it all. */
+export const IMPORT_MAX_LINES = 10 * IMPORT_MAX_ROWS;
+/** Longest stretch of parsing between two turns of the event loop. */
+const SLICE_MS = 10;
 
 const identifierPattern = new RegExp(IDENTIFIER_PATTERN);
-const MAX_LENGTH: Record<ImportColumn, number> = { identifier: 64, name: 64, model: 200, description: 500 };
+/** What a device access token may look like: URL-, MQTT- and header-safe, long enough to guess hard. */
+export const ACCESS_TOKEN_PATTERN = /^[A-Za-z0-9._~-]{16,128}$/;
+const MAX_LENGTH: Record<ImportColumn, number> = {
+  identifier: 64,
+  name: 64,
+  model: 200,
+  description: 500,
+  region: 500,
+  token: 128,
+};
 const REQUIRED: Record<ImportColumn, boolean> = {
   identifier: true,
   name: true,
   model: true,
   description: false,
+  region: false,
+  token: false,
 };
 
 /** The file could not be turned into rows at all: 400 with the reason. */
-const fileError = (message: 'import.unreadable' | 'import.empty' | 'import.tooManyRows', params = {}) =>
-  new AppError('BAD_REQUEST', 400, params, { message });
+const fileError = (
+  message: 'import.unreadable' | 'import.empty' | 'import.tooManyRows' | 'import.tooManyLines',
+  params = {},
+) => new AppError('BAD_REQUEST', 400, params, { message });
 
 /** The format of an uploaded file, from its name; undefined for anything else. */
 export const formatOf = (filename: string): ImportFormat | undefined => {
@@ -47,43 +61,43 @@ const normalizeHeader = (text: string) =>
     .trim()
     .toLowerCase();
 
-/** Header cells accepted for a column: its key, or its label in any console language. */
+/**
+ * Header cells accepted for a column: its key, its label in the import template and the label
+ * the devices screen shows, in every console language.
+ */
 const HEADER_ALIASES = new Map<string, ImportColumn>(
   THING_IMPORT_COLUMNS.flatMap((column) => [
     [column, column] as const,
-    ...LANGUAGES.map((lang) => [normalizeHeader(translate(lang, `import.col.${column}`)), column] as const),
+    ...LANGUAGES.flatMap((lang) => [
+      [normalizeHeader(translate(lang, `import.col.${column}`)), column] as const,
+      [normalizeHeader(translate(lang, `import.alias.${column}`)), column] as const,
+    ]),
   ]),
 );
 
 /** The delimiter of a CSV file: Excel writes ';' or tabs in some locales. */
-const csvDelimiter = (text: string): string => {
-  const firstLine = text.slice(0, text.indexOf('\n') >>> 0);
+const csvDelimiter = (firstLine: string): string => {
   if (firstLine.includes(',')) return ',';
   if (firstLine.includes(';')) return ';';
   if (firstLine.includes('\t')) return '\t';
   return ',';
 };
 
-async function readWorksheet(buffer: Buffer, format: ImportFormat): Promise<ExcelJS.Worksheet> {
-  const workbook = new ExcelJS.Workbook();
-  try {
-    if (format === 'xlsx') {
-      // exceljs's typings predate Node's generic Buffer.
-      await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
-      const sheet = workbook.worksheets[0];
-      if (!sheet) throw fileError('import.empty');
-      return sheet;
-    }
-    const text = buffer.toString('utf8').replace(/^\uFEFF/, '');
-    return await workbook.csv.read(Readable.from([text]), {
-      // Keep every cell as the text it was: no numbers, dates or booleans guessed.
-      map: (value: unknown) => value,
-      parserOptions: { delimiter: csvDelimiter(text) },
-    } as never);
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw fileError('import.unreadable');
-  }
+/** Yields to the event loop once SLICE_MS of synchronous work has piled up. */
+function breather() {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < SLICE_MS) return;
+    await nextTurn();
+    since = performance.now();
+  };
+}
+
+interface RawRow {
+  row: number;
+  cells: (index: number) => string;
+  /** 1-based indexes of the non-empty cells. */
+  filled: () => number[];
 }
 
 const cellText = (row: ExcelJS.Row, index: number): string => {
@@ -98,55 +112,152 @@ const cellText = (row: ExcelJS.Row, index: number): string => {
   }
 };
 
+/** Rows of the first worksheet, read with exceljs's streaming reader (blank rows are not stored). */
+async function* xlsxRows(source: Readable): AsyncGenerator<RawRow> {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    hyperlinks: 'ignore',
+    styles: 'ignore',
+    entries: 'ignore',
+  });
+  for await (const sheet of reader) {
+    for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
+      yield {
+        row: row.number,
+        cells: (index) => cellText(row, index),
+        filled: () => {
+          const found: number[] = [];
+          row.eachCell({ includeEmpty: false }, (_cell, index) => found.push(index));
+          return found;
+        },
+      };
+    }
+    // Only the first sheet holds things; the template's help and model sheets follow it.
+    return;
+  }
+}
+
+/** Records of a CSV file, read with csv-parse as they arrive; every cell is kept as text. */
+async function* csvRows(source: Readable): AsyncGenerator<RawRow> {
+  // The delimiter is guessed from the first line, so hold back the chunks until it is complete.
+  const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) break;
+    head.push(next.value);
+    headBytes += next.value.length;
+    if (next.value.includes(0x0a) || headBytes >= 64 * 1024) break;
+  }
+  const headText = Buffer.concat(head).toString('utf8');
+  const parser = parseCsv({
+    delimiter: csvDelimiter(headText.slice(0, headText.indexOf('\n') >>> 0)),
+    bom: true,
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: false,
+    // A record longer than the longest row the template allows many times over is not a row.
+    max_record_size: 64 * 1024,
+  });
+  const feed = (async () => {
+    for (const chunk of head) if (!parser.write(chunk)) await new Promise((r) => parser.once('drain', r));
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) break;
+      if (!parser.write(next.value)) await new Promise((r) => parser.once('drain', r));
+    }
+    parser.end();
+  })();
+  feed.catch((error: unknown) => parser.destroy(error as Error));
+  let row = 0;
+  try {
+    for await (const record of parser as AsyncIterable<string[]>) {
+      row += 1;
+      yield {
+        row,
+        cells: (index) => (record[index - 1] ?? '').trim(),
+        filled: () => record.flatMap((cell, i) => (cell.trim() ? [i + 1] : [])),
+      };
+    }
+  } finally {
+    // Stop feeding a parser nobody reads any more (the caller stopped early).
+    iterator.return?.();
+    parser.destroy();
+  }
+}
+
 export interface ParsedImport {
   rows: ImportRow[];
+  /** Each column found, with its header as the user wrote it. */
+  headers: Partial<Record<ImportColumn, string>>;
   /** Problems of the file's shape (a missing column), reported like row errors. */
   problems: ImportProblem[];
 }
 
 /**
- * The data rows of an import file: row 1 is the header (columns found by key or label, in any
- * order); blank rows are skipped; row numbers are the file's own.
+ * The data rows of an import file, read as it arrives: row 1 is the header (columns found by key
+ * or label, in any order); blank rows are skipped; row numbers are the file's own. Reading stops
+ * at the first row beyond IMPORT_MAX_ROWS (or IMPORT_MAX_LINES blank or not), and yields to the
+ * event loop every SLICE_MS so no upload stalls other requests.
  */
-export async function parseImportFile(buffer: Buffer, format: ImportFormat): Promise<ParsedImport> {
-  const sheet = await readWorksheet(buffer, format);
-  const header = sheet.getRow(1);
+export async function parseImportFile(source: Readable, format: ImportFormat): Promise<ParsedImport> {
+  const breathe = breather();
   const columns = new Map<ImportColumn, number>();
-  header.eachCell({ includeEmpty: false }, (_cell, index) => {
-    const column = HEADER_ALIASES.get(normalizeHeader(cellText(header, index)));
-    if (column && !columns.has(column)) columns.set(column, index);
-  });
-  const missing = THING_IMPORT_COLUMNS.filter((c) => REQUIRED[c] && !columns.has(c));
-  if (missing.length > 0) {
-    return {
-      rows: [],
-      problems: missing.map((column) => ({
-        row: 1,
-        column,
-        message: 'import.missingColumn',
-        params: { column },
-      })),
-    };
-  }
+  const headers: Partial<Record<ImportColumn, string>> = {};
   const rows: ImportRow[] = [];
-  sheet.eachRow({ includeEmpty: false }, (row, number) => {
-    if (number === 1) return;
-    const get = (column: ImportColumn) => {
-      const index = columns.get(column);
-      return index === undefined ? '' : cellText(row, index);
-    };
-    const item: ImportRow = {
-      row: number,
-      identifier: get('identifier'),
-      name: get('name'),
-      model: get('model'),
-      description: get('description'),
-    };
-    if (item.identifier || item.name || item.model || item.description) rows.push(item);
-  });
+  let lines = 0;
+  let headerSeen = false;
+  try {
+    for await (const raw of format === 'xlsx' ? xlsxRows(source) : csvRows(source)) {
+      await breathe();
+      lines += 1;
+      if (lines > IMPORT_MAX_LINES) throw fileError('import.tooManyLines', { limit: IMPORT_MAX_LINES });
+      if (!headerSeen) {
+        headerSeen = true;
+        if (raw.row === 1) {
+          for (const index of raw.filled()) {
+            const text = raw.cells(index);
+            const column = HEADER_ALIASES.get(normalizeHeader(text));
+            if (column && !columns.has(column)) {
+              columns.set(column, index);
+              headers[column] = text.replace(/^\uFEFF/, '');
+            }
+          }
+        }
+        const missing = THING_IMPORT_COLUMNS.filter((c) => REQUIRED[c] && !columns.has(c));
+        if (missing.length > 0) {
+          return {
+            rows: [],
+            headers,
+            problems: missing.map((column) => ({
+              row: 1,
+              column,
+              missing: column,
+              message: 'import.missingColumn',
+            })),
+          };
+        }
+        if (raw.row === 1) continue;
+      }
+      const item = { row: raw.row } as ImportRow;
+      let blank = true;
+      for (const column of THING_IMPORT_COLUMNS) {
+        const index = columns.get(column);
+        item[column] = index === undefined ? '' : raw.cells(index);
+        if (item[column] !== '') blank = false;
+      }
+      if (blank) continue;
+      rows.push(item);
+      if (rows.length > IMPORT_MAX_ROWS) throw fileError('import.tooManyRows', { limit: IMPORT_MAX_ROWS });
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw fileError('import.unreadable');
+  }
   if (rows.length === 0) throw fileError('import.empty');
-  if (rows.length > IMPORT_MAX_ROWS) throw fileError('import.tooManyRows', { limit: IMPORT_MAX_ROWS });
-  return { rows, problems: [] };
+  return { rows, headers, problems: [] };
 }
 
 export interface ModelName {
@@ -184,81 +295,150 @@ function modelResolver(models: readonly ModelName[]) {
   };
 }
 
+export interface RegionNode {
+  id: number;
+  parentId: number | null;
+  name: string;
+}
+
 /**
- * Checks every row (required cells, lengths, identifier pattern, model, duplicates inside the
- * file and against `taken`) and returns the things to create, or every problem found.
+ * Finds the region a cell names: its path from the top (`一车间/一号线`, any case, spaces around
+ * '/' ignored), or a name that only one region has.
+ */
+function regionResolver(regions: readonly RegionNode[]) {
+  const byId = new Map(regions.map((r) => [r.id, r]));
+  const pathOf = (region: RegionNode): string[] => {
+    const names: string[] = [];
+    const seen = new Set<number>();
+    for (let r: RegionNode | undefined = region; r && !seen.has(r.id); r = byId.get(r.parentId ?? 0)) {
+      seen.add(r.id);
+      names.unshift(r.name);
+    }
+    return names;
+  };
+  const key = (names: readonly string[]) => names.map((n) => n.trim().toLowerCase()).join('/');
+  const byPath = new Map<string, RegionNode>();
+  const byName = new Map<string, RegionNode[]>();
+  for (const region of regions) {
+    byPath.set(key(pathOf(region)), region);
+    const name = region.name.trim().toLowerCase();
+    byName.set(name, [...(byName.get(name) ?? []), region]);
+  }
+  return (text: string): RegionNode | { ambiguous: string[] } | undefined => {
+    const path = byPath.get(key(text.split('/')));
+    if (path) return path;
+    const named = byName.get(text.trim().toLowerCase());
+    if (named?.length === 1) return named[0];
+    return named && named.length > 1 ? { ambiguous: named.map((r) => pathOf(r).join('/')) } : undefined;
+  };
+}
+
+export interface ImportThing {
+  row: number;
+  identifier: string;
+  name: string;
+  description: string;
+  modelId: number;
+  regionId: number | null;
+  accessToken: string | null;
+}
+
+/**
+ * Checks every row (required cells, lengths, identifier and token patterns, model, region,
+ * duplicates inside the file and against what exists) and returns the things to create, or
+ * every problem found. Problems name the column by the header the file gave it.
  */
 export function validateImportRows(
   rows: readonly ImportRow[],
-  models: readonly ModelName[],
-  taken: ReadonlySet<string>,
-): {
-  things: { identifier: string; name: string; description: string; modelId: number }[];
-  problems: ImportProblem[];
-} {
-  const resolve = modelResolver(models);
+  headers: Partial<Record<ImportColumn, string>>,
+  known: {
+    models: readonly ModelName[];
+    regions: readonly RegionNode[];
+    identifiers: ReadonlySet<string>;
+    tokens: ReadonlySet<string>;
+  },
+): { things: ImportThing[]; problems: ImportProblem[] } {
+  const resolveModel = modelResolver(known.models);
+  const resolveRegion = regionResolver(known.regions);
   const problems: ImportProblem[] = [];
+  const header = (column: ImportColumn) => headers[column] ?? column;
   const firstRow = new Map<string, number>();
-  const things: { identifier: string; name: string; description: string; modelId: number }[] = [];
+  const tokenRow = new Map<string, number>();
+  const things: ImportThing[] = [];
   for (const row of rows) {
     const before = problems.length;
+    const problem = (
+      column: ImportColumn,
+      message: ImportProblem['message'],
+      params?: ImportProblem['params'],
+    ) => problems.push({ row: row.row, column: header(column), message, ...(params ? { params } : {}) });
     for (const column of THING_IMPORT_COLUMNS) {
       const value = row[column];
-      if (REQUIRED[column] && value === '') {
-        problems.push({ row: row.row, column, message: 'import.required' });
-      } else if (value.length > MAX_LENGTH[column]) {
-        problems.push({
-          row: row.row,
-          column,
-          message: 'import.tooLong',
-          params: { limit: MAX_LENGTH[column] },
-        });
+      if (REQUIRED[column] && value === '') problem(column, 'import.required');
+      else if (value.length > MAX_LENGTH[column]) {
+        problem(column, 'import.tooLong', { limit: MAX_LENGTH[column] });
       }
     }
-    const { identifier } = row;
+    const { identifier, token } = row;
     if (identifier !== '' && identifier.length <= MAX_LENGTH.identifier) {
       if (!identifierPattern.test(identifier)) {
-        problems.push({ row: row.row, column: 'identifier', message: 'import.badIdentifier' });
+        problem('identifier', 'import.badIdentifier');
       } else if (firstRow.has(identifier)) {
-        problems.push({
-          row: row.row,
-          column: 'identifier',
-          message: 'import.duplicateInFile',
-          params: { identifier, row: firstRow.get(identifier)! },
-        });
-      } else if (taken.has(identifier)) {
-        problems.push({
-          row: row.row,
-          column: 'identifier',
-          message: 'import.identifierExists',
-          params: { identifier },
-        });
+        problem('identifier', 'import.duplicateInFile', { identifier, row: firstRow.get(identifier)! });
+      } else if (known.identifiers.has(identifier)) {
+        problem('identifier', 'import.identifierExists', { identifier });
       }
       if (!firstRow.has(identifier)) firstRow.set(identifier, row.row);
     }
+    // Tokens are secrets: problems never repeat them.
+    if (token !== '' && token.length <= MAX_LENGTH.token) {
+      if (!ACCESS_TOKEN_PATTERN.test(token)) {
+        problem('token', 'import.badToken');
+      } else if (tokenRow.has(token)) {
+        problem('token', 'import.tokenDuplicateInFile', { row: tokenRow.get(token)! });
+      } else if (known.tokens.has(token)) {
+        problem('token', 'import.tokenExists');
+      }
+      if (!tokenRow.has(token)) tokenRow.set(token, row.row);
+    }
     let modelId: number | undefined;
     if (row.model !== '' && row.model.length <= MAX_LENGTH.model) {
-      const model = resolve(row.model);
+      const model = resolveModel(row.model);
       if (model === undefined) {
-        problems.push({
-          row: row.row,
-          column: 'model',
-          message: 'import.unknownModel',
-          params: { model: row.model },
-        });
+        problem('model', 'import.unknownModel', { model: row.model });
       } else if ('ambiguous' in model) {
-        problems.push({
-          row: row.row,
-          column: 'model',
-          message: 'import.ambiguousModel',
-          params: { model: row.model, categories: model.ambiguous.map((m) => m.categoryName).join(', ') },
+        problem('model', 'import.ambiguousModel', {
+          model: row.model,
+          categories: model.ambiguous.map((m) => m.categoryName).join(', '),
         });
       } else {
         modelId = model.id;
       }
     }
+    let regionId: number | null = null;
+    if (row.region !== '' && row.region.length <= MAX_LENGTH.region) {
+      const region = resolveRegion(row.region);
+      if (region === undefined) {
+        problem('region', 'import.unknownRegion', { region: row.region });
+      } else if ('ambiguous' in region) {
+        problem('region', 'import.ambiguousRegion', {
+          region: row.region,
+          paths: region.ambiguous.join(', '),
+        });
+      } else {
+        regionId = region.id;
+      }
+    }
     if (problems.length === before && modelId !== undefined) {
-      things.push({ identifier, name: row.name, description: row.description, modelId });
+      things.push({
+        row: row.row,
+        identifier,
+        name: row.name,
+        description: row.description,
+        modelId,
+        regionId,
+        accessToken: token === '' ? null : token,
+      });
     }
   }
   return { things, problems };
@@ -267,17 +447,19 @@ export function validateImportRows(
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /**
- * The import template: the header row (column keys, which every language accepts), and in the
- * xlsx a sheet explaining each column in `language` and one listing the existing models.
+ * The import template: the header row in `language` (every language's labels and the column keys
+ * are accepted back), and in the xlsx a sheet explaining each column and ones listing the
+ * existing models and region paths.
  */
 export async function buildImportTemplate(
   format: ImportFormat,
   language: Language,
   models: readonly { category: string; model: string }[],
+  regions: readonly string[],
 ): Promise<{ body: Buffer; contentType: string; filename: string }> {
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet('things');
-  sheet.addRow([...THING_IMPORT_COLUMNS]);
+  sheet.addRow(THING_IMPORT_COLUMNS.map((column) => translate(language, `import.col.${column}`)));
   if (format === 'csv') {
     const csv = Buffer.from(await workbook.csv.writeBuffer());
     // A BOM so that Excel opens the UTF-8 file with Chinese names intact.
@@ -303,6 +485,10 @@ export async function buildImportTemplate(
   list.addRow(['category', 'model', 'category/model']).font = { bold: true };
   for (const m of models) list.addRow([m.category, m.model, `${m.category}/${m.model}`]);
   list.columns = [{ width: 24 }, { width: 24 }, { width: 40 }];
+  const regionList = workbook.addWorksheet('regions');
+  regionList.addRow(['region']).font = { bold: true };
+  for (const path of regions) regionList.addRow([path]);
+  regionList.columns = [{ width: 48 }];
   return {
     body: Buffer.from(await workbook.xlsx.writeBuffer()),
     contentType: XLSX_TYPE,

@@ -321,6 +321,7 @@ export const thingsRoutes: FastifyPluginAsyncTypebox<{ service: ThingsService }>
         request.query.format ?? 'xlsx',
         language,
         await service.modelNames(),
+        await service.regionPaths(),
       );
       return (
         reply
@@ -340,7 +341,7 @@ export const thingsRoutes: FastifyPluginAsyncTypebox<{ service: ThingsService }>
         tags,
         summary: 'Create things from an .xlsx or .csv file (multipart field `file`, at most 5 MB)',
         description:
-          'Row 1 is the header (identifier, name, model, description). Every row is checked first; any error answers 422 with every row at fault and nothing is created.',
+          'Row 1 is the header: identifier, name, model, optional description, region (name or path) and token (the device access token), as keys or as the labels the console shows in any of its languages. The file is read as it arrives: more than 10,000 data rows (or 100,000 lines) answer 400 without reading on. Every row is checked first; any error answers 422 with every row at fault (columns named as the file wrote them) and nothing is created.',
         consumes: ['multipart/form-data'],
         response: { 200: Data(ImportResult), 422: ImportErrorBody, ...errors },
       },
@@ -352,32 +353,42 @@ export const thingsRoutes: FastifyPluginAsyncTypebox<{ service: ThingsService }>
         throw new AppError('BAD_REQUEST', 400, {}, { message: 'import.noFile' });
       }
       const format = formatOf(file.filename);
-      if (!format) throw new AppError('BAD_REQUEST', 400, {}, { message: 'import.badType' });
-      let buffer: Buffer;
-      try {
-        buffer = await file.toBuffer();
-      } catch {
-        throw new AppError(
+      if (!format) {
+        file.file.resume();
+        throw new AppError('BAD_REQUEST', 400, {}, { message: 'import.badType' });
+      }
+      const tooLarge = () =>
+        new AppError(
           'BAD_REQUEST',
           413,
           { mb: IMPORT_MAX_BYTES / 1024 / 1024 },
           { message: 'import.tooLarge' },
         );
-      }
       try {
-        return { data: await service.importThings(buffer, format) };
+        // Read as it arrives: the size limit cuts the stream (truncated), the row limits stop reading.
+        const result = await service.importThings(file.file, format);
+        if (file.file.truncated) throw tooLarge();
+        return { data: result };
       } catch (error) {
+        // A cut-off file fails to parse or looks short: what the user needs to hear is its size.
+        if (file.file.truncated) throw tooLarge();
         if (!(error instanceof ImportRejected)) throw error;
         const language = pickLanguage(request.headers['accept-language']);
         return reply.status(422).send({
           code: 'UNPROCESSABLE',
           message: translate(language, 'import.failed', { count: error.problems.length }),
-          errors: error.problems.map((p) => ({
-            row: p.row,
-            column: p.column,
-            message: translate(language, p.message, p.params),
-          })),
+          errors: error.problems.map((p) => {
+            const column = p.missing ? translate(language, `import.col.${p.missing}`) : p.column;
+            return {
+              row: p.row,
+              column,
+              message: translate(language, p.message, p.missing ? { column } : p.params),
+            };
+          }),
         });
+      } finally {
+        // Whatever the parser left unread (it stops at the first row beyond the limits) is discarded.
+        file.file.resume();
       }
     },
   );

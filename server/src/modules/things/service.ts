@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type {
   Aggregator,
   Category,
@@ -20,13 +21,16 @@ import type { DB } from '../../db/index.ts';
 import { markMetadataChanged } from '../../db/metadata-generation.ts';
 import { AppError } from '../../errors.ts';
 import type { MessageKey, MessageParams } from '../../i18n/index.ts';
-import { type ImportFormat, parseImportFile, validateImportRows } from './import.ts';
+import { type ImportColumn, type ImportFormat, parseImportFile, validateImportRows } from './import.ts';
 import * as repo from './repository.ts';
 
 /** One row error of an import, still to be put into the request's language. */
 export interface ImportProblem {
   row: number;
+  /** The column's header as the file wrote it. */
   column: string;
+  /** A required column the header lacks: named in the reader's language when answered. */
+  missing?: ImportColumn;
   message: MessageKey;
   params?: MessageParams;
 }
@@ -580,26 +584,60 @@ export function createThingsService({ db, now }: ThingsServiceDeps) {
       return (await repo.allModelNames(db)).map((m) => ({ category: m.categoryName, model: m.name }));
     },
 
+    /** Region paths from the top ("一车间/一号线"), as the import template lists them. */
+    async regionPaths(): Promise<string[]> {
+      const nodes = await repo.regionNodes(db);
+      const byId = new Map(nodes.map((n) => [n.id, n]));
+      const pathOf = (id: number, depth = 0): string => {
+        const node = byId.get(id)!;
+        const parent = node.parentId === null ? undefined : byId.get(node.parentId);
+        return parent && depth < nodes.length ? `${pathOf(parent.id, depth + 1)}/${node.name}` : node.name;
+      };
+      return nodes.map((n) => pathOf(n.id));
+    },
+
     /**
-     * Creates the things of an import in one transaction after checking every row: all
-     * rows are written, or none and ImportRejected lists every row at fault.
+     * Creates the things of an import in one transaction after reading the file as it arrives
+     * and checking every row: all rows are written (and bound to their regions), or none and
+     * ImportRejected lists every row at fault.
      */
-    async importThings(file: Buffer, format: ImportFormat): Promise<ImportResult> {
-      const { rows, problems: shape } = await parseImportFile(file, format);
+    async importThings(file: Readable, format: ImportFormat): Promise<ImportResult> {
+      const { rows, headers, problems: shape } = await parseImportFile(file, format);
       if (shape.length > 0) throw new ImportRejected(shape);
       return write(
         async (trx) => {
-          const models = await repo.allModelNames(trx);
-          const taken = await repo.existingIdentifiers(
-            trx,
-            rows.map((r) => r.identifier),
-          );
-          const { things, problems } = validateImportRows(rows, models, taken);
+          const known = {
+            models: await repo.allModelNames(trx),
+            regions: await repo.regionNodes(trx),
+            identifiers: await repo.existingIdentifiers(
+              trx,
+              rows.map((r) => r.identifier),
+            ),
+            tokens: await repo.existingAccessTokens(
+              trx,
+              rows.flatMap((r) => (r.token ? [r.token] : [])),
+            ),
+          };
+          const { things, problems } = validateImportRows(rows, headers, known);
           if (problems.length > 0) throw new ImportRejected(problems);
           const stamp = isoNow();
-          await repo.insertThings(
+          const ids = await repo.insertThings(
             trx,
-            things.map((t) => ({ ...t, attributes: [], accessToken: newAccessToken() })),
+            things.map((t) => ({
+              identifier: t.identifier,
+              name: t.name,
+              description: t.description,
+              modelId: t.modelId,
+              attributes: [],
+              accessToken: t.accessToken ?? newAccessToken(),
+            })),
+            stamp,
+          );
+          await repo.bindToRegions(
+            trx,
+            things.flatMap((t, i) =>
+              t.regionId === null ? [] : [{ thingId: ids[i]!, regionId: t.regionId }],
+            ),
             stamp,
           );
           return { created: things.length };
