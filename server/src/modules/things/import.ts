@@ -1,11 +1,15 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { IDENTIFIER_PATTERN, LANGUAGES, type Language, THING_IMPORT_COLUMNS } from '@kilowatch/contract';
 import { parse as parseCsv } from 'csv-parse';
 import ExcelJS from 'exceljs';
 import { AppError } from '../../errors.ts';
-import { translate } from '../../i18n/index.ts';
+import { type MessageKey, translate } from '../../i18n/index.ts';
 import type { ImportProblem } from './service.ts';
 
 export type ImportColumn = (typeof THING_IMPORT_COLUMNS)[number];
@@ -20,6 +24,8 @@ export const IMPORT_MAX_ROWS = 10_000;
 export const IMPORT_MAX_LINES = 10 * IMPORT_MAX_ROWS;
 /** Longest stretch of parsing between two turns of the event loop. */
 const SLICE_MS = 10;
+/** Bytes handed to the CSV parser at once (a few ms of work even when every byte ends a record). */
+const CSV_SLICE_BYTES = 2048;
 
 const identifierPattern = new RegExp(IDENTIFIER_PATTERN);
 /** What a device access token may look like: URL-, MQTT- and header-safe, long enough to guess hard. */
@@ -93,6 +99,17 @@ function breather() {
   };
 }
 
+/** `items.map(map)`, taking turns with other work: up to 30,000 problems are put into words. */
+export async function inTurns<T, U>(items: readonly T[], map: (item: T) => U): Promise<U[]> {
+  const breathe = breather();
+  const out: U[] = [];
+  for (const item of items) {
+    await breathe();
+    out.push(map(item));
+  }
+  return out;
+}
+
 interface RawRow {
   row: number;
   cells: (index: number) => string;
@@ -141,7 +158,8 @@ async function* xlsxRows(source: Readable): AsyncGenerator<RawRow> {
 /** Records of a CSV file, read with csv-parse as they arrive; every cell is kept as text. */
 async function* csvRows(source: Readable): AsyncGenerator<RawRow> {
   // The delimiter is guessed from the first line, so hold back the chunks until it is complete.
-  const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  // Not destroyed when left early: the route drains what is left of the request body.
+  const iterator = source.iterator({ destroyOnReturn: false }) as AsyncIterator<Buffer>;
   const head: Buffer[] = [];
   let headBytes = 0;
   for (;;) {
@@ -157,34 +175,58 @@ async function* csvRows(source: Readable): AsyncGenerator<RawRow> {
     bom: true,
     relax_column_count: true,
     relax_quotes: true,
-    skip_empty_lines: false,
+    // Blank lines are skipped inside the parser (and still counted in info.empty_lines).
+    skip_empty_lines: true,
+    info: true,
     // A record longer than the longest row the template allows many times over is not a row.
     max_record_size: 64 * 1024,
   });
-  const feed = (async () => {
-    for (const chunk of head) if (!parser.write(chunk)) await new Promise((r) => parser.once('drain', r));
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) break;
-      if (!parser.write(next.value)) await new Promise((r) => parser.once('drain', r));
-    }
-    parser.end();
-  })();
-  feed.catch((error: unknown) => parser.destroy(error as Error));
-  let row = 0;
+  // csv-parse handles a chunk in one go, so it is given small slices, piped so that it pauses
+  // whenever its reader is behind. Lines are counted here: blank ones never reach the reader.
+  // Slices pass as promise callbacks only, so the feeder takes its own turns of the event loop.
+  let lines = 0;
+  const breathe = breather();
+  const slices = Readable.from(
+    (async function* () {
+      const chunks = (async function* () {
+        yield* head;
+        for (;;) {
+          const next = await iterator.next();
+          if (next.done) return;
+          yield next.value;
+        }
+      })();
+      for await (const chunk of chunks) {
+        for (let at = 0; at < chunk.length; at += CSV_SLICE_BYTES) {
+          await breathe();
+          const part = chunk.subarray(at, at + CSV_SLICE_BYTES);
+          for (let i = part.indexOf(0x0a); i >= 0; i = part.indexOf(0x0a, i + 1)) lines += 1;
+          if (lines > IMPORT_MAX_LINES) throw fileError('import.tooManyLines', { limit: IMPORT_MAX_LINES });
+          yield part;
+        }
+      }
+    })(),
+    { objectMode: false },
+  );
+  slices.on('error', (error) => parser.destroy(error));
+  slices.pipe(parser);
   try {
-    for await (const record of parser as AsyncIterable<string[]>) {
-      row += 1;
+    for await (const { record, info } of parser as AsyncIterable<{
+      record: string[];
+      info: { records: number; empty_lines: number };
+    }>) {
       yield {
-        row,
+        // The file's own row number, as a spreadsheet counts it (a quoted line break stays in its row).
+        row: info.records + info.empty_lines,
         cells: (index) => (record[index - 1] ?? '').trim(),
         filled: () => record.flatMap((cell, i) => (cell.trim() ? [i + 1] : [])),
       };
     }
   } finally {
     // Stop feeding a parser nobody reads any more (the caller stopped early).
-    iterator.return?.();
+    slices.destroy();
     parser.destroy();
+    await iterator.return?.();
   }
 }
 
@@ -258,6 +300,61 @@ export async function parseImportFile(source: Readable, format: ImportFormat): P
   }
   if (rows.length === 0) throw fileError('import.empty');
   return { rows, headers, problems: [] };
+}
+
+/**
+ * The worker's entry: the server runs TypeScript through tsx, and Node 20 does not hand a loader
+ * given with --import on to worker threads, so the worker registers tsx itself first.
+ */
+const WORKER_BOOT = `import(${JSON.stringify(
+  // tsx's ESM API ("tsx/esm/api" under the import condition), found from this file, not the cwd.
+  pathToFileURL(
+    join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs'),
+  ).href,
+)}).then(({ register }) => { register(); return import(${JSON.stringify(
+  new URL('./import-worker.ts', import.meta.url).href,
+)}); })`;
+
+type WorkerAnswer =
+  | { parsed: ParsedImport }
+  | { refused: { code: AppError['code']; status: number; params: AppError['params']; message?: MessageKey } };
+
+/**
+ * parseImportFile in a worker thread, fed with the upload as it arrives: however the file is
+ * built (a spreadsheet parser works a chunk at a time, ~1,800 rows of XML in one go), the
+ * server's event loop never waits for it. The upload is read to its end even when the worker
+ * stopped early, so the request completes.
+ */
+export async function parseImportUpload(source: Readable, format: ImportFormat): Promise<ParsedImport> {
+  const worker = new Worker(WORKER_BOOT, { eval: true, workerData: { format } });
+  let answered = false;
+  const answer = new Promise<WorkerAnswer>((resolve, reject) => {
+    worker.once('message', (message: WorkerAnswer) => {
+      answered = true;
+      resolve(message);
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`import worker exited (${code}) without an answer`)));
+  });
+  const fed = (async () => {
+    for await (const chunk of source.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+      if (!answered) worker.postMessage({ chunk });
+    }
+    if (!answered) worker.postMessage({ end: true });
+  })();
+  // Awaited below once the worker answers; when the worker fails first, that failure is the answer.
+  fed.catch(() => undefined);
+  try {
+    const outcome = await answer;
+    await fed;
+    if ('refused' in outcome) {
+      const { code, status, params, message } = outcome.refused;
+      throw new AppError(code, status, params, message ? { message } : {});
+    }
+    return outcome.parsed;
+  } finally {
+    await worker.terminate();
+  }
 }
 
 export interface ModelName {
@@ -348,7 +445,7 @@ export interface ImportThing {
  * duplicates inside the file and against what exists) and returns the things to create, or
  * every problem found. Problems name the column by the header the file gave it.
  */
-export function validateImportRows(
+export async function validateImportRows(
   rows: readonly ImportRow[],
   headers: Partial<Record<ImportColumn, string>>,
   known: {
@@ -357,7 +454,8 @@ export function validateImportRows(
     identifiers: ReadonlySet<string>;
     tokens: ReadonlySet<string>;
   },
-): { things: ImportThing[]; problems: ImportProblem[] } {
+): Promise<{ things: ImportThing[]; problems: ImportProblem[] }> {
+  const breathe = breather();
   const resolveModel = modelResolver(known.models);
   const resolveRegion = regionResolver(known.regions);
   const problems: ImportProblem[] = [];
@@ -366,6 +464,7 @@ export function validateImportRows(
   const tokenRow = new Map<string, number>();
   const things: ImportThing[] = [];
   for (const row of rows) {
+    await breathe();
     const before = problems.length;
     const problem = (
       column: ImportColumn,

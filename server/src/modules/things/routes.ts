@@ -31,7 +31,7 @@ import {
 import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
 import { pickLanguage, translate } from '../../i18n/index.ts';
-import { buildImportTemplate, formatOf } from './import.ts';
+import { buildImportTemplate, formatOf, inTurns } from './import.ts';
 import { ImportRejected, type ThingsService } from './service.ts';
 
 const errors = { '4xx': ErrorBody, '5xx': ErrorBody };
@@ -377,7 +377,7 @@ export const thingsRoutes: FastifyPluginAsyncTypebox<{ service: ThingsService }>
         return reply.status(422).send({
           code: 'UNPROCESSABLE',
           message: translate(language, 'import.failed', { count: error.problems.length }),
-          errors: error.problems.map((p) => {
+          errors: await inTurns(error.problems, (p) => {
             const column = p.missing ? translate(language, `import.col.${p.missing}`) : p.column;
             return {
               row: p.row,
@@ -386,9 +386,6 @@ export const thingsRoutes: FastifyPluginAsyncTypebox<{ service: ThingsService }>
             };
           }),
         });
-      } finally {
-        // Whatever the parser left unread (it stops at the first row beyond the limits) is discarded.
-        file.file.resume();
       }
     },
   );

@@ -21,7 +21,7 @@ import type { DB } from '../../db/index.ts';
 import { markMetadataChanged } from '../../db/metadata-generation.ts';
 import { AppError } from '../../errors.ts';
 import type { MessageKey, MessageParams } from '../../i18n/index.ts';
-import { type ImportColumn, type ImportFormat, parseImportFile, validateImportRows } from './import.ts';
+import { type ImportColumn, type ImportFormat, parseImportUpload, validateImportRows } from './import.ts';
 import * as repo from './repository.ts';
 
 /** One row error of an import, still to be put into the request's language. */
@@ -602,7 +602,7 @@ export function createThingsService({ db, now }: ThingsServiceDeps) {
      * ImportRejected lists every row at fault.
      */
     async importThings(file: Readable, format: ImportFormat): Promise<ImportResult> {
-      const { rows, headers, problems: shape } = await parseImportFile(file, format);
+      const { rows, headers, problems: shape } = await parseImportUpload(file, format);
       if (shape.length > 0) throw new ImportRejected(shape);
       return write(
         async (trx) => {
@@ -618,7 +618,7 @@ export function createThingsService({ db, now }: ThingsServiceDeps) {
               rows.flatMap((r) => (r.token ? [r.token] : [])),
             ),
           };
-          const { things, problems } = validateImportRows(rows, headers, known);
+          const { things, problems } = await validateImportRows(rows, headers, known);
           if (problems.length > 0) throw new ImportRejected(problems);
           const stamp = isoNow();
           const ids = await repo.insertThings(
