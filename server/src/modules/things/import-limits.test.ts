@@ -155,6 +155,14 @@ describe.each(dialects())('import limits while reading on %s', (dialect) => {
     token = (await login(t.app)).token;
     await seedDevices(apiAs(() => t.app, token));
     address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    // The parser worker starts with the first import (once per process): measure the steady state.
+    const warm = await measuredUpload(
+      address,
+      token,
+      'warm-up.csv',
+      Buffer.from('identifier,name,model\nW1,w,A型\n'),
+    );
+    expect(warm.status).toBe(200);
   });
   afterAll(async () => {
     await t.close();
