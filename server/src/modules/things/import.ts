@@ -129,7 +129,7 @@ const cellText = (row: ExcelJS.Row, index: number): string => {
   }
 };
 
-/** Rows of the first worksheet, read with exceljs's streaming reader (blank rows are not stored). */
+/** Rows of the first worksheet (sheet1), read with exceljs's streaming reader (blank rows are not stored). */
 async function* xlsxRows(source: Readable): AsyncGenerator<RawRow> {
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, {
     worksheets: 'emit',
@@ -138,7 +138,14 @@ async function* xlsxRows(source: Readable): AsyncGenerator<RawRow> {
     styles: 'ignore',
     entries: 'ignore',
   });
+  // Zip writers (exceljs's own among them) may store a sheet before xl/workbook.xml; exceljs's
+  // reader then looks up the sheet's name in a workbook model it has not read yet and throws.
+  // Without the model a sheet keeps its file number as id, which is all this reader needs.
+  (reader as unknown as { model?: { sheets: unknown[] } }).model ??= { sheets: [] };
   for await (const sheet of reader) {
+    // The things are on the first sheet, xl/worksheets/sheet1.xml; the zip may hold the
+    // template's help, model and region sheets before it. Others are skipped unread.
+    if (String((sheet as unknown as { id: unknown }).id) !== '1') continue;
     for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
       yield {
         row: row.number,
@@ -150,7 +157,6 @@ async function* xlsxRows(source: Readable): AsyncGenerator<RawRow> {
         },
       };
     }
-    // Only the first sheet holds things; the template's help and model sheets follow it.
     return;
   }
 }
