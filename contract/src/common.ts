@@ -51,5 +51,6 @@ export const ERROR_CODES = [
   'CONFLICT',
   'UNPROCESSABLE',
   'INTERNAL',
+  'TOO_MANY_STREAMS',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

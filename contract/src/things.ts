@@ -219,7 +219,7 @@ export const ImportResult = Type.Object({ created: Type.Integer() });
 export type ImportResult = Static<typeof ImportResult>;
 export const ImportRowError = Type.Object({
   row: Type.Integer({ description: '1-based row number in the file, header is row 1' }),
-  column: Type.String(),
+  column: Type.String({ description: "the column's header as written in the file (its label when missing)" }),
   message: Type.String(),
 });
 export const ImportErrorBody = Type.Object({
@@ -228,8 +228,15 @@ export const ImportErrorBody = Type.Object({
   errors: Type.Array(ImportRowError),
 });
 export type ImportRowError = Static<typeof ImportRowError>;
-/** Columns of the import template, in order. */
-export const THING_IMPORT_COLUMNS = ['identifier', 'name', 'model', 'description'] as const;
+/** Columns of the import template, in order (region and token are optional). */
+export const THING_IMPORT_COLUMNS = [
+  'identifier',
+  'name',
+  'model',
+  'description',
+  'region',
+  'token',
+] as const;
 
 // ---- units --------------------------------------------------------------------------------------
 

@@ -190,7 +190,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           timeZone: config.telemetry.timeZone,
           now,
         });
-        await api.register(queryRoutes, { service: query, ingest, now });
+        await api.register(queryRoutes, { service: query, ingest, auth, now });
         await api.register(boardRoutes, { service: query });
       },
       { prefix: '/api' },

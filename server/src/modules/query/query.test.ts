@@ -414,6 +414,40 @@ describe.each(dialects())('query API on %s', (dialect) => {
     expect((await keeper.api.post('/api/query/data', minuteOf({}))).status).toBe(200);
   });
 
+  it('answers every one of concurrent identical config writes with the same list', async () => {
+    const patch = {
+      resourceType: 'thing',
+      resourceId: m2().id,
+      configs: [
+        { metricIdentifier: 'P', enabled: true },
+        { metricIdentifier: 'EP', enabled: false },
+      ],
+    };
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => api.patch('/api/query/config', patch)),
+      );
+      expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+      const lists = answers.map((a) =>
+        a.body.data.map((c: { metricIdentifier: string; enabled: boolean }) => [
+          c.metricIdentifier,
+          c.enabled,
+        ]),
+      );
+      for (const list of lists)
+        expect(list).toEqual([
+          ['P', true],
+          ['EP', false],
+        ]);
+    }
+    // A shorter list replaces the longer one: the metric left out is gone.
+    const shorter = await api.patch('/api/query/config', {
+      ...patch,
+      configs: [{ metricIdentifier: 'EP', enabled: true }],
+    });
+    expect(shorter.body.data.map((c: { metricIdentifier: string }) => c.metricIdentifier)).toEqual(['EP']);
+  });
+
   it('pushes written values over Server-Sent Events (token in the query string)', async () => {
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const token = (await login(t.app)).token;

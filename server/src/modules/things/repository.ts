@@ -858,3 +858,47 @@ export async function deleteAbilityRemovalsOfModel(db: Db, modelId: number): Pro
     .where('thing_id', 'in', (eb) => eb.selectFrom('things').select('id').where('model_id', '=', modelId))
     .execute();
 }
+
+/** The given access tokens that some thing already has (unique index on access_token). */
+export async function existingAccessTokens(db: Db, tokens: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  const unique = [...new Set(tokens)];
+  for (let i = 0; i < unique.length; i += 500) {
+    const rows = await db
+      .selectFrom('things')
+      .select('access_token')
+      .where('access_token', 'in', unique.slice(i, i + 500))
+      .execute();
+    for (const row of rows) found.add(row.access_token);
+  }
+  return found;
+}
+
+/** Every region as a tree node: what an import resolves region names and paths against. */
+export async function regionNodes(db: Db): Promise<{ id: number; parentId: number | null; name: string }[]> {
+  const rows = await db
+    .selectFrom('regions')
+    .select(['id', 'parent_id', 'name'])
+    .orderBy('sort')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ id: r.id, parentId: r.parent_id, name: r.name }));
+}
+
+/** Binds each thing to its region (things just created: none is bound yet). */
+export async function bindToRegions(
+  db: Db,
+  bindings: readonly { thingId: number; regionId: number }[],
+  now: string,
+): Promise<void> {
+  for (let i = 0; i < bindings.length; i += 500) {
+    await db
+      .insertInto('region_things')
+      .values(
+        bindings
+          .slice(i, i + 500)
+          .map((b) => ({ region_id: b.regionId, thing_id: b.thingId, created_at: now })),
+      )
+      .execute();
+  }
+}

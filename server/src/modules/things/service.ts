@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type {
   Aggregator,
   Category,
@@ -23,14 +24,24 @@ import { markMetadataChanged } from '../../db/metadata-generation.ts';
 import { AppError } from '../../errors.ts';
 import type { MessageKey, MessageParams } from '../../i18n/index.ts';
 import type { ThingSeen } from '../../telemetry/index.ts';
-import { type ImportFormat, isIdentifier, parseImportFile, validateImportRows } from './import.ts';
+import {
+  ACCESS_TOKEN_PATTERN,
+  type ImportColumn,
+  type ImportFormat,
+  isIdentifier,
+  parseImportUpload,
+  validateImportRows,
+} from './import.ts';
 import { presenceOf } from './presence.ts';
 import * as repo from './repository.ts';
 
 /** One row error of an import, still to be put into the request's language. */
 export interface ImportProblem {
   row: number;
+  /** The column's header as the file wrote it. */
   column: string;
+  /** A required column the header lacks: named in the reader's language when answered. */
+  missing?: ImportColumn;
   message: MessageKey;
   params?: MessageParams;
 }
@@ -613,26 +624,61 @@ export function createThingsService(deps: ThingsServiceDeps) {
       return (await repo.allModelNames(db)).map((m) => ({ category: m.categoryName, model: m.name }));
     },
 
+    /** Region paths from the top ("一车间/一号线"), as the import template lists them. */
+    async regionPaths(): Promise<string[]> {
+      const nodes = await repo.regionNodes(db);
+      const byId = new Map(nodes.map((n) => [n.id, n]));
+      const pathOf = (id: number, depth = 0): string => {
+        const node = byId.get(id)!;
+        const parent = node.parentId === null ? undefined : byId.get(node.parentId);
+        return parent && depth < nodes.length ? `${pathOf(parent.id, depth + 1)}/${node.name}` : node.name;
+      };
+      return nodes.map((n) => pathOf(n.id));
+    },
+
     /**
-     * Creates the things of an import in one transaction after checking every row: all
-     * rows are written, or none and ImportRejected lists every row at fault.
+     * Creates the things of an import in one transaction after reading the file as it arrives
+     * and checking every row: all rows are written (and bound to their regions), or none and
+     * ImportRejected lists every row at fault.
      */
-    async importThings(file: Buffer, format: ImportFormat): Promise<ImportResult> {
-      const { rows, problems: shape } = await parseImportFile(file, format);
+    async importThings(file: Readable, format: ImportFormat): Promise<ImportResult> {
+      const { rows, headers, problems: shape } = await parseImportUpload(file, format);
       if (shape.length > 0) throw new ImportRejected(shape);
       return write(
         async (trx) => {
-          const models = await repo.allModelNames(trx);
-          const taken = await repo.existingIdentifiers(
-            trx,
-            rows.map((r) => r.identifier).filter(isIdentifier),
-          );
-          const { things, problems } = validateImportRows(rows, models, taken);
+          const known = {
+            models: await repo.allModelNames(trx),
+            regions: await repo.regionNodes(trx),
+            identifiers: await repo.existingIdentifiers(
+              trx,
+              rows.map((r) => r.identifier).filter(isIdentifier),
+            ),
+            tokens: await repo.existingAccessTokens(
+              trx,
+              // Only well-formed tokens can exist, so only they are looked up (PostgreSQL refuses NUL text).
+              rows.flatMap((r) => (ACCESS_TOKEN_PATTERN.test(r.token) ? [r.token] : [])),
+            ),
+          };
+          const { things, problems } = await validateImportRows(rows, headers, known);
           if (problems.length > 0) throw new ImportRejected(problems);
           const stamp = isoNow();
-          await repo.insertThings(
+          const ids = await repo.insertThings(
             trx,
-            things.map((t) => ({ ...t, attributes: [], accessToken: newAccessToken() })),
+            things.map((t) => ({
+              identifier: t.identifier,
+              name: t.name,
+              description: t.description,
+              modelId: t.modelId,
+              attributes: [],
+              accessToken: t.accessToken ?? newAccessToken(),
+            })),
+            stamp,
+          );
+          await repo.bindToRegions(
+            trx,
+            things.flatMap((t, i) =>
+              t.regionId === null ? [] : [{ thingId: ids[i]!, regionId: t.regionId }],
+            ),
             stamp,
           );
           return { created: things.length };
