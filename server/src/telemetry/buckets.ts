@@ -3,10 +3,10 @@
  * calendar, which stored resolution tiles it, automatic widths (the one table, in the contract),
  * and when a bucket counts as complete. No storage here.
  */
-import { BUCKET_WIDTHS, bucketWidthFor, DAY, HOUR, MINUTE, PlantCalendar } from '@kilowatch/contract';
+import { bucketWidthFor, DAY, HOUR, MINUTE, PlantCalendar } from '@kilowatch/contract';
 import type { BucketSpec } from './store.ts';
 
-export { BUCKET_WIDTHS, bucketWidthFor };
+export { bucketWidthFor };
 
 /** At most this many buckets per query (series × buckets), so a typo cannot exhaust memory. */
 export const MAX_BUCKETS = 2_000_000;

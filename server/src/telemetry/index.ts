@@ -2,20 +2,12 @@ import { DuckDBTelemetryStore } from './duckdb/store.ts';
 import type { RetentionDays } from './store.ts';
 
 export { assertTimeZone, DAY, HOUR, MINUTE, PlantCalendar, processTimeZone } from '@kilowatch/contract';
-export {
-  BUCKET_WIDTHS,
-  bucketWidthFor,
-  type Grid,
-  MAX_BUCKETS,
-  MIN_GAP_MS,
-  type Resolution,
-  resolutionFor,
-} from './buckets.ts';
+export { bucketWidthFor, MAX_BUCKETS, MIN_GAP_MS, type Resolution } from './buckets.ts';
 export { counterConsumption, counterIncrement, counterIncrements } from './counter.ts';
 export { downsample, lttb } from './downsample.ts';
 export { DuckDBTelemetryStore } from './duckdb/store.ts';
 export type * from './store.ts';
-export { checkRetention, DEFAULT_RETENTION, TelemetryWriteError } from './store.ts';
+export { DEFAULT_RETENTION, TelemetryWriteError } from './store.ts';
 
 export interface TelemetryStoreOptions {
   /** DATA_DIR: the store lives in DATA_DIR/telemetry.duckdb. */

@@ -24,7 +24,7 @@ import {
   type TelemetryStore,
   TelemetryWriteError,
 } from '../store.ts';
-import * as read from './reader.ts';
+import * as reader from './reader.ts';
 import { checkRollups, rebuildDays } from './rollups.ts';
 import { columns, createSchema, int, Lane } from './schema.ts';
 import { loadSeries, SeriesTable } from './series.ts';
@@ -64,7 +64,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
   private readonly now: () => number;
   private readonly series = new SeriesTable();
   private readonly writer: Writer;
-  private readonly read: read.ReadContext;
+  private readonly reads: reader.ReadContext;
   private closed = false;
 
   private constructor(
@@ -85,7 +85,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
     });
     this.stats = this.writer.stats;
     const [a, b] = readers as [Lane, Lane];
-    this.read = {
+    this.reads = {
       calendar: this.calendar,
       series: this.series,
       reader: () => (a.pending <= b.pending ? a : b),
@@ -185,7 +185,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
   }
 
   points(series: SeriesKey, start: number, end: number, limit: number): Promise<Point[]> {
-    return read.points(this.read, series, start, end, limit);
+    return reader.points(this.reads, series, start, end, limit);
   }
 
   /** The bucket layout of a query (for tests and the query layer). */
@@ -199,7 +199,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
   }
 
   buckets(query: BucketQuery): Promise<BucketResult> {
-    return read.bucketsAt(this.read, query);
+    return reader.bucketsAt(this.reads, query);
   }
 
   /**
@@ -207,7 +207,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
    * the grid: raw, minute or hour for fixed widths aligned to them, day for day/month/year buckets.
    */
   bucketsAt(query: BucketQuery, at?: Resolution): Promise<BucketResult> {
-    return read.bucketsAt(this.read, query, at);
+    return reader.bucketsAt(this.reads, query, at);
   }
 
   /**
@@ -217,7 +217,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
    * answer: 30 days into ≤ 2,000 points reads 720 hour rows.
    */
   downsample(series: SeriesKey, start: number, end: number, maxPoints: number): Promise<Point[]> {
-    return read.downsample(this.read, series, start, end, maxPoints);
+    return reader.downsample(this.reads, series, start, end, maxPoints);
   }
 
   // ---------------------------------------------------------------- maintenance
