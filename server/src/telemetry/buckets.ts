@@ -3,7 +3,8 @@
  * calendar, which stored resolution tiles it, automatic widths (the one table, in the contract),
  * and when a bucket counts as complete. No storage here.
  */
-import { bucketWidthFor, DAY, HOUR, MINUTE, PlantCalendar } from '@kilowatch/contract';
+import { bucketWidthFor } from '@kilowatch/contract/buckets';
+import { DAY, HOUR, MINUTE, PlantCalendar } from '@kilowatch/contract/calendar';
 import type { BucketSpec } from './store.ts';
 
 export { bucketWidthFor };

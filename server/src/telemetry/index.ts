@@ -1,7 +1,14 @@
 import { DuckDBTelemetryStore } from './duckdb/store.ts';
 import type { RetentionDays } from './store.ts';
 
-export { assertTimeZone, DAY, HOUR, MINUTE, PlantCalendar, processTimeZone } from '@kilowatch/contract';
+export {
+  assertTimeZone,
+  DAY,
+  HOUR,
+  MINUTE,
+  PlantCalendar,
+  processTimeZone,
+} from '@kilowatch/contract/calendar';
 export { bucketWidthFor, MAX_BUCKETS, MIN_GAP_MS, type Resolution } from './buckets.ts';
 export { counterConsumption, counterIncrement, counterIncrements } from './counter.ts';
 export { downsample, lttb } from './downsample.ts';

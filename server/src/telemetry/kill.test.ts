@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DAY, HOUR } from '@kilowatch/contract';
+import { DAY, HOUR } from '@kilowatch/contract/calendar';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openTelemetryStore } from './index.ts';
 

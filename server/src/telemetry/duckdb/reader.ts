@@ -3,7 +3,7 @@
  * grid from the coarsest rollup that tiles it, and chart downsampling from the rollups.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { MINUTE, PlantCalendar } from '@kilowatch/contract';
+import { MINUTE, PlantCalendar } from '@kilowatch/contract/calendar';
 import {
   bucketStart,
   bucketWidthFor,

@@ -4,7 +4,7 @@
  * minutes on the plant calendar), rebuilt after a time-zone change, and checked on demand.
  */
 import { type DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
-import { HOUR, MINUTE, type PlantCalendar } from '@kilowatch/contract';
+import { HOUR, MINUTE, type PlantCalendar } from '@kilowatch/contract/calendar';
 import { ceilTo, floorTo } from '../buckets.ts';
 import {
   columns,

@@ -4,7 +4,7 @@
  * and the pure functions that keep them up to date.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { MINUTE } from '@kilowatch/contract';
+import { MINUTE } from '@kilowatch/contract/calendar';
 import { floorTo } from '../buckets.ts';
 import { counterIncrement } from '../counter.ts';
 import { columns, int } from './schema.ts';

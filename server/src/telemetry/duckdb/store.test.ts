@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DAY, HOUR, MINUTE, PlantCalendar } from '@kilowatch/contract';
+import { DAY, HOUR, MINUTE, PlantCalendar } from '@kilowatch/contract/calendar';
 import { afterEach, describe, expect, it } from 'vitest';
 import { counterIncrement } from '../counter.ts';
 import {

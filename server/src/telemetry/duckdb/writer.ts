@@ -3,7 +3,7 @@
  * transaction) with their rollups; the memory view of each series is updated once durable.
  */
 import { BIGINT, DOUBLE, type DuckDBConnection, DuckDBDataChunk, INTEGER } from '@duckdb/node-api';
-import { MINUTE, type PlantCalendar } from '@kilowatch/contract';
+import { MINUTE, type PlantCalendar } from '@kilowatch/contract/calendar';
 import { floorTo } from '../buckets.ts';
 import { type Point, TelemetryWriteError } from '../store.ts';
 import { recompute } from './rollups.ts';
