@@ -32,7 +32,9 @@ export default defineConfig({
               name: 'vendor',
               test: (id: string) =>
                 id.includes('node_modules') &&
-                !/node_modules[\\/](antd|@ant-design|@rc-component|rc-[\w-]+)[\\/]/.test(id),
+                !/node_modules[\\/](antd|@ant-design|@rc-component|rc-[\w-]+)[\\/]/.test(id) &&
+                // exceljs is imported only when a user exports: its own lazy chunk.
+                !/node_modules[\\/]exceljs[\\/]/.test(id),
               priority: 10,
             },
           ],

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_PATTERN } from './constants.ts';
 
 /** Public: the per-install key the console encrypts the login password with (spec §7). */
 export const LoginKey = Type.Object({
@@ -52,3 +53,18 @@ export interface TokenClaims {
   exp: number;
   typ: 'access' | 'refresh';
 }
+
+/**
+ * Self-service password change (any logged-in user): the current password proves it is them,
+ * the new one follows the password rule of spec §5. Plain text like the admin's password reset:
+ * HTTPS protects it (docs/auth.md).
+ */
+export const PasswordChange = Type.Object({
+  currentPassword: Type.String({ minLength: 1, maxLength: 128 }),
+  newPassword: Type.String({
+    pattern: PASSWORD_PATTERN.source,
+    minLength: PASSWORD_MIN,
+    maxLength: PASSWORD_MAX,
+  }),
+});
+export type PasswordChange = Static<typeof PasswordChange>;

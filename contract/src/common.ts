@@ -14,9 +14,16 @@ export const MAX_ID = 2_147_483_647;
 /** A row id in a path, query or body. */
 export const RowId = Type.Integer({ minimum: 1, maximum: MAX_ID });
 export const IdParams = Type.Object({ id: RowId });
+/**
+ * Positions (`sort`) are 32-bit integer columns too; the cap leaves room for the `max + 1` the
+ * server computes when it appends a row.
+ */
+export const MAX_SORT = 1_000_000;
+/** Times in ms since the epoch: up to 9999-12-31, the last instant an ISO-8601 date can name. */
+export const MAX_EPOCH_MS = 253_402_300_799_999;
 
 export const PageQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, default: 1 })),
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 10 })),
 });
 
@@ -44,5 +51,6 @@ export const ERROR_CODES = [
   'CONFLICT',
   'UNPROCESSABLE',
   'INTERNAL',
+  'TOO_MANY_STREAMS',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { MAX_EPOCH_MS, RowId } from './common.ts';
 import { AGGREGATORS } from './things.ts';
 
 /**
@@ -31,13 +32,13 @@ const QueryAggregatorSchema = Type.Enum(QUERY_AGGREGATORS);
 export const MetricQuery = Type.Object({
   resourceType: ResourceTypeSchema,
   /** The thing's or region's id. */
-  resourceId: Type.Integer({ minimum: 1 }),
+  resourceId: RowId,
   metricIdentifier: Type.String({ minLength: 1, maxLength: 64 }),
   metricName: Type.Optional(Type.String({ maxLength: 64 })),
   /** How values combine inside a bucket (spec: aggregator / function). Default: the ability's. */
   aggregator: Type.Optional(QueryAggregatorSchema),
   /** For regions: only things of this category (spec: categoryId). */
-  categoryId: Type.Optional(Type.Integer({ minimum: 1 })),
+  categoryId: Type.Optional(RowId),
   /** For regions: include things bound to descendant regions. */
   successor: Type.Optional(Type.Boolean()),
   /**
@@ -50,8 +51,8 @@ export const MetricQuery = Type.Object({
   /** A calendar period around `startTime` (or now): today, this month, this year. */
   period: Type.Optional(Type.Enum(PERIODS)),
   /** Range in ms since the epoch (10-digit values are taken as seconds), [startTime, endTime). */
-  startTime: Type.Optional(Type.Number()),
-  endTime: Type.Optional(Type.Number()),
+  startTime: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_EPOCH_MS })),
+  endTime: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_EPOCH_MS })),
   /** Without groupByTime: downsample to about this many points (largest-triangle or bucket avg). */
   maxPoints: Type.Optional(Type.Integer({ minimum: 10, maximum: 20000 })),
   /** Arithmetic on each value with `x`, e.g. "x * 1000" or "x / 3600" (+ - * / and parentheses). */
@@ -74,7 +75,18 @@ export const DataPoint = Type.Object({
   group: Type.String(),
   /** False when part of the bucket had no data (a gap) or the bucket is still running. */
   complete: Type.Boolean(),
+  /**
+   * Series combined over several things (a region's sum or mean): the names of the things whose
+   * own bucket was incomplete, at most MISSING_NAMES_MAX of them. Only on incomplete buckets;
+   * absent elsewhere.
+   */
+  missing: Type.Optional(Type.Array(Type.String(), { maxItems: 20 })),
+  /** How many things were incomplete in the bucket (more than `missing` names when capped). */
+  missingCount: Type.Optional(Type.Integer({ minimum: 0 })),
 });
+
+/** Names listed in a bucket's `missing` (a plant of 129 meters must not send 129 per bucket). */
+export const MISSING_NAMES_MAX = 20;
 export type DataPoint = Static<typeof DataPoint>;
 
 export const QueryResult = Type.Object({
@@ -84,6 +96,8 @@ export const QueryResult = Type.Object({
   unit: Type.String(),
   /** Which stored resolution answered (raw, minute, hour, day): for the curious and the benchmarks. */
   resolution: Type.String(),
+  /** The plant's IANA time zone (PLANT_TIMEZONE): periods follow it, exports print times in it. */
+  timeZone: Type.Optional(Type.String()),
 });
 export type QueryResult = Static<typeof QueryResult>;
 
@@ -107,15 +121,15 @@ export type MetricConfig = Static<typeof MetricConfig>;
 
 export const MetricConfigQuery = Type.Object({
   resourceType: ResourceTypeSchema,
-  resourceId: Type.Integer({ minimum: 1 }),
-  categoryId: Type.Optional(Type.Integer({ minimum: 1 })),
+  resourceId: RowId,
+  categoryId: Type.Optional(RowId),
 });
 
 /** PATCH /api/query/config: the whole list of a resource's metric configs, replaced at once. */
 export const MetricConfigPatch = Type.Object({
   resourceType: ResourceTypeSchema,
-  resourceId: Type.Integer({ minimum: 1 }),
-  categoryId: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  resourceId: RowId,
+  categoryId: Type.Optional(Type.Union([RowId, Type.Null()])),
   configs: Type.Array(
     Type.Object({
       metricIdentifier: Type.String({ minLength: 1, maxLength: 64 }),
@@ -133,10 +147,10 @@ export const MetricConfigPatch = Type.Object({
 export type MetricConfigPatch = Static<typeof MetricConfigPatch>;
 
 export const RealtimeQuery = Type.Object({
-  resourceId: Type.Integer({ minimum: 1 }),
+  resourceId: RowId,
   /** Default thing. */
   resourceType: Type.Optional(ResourceTypeSchema),
-  categoryId: Type.Optional(Type.Integer({ minimum: 1 })),
+  categoryId: Type.Optional(RowId),
   /** For regions: include things bound to descendant regions. */
   successor: Type.Optional(Type.Boolean()),
 });
@@ -182,7 +196,7 @@ export const Cabinet = Type.Object({
 export type Cabinet = Static<typeof Cabinet>;
 
 export const BoardComponentsQuery = Type.Object({
-  categoryId: Type.Optional(Type.Integer({ minimum: 1 })),
+  categoryId: Type.Optional(RowId),
   successor: Type.Optional(Type.Boolean()),
 });
 

@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { RowId } from './common.ts';
+import { MAX_SORT, RowId } from './common.ts';
 import { Thing } from './things.ts';
 
 /**
@@ -78,7 +78,7 @@ export const RegionOrder = Type.Array(
   Type.Object({
     id: RowId,
     parentId: Type.Union([RowId, Type.Null()]),
-    sort: Type.Integer({ minimum: 0 }),
+    sort: Type.Integer({ minimum: 0, maximum: MAX_SORT }),
   }),
   { minItems: 1, maxItems: 5000 },
 );

@@ -219,7 +219,7 @@ export const ImportResult = Type.Object({ created: Type.Integer() });
 export type ImportResult = Static<typeof ImportResult>;
 export const ImportRowError = Type.Object({
   row: Type.Integer({ description: '1-based row number in the file, header is row 1' }),
-  column: Type.String(),
+  column: Type.String({ description: "the column's header as written in the file (its label when missing)" }),
   message: Type.String(),
 });
 export const ImportErrorBody = Type.Object({
@@ -228,8 +228,15 @@ export const ImportErrorBody = Type.Object({
   errors: Type.Array(ImportRowError),
 });
 export type ImportRowError = Static<typeof ImportRowError>;
-/** Columns of the import template, in order. */
-export const THING_IMPORT_COLUMNS = ['identifier', 'name', 'model', 'description'] as const;
+/** Columns of the import template, in order (region and token are optional). */
+export const THING_IMPORT_COLUMNS = [
+  'identifier',
+  'name',
+  'model',
+  'description',
+  'region',
+  'token',
+] as const;
 
 // ---- units --------------------------------------------------------------------------------------
 
@@ -243,3 +250,55 @@ export type Unit = Static<typeof Unit>;
 
 /** GET /api/units: the console's unit cache asks for pageSize 1000 (spec §9); name matches symbol or name. */
 export const UnitQuery = NameSearchQuery;
+
+// ---- device connection and presence -------------------------------------------------------------
+
+/**
+ * GET /api/telemetry/connection: what a device needs to reach this server (the token dialog's
+ * snippets). `broker`: the in-process broker, token as MQTT username; `external`: the broker of
+ * MQTT_URL, which authenticates devices itself; `off`: HTTP only.
+ */
+export const DeviceConnection = Type.Object({
+  mqtt: Type.Object({
+    mode: Type.Enum(['broker', 'external', 'off']),
+    /** Host name devices connect to; null when MQTT is off. */
+    host: Type.Union([Type.String(), Type.Null()]),
+    port: Type.Union([Type.Integer(), Type.Null()]),
+    /** mqtt, mqtts, ws or wss. */
+    protocol: Type.String(),
+    /** The connected device's own topic (in-process broker only; null otherwise). */
+    ownTopic: Type.Union([Type.String(), Type.Null()]),
+    /** A thing's topic with `{identifier}` to fill in. */
+    thingTopic: Type.String(),
+  }),
+  http: Type.Object({
+    /** The server as the browser reached it, e.g. `http://plant.local:8080` (no trailing slash). */
+    baseUrl: Type.String(),
+    /** JSON ingest path (`POST`, device token in `x-Device-Token`). */
+    telemetryPath: Type.String(),
+    /** InfluxDB v2 line-protocol write path (`Authorization: Token …`). */
+    lineProtocolPath: Type.String(),
+  }),
+});
+export type DeviceConnection = Static<typeof DeviceConnection>;
+
+/** Whether a thing sends: a value within its presence window, values but older, or never a value. */
+export const PRESENCE_STATES = ['online', 'offline', 'never'] as const;
+export type Presence = (typeof PRESENCE_STATES)[number];
+/** A thing counts as online while its newest value is at most this old (or 3 × its usual interval). */
+export const ONLINE_WINDOW_MS = 5 * 60_000;
+
+/** A row of the device list: the thing, when it last sent a value (ms) and what that makes it. */
+export const ThingListItem = Type.Object({
+  ...Thing.properties,
+  lastSeen: Type.Union([Type.Number(), Type.Null()]),
+  presence: Type.Enum(PRESENCE_STATES),
+});
+export type ThingListItem = Static<typeof ThingListItem>;
+
+/** GET /api/thing/things: ThingQuery plus a presence filter. */
+export const ThingListQuery = Type.Object({
+  ...ThingQuery.properties,
+  presence: Type.Optional(Type.Enum(PRESENCE_STATES)),
+});
+export type ThingListQuery = Static<typeof ThingListQuery>;

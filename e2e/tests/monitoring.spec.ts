@@ -105,6 +105,6 @@ test("the home view charts the root region's metrics", async ({ page }, testInfo
   await expect(page.getByTestId('home-card-P').locator('canvas')).toBeVisible();
   const energy = page.getByTestId('home-card-EP');
   await expect(energy.locator('canvas')).toBeVisible();
-  await expect(energy.locator('.ant-card-extra')).toHaveText(/^\d+\.\d{2} kWh$/, { timeout: 20_000 });
+  await expect(energy.getByTestId('total')).toHaveText(/^\d+\.\d{2} kWh$/, { timeout: 20_000 });
   await finalScreenshot(page, testInfo);
 });

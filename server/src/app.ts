@@ -4,6 +4,7 @@ import { ensureAdmin, type FirstStartAdmin } from './bootstrap/admin.ts';
 import type { Config } from './config.ts';
 import { type Database, migrateToLatest, openDatabase } from './db/index.ts';
 import {
+  connectionRoutes,
   createIngestService,
   createMqttIngest,
   type IngestService,
@@ -26,8 +27,10 @@ import { createThingsService, thingsRoutes } from './modules/things/index.ts';
 import { unitsRoutes } from './modules/units/index.ts';
 import { authenticate } from './plugins/authenticate.ts';
 import { errorHandler } from './plugins/error-handler.ts';
+import { multipartBoundary } from './plugins/multipart-boundary.ts';
 import { openapi } from './plugins/openapi.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
+import { validation } from './plugins/validation.ts';
 import { web } from './plugins/web.ts';
 import {
   type DuckDBTelemetryStore,
@@ -142,6 +145,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   try {
     securityHeaders(app);
     errorHandler(app);
+    validation(app);
+    multipartBoundary(app);
     await openapi(app);
 
     const tokens = createTokens({
@@ -153,7 +158,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     const auth = createAuthService({
       db: database.db,
       tokens,
-      throttle: createLoginThrottle({ now }),
+      throttle: createLoginThrottle({ db: database.db, now }),
       loginKey: deriveLoginKey(config.jwtSecret),
       now,
     });
@@ -165,12 +170,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         await api.register(authRoutes, { prefix: '/auth', service: auth });
         await api.register(thingsRoutes, {
           prefix: '/thing',
-          service: createThingsService({ db: database.db, now }),
+          service: createThingsService({ db: database.db, now, seen: () => telemetry.lastSeen() }),
         });
         await api.register(unitsRoutes, { db: database.db });
         await api.register(regionRoutes, { service: createRegionService(database.db, now) });
         await api.register(systemRoutes, { db: database.db, now });
         await api.register(ingestRoutes, { service: ingest, mqtt });
+        await api.register(connectionRoutes, {
+          listenHost: config.host,
+          mqttUrl: config.ingest.mqttUrl,
+          mqtt,
+        });
         const query = createQueryService({
           db: database.db,
           store: telemetry,
@@ -180,7 +190,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           timeZone: config.telemetry.timeZone,
           now,
         });
-        await api.register(queryRoutes, { service: query, ingest, now });
+        await api.register(queryRoutes, { service: query, ingest, auth, now });
         await api.register(boardRoutes, { service: query });
       },
       { prefix: '/api' },

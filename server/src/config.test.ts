@@ -79,6 +79,12 @@ describe('loadConfig', () => {
     expect(failure({ ACCESS_TOKEN_TTL: '3600', REFRESH_TOKEN_TTL: '600' })).toMatch(/^REFRESH_TOKEN_TTL/);
     expect(failure({ LOG_LEVEL: 'loud' })).toMatch(/^LOG_LEVEL/);
     expect(failure({ TRUST_PROXY: 'yes please' })).toMatch(/^TRUST_PROXY/);
-    expect(load({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toBe('10.0.0.0/8, 127.0.0.1');
+    expect(load({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toBe('10.0.0.0/8,127.0.0.1');
+    expect(load({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(load({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(load({ TRUST_PROXY: '::1, fd00::/8' }).trustProxy).toBe('::1,fd00::/8');
+    for (const bad of ['1.2.3', '10.0.0.0/33', '::::', '10.0.0.1/8/8', 'fd00::/129', '10.0.0.1,,']) {
+      expect(failure({ TRUST_PROXY: bad }), bad).toMatch(/^TRUST_PROXY/);
+    }
   });
 });

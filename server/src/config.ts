@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PASSWORD_PATTERN } from '@kilowatch/contract';
@@ -133,13 +134,27 @@ const jwtSecret = (env: Env, dataDir: string): string => {
   return stored;
 };
 
+/** An IPv4/IPv6 address, optionally with a /prefix that fits it. */
+const isAddressOrCidr = (text: string): boolean => {
+  const [address = '', prefix, extra] = text.split('/');
+  const version = isIP(address);
+  if (version === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+};
+
+/**
+ * TRUST_PROXY: whether X-Forwarded-For is believed (login throttling counts that address).
+ * `true` trusts every hop; a list trusts the header only from those proxies.
+ */
 const trustProxy = (env: Env): boolean | string => {
   const raw = read(env, 'TRUST_PROXY');
   if (raw === undefined || raw === 'false') return false;
   if (raw === 'true') return true;
-  if (/^[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*$/.test(raw)) return raw;
+  const parts = raw.split(',').map((part) => part.trim());
+  if (parts.every(isAddressOrCidr)) return parts.join(',');
   throw new ConfigError(
-    `TRUST_PROXY must be true, false or a comma-separated list of proxy addresses, got "${raw}"`,
+    `TRUST_PROXY must be true, false or a comma-separated list of proxy addresses or CIDRs (e.g. 10.0.0.2,10.0.1.0/24), got "${raw}"`,
   );
 };
 

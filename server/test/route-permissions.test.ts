@@ -27,6 +27,8 @@ const OPEN_TO_EVERY_USER = new Set([
   'GET /api/query/realtime',
   'GET /api/query/live',
   'GET /api/board/components/:regionId',
+  'GET /api/regions/unbound',
+  'POST /api/auth/password',
 ]);
 /**
  * Public for the user-token hook but guarded by a device access token of their own (telemetry

@@ -53,6 +53,7 @@ export interface DB {
   user_roles: UserRolesTable;
   sys_configs: SysConfigsTable;
   videos: VideosTable;
+  login_failures: LoginFailuresTable;
 }
 
 export interface ThingCategoriesTable {
@@ -235,4 +236,15 @@ export interface MetricConfigsTable {
   sort: number;
   created_at: string;
   updated_at: string;
+}
+
+export interface LoginFailuresTable {
+  /** `s|<source>` (every name from one client address) or `u|<source>|<lower-case username>`. */
+  key: string;
+  failures: number;
+  last_failure_at: string;
+  /** The failure before the last, so an attempt counted up front can be taken back on success. */
+  previous_failure_at: string | null;
+  /** When the count is forgotten: a fixed time after the last failure, per kind of key. */
+  forget_at: string;
 }

@@ -126,4 +126,30 @@ export const en: Messages = {
     'Unknown device access token in the URL: use /api/v1/<device access token>/telemetry',
   'ingest.badInfluxToken':
     "Invalid device token: send the device's access token as Authorization: Token <token>, as the basic-auth password or as ?p=<token>",
+  MULTIPART_NO_BOUNDARY: 'A multipart/form-data request needs a boundary parameter in its Content-Type',
+  'validation.nul': '{field} must not contain a NUL character',
+  'import.nul': 'must not contain a NUL character',
+  'auth.retryInSeconds': 'Too many failed logins, please try again in {seconds} second(s)',
+  'auth.wrongCurrentPassword': 'The current password is wrong',
+  TOO_MANY_STREAMS: 'Too many live data streams',
+  'query.tooManyStreams':
+    'Too many live data streams: each user may keep {max} open at once; close other pages and try again',
+  'import.col.region': 'Region',
+  'import.col.token': 'Access token',
+  'import.alias.identifier': 'Identifier',
+  'import.alias.name': 'Device name',
+  'import.alias.model': 'Device model',
+  'import.alias.description': 'Description',
+  'import.alias.region': 'Region path',
+  'import.alias.token': 'Token',
+  'import.help.region':
+    "Optional, the device's region: its name, or its path from the top (e.g. Plant 1/Line 1); a name several regions share needs the path",
+  'import.help.token':
+    'Optional, the device access token: 16–128 characters, letters, digits and - _ . ~ only, used by no other device; generated when empty',
+  'import.unknownRegion': 'Region "{region}" does not exist',
+  'import.ambiguousRegion': 'Several regions are named "{region}" ({paths}); write the full path',
+  'import.badToken': 'Malformed token: 16–128 characters, letters, digits and - _ . ~ only',
+  'import.tokenDuplicateInFile': 'The token repeats row {row}',
+  'import.tokenExists': 'Another device already uses this token',
+  'import.tooManyLines': 'Too many lines: at most {limit}, blank lines included',
 };

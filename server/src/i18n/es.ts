@@ -129,4 +129,31 @@ export const es: Messages = {
     'Token de acceso del dispositivo desconocido en la URL: use /api/v1/<token de acceso del dispositivo>/telemetry',
   'ingest.badInfluxToken':
     'Token de dispositivo no válido: envíe el token de acceso del dispositivo como Authorization: Token <token>, como contraseña de autenticación básica o como ?p=<token>',
+  MULTIPART_NO_BOUNDARY:
+    'Una solicitud multipart/form-data necesita el parámetro boundary en su Content-Type',
+  'validation.nul': 'El campo {field} no puede contener el carácter NUL',
+  'import.nul': 'no puede contener el carácter NUL',
+  'auth.retryInSeconds': 'Demasiados intentos fallidos, vuelva a intentarlo en {seconds} segundo(s)',
+  'auth.wrongCurrentPassword': 'La contraseña actual no es correcta',
+  TOO_MANY_STREAMS: 'Demasiadas conexiones de datos en vivo',
+  'query.tooManyStreams':
+    'Demasiadas conexiones de datos en vivo: cada usuario puede tener {max} abiertas a la vez; cierre otras páginas y vuelva a intentarlo',
+  'import.col.region': 'Región',
+  'import.col.token': 'Token de acceso',
+  'import.alias.identifier': 'Identificador',
+  'import.alias.name': 'Nombre del equipo',
+  'import.alias.model': 'Modelo de equipo',
+  'import.alias.description': 'Descripción',
+  'import.alias.region': 'Ruta de la región',
+  'import.alias.token': 'Token',
+  'import.help.region':
+    'Opcional, la región del equipo: su nombre o su ruta desde arriba (p. ej. Planta 1/Línea 1); un nombre que comparten varias regiones requiere la ruta',
+  'import.help.token':
+    'Opcional, el token de acceso del equipo: 16–128 caracteres, solo letras, dígitos y - _ . ~, que ningún otro equipo use; se genera si se deja vacío',
+  'import.unknownRegion': 'La región «{region}» no existe',
+  'import.ambiguousRegion': 'Hay varias regiones llamadas «{region}» ({paths}); escriba la ruta completa',
+  'import.badToken': 'Token mal formado: 16–128 caracteres, solo letras, dígitos y - _ . ~',
+  'import.tokenDuplicateInFile': 'El token repite la fila {row}',
+  'import.tokenExists': 'Otro equipo ya usa este token',
+  'import.tooManyLines': 'Demasiadas líneas: como máximo {limit}, incluidas las vacías',
 };

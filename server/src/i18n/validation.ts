@@ -13,6 +13,7 @@ const KEYWORDS = [
   'format',
   'enum',
   'additionalProperties',
+  'nul',
 ] as const;
 type Keyword = (typeof KEYWORDS)[number];
 const isKeyword = (k: string): k is Keyword => (KEYWORDS as readonly string[]).includes(k);

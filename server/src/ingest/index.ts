@@ -3,6 +3,7 @@
  * HTTP JSON and InfluxDB line protocol, all through one service that validates against the
  * thing's abilities and acknowledges only durable points.
  */
+export { connectionRoutes } from './connection.ts';
 export { INFLUX_COMPAT_VERSION, influxRoutes } from './influx.ts';
 export { parseLineProtocol } from './line-protocol.ts';
 export { createMqttIngest, type MqttIngest, type MqttOptions, OWN_TOPIC, thingTopic } from './mqtt.ts';

@@ -147,9 +147,10 @@ describe.each(dialects())('MQTT devices on the in-process broker on %s', (dialec
     delay.disable();
     const heapGrowth = process.memoryUsage().heapUsed - heapBefore;
     expect(latestP(plant.things[1]!.id)).toBe(5);
-    // Before: ≈2–5 s here (the whole message buffered, then JSON-parsed); the margin is for a
-    // machine shared with other test runs.
-    expect(delay.max / 1e6).toBeLessThan(250);
+    // Before: 2–7 s here (the whole message buffered, then JSON-parsed); after: under 50 ms on an
+    // idle machine. The bound leaves room for a CI machine whose two cores run other suites (414 ms
+    // seen once at load average 20) while still failing the old behaviour by a wide margin.
+    expect(delay.max / 1e6).toBeLessThan(1000);
     expect(heapGrowth).toBeLessThan(50 * 2 ** 20);
     expect((await api.get('/api/telemetry/stats')).body.data.rejected['batch too large']).toBe(1);
   });

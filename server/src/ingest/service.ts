@@ -121,6 +121,9 @@ export function createIngestService(deps: IngestDeps) {
   return {
     /** The thing owning a device access token; `cached` reuses a lookup for CACHE_MS (MQTT publishes). */
     async deviceByToken(token: string, { cached = false } = {}): Promise<Device | undefined> {
+      // Device text reaches here unvalidated (a path or MQTT username); NUL is never stored and
+      // PostgreSQL refuses it in a query, so such a token names no device.
+      if (token.includes('\u0000')) return undefined;
       const hit = tokenCache.get(token);
       if (cached && fresh(hit)) return hit.value;
       const thing = await findThingByAccessToken(db, token);
@@ -129,6 +132,7 @@ export function createIngestService(deps: IngestDeps) {
     },
 
     async deviceByIdentifier(identifier: string): Promise<Device | undefined> {
+      if (identifier.includes('\u0000')) return undefined;
       const hit = identifierCache.get(identifier);
       if (fresh(hit)) return hit.value;
       return remember(identifierCache, identifier, await findThingIdByIdentifier(db, identifier));

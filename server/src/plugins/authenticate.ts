@@ -49,6 +49,18 @@ const queryToken = (request: FastifyRequest): string | undefined => {
   return typeof token === 'string' && token ? token : undefined;
 };
 
+/**
+ * The access token a request carries: the header, else `?token=` where the route accepts it. The
+ * header wins: it is what the console keeps fresh (it refreshes before every call), while a query
+ * token may be a stale copy taken before that refresh.
+ */
+export function requestToken(request: FastifyRequest): string | undefined {
+  return (
+    bearer(request.headers['x-authorization']) ??
+    (request.routeOptions.config.queryToken ? queryToken(request) : undefined)
+  );
+}
+
 /** The caller of a non-public route; throws when called on a public one by mistake. */
 export function requireUser(request: FastifyRequest): AuthUser {
   if (!request.user) throw new AppError('UNAUTHORIZED', 401);
@@ -65,8 +77,7 @@ export function authenticate(api: FastifyInstance, service: Pick<AuthService, 'a
   api.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
     if (config.public) return;
-    const token =
-      (config.queryToken ? queryToken(request) : undefined) ?? bearer(request.headers['x-authorization']);
+    const token = requestToken(request);
     if (!token) throw new AppError('UNAUTHORIZED', 401);
     request.user = await service.authenticate(token);
     if (!authorize(request.user, config)) throw new AppError('FORBIDDEN', 403);

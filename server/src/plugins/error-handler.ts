@@ -36,7 +36,14 @@ const send = (
   code: ErrorCode,
   message: MessageKey,
   params?: MessageParams,
-) => reply.status(status).send({ code, message: translate(languageOf(request), message, params) });
+) =>
+  reply
+    .status(status)
+    // Every error is `{ code, message }`, whatever 4xx body the route declares for its own answers:
+    // serialised with the route's schema, a missing field would turn this answer into a 500.
+    .type('application/json; charset=utf-8')
+    .serializer(JSON.stringify)
+    .send({ code, message: translate(languageOf(request), message, params) });
 
 /**
  * The one place errors become responses: `{ code, message }` in the request's language.
@@ -58,7 +65,11 @@ export function errorHandler(app: FastifyInstance): void {
     if (isFastifyError(error) && error.validation?.[0]) {
       const language = languageOf(request);
       const message = describeValidationError(error.validation[0], error.validationContext, language);
-      return reply.status(400).send({ code: 'VALIDATION', message });
+      return reply
+        .status(400)
+        .type('application/json; charset=utf-8')
+        .serializer(JSON.stringify)
+        .send({ code: 'VALIDATION', message });
     }
     const status = isFastifyError(error) ? (error.statusCode ?? 500) : 500;
     if (status >= 400 && status < 500 && isFastifyError(error)) {

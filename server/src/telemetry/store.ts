@@ -57,6 +57,12 @@ export interface LatestValue extends SeriesKey {
   value: number;
 }
 
+/** When a thing last sent a number, and how often its fastest series usually does (null: unknown yet). */
+export interface ThingSeen {
+  ts: number;
+  intervalMs: number | null;
+}
+
 export interface TelemetryStore {
   /** Resolves once the points are durable (acknowledge only after this). Batches are group-committed. */
   write(points: readonly Point[]): Promise<void>;
@@ -72,6 +78,8 @@ export interface TelemetryStore {
   downsample?(series: SeriesKey, start: number, end: number, maxPoints: number): Promise<Point[]>;
   /** Latest value of each series (served from memory, kept on write). */
   latest(series: readonly SeriesKey[]): LatestValue[];
+  /** Every thing with a stored value: its newest sample time and usual interval (served from memory). */
+  lastSeen(): Map<number, ThingSeen>;
   /** Applies retention per resolution (called periodically). */
   applyRetention(now: number): Promise<void>;
   close(): Promise<void>;

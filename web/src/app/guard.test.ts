@@ -192,6 +192,28 @@ describe('runGuard', () => {
     expect(toasts).toEqual([]);
   });
 
+  it('after a reload with an expired access token: refreshes, then asks /api/auth/me with the new token', async () => {
+    signIn(jwt(nowS() - 60, 'old-access'), jwt(nowS() + 7200, 'refresh'));
+    const fresh = jwt(nowS() + 1800, 'new-access');
+    const sentTokens: (string | null)[] = [];
+    fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      const url = new URL(String(input), 'http://localhost');
+      if (url.pathname === '/api/auth/token') {
+        return json({ data: { token: fresh, refreshToken: jwt(nowS() + 7200, 'refresh-2') } });
+      }
+      sentTokens.push(
+        url.searchParams.get('token'),
+        (init.headers as Record<string, string>)['x-Authorization'] ?? null,
+      );
+      return json({ data: me() });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(guardAt('/home')).resolves.toBeNull();
+    expect(sentTokens).toEqual([fresh, `Bearer ${fresh}`]);
+    expect(useSession.getState().token).toBe(fresh);
+    expect(useSession.getState().roles).toEqual(['admin']);
+  });
+
   it('loads an editor, then sends them from an admin route to /401?noGoBack=true', async () => {
     signIn();
     stubFetch(() => json({ data: me({ roles: ['editor'], userLevel: 2 }) }));

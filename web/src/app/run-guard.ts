@@ -37,7 +37,7 @@ export async function runGuard(url: URL): Promise<null> {
     if (decision.kind === 'allow') return null;
     if (decision.kind === 'redirect') throw redirect(decision.to);
     try {
-      const me = await getMe(session.token ?? '');
+      const me = await getMe();
       if (me.userLevel == null || me.roles.length === 0) throw new Error(t('guard.verifyFailed'));
       useSession.getState().setUser(me);
     } catch (e) {

@@ -1,12 +1,14 @@
 import {
   DownOutlined,
   HomeOutlined,
+  LockOutlined,
   LogoutOutlined,
   MenuFoldOutlined,
   MenuUnfoldOutlined,
   UserOutlined,
 } from '@ant-design/icons';
 import { Avatar, Button, Dropdown, Space } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useUi } from '../app/ui-store.ts';
@@ -17,6 +19,7 @@ import { Breadcrumbs } from './Breadcrumbs.tsx';
 import { ErrorLogButton } from './ErrorLogButton.tsx';
 import { FullscreenToggle } from './FullscreenToggle.tsx';
 import styles from './layout.module.css';
+import { PasswordChangeDialog } from './PasswordChangeDialog.tsx';
 import { SizeSelect } from './SizeSelect.tsx';
 
 export function Navbar() {
@@ -25,6 +28,7 @@ export function Navbar() {
   const opened = useUi((s) => s.sidebarOpened);
   const device = useUi((s) => s.device);
   const user = useSession((s) => s.user);
+  const [changingPassword, setChangingPassword] = useState(false);
 
   async function onLogout() {
     await logout();
@@ -58,6 +62,12 @@ export function Navbar() {
                 label: t('navbar.home'),
                 onClick: () => navigate('/home'),
               },
+              {
+                key: 'password',
+                icon: <LockOutlined />,
+                label: t('passwordChange.menu'),
+                onClick: () => setChangingPassword(true),
+              },
               { type: 'divider' },
               {
                 key: 'logout',
@@ -75,6 +85,7 @@ export function Navbar() {
           </Button>
         </Dropdown>
       </Space>
+      <PasswordChangeDialog open={changingPassword} onClose={() => setChangingPassword(false)} />
     </div>
   );
 }

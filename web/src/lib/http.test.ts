@@ -277,6 +277,72 @@ describe('duplicate calls', () => {
   });
 });
 
+/**
+ * Headers arrive at once, the body never finishes: like a browser, aborting the request's signal
+ * errors the body stream mid-read.
+ */
+const slowBody: Handler = (_url, init) => {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"data":['));
+      init.signal?.addEventListener(
+        'abort',
+        () => controller.error(init.signal?.reason ?? new DOMException('aborted', 'AbortError')),
+        { once: true },
+      );
+    },
+  });
+  return new Response(body, { status: 200, headers: { 'Content-Type': 'application/json' } });
+};
+
+describe('cancelled while the body downloads', () => {
+  it('the caller’s abort (e.g. the history range changed) rejects as canceled, with no toast', async () => {
+    signIn();
+    stubFetch(slowBody);
+    const controller = new AbortController();
+    const call = http.http.get('/api/query/data', undefined, { signal: controller.signal });
+    await flush();
+    controller.abort();
+    const error = await call.catch((e: unknown) => e);
+    expect(http.isCanceled(error)).toBe(true);
+    expect(toasts).toEqual([]);
+    expect(loading.useLoadingStore.getState().pending).toBe(0);
+  });
+
+  it('a duplicate call cancels the first one while its body is still downloading', async () => {
+    signIn();
+    let n = 0;
+    stubFetch((url, init) => {
+      n += 1;
+      return n === 1 ? slowBody(url, init) : json({ data: 'second' });
+    });
+    const first = http.http.get('/api/query/data');
+    await flush();
+    const second = http.http.get('/api/query/data');
+    expect(http.isCanceled(await first.catch((e: unknown) => e))).toBe(true);
+    await expect(second).resolves.toBe('second');
+    expect(toasts).toEqual([]);
+  });
+
+  it('the 120 s timeout also covers a body that never finishes', async () => {
+    vi.useFakeTimers();
+    signIn();
+    stubFetch(slowBody);
+    const state = track(http.http.get('/api/query/data'));
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(state.settled).toBe(true);
+    expect((state.error as InstanceType<HttpModule['HttpError']>).kind).toBe('timeout');
+    expect(toasts).toEqual([{ level: 'error', text: '请求超时，请稍后重试' }]);
+  });
+
+  it('a body that breaks for another reason is still a system error', async () => {
+    signIn();
+    stubFetch(() => new Response('{"data":', { status: 200 }));
+    await expect(http.http.get('/api/query/data')).rejects.toMatchObject({ kind: 'other' });
+    expect(toasts).toEqual([{ level: 'error', text: '系统错误，请联系管理员' }]);
+  });
+});
+
 describe('timeout', () => {
   it('rejects at exactly 120000 ms with 请求超时，请稍后重试', async () => {
     vi.useFakeTimers();

@@ -111,11 +111,20 @@ function refreshAccessToken(): Promise<string> {
   return refreshing;
 }
 
-async function authorizationHeader(): Promise<string | null> {
+/**
+ * The access token to send now, refreshed first when it has expired; null without a session.
+ * Whatever sends a token (header or, for /api/auth/me, the query) must take it from here.
+ */
+export async function currentAccessToken(): Promise<string | null> {
   const { token, refreshToken } = useSession.getState();
   if (!token && !refreshToken) return null;
-  if (token && !isTokenExpired(token)) return `Bearer ${token}`;
-  return `Bearer ${await refreshAccessToken()}`;
+  if (token && !isTokenExpired(token)) return token;
+  return refreshAccessToken();
+}
+
+async function authorizationHeader(): Promise<string | null> {
+  const token = await currentAccessToken();
+  return token && `Bearer ${token}`;
 }
 
 function fail(error: HttpError, quiet: boolean | undefined): never {
@@ -123,7 +132,17 @@ function fail(error: HttpError, quiet: boolean | undefined): never {
   throw error;
 }
 
-async function send(url: string, options: RequestOptions, accept: 'json' | 'blob'): Promise<Response> {
+/**
+ * One call from start to the end of its body: `read` consumes the response inside the call, so
+ * duplicate cancel, the caller's signal and the timeout cover the download too, and an abort
+ * while the body is still arriving is a cancellation (or a timeout), never a system error.
+ */
+async function call<T>(
+  url: string,
+  options: RequestOptions,
+  accept: 'json' | 'blob',
+  read: (response: Response) => Promise<T>,
+): Promise<T> {
   const method = options.method ?? 'GET';
   const fullUrl = buildUrl(url, options.params);
   const key = `${method} ${fullUrl}`;
@@ -146,12 +165,13 @@ async function send(url: string, options: RequestOptions, accept: 'json' | 'blob
       const authorization = await authorizationHeader();
       if (authorization) headers['x-Authorization'] = authorization;
     }
-    return await fetch(fullUrl, {
+    const response = await fetch(fullUrl, {
       method,
       headers,
       body: options.form ?? (options.data === undefined ? undefined : JSON.stringify(options.data)),
       signal: controller.signal,
     });
+    return await read(response);
   } catch (e) {
     if (e instanceof HttpError) throw e;
     if (controller.signal.aborted) {
@@ -177,20 +197,20 @@ async function errorFromResponse(response: Response): Promise<HttpError> {
 
 /** A JSON call; resolves with the body's `data` (or the whole body with `raw`). */
 export async function request<T>(url: string, options: RequestOptions = {}): Promise<T> {
-  let response: Response;
   try {
-    response = await send(url, options, 'json');
+    return await call(url, options, 'json', async (response) => {
+      if (!response.ok) throw await errorFromResponse(response);
+      if (response.status === 204) return undefined as T;
+      // A body that is not JSON is a system error; one cut off by an abort is a cancellation.
+      const body = (await response.json()) as unknown;
+      if (!options.raw && body !== null && typeof body === 'object' && 'data' in body) {
+        return (body as { data: T }).data;
+      }
+      return body as T;
+    });
   } catch (e) {
     return fail(e as HttpError, options.quiet);
   }
-  if (!response.ok) return fail(await errorFromResponse(response), options.quiet);
-  if (response.status === 204) return undefined as T;
-  const body = (await response.json().catch(() => undefined)) as unknown;
-  if (body === undefined) return fail(new HttpError('other', t('http.system')), options.quiet);
-  if (!options.raw && body !== null && typeof body === 'object' && 'data' in body) {
-    return (body as { data: T }).data;
-  }
-  return body as T;
 }
 
 export const http = {
@@ -211,20 +231,17 @@ export const http = {
  * shows the status text as the error.
  */
 export async function postForBlob(url: string, data: unknown, options: RequestOptions = {}): Promise<Blob> {
-  let response: Response;
   try {
-    response = await send(url, { ...options, method: 'POST', data }, 'blob');
+    return await call(url, { ...options, method: 'POST', data }, 'blob', async (response) => {
+      if (response.status !== 200) {
+        if (response.status === 401) endSessionAndGoToLogin();
+        throw new HttpError('http', response.statusText || t('http.system'), response.status);
+      }
+      return response.blob();
+    });
   } catch (e) {
     return fail(e as HttpError, options.quiet);
   }
-  if (response.status !== 200) {
-    if (response.status === 401) endSessionAndGoToLogin();
-    return fail(
-      new HttpError('http', response.statusText || t('http.system'), response.status),
-      options.quiet,
-    );
-  }
-  return response.blob();
 }
 
 /** Posts one file as multipart field `field`; resolves like `request` (the answer's `data`). */
@@ -259,17 +276,20 @@ export async function download(
   fallbackName: string,
   options: RequestOptions = {},
 ): Promise<void> {
-  let response: Response;
+  let file: { blob: Blob; name: string };
   try {
-    response = await send(url, { ...options, method: 'GET' }, 'blob');
+    file = await call(url, { ...options, method: 'GET' }, 'blob', async (response) => {
+      if (!response.ok) throw await errorFromResponse(response);
+      const name = fileNameFrom(response.headers.get('Content-Disposition'), fallbackName);
+      return { blob: await response.blob(), name };
+    });
   } catch (e) {
     return fail(e as HttpError, options.quiet);
   }
-  if (!response.ok) return fail(await errorFromResponse(response), options.quiet);
-  const href = URL.createObjectURL(await response.blob());
+  const href = URL.createObjectURL(file.blob);
   const link = document.createElement('a');
   link.href = href;
-  link.download = fileNameFrom(response.headers.get('Content-Disposition'), fallbackName);
+  link.download = file.name;
   document.body.append(link);
   link.click();
   link.remove();

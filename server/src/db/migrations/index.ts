@@ -4,6 +4,8 @@ import * as usersAuth from './2026-11-22-0001-users-auth.ts';
 import * as things from './2026-11-22-0002-things.ts';
 import * as regionsSystem from './2026-11-22-0003-regions-system.ts';
 import * as queryConfigs from './2026-11-22-0004-query-configs.ts';
+import * as loginFailures from './2026-11-23-0040-login-failures.ts';
+import * as openSessions from './2026-11-23-0041-open-sessions.ts';
 
 interface DialectMigration {
   // biome-ignore lint/suspicious/noExplicitAny: migrations are written against no schema type
@@ -18,6 +20,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-22-0002-things': things,
   '2026-11-22-0003-regions-system': regionsSystem,
   '2026-11-22-0004-query-configs': queryConfigs,
+  '2026-11-23-0040-login-failures': loginFailures,
+  '2026-11-23-0041-open-sessions': openSessions,
 };
 
 /** The migrations with the dialect bound, as Kysely's Migrator expects them. */

@@ -71,12 +71,16 @@ export async function deleteExpiredRefreshTokens(db: Db, userId: number, now: st
   await db.deleteFrom('refresh_tokens').where('user_id', '=', userId).where('expires_at', '<', now).execute();
 }
 
-/** Ends every session of a user (password reset, disable, delete). */
-export async function revokeUserTokens(db: Db, userId: number, now: string): Promise<void> {
-  await db
+/**
+ * Ends every session of a user (password reset, disable, delete), except `keep` (the caller's
+ * own session when they change their password). Their access tokens stop working at once.
+ */
+export async function revokeUserTokens(db: Db, userId: number, now: string, keep?: string): Promise<void> {
+  let query = db
     .updateTable('refresh_tokens')
     .set({ revoked_at: now })
     .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .execute();
+    .where('revoked_at', 'is', null);
+  if (keep !== undefined) query = query.where('family', '!=', keep);
+  await query.execute();
 }

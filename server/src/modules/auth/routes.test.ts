@@ -92,29 +92,6 @@ describe.each(dialects())('auth API on %s', (dialect) => {
       expect(res.json()).toEqual({ code: 'VALIDATION', message: 'username is required' });
     });
 
-    it('throttles the 6th failed attempt for a username until the window has passed', async () => {
-      for (let i = 0; i < 5; i++)
-        expect((await loginRequest(t.app, 'admin', 'Wrong123')).statusCode).toBe(401);
-      const blocked = await loginRequest(t.app, 'Admin', 'Admin123', { 'accept-language': 'en' });
-      expect(blocked.statusCode).toBe(429);
-      expect(blocked.json()).toEqual({
-        code: 'TOO_MANY_ATTEMPTS',
-        message: 'Too many failed logins, please try again in 15 minute(s)',
-      });
-      expect(Number(blocked.headers['retry-after'])).toBe(15 * 60);
-
-      t.clock.advance(15 * 60_000 + 1000);
-      expect((await loginRequest(t.app, 'admin', 'Admin123')).statusCode).toBe(200);
-    });
-
-    it('clears the username count on success', async () => {
-      for (let i = 0; i < 4; i++) await loginRequest(t.app, 'admin', 'Wrong123');
-      await login(t.app);
-      for (let i = 0; i < 4; i++)
-        expect((await loginRequest(t.app, 'admin', 'Wrong123')).statusCode).toBe(401);
-      expect((await loginRequest(t.app, 'admin', 'Admin123')).statusCode).toBe(200);
-    });
-
     it('refuses a user without a user level and a disabled user with 403, once the password is right', async () => {
       await createUser(t.app, { username: 'nolevel', password: 'Secret12', userLevel: null });
       await createUser(t.app, { username: 'off', password: 'Secret12', userLevel: 2, disabled: true });
@@ -149,6 +126,18 @@ describe.each(dialects())('auth API on %s', (dialect) => {
       expect(byQuery.json()).toEqual(expected);
       const byHeader = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) });
       expect(byHeader.json()).toEqual(expected);
+    });
+
+    it('prefers the header over ?token= when both are sent (the query may be a stale copy)', async () => {
+      const { token } = await login(t.app);
+      t.clock.advance(1801_000);
+      const fresh = await login(t.app);
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/auth/me?token=${token}`,
+        headers: bearer(fresh.token),
+      });
+      expect(res.statusCode, res.body).toBe(200);
     });
 
     it('gives editors the editor role', async () => {
@@ -245,6 +234,130 @@ describe.each(dialects())('auth API on %s', (dialect) => {
       const res = await t.app.inject({ method: 'POST', url: '/api/auth/token', payload: {} });
       expect(res.statusCode).toBe(400);
       expect(res.json().code).toBe('VALIDATION');
+    });
+  });
+
+  describe('sessions end at once', () => {
+    const me = (token: string) =>
+      t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) });
+
+    it('logout ends that session’s access token, not the user’s other sessions', async () => {
+      const first = await login(t.app);
+      const second = await login(t.app);
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/logout',
+        payload: { refreshToken: first.refreshToken },
+      });
+      const after = await me(first.token);
+      expect(after.statusCode).toBe(401);
+      expect(after.json().code).toBe('UNAUTHORIZED');
+      expect((await me(second.token)).statusCode).toBe(200);
+    });
+
+    it('an admin password reset ends every access token of the user', async () => {
+      const admin = await login(t.app);
+      await createUser(t.app, { username: 'ed', password: 'Secret12', userLevel: 2 });
+      const ed = await login(t.app, 'ed', 'Secret12');
+      const list = await t.app.inject({ method: 'GET', url: '/api/users', headers: bearer(admin.token) });
+      const id = list.json().data.list.find((u: { username: string }) => u.username === 'ed').id;
+      const reset = await t.app.inject({
+        method: 'POST',
+        url: `/api/users/${id}/password`,
+        headers: bearer(admin.token),
+        payload: { password: 'Other123' },
+      });
+      expect(reset.statusCode, reset.body).toBe(200);
+      expect((await me(ed.token)).statusCode).toBe(401);
+      expect((await me(admin.token)).statusCode).toBe(200);
+    });
+
+    it('a rotated session keeps working with the new access token', async () => {
+      const first = await login(t.app);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/token',
+        payload: { refreshToken: first.refreshToken },
+      });
+      const next = res.json().data;
+      expect((await me(next.token)).statusCode).toBe(200);
+      // The access token issued before the rotation belongs to the same, still open, session.
+      expect((await me(first.token)).statusCode).toBe(200);
+    });
+
+    it('authenticate() is the one check: it refuses the token of an ended session', async () => {
+      const { token, refreshToken } = await login(t.app);
+      await t.app.inject({ method: 'POST', url: '/api/auth/logout', payload: { refreshToken } });
+      expect((await me(token)).statusCode).toBe(401);
+    });
+  });
+
+  describe('own password change', () => {
+    const me = (token: string) =>
+      t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) });
+    const change = (token: string, currentPassword: string, newPassword: string, lang = 'en') =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/password',
+        headers: { ...bearer(token), 'accept-language': lang },
+        payload: { currentPassword, newPassword },
+      });
+
+    it('lets an editor change their password, ending their other sessions but not this one', async () => {
+      await createUser(t.app, { username: 'ed', password: 'Secret12', userLevel: 2 });
+      const here = await login(t.app, 'ed', 'Secret12');
+      const elsewhere = await login(t.app, 'ed', 'Secret12');
+      const res = await change(here.token, 'Secret12', 'Newer123');
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ data: { ok: true } });
+      expect((await me(here.token)).statusCode).toBe(200);
+      expect((await me(elsewhere.token)).statusCode).toBe(401);
+      const refreshed = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/token',
+        payload: { refreshToken: here.refreshToken },
+      });
+      expect(refreshed.statusCode).toBe(200);
+      expect((await loginRequest(t.app, 'ed', 'Secret12')).statusCode).toBe(401);
+      await login(t.app, 'ed', 'Newer123');
+    });
+
+    it('refuses a wrong current password with 400, not 401 (the session goes on), in the request language', async () => {
+      const { token } = await login(t.app);
+      const res = await change(token, 'Wrong123', 'Newer123');
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ code: 'VALIDATION', message: 'The current password is wrong' });
+      expect((await change(token, 'Wrong123', 'Newer123', 'zh')).json().message).toBe('当前密码不正确');
+      expect((await me(token)).statusCode).toBe(200);
+      await login(t.app);
+    });
+
+    it('holds the new password to the 6–20 rule', async () => {
+      const { token } = await login(t.app);
+      for (const bad of ['abc12', 'a'.repeat(21), 'with space1', '密码密码密码']) {
+        const res = await change(token, 'Admin123', bad);
+        expect(res.statusCode, bad).toBe(400);
+        expect(res.json().code).toBe('VALIDATION');
+      }
+    });
+
+    it('counts wrong current passwords as failed logins: guessing is throttled', async () => {
+      const { token } = await login(t.app);
+      for (let i = 0; i < 4; i++) expect((await change(token, 'Wrong123', 'Newer123')).statusCode).toBe(400);
+      const held = await change(token, 'Admin123', 'Newer123');
+      expect(held.statusCode).toBe(429);
+      expect(held.headers['retry-after']).toBe('1');
+      t.clock.advance(1000);
+      expect((await change(token, 'Admin123', 'Newer123')).statusCode).toBe(200);
+    });
+
+    it('needs a logged-in caller', async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/password',
+        payload: { currentPassword: 'Admin123', newPassword: 'Newer123' },
+      });
+      expect(res.statusCode).toBe(401);
     });
   });
 

@@ -7,6 +7,7 @@ import {
   Me,
   MeQuery,
   Ok,
+  PasswordChange,
   RefreshBody,
   TokenPair,
 } from '@kilowatch/contract';
@@ -89,6 +90,24 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ service: AuthService }> = a
     },
     async (request) => {
       await service.logout(request.body.refreshToken);
+      return { data: { ok: true as const } };
+    },
+  );
+
+  app.post(
+    '/password',
+    {
+      schema: {
+        tags,
+        summary: 'Change your own password; ends your other sessions, this one stays logged in',
+        description:
+          'A wrong current password is 400 VALIDATION and counts as a failed login for the login throttle (429 + Retry-After while it holds).',
+        body: PasswordChange,
+        response: { 200: Data(Ok), ...errors },
+      },
+    },
+    async (request) => {
+      await service.changePassword(requireUser(request), { ...request.body, ip: request.ip });
       return { data: { ok: true as const } };
     },
   );

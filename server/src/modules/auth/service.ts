@@ -16,6 +16,7 @@ import {
   findUserByUsername,
   findUserWithAccess,
   type User,
+  updatePasswordHash,
 } from '../users/index.ts';
 import { decodeUsername, decryptPassword, hashPassword, verifyPassword } from './crypto.ts';
 import {
@@ -24,6 +25,7 @@ import {
   insertRefreshToken,
   markRotated,
   revokeFamily,
+  revokeUserTokens,
 } from './repository.ts';
 import type { LoginThrottle } from './throttle.ts';
 import { TokenError, type Tokens } from './tokens.ts';
@@ -36,6 +38,8 @@ export interface AuthUser {
   userLevel: number | null;
   /** Paths of the console routes the user's roles grant (checked against `config.resource`). */
   grants: string[];
+  /** The session (refresh-token family) of the access token; set by `authenticate`. */
+  session?: string;
 }
 
 export interface AuthServiceDeps {
@@ -103,7 +107,7 @@ export function createAuthService({ db, tokens, throttle, loginKey, now }: AuthS
   const dummyHash = hashPassword(randomBytes(16).toString('hex'));
 
   async function issuePair(trx: Kysely<DB> | Transaction<DB>, userId: number, jti: string, family: string) {
-    const token = await tokens.signAccess(userId);
+    const token = await tokens.signAccess(userId, family);
     const refresh = await tokens.signRefresh(userId, jti, family);
     await insertRefreshToken(
       trx,
@@ -120,10 +124,10 @@ export function createAuthService({ db, tokens, throttle, loginKey, now }: AuthS
    * as the JWT check would (valid while `exp` is after the current second), and the user is read
    * every time.
    */
-  const verified = new Map<string, { userId: number; exp: number }>();
+  const verified = new Map<string, { userId: number; exp: number; sid: string }>();
   const VERIFIED_MAX = 1000;
 
-  async function verifyAccess(accessToken: string): Promise<{ userId: number }> {
+  async function verifyAccess(accessToken: string): Promise<{ userId: number; sid: string }> {
     const known = verified.get(accessToken);
     if (known) {
       if (known.exp > Math.floor(now() / 1000)) return known;
@@ -137,8 +141,22 @@ export function createAuthService({ db, tokens, throttle, loginKey, now }: AuthS
       );
     });
     if (verified.size >= VERIFIED_MAX) verified.clear();
-    verified.set(accessToken, { userId: claims.userId, exp: claims.exp });
+    verified.set(accessToken, { userId: claims.userId, exp: claims.exp, sid: claims.sid });
     return claims;
+  }
+
+  /** Lets a password check go ahead, or answers 429 with how long to wait (docs/auth.md). */
+  async function admit(username: string, source: string): Promise<void> {
+    const { wait } = await throttle.begin(username, source);
+    if (wait === 0) return;
+    const [message, params] =
+      wait < 60
+        ? (['auth.retryInSeconds', { seconds: wait }] as const)
+        : ([undefined, { minutes: Math.ceil(wait / 60) }] as const);
+    throw new AppError('TOO_MANY_ATTEMPTS', 429, params, {
+      ...(message ? { message } : {}),
+      headers: { 'retry-after': String(wait) },
+    });
   }
 
   return {
@@ -150,27 +168,19 @@ export function createAuthService({ db, tokens, throttle, loginKey, now }: AuthS
       if (username === '') {
         throw new AppError('VALIDATION', 400, { field: 'username' }, { message: 'validation.required' });
       }
-      const wait = throttle.retryAfter(username, ip);
-      if (wait > 0) {
-        throw new AppError(
-          'TOO_MANY_ATTEMPTS',
-          429,
-          { minutes: Math.ceil(wait / 60) },
-          { headers: { 'retry-after': String(wait) } },
-        );
-      }
       const password = decryptPassword(encrypted, loginKey);
       if (password === undefined) throw badEncoding();
+      await admit(username, ip);
 
       const user = await findUserByUsername(db, username);
       const valid = await verifyPassword(user?.passwordHash ?? (await dummyHash), password);
       if (!user || !valid) {
-        throttle.recordFailure(username, ip);
+        await throttle.sweep();
         throw new AppError('INVALID_CREDENTIALS', 401);
       }
+      await throttle.succeeded(username, ip);
       // Only someone who knows the password learns that the account is disabled.
       assertMayLogIn(user, 403);
-      throttle.recordSuccess(username);
       await deleteExpiredRefreshTokens(db, user.id, isoNow());
       return issuePair(db, user.id, randomUUID(), randomUUID());
     },
@@ -227,22 +237,52 @@ export function createAuthService({ db, tokens, throttle, loginKey, now }: AuthS
     },
 
     /**
-     * The caller behind an access token. 401 for anything that should end the console's
-     * session: a bad or expired token, or a user since removed, disabled or left without a level.
+     * The caller behind an access token: THE check of a request, also re-run on open streams.
+     * 401 for anything that should end the console's session: a bad or expired token, a session
+     * ended by logout, password change or reset, or a user since removed, disabled or left
+     * without a level. One query reads the user, their grants and whether the session is open.
      */
     async authenticate(accessToken: string): Promise<AuthUser> {
       const claims = await verifyAccess(accessToken);
-      // The user and their grants in one query.
-      const found = await findUserWithAccess(db, claims.userId);
+      const found = await findUserWithAccess(db, claims.userId, claims.sid);
       if (!found) throw new AppError('UNAUTHORIZED', 401);
-      const { user, access } = found;
+      const { user, access, sessionOpen } = found;
       assertMayLogIn(user, 401);
+      if (!sessionOpen) throw new AppError('UNAUTHORIZED', 401);
       return {
         id: user.id,
         username: user.username,
         userLevel: user.userLevel,
         ...rolesAndGrants(user, access),
+        session: claims.sid,
       };
+    },
+
+    /**
+     * The caller changes their own password. The current one is checked like a login (and
+     * throttled alike); on success every other session of the user ends, the caller's stays.
+     */
+    async changePassword(
+      caller: AuthUser,
+      { currentPassword, newPassword, ip }: { currentPassword: string; newPassword: string; ip: string },
+    ): Promise<void> {
+      await admit(caller.username, ip);
+      const user = await findUserById(db, caller.id);
+      if (!user || !(await verifyPassword(user.passwordHash, currentPassword))) {
+        await throttle.sweep();
+        throw new AppError(
+          'VALIDATION',
+          400,
+          { field: 'currentPassword' },
+          { message: 'auth.wrongCurrentPassword' },
+        );
+      }
+      await throttle.succeeded(caller.username, ip);
+      const passwordHash = await hashPassword(newPassword);
+      await db.transaction().execute(async (trx) => {
+        await updatePasswordHash(trx, user.id, passwordHash, isoNow());
+        await revokeUserTokens(trx, user.id, isoNow(), caller.session);
+      });
     },
   };
 }

@@ -3,6 +3,8 @@ import { errors, jwtVerify, SignJWT } from 'jose';
 
 export interface AccessClaims extends TokenClaims {
   typ: 'access';
+  /** The session (refresh-token family) it was issued in: ending the session ends the token. */
+  sid: string;
 }
 
 export interface RefreshClaims extends TokenClaims {
@@ -67,7 +69,8 @@ export function createTokens({ secret, accessTtl, refreshTtl, now }: TokenOption
   };
 
   return {
-    signAccess: (userId: number): Promise<string> => sign({ typ: 'access' }, userId, accessTtl),
+    signAccess: (userId: number, session: string): Promise<string> =>
+      sign({ typ: 'access', sid: session }, userId, accessTtl),
 
     /** A refresh token for the given jti and family, with the instant it expires. */
     async signRefresh(userId: number, jti: string, fam: string): Promise<{ token: string; expiresAt: Date }> {
@@ -78,8 +81,15 @@ export function createTokens({ secret, accessTtl, refreshTtl, now }: TokenOption
     /** Throws TokenError unless `token` is a valid, unexpired access token. */
     async verifyAccess(token: string): Promise<AccessClaims & { userId: number }> {
       const payload = await verify(token);
-      if (payload.typ !== 'access') throw new TokenError('invalid');
-      return { sub: String(payload.sub), exp: Number(payload.exp), typ: 'access', userId: userIdOf(payload) };
+      // Tokens from before sessions were checked carry no sid; the console refreshes them.
+      if (payload.typ !== 'access' || typeof payload.sid !== 'string') throw new TokenError('invalid');
+      return {
+        sub: String(payload.sub),
+        exp: Number(payload.exp),
+        typ: 'access',
+        sid: payload.sid,
+        userId: userIdOf(payload),
+      };
     },
 
     /** Throws TokenError unless `token` is a valid, unexpired refresh token. */

@@ -87,3 +87,16 @@ export function byThing(buckets: readonly Bucket[]): Map<number, Slot[]> {
   for (const list of out.values()) list.sort((a, b) => a.start - b.start);
   return out;
 }
+
+/** Names of the things whose bucket `index` is incomplete (or absent) on a shared grid. */
+export function missingThings(
+  series: readonly (readonly Slot[])[],
+  index: number,
+  names: readonly string[],
+): string[] {
+  const out: string[] = [];
+  series.forEach((slots, i) => {
+    if (!slots[index]?.complete) out.push(names[i] ?? `#${i}`);
+  });
+  return out;
+}

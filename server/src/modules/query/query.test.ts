@@ -170,6 +170,22 @@ describe.each(dialects())('query API on %s', (dialect) => {
     ]);
   });
 
+  it('names the things that lacked data in each incomplete bucket of a combined region series', async () => {
+    const res = await data(
+      minuteOf({ resourceType: 'region', resourceId: r1, categoryId: plant.categoryId, successor: true }),
+    );
+    expect(res.status).toBe(200);
+    const last = res.body.data.result.find((p: { key: number }) => p.key === H + 2 * MIN);
+    expect(last).toMatchObject({ value: 50, complete: false, missing: ['电表2'], missingCount: 1 });
+    for (const p of res.body.data.result as { complete: boolean; missing?: string[] }[]) {
+      // Complete buckets carry no list (the answer stays as it was for them).
+      if (p.complete) expect(p.missing).toBeUndefined();
+      else expect(p.missing?.length).toBeGreaterThan(0);
+    }
+    // The plant's time zone travels with the answer: exports and labels follow its calendar.
+    expect(res.body.data.timeZone).toBe('Asia/Shanghai');
+  });
+
   it('echoes seq, applies formula and scale, answers raw points without groupByTime', async () => {
     expect((await data(minuteOf({}), '?seq=1732262400123')).body.data.seq).toBe('1732262400123');
     expect((await data(minuteOf({ seq: 'body' }))).body.data.seq).toBe('body');
@@ -396,6 +412,40 @@ describe.each(dialects())('query API on %s', (dialect) => {
     const keeper = await editorWith(() => t.app, api as never, 'keeper', [roleId]);
     expect((await keeper.api.patch('/api/query/config', patch)).status).toBe(200);
     expect((await keeper.api.post('/api/query/data', minuteOf({}))).status).toBe(200);
+  });
+
+  it('answers every one of concurrent identical config writes with the same list', async () => {
+    const patch = {
+      resourceType: 'thing',
+      resourceId: m2().id,
+      configs: [
+        { metricIdentifier: 'P', enabled: true },
+        { metricIdentifier: 'EP', enabled: false },
+      ],
+    };
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => api.patch('/api/query/config', patch)),
+      );
+      expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+      const lists = answers.map((a) =>
+        a.body.data.map((c: { metricIdentifier: string; enabled: boolean }) => [
+          c.metricIdentifier,
+          c.enabled,
+        ]),
+      );
+      for (const list of lists)
+        expect(list).toEqual([
+          ['P', true],
+          ['EP', false],
+        ]);
+    }
+    // A shorter list replaces the longer one: the metric left out is gone.
+    const shorter = await api.patch('/api/query/config', {
+      ...patch,
+      configs: [{ metricIdentifier: 'EP', enabled: true }],
+    });
+    expect(shorter.body.data.map((c: { metricIdentifier: string }) => c.metricIdentifier)).toEqual(['EP']);
   });
 
   it('pushes written values over Server-Sent Events (token in the query string)', async () => {

@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   BoardComponentsQuery,
@@ -19,13 +18,14 @@ import {
 import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
 import type { IngestService } from '../../ingest/index.ts';
+import { requestToken, requireUser } from '../../plugins/authenticate.ts';
+import type { AuthService } from '../auth/index.ts';
 import { parseIdList } from '../regions/index.ts';
+import { liveQuota, openLiveStream } from './live.ts';
 import type { QueryService } from './service.ts';
 
 const errors = { '4xx': ErrorBody, '5xx': ErrorBody };
 const tags = ['query'];
-/** Heartbeat of the live channel, so proxies keep it open and the client notices a dead one. */
-export const HEARTBEAT_MS = 15_000;
 /** Things one live channel may follow. */
 const MAX_LIVE_THINGS = 500;
 
@@ -37,8 +37,9 @@ const MAX_LIVE_THINGS = 500;
 export const queryRoutes: FastifyPluginAsyncTypebox<{
   service: QueryService;
   ingest: Pick<IngestService, 'onValues'>;
+  auth: Pick<AuthService, 'authenticate'>;
   now: () => number;
-}> = async (app, { service, ingest }) => {
+}> = async (app, { service, ingest, auth, now }) => {
   app.get(
     '/query/config',
     {
@@ -102,10 +103,11 @@ export const queryRoutes: FastifyPluginAsyncTypebox<{
     async (request) => ({ data: await service.realtime(request.query) }),
   );
 
-  const streams = new Set<ServerResponse>();
+  const streams = new Set<{ end: () => void }>();
+  const quota = liveQuota();
   // Open streams would keep the server from closing: end them first.
   app.addHook('preClose', async () => {
-    for (const raw of streams) raw.end();
+    for (const stream of streams) stream.end();
   });
 
   app.get(
@@ -116,7 +118,7 @@ export const queryRoutes: FastifyPluginAsyncTypebox<{
         tags,
         summary: 'Server-Sent Events: latest values of these things as they are written',
         description:
-          'EventSource cannot send headers: pass the access token as `?token=`. Events: `values` (data: LiveValue[]), first a snapshot of the latest values, then each written batch; a comment heartbeat every 15 s. Use on top of polling, not instead of it.',
+          'EventSource cannot send headers: pass the access token as `?token=`. Events: `values` (data: LiveValue[]), first a snapshot of the latest values, then each written batch; a comment heartbeat every 15 s. A consumer that falls behind gets the latest value of each metric once it catches up, and is dropped after 30 s without reading. The stream ends (event `end`, data `{code}`) when the token expires or the user is disabled, logs out or has the password reset; at most 4 streams per user (429 beyond). Use on top of polling, not instead of it.',
         querystring: LiveQuery,
         response: errors,
       },
@@ -126,6 +128,9 @@ export const queryRoutes: FastifyPluginAsyncTypebox<{
       if (!ids || ids.length > MAX_LIVE_THINGS) {
         throw new AppError('BAD_REQUEST', 400, { max: MAX_LIVE_THINGS }, { message: 'query.badThingIds' });
       }
+      const user = requireUser(request);
+      const token = requestToken(request);
+      if (!token) throw new AppError('UNAUTHORIZED', 401);
       const wanted = new Set(ids);
       const snapshot: LiveValue[] = [];
       for (const id of wanted) {
@@ -140,6 +145,8 @@ export const queryRoutes: FastifyPluginAsyncTypebox<{
             snapshot.push({ thingId: s.thingId, metric: s.operation, ts: s.ts, value: s.value });
         }
       }
+      // Counted after the last await, so parallel opens cannot pass the cap together.
+      const release = quota.take(user.id);
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, {
@@ -148,22 +155,27 @@ export const queryRoutes: FastifyPluginAsyncTypebox<{
         connection: 'keep-alive',
         'x-accel-buffering': 'no',
       });
-      const send = (values: readonly LiveValue[]) =>
-        raw.write(`event: values\ndata: ${JSON.stringify(values)}\n\n`);
-      raw.write('retry: 5000\n\n');
-      send(snapshot);
-      streams.add(raw);
+      const stream = openLiveStream({
+        raw,
+        token,
+        authenticate: auth.authenticate,
+        now,
+        onClose: (reason) => {
+          off();
+          release();
+          streams.delete(stream);
+          if (reason !== 'client' && reason !== 'server') {
+            request.log.info({ reason, userId: user.id }, 'live stream closed by the server');
+          }
+        },
+        onCheckFailed: (error) => request.log.error({ err: error }, 'live stream access check failed'),
+      });
+      streams.add(stream);
       const off = ingest.onValues((values) => {
         const mine = values.filter((v) => wanted.has(v.thingId));
-        if (mine.length > 0) send(mine);
+        if (mine.length > 0) stream.send(mine);
       });
-      const heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), HEARTBEAT_MS);
-      heartbeat.unref();
-      raw.on('close', () => {
-        off();
-        clearInterval(heartbeat);
-        streams.delete(raw);
-      });
+      stream.start(snapshot);
     },
   );
 };

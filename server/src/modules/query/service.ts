@@ -7,6 +7,7 @@ import {
   type MetricConfig,
   type MetricConfigPatch,
   type MetricQuery,
+  MISSING_NAMES_MAX,
   type QueryAggregator,
   type QueryResult,
   type ResourceType,
@@ -31,7 +32,7 @@ import {
 } from '../../telemetry/index.ts';
 import type { RegionService } from '../regions/index.ts';
 import { effectiveAbilitiesOf, type ThingsService } from '../things/index.ts';
-import { byThing, combineSeries, mergeRuns, type Slot } from './buckets.ts';
+import { byThing, combineSeries, mergeRuns, missingThings, type Slot } from './buckets.ts';
 import { compileFormula, FormulaError, roundTo } from './formula.ts';
 import * as repo from './repository.ts';
 
@@ -292,6 +293,7 @@ export function createQueryService(deps: QueryDeps) {
         seq,
         unit,
         resolution,
+        timeZone: deps.timeZone,
       });
       const bucketed = async (spec: BucketSpec, merge: number, aggregator: QueryAggregator) => {
         const { buckets, resolution } = await store.buckets({
@@ -308,7 +310,11 @@ export function createQueryService(deps: QueryDeps) {
         const result =
           combine === 'none'
             ? things.flatMap((t, i) => points(series[i] ?? [], t.name))
-            : points(combineSeries(series, combine), res.name);
+            : withMissing(
+                points(combineSeries(series, combine), res.name),
+                series,
+                things.map((t) => t.name),
+              );
         return answer(result, resolution);
       };
 
@@ -411,6 +417,16 @@ export function createQueryService(deps: QueryDeps) {
       a.dataType === 'string' ? strings.get(a.identifier) : numbers.get(a.identifier),
     ]);
   }
+}
+
+/** Incomplete buckets of a combined series name the things behind the gap (tooltips say who). */
+function withMissing(points: DataPoint[], series: readonly (readonly Slot[])[], names: readonly string[]) {
+  return points.map((p, i) => {
+    if (p.complete) return p;
+    const missing = missingThings(series, i, names);
+    if (!missing.length) return p;
+    return { ...p, missing: missing.slice(0, MISSING_NAMES_MAX), missingCount: missing.length };
+  });
 }
 
 export type QueryService = ReturnType<typeof createQueryService>;

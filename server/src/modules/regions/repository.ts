@@ -190,6 +190,51 @@ export async function listBindings(
   }));
 }
 
+/** Things bound to no region (optionally of one category), ordered by name. */
+export async function listUnboundThings(db: Db, { categoryId }: { categoryId?: number }): Promise<Thing[]> {
+  let query = db
+    .selectFrom('things')
+    .innerJoin('thing_models', 'thing_models.id', 'things.model_id')
+    .innerJoin('thing_categories', 'thing_categories.id', 'thing_models.category_id')
+    .select([
+      'things.id',
+      'things.identifier',
+      'things.name',
+      'things.description',
+      'things.model_id',
+      'thing_models.name as model_name',
+      'thing_models.category_id',
+      'thing_categories.name as category_name',
+      'things.setting',
+      'things.created_at',
+      'things.updated_at',
+    ])
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('region_things')
+            .select('region_things.thing_id')
+            .whereRef('region_things.thing_id', '=', 'things.id'),
+        ),
+      ),
+    );
+  if (categoryId !== undefined) query = query.where('thing_models.category_id', '=', categoryId);
+  const rows = await query.orderBy('things.name').orderBy('things.id').execute();
+  return rows.map((r) => ({
+    id: r.id,
+    identifier: r.identifier,
+    name: r.name,
+    description: r.description,
+    modelId: r.model_id,
+    modelName: r.model_name,
+    categoryId: r.category_id,
+    categoryName: r.category_name,
+    setting: parseSetting(r.setting),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  }));
+}
+
 /** Which of `ids` name existing things. */
 export async function existingThingIds(db: Db, ids: number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();

@@ -14,6 +14,7 @@ import {
   RegionOrder,
   RegionTreeQuery,
   RegionUpdate,
+  Thing,
   UnbindQuery,
 } from '@kilowatch/contract';
 import { Type } from 'typebox';
@@ -89,6 +90,20 @@ export const regionRoutes: FastifyPluginAsyncTypebox<{ service: RegionService }>
       },
     },
     async (request) => ({ data: await service.allBindings(request.query) }),
+  );
+
+  app.get(
+    '/regions/unbound',
+    {
+      schema: {
+        tags,
+        summary: 'Things bound to no region (optionally of one category), by name',
+        description: 'Monitoring trees list them in an "unassigned" group so every device can be reached.',
+        querystring: AllBindingsQuery,
+        response: { 200: Data(Type.Array(Thing)), ...errors },
+      },
+    },
+    async (request) => ({ data: await service.unbound(request.query) }),
   );
 
   app.put(

@@ -6,6 +6,7 @@ import {
   type RegionNode,
   type RegionOrder,
   type RegionUpdate,
+  type Thing,
 } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
@@ -57,6 +58,10 @@ export function createRegionService(db: Kysely<DB>, now: () => number) {
         })),
       );
     },
+
+    /** Things bound to no region: monitoring trees show them in a group of their own. */
+    unbound: ({ categoryId }: { categoryId?: number }): Promise<Thing[]> =>
+      repo.listUnboundThings(db, { categoryId }),
 
     async create(input: RegionInput): Promise<Region> {
       return changed(
@@ -196,9 +201,10 @@ export function createRegionService(db: Kysely<DB>, now: () => number) {
 
 export type RegionService = ReturnType<typeof createRegionService>;
 
-/** `"1,2, 3"` → [1, 2, 3]; undefined when any part is not a positive 32-bit integer. */
+/** `"1,2,3"` → [1, 2, 3]; undefined when any part is not a positive 32-bit integer. */
 export function parseIdList(text: string): number[] | undefined {
-  const parts = text.split(',').map((p) => p.trim());
+  // Plain decimal ids only: no spaces (a `+` in a query string is one), signs or leading zeros.
+  const parts = text.split(',');
   if (parts.some((p) => !/^[1-9]\d{0,9}$/.test(p))) return undefined;
   const ids = parts.map(Number);
   // Ids are 32-bit integer columns; a larger number would be a database error, not a miss.

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, dialects, login, type TestApp } from '../../../test/helpers.ts';
@@ -22,6 +23,20 @@ async function xlsx(rows: (string | number)[][]): Promise<Buffer> {
   for (const row of rows) sheet.addRow(row);
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
+
+/** The labels the console's devices screen shows for a thing's fields, in one language. */
+const screenLabels = (lang: 'zh' | 'en' | 'es') => {
+  const file = new URL(`../../../../web/src/features/devices/locales/${lang}.json`, import.meta.url);
+  const { devices } = JSON.parse(readFileSync(file, 'utf8'));
+  return {
+    identifier: devices.thing.fields.identifier as string,
+    name: devices.thing.fields.name as string,
+    model: devices.thing.fields.model as string,
+    description: devices.thing.fields.description as string,
+    region: devices.video.fields.region as string,
+    token: devices.token.action as string,
+  };
+};
 
 describe.each(dialects())('thing import on %s', (dialect) => {
   let t: TestApp;
@@ -136,10 +151,10 @@ describe.each(dialects())('thing import on %s', (dialect) => {
     await seedDevices(api);
     const noHeader = await upload('x.csv', 'X1,x,A型\n');
     expect(noHeader.status).toBe(422);
-    expect(noHeader.body.errors.map((e: { row: number; column: string }) => [e.row, e.column])).toEqual([
-      [1, 'identifier'],
-      [1, 'name'],
-      [1, 'model'],
+    expect(noHeader.body.errors).toEqual([
+      { row: 1, column: '设备标识', message: '缺少列 设备标识（第 1 行应为表头）' },
+      { row: 1, column: '设备名称', message: '缺少列 设备名称（第 1 行应为表头）' },
+      { row: 1, column: '型号', message: '缺少列 型号（第 1 行应为表头）' },
     ]);
     const wrongType = await upload('x.txt', 'identifier,name,model\n');
     expect(wrongType.status).toBe(400);
@@ -177,7 +192,25 @@ describe.each(dialects())('thing import on %s', (dialect) => {
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(xlsxRes.rawPayload as unknown as ArrayBuffer);
     const sheet = workbook.worksheets[0]!;
-    expect(sheet.getRow(1).values).toEqual([undefined, 'identifier', 'name', 'model', 'description']);
+    expect(sheet.getRow(1).values).toEqual([
+      undefined,
+      '设备标识',
+      '设备名称',
+      '型号',
+      '描述',
+      '区域',
+      '接入令牌',
+    ]);
+    expect(workbook.getWorksheet('help')!.getColumn(1).values).toEqual([
+      undefined,
+      'column',
+      'identifier',
+      'name',
+      'model',
+      'description',
+      'region',
+      'token',
+    ]);
     expect(workbook.getWorksheet('models')!.getRow(2).values).toEqual([undefined, '电表', 'A型', '电表/A型']);
     sheet.addRow(['T-1', '模板设备', '电表/A型', 'from template']);
     const filled = Buffer.from(await workbook.xlsx.writeBuffer());
@@ -193,12 +226,113 @@ describe.each(dialects())('thing import on %s', (dialect) => {
     expect(csvRes.statusCode).toBe(200);
     expect(csvRes.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csvRes.headers['content-disposition']).toBe('attachment; filename="things-import-template.csv"');
-    expect(csvRes.body).toBe('\uFEFFidentifier,name,model,description');
-    const csvFilled = await upload('t.csv', `${csvRes.body}\nT-2,csv 设备,A型,\n`);
+    expect(csvRes.body).toBe('\uFEFF设备标识,设备名称,型号,描述,区域,接入令牌');
+    const enCsv = await t.app.inject({
+      method: 'GET',
+      url: '/api/thing/things/import-template?format=csv',
+      headers: { ...bearer(token), 'accept-language': 'en' },
+    });
+    expect(enCsv.body).toBe('\uFEFFIdentifier,Name,Model,Description,Region,Access token');
+    const csvFilled = await upload('t.csv', `${csvRes.body}\nT-2,csv 设备,A型,,,\n`);
     expect(csvFilled.status, JSON.stringify(csvFilled.body)).toBe(200);
     expect(await count()).toBe(2);
 
     expect((await api.get('/api/thing/things/import-template?format=pdf')).status).toBe(400);
     expect((await api.get('/api/thing/things/import-template')).status).toBe(200);
+  });
+
+  it.each(['zh', 'en', 'es'] as const)(
+    "accepts the devices screen's %s labels as headers, in xlsx and CSV",
+    async (lang) => {
+      const { model } = await seedDevices(api);
+      const labels = screenLabels(lang);
+      const header = [
+        labels.model,
+        labels.identifier,
+        labels.name,
+        labels.description,
+        labels.region,
+        labels.token,
+      ];
+      const file = await xlsx([header, ['A型', `L-${lang}-1`, 'one', 'first', '', '']]);
+      const res = await upload(`${lang}.xlsx`, file);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const csv = `${header.join(';')}\nA型;L-${lang}-2;two;second;;\n`;
+      expect((await upload(`${lang}.csv`, csv)).status).toBe(200);
+      const list = (await api.get('/api/thing/things')).body.data.list;
+      expect(list.map((x: { identifier: string; modelId: number }) => [x.identifier, x.modelId])).toEqual([
+        [`L-${lang}-1`, model.id],
+        [`L-${lang}-2`, model.id],
+      ]);
+      // A problem names the column by the header the file gave it.
+      const bad = await upload(`${lang}-bad.csv`, `${header.join(',')}\nA型,9bad,x,,,\n`);
+      expect(bad.status).toBe(422);
+      expect(bad.body.errors).toMatchObject([{ row: 2, column: labels.identifier }]);
+    },
+  );
+
+  it('binds imported things to a region by name or path and keeps a given access token', async () => {
+    await seedDevices(api);
+    const plant = (await api.post('/api/regions', { name: '一车间' })).body.data.id as number;
+    const line = (await api.post('/api/regions', { name: '一号线', parentId: plant })).body.data.id as number;
+    const other = (await api.post('/api/regions', { name: '二车间' })).body.data.id as number;
+    // A second 一号线 under 二车间: the bare name is ambiguous from now on.
+    await api.post('/api/regions', { name: '一号线', parentId: other });
+    const token1 = 'tb-device-token-0001';
+    const file = await xlsx([
+      ['设备标识', '设备名称', '设备型号', '区域', '接入令牌'],
+      ['R-1', 'by path', 'A型', '一车间 / 一号线', token1],
+      ['R-2', 'by name', 'A型', '二车间', ''],
+      ['R-3', 'no region', 'A型', '', ''],
+    ]);
+    const res = await upload('regions.xlsx', file);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const list = (await api.get('/api/thing/things')).body.data.list as { id: number; identifier: string }[];
+    const id = (identifier: string) => list.find((x) => x.identifier === identifier)!.id;
+    expect((await api.get(`/api/thing/things/${id('R-1')}/token`)).body.data.accessToken).toBe(token1);
+    expect((await api.get(`/api/thing/things/${id('R-2')}/token`)).body.data.accessToken).toMatch(/^.{43}$/);
+    const bound = async (region: number) =>
+      (await api.get(`/api/regions/${region}/bindings`)).body.data.map(
+        (b: { thing: { id: number } }) => b.thing.id,
+      );
+    expect(await bound(line)).toEqual([id('R-1')]);
+    expect(await bound(other)).toEqual([id('R-2')]);
+    // The device authenticates with the token it was imported with.
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: '/api/telemetry',
+      headers: { 'x-device-token': token1 },
+      payload: { values: { P: 1 } },
+    });
+    expect(posted.statusCode, posted.body).toBe(200);
+
+    const refused = await upload(
+      'bad-regions.csv',
+      [
+        'identifier,name,model,Region,Access token',
+        'S-1,a,A型,一号线,short',
+        `S-2,b,A型,三车间,${token1}`,
+        'S-3,c,A型,一车间/一号线,another-token-0002',
+        'S-4,d,A型,,another-token-0002',
+      ].join('\n'),
+      { 'accept-language': 'en' },
+    );
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toEqual([
+      {
+        row: 2,
+        column: 'Access token',
+        message: 'Malformed token: 16–128 characters, letters, digits and - _ . ~ only',
+      },
+      {
+        row: 2,
+        column: 'Region',
+        message: 'Several regions are named "一号线" (一车间/一号线, 二车间/一号线); write the full path',
+      },
+      { row: 3, column: 'Access token', message: 'Another device already uses this token' },
+      { row: 3, column: 'Region', message: 'Region "三车间" does not exist' },
+      { row: 5, column: 'Access token', message: 'The token repeats row 4' },
+    ]);
+    expect(await count()).toBe(3);
   });
 });

@@ -665,16 +665,41 @@ const thingColumns = [
   't.updated_at',
 ] as const;
 
-export async function listThings(
-  db: Db,
-  query: PageArgs & { name?: string; categoryId?: number; modelId?: number },
-): Promise<Rows<Thing>> {
+export interface ThingFilters {
+  name?: string;
+  categoryId?: number;
+  modelId?: number;
+}
+
+const filteredThings = (db: Db, query: ThingFilters) => {
   let base = thingsBase(db);
   const { name } = query;
   if (name)
     base = base.where((eb) => eb.or([nameContains('t.name', name), nameContains('t.identifier', name)]));
   if (query.categoryId !== undefined) base = base.where('m.category_id', '=', query.categoryId);
   if (query.modelId !== undefined) base = base.where('t.model_id', '=', query.modelId);
+  return base;
+};
+
+/** Ids of every thing that passes the filters, ascending (for filters SQL cannot see, like presence). */
+export async function listThingIds(db: Db, query: ThingFilters): Promise<number[]> {
+  const rows = await filteredThings(db, query).select('t.id').orderBy('t.id').execute();
+  return rows.map((r) => r.id);
+}
+
+/** The things with these ids (at most a page of them), ascending by id. */
+export async function findThings(db: Db, ids: readonly number[]): Promise<Thing[]> {
+  if (ids.length === 0) return [];
+  const rows = await thingsBase(db)
+    .select(thingColumns)
+    .where('t.id', 'in', [...ids])
+    .orderBy('t.id')
+    .execute();
+  return rows.map(toThing);
+}
+
+export async function listThings(db: Db, query: PageArgs & ThingFilters): Promise<Rows<Thing>> {
+  const base = filteredThings(db, query);
   const { total } = await base
     .select((eb) => eb.fn.countAll<number | string>().as('total'))
     .executeTakeFirstOrThrow();
@@ -832,4 +857,48 @@ export async function deleteAbilityRemovalsOfModel(db: Db, modelId: number): Pro
     .deleteFrom('thing_ability_removals')
     .where('thing_id', 'in', (eb) => eb.selectFrom('things').select('id').where('model_id', '=', modelId))
     .execute();
+}
+
+/** The given access tokens that some thing already has (unique index on access_token). */
+export async function existingAccessTokens(db: Db, tokens: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  const unique = [...new Set(tokens)];
+  for (let i = 0; i < unique.length; i += 500) {
+    const rows = await db
+      .selectFrom('things')
+      .select('access_token')
+      .where('access_token', 'in', unique.slice(i, i + 500))
+      .execute();
+    for (const row of rows) found.add(row.access_token);
+  }
+  return found;
+}
+
+/** Every region as a tree node: what an import resolves region names and paths against. */
+export async function regionNodes(db: Db): Promise<{ id: number; parentId: number | null; name: string }[]> {
+  const rows = await db
+    .selectFrom('regions')
+    .select(['id', 'parent_id', 'name'])
+    .orderBy('sort')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ id: r.id, parentId: r.parent_id, name: r.name }));
+}
+
+/** Binds each thing to its region (things just created: none is bound yet). */
+export async function bindToRegions(
+  db: Db,
+  bindings: readonly { thingId: number; regionId: number }[],
+  now: string,
+): Promise<void> {
+  for (let i = 0; i < bindings.length; i += 500) {
+    await db
+      .insertInto('region_things')
+      .values(
+        bindings
+          .slice(i, i + 500)
+          .map((b) => ({ region_id: b.regionId, thing_id: b.thingId, created_at: now })),
+      )
+      .execute();
+  }
 }

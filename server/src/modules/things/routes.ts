@@ -14,6 +14,7 @@ import {
   ImportErrorBody,
   ImportResult,
   ImportTemplateQuery,
+  MAX_ID,
   Model,
   ModelAbilityPatch,
   ModelInput,
@@ -25,13 +26,14 @@ import {
   Thing,
   ThingAbilityIdsQuery,
   ThingInput,
-  ThingQuery,
+  ThingListItem,
+  ThingListQuery,
   ThingToken,
 } from '@kilowatch/contract';
 import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
 import { pickLanguage, translate } from '../../i18n/index.ts';
-import { buildImportTemplate, formatOf } from './import.ts';
+import { buildImportTemplate, formatOf, inTurns } from './import.ts';
 import { ImportRejected, type ThingsService } from './service.ts';
 
 const errors = { '4xx': ErrorBody, '5xx': ErrorBody };
@@ -46,14 +48,16 @@ const NODES = { resource: '/device_management/nodes' };
 const CategoryIdParams = Type.Object({ categoryId: RowId });
 const AbilityIdParams = Type.Object({ abilityId: RowId });
 
-/** `ids=1,2` or `ids=1&ids=2` → [1, 2]; 400 for anything but positive integers. */
+/**
+ * `ids=1,2` or `ids=1&ids=2` → [1, 2]; 400 for anything but plain decimal ids of the 32-bit
+ * columns (`0x1`, `1e0` or `01` would otherwise address id 1).
+ */
 const parseIds = (ids: string | string[]): number[] => {
-  const parts = (Array.isArray(ids) ? ids : [ids]).flatMap((s) => s.split(',')).map((s) => s.trim());
-  const numbers = parts.filter(Boolean).map(Number);
-  if (numbers.length === 0 || numbers.some((n) => !Number.isSafeInteger(n) || n < 1)) {
+  const texts = (Array.isArray(ids) ? ids : [ids]).flatMap((s) => s.split(','));
+  if (texts.some((t) => !/^[1-9][0-9]{0,9}$/.test(t) || Number(t) > MAX_ID)) {
     throw new AppError('VALIDATION', 400, {}, { message: 'things.badIds' });
   }
-  return numbers;
+  return texts.map(Number);
 };
 
 /**
@@ -292,12 +296,15 @@ export const thingsRoutes: FastifyPluginAsyncTypebox<{ service: ThingsService }>
     {
       schema: {
         tags,
-        summary: 'Things (devices), paged; filter by category, model and a name or identifier substring',
-        querystring: ThingQuery,
-        response: { 200: Data(Page(Thing)), ...errors },
+        summary:
+          'Things (devices), paged, with last seen time and presence; filter by category, model, name or identifier substring, and presence',
+        description:
+          'presence: online (a value within 5 minutes, or 3 of its usual intervals when slower), offline (older values), never (no value stored). See docs/devices.md.',
+        querystring: ThingListQuery,
+        response: { 200: Data(Page(ThingListItem)), ...errors },
       },
     },
-    async (request) => ({ data: await service.listThings(request.query) }),
+    async (request) => ({ data: await service.listThingsWithPresence(request.query) }),
   );
 
   app.get(
@@ -321,6 +328,7 @@ export const thingsRoutes: FastifyPluginAsyncTypebox<{ service: ThingsService }>
         request.query.format ?? 'xlsx',
         language,
         await service.modelNames(),
+        await service.regionPaths(),
       );
       return (
         reply
@@ -340,7 +348,7 @@ export const thingsRoutes: FastifyPluginAsyncTypebox<{ service: ThingsService }>
         tags,
         summary: 'Create things from an .xlsx or .csv file (multipart field `file`, at most 5 MB)',
         description:
-          'Row 1 is the header (identifier, name, model, description). Every row is checked first; any error answers 422 with every row at fault and nothing is created.',
+          'Row 1 is the header: identifier, name, model, optional description, region (name or path) and token (the device access token), as keys or as the labels the console shows in any of its languages. The file is read as it arrives: more than 10,000 data rows (or 100,000 lines) answer 400 without reading on. Every row is checked first; any error answers 422 with every row at fault (columns named as the file wrote them) and nothing is created.',
         consumes: ['multipart/form-data'],
         response: { 200: Data(ImportResult), 422: ImportErrorBody, ...errors },
       },
@@ -352,31 +360,38 @@ export const thingsRoutes: FastifyPluginAsyncTypebox<{ service: ThingsService }>
         throw new AppError('BAD_REQUEST', 400, {}, { message: 'import.noFile' });
       }
       const format = formatOf(file.filename);
-      if (!format) throw new AppError('BAD_REQUEST', 400, {}, { message: 'import.badType' });
-      let buffer: Buffer;
-      try {
-        buffer = await file.toBuffer();
-      } catch {
-        throw new AppError(
+      if (!format) {
+        file.file.resume();
+        throw new AppError('BAD_REQUEST', 400, {}, { message: 'import.badType' });
+      }
+      const tooLarge = () =>
+        new AppError(
           'BAD_REQUEST',
           413,
           { mb: IMPORT_MAX_BYTES / 1024 / 1024 },
           { message: 'import.tooLarge' },
         );
-      }
       try {
-        return { data: await service.importThings(buffer, format) };
+        // Read as it arrives: the size limit cuts the stream (truncated), the row limits stop reading.
+        const result = await service.importThings(file.file, format);
+        if (file.file.truncated) throw tooLarge();
+        return { data: result };
       } catch (error) {
+        // A cut-off file fails to parse or looks short: what the user needs to hear is its size.
+        if (file.file.truncated) throw tooLarge();
         if (!(error instanceof ImportRejected)) throw error;
         const language = pickLanguage(request.headers['accept-language']);
         return reply.status(422).send({
           code: 'UNPROCESSABLE',
           message: translate(language, 'import.failed', { count: error.problems.length }),
-          errors: error.problems.map((p) => ({
-            row: p.row,
-            column: p.column,
-            message: translate(language, p.message, p.params),
-          })),
+          errors: await inTurns(error.problems, (p) => {
+            const column = p.missing ? translate(language, `import.col.${p.missing}`) : p.column;
+            return {
+              row: p.row,
+              column,
+              message: translate(language, p.message, p.missing ? { column } : p.params),
+            };
+          }),
         });
       }
     },

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type {
   Aggregator,
   Category,
@@ -11,8 +12,10 @@ import type {
   Model,
   ModelAbilityPatch,
   ModelInput,
+  Presence,
   Thing,
   ThingInput,
+  ThingListItem,
   ThingToken,
 } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
@@ -20,13 +23,25 @@ import type { DB } from '../../db/index.ts';
 import { markMetadataChanged } from '../../db/metadata-generation.ts';
 import { AppError } from '../../errors.ts';
 import type { MessageKey, MessageParams } from '../../i18n/index.ts';
-import { type ImportFormat, parseImportFile, validateImportRows } from './import.ts';
+import type { ThingSeen } from '../../telemetry/index.ts';
+import {
+  ACCESS_TOKEN_PATTERN,
+  type ImportColumn,
+  type ImportFormat,
+  isIdentifier,
+  parseImportUpload,
+  validateImportRows,
+} from './import.ts';
+import { presenceOf } from './presence.ts';
 import * as repo from './repository.ts';
 
 /** One row error of an import, still to be put into the request's language. */
 export interface ImportProblem {
   row: number;
+  /** The column's header as the file wrote it. */
   column: string;
+  /** A required column the header lacks: named in the reader's language when answered. */
+  missing?: ImportColumn;
   message: MessageKey;
   params?: MessageParams;
 }
@@ -42,6 +57,8 @@ export class ImportRejected extends Error {
 export interface ThingsServiceDeps {
   db: Kysely<DB>;
   now: () => number;
+  /** What the telemetry store last saw of each thing (the device list's presence); none without it. */
+  seen?: () => ReadonlyMap<number, ThingSeen>;
 }
 
 interface Paging {
@@ -94,7 +111,8 @@ export type ThingsService = ReturnType<typeof createThingsService>;
  * their overrides, things with their removals and access tokens. Each call that writes runs in
  * one transaction, which it passes to the repository.
  */
-export function createThingsService({ db, now }: ThingsServiceDeps) {
+export function createThingsService(deps: ThingsServiceDeps) {
+  const { db, now } = deps;
   const isoNow = () => new Date(now()).toISOString();
 
   async function requireCategory(trx: repo.Db, id: number): Promise<Category> {
@@ -453,6 +471,32 @@ export function createThingsService({ db, now }: ThingsServiceDeps) {
       };
     },
 
+    /**
+     * The device list: things with the time of their newest stored value and their presence.
+     * A presence filter is applied to the ids in memory (the store, not SQL, knows who sent what).
+     */
+    async listThingsWithPresence(
+      query: Paging & repo.ThingFilters & { presence?: Presence },
+    ): Promise<Paged<ThingListItem>> {
+      const p = paging(query);
+      const filters = { name: query.name?.trim(), categoryId: query.categoryId, modelId: query.modelId };
+      const seen = deps.seen?.() ?? new Map<number, ThingSeen>();
+      const at = now();
+      const withPresence = (thing: Thing): ThingListItem => ({
+        ...thing,
+        ...presenceOf(seen.get(thing.id), at),
+      });
+      if (query.presence === undefined) {
+        const rows = await repo.listThings(db, { ...p, ...filters });
+        return { list: rows.list.map(withPresence), total: rows.total, ...p };
+      }
+      const ids = (await repo.listThingIds(db, filters)).filter(
+        (id) => presenceOf(seen.get(id), at).presence === query.presence,
+      );
+      const pageIds = ids.slice((p.page - 1) * p.pageSize, p.page * p.pageSize);
+      return { list: (await repo.findThings(db, pageIds)).map(withPresence), total: ids.length, ...p };
+    },
+
     getThing: (id: number): Promise<Thing> => requireThing(db, id),
 
     async createThing(input: ThingInput): Promise<Thing> {
@@ -580,26 +624,61 @@ export function createThingsService({ db, now }: ThingsServiceDeps) {
       return (await repo.allModelNames(db)).map((m) => ({ category: m.categoryName, model: m.name }));
     },
 
+    /** Region paths from the top ("一车间/一号线"), as the import template lists them. */
+    async regionPaths(): Promise<string[]> {
+      const nodes = await repo.regionNodes(db);
+      const byId = new Map(nodes.map((n) => [n.id, n]));
+      const pathOf = (id: number, depth = 0): string => {
+        const node = byId.get(id)!;
+        const parent = node.parentId === null ? undefined : byId.get(node.parentId);
+        return parent && depth < nodes.length ? `${pathOf(parent.id, depth + 1)}/${node.name}` : node.name;
+      };
+      return nodes.map((n) => pathOf(n.id));
+    },
+
     /**
-     * Creates the things of an import in one transaction after checking every row: all
-     * rows are written, or none and ImportRejected lists every row at fault.
+     * Creates the things of an import in one transaction after reading the file as it arrives
+     * and checking every row: all rows are written (and bound to their regions), or none and
+     * ImportRejected lists every row at fault.
      */
-    async importThings(file: Buffer, format: ImportFormat): Promise<ImportResult> {
-      const { rows, problems: shape } = await parseImportFile(file, format);
+    async importThings(file: Readable, format: ImportFormat): Promise<ImportResult> {
+      const { rows, headers, problems: shape } = await parseImportUpload(file, format);
       if (shape.length > 0) throw new ImportRejected(shape);
       return write(
         async (trx) => {
-          const models = await repo.allModelNames(trx);
-          const taken = await repo.existingIdentifiers(
-            trx,
-            rows.map((r) => r.identifier),
-          );
-          const { things, problems } = validateImportRows(rows, models, taken);
+          const known = {
+            models: await repo.allModelNames(trx),
+            regions: await repo.regionNodes(trx),
+            identifiers: await repo.existingIdentifiers(
+              trx,
+              rows.map((r) => r.identifier).filter(isIdentifier),
+            ),
+            tokens: await repo.existingAccessTokens(
+              trx,
+              // Only well-formed tokens can exist, so only they are looked up (PostgreSQL refuses NUL text).
+              rows.flatMap((r) => (ACCESS_TOKEN_PATTERN.test(r.token) ? [r.token] : [])),
+            ),
+          };
+          const { things, problems } = await validateImportRows(rows, headers, known);
           if (problems.length > 0) throw new ImportRejected(problems);
           const stamp = isoNow();
-          await repo.insertThings(
+          const ids = await repo.insertThings(
             trx,
-            things.map((t) => ({ ...t, attributes: [], accessToken: newAccessToken() })),
+            things.map((t) => ({
+              identifier: t.identifier,
+              name: t.name,
+              description: t.description,
+              modelId: t.modelId,
+              attributes: [],
+              accessToken: t.accessToken ?? newAccessToken(),
+            })),
+            stamp,
+          );
+          await repo.bindToRegions(
+            trx,
+            things.flatMap((t, i) =>
+              t.regionId === null ? [] : [{ thingId: ids[i]!, regionId: t.regionId }],
+            ),
             stamp,
           );
           return { created: things.length };

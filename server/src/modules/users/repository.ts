@@ -265,13 +265,14 @@ export async function findUserAccess(db: Db, userId: number): Promise<UserAccess
 }
 
 /**
- * The user with their roles and grants, in one query (what every authenticated request needs):
- * `findUserById` and `findUserAccess` together. Undefined when there is no such user.
+ * The user with their roles and grants and whether `session` (a refresh-token family) is still
+ * open, in one query (what every authenticated request needs). Undefined when there is no such user.
  */
 export async function findUserWithAccess(
   db: Db,
   userId: number,
-): Promise<{ user: User; access: UserAccess } | undefined> {
+  session: string,
+): Promise<{ user: User; access: UserAccess; sessionOpen: boolean } | undefined> {
   const rows = await db
     .selectFrom('users')
     .leftJoin('user_roles', 'user_roles.user_id', 'users.id')
@@ -279,6 +280,19 @@ export async function findUserWithAccess(
     .leftJoin('role_resources', 'role_resources.role_id', 'roles.id')
     .selectAll('users')
     .select(['roles.code as role_code', 'role_resources.resource_path'])
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('refresh_tokens')
+            .select(sql`1`.as('one'))
+            .where('refresh_tokens.family', '=', session)
+            // A constant, not users.id: uncorrelated, the subquery runs once, not once per grant row.
+            .where('refresh_tokens.user_id', '=', userId)
+            .where('refresh_tokens.revoked_at', 'is', null),
+        )
+        .as('session_open'),
+    )
     .where('users.id', '=', userId)
     .orderBy('roles.code')
     .orderBy('role_resources.resource_path')
@@ -292,6 +306,11 @@ export async function findUserWithAccess(
     roleCodes.add(row.role_code);
     if (row.resource_path !== null) paths.add(row.resource_path);
   }
-  const { role_code: _code, resource_path: _path, ...user } = first;
-  return { user: toUser(user), access: { roleCodes: [...roleCodes], paths: [...paths] } };
+  const { role_code: _code, resource_path: _path, session_open, ...user } = first;
+  return {
+    user: toUser(user),
+    access: { roleCodes: [...roleCodes], paths: [...paths] },
+    // SQLite answers 0/1, PostgreSQL a boolean.
+    sessionOpen: Boolean(session_open),
+  };
 }

@@ -23,6 +23,7 @@ import {
   type SeriesKey,
   type TelemetryStore,
   TelemetryWriteError,
+  type ThingSeen,
 } from '../store.ts';
 import * as reader from './reader.ts';
 import { checkRollups, rebuildDays } from './rollups.ts';
@@ -180,6 +181,22 @@ export class DuckDBTelemetryStore implements TelemetryStore {
       if (st && st.latestTs !== null) {
         out.push({ thingId: st.thingId, metric: st.metric, ts: st.latestTs, value: st.latestValue });
       }
+    }
+    return out;
+  }
+
+  lastSeen(): Map<number, ThingSeen> {
+    const out = new Map<number, ThingSeen>();
+    for (const st of this.series.byId.values()) {
+      if (st.latestTs === null) continue;
+      const seen = out.get(st.thingId);
+      if (!seen) {
+        out.set(st.thingId, { ts: st.latestTs, intervalMs: st.intervalMs });
+        continue;
+      }
+      if (st.latestTs > seen.ts) seen.ts = st.latestTs;
+      if (st.intervalMs !== null && (seen.intervalMs === null || st.intervalMs < seen.intervalMs))
+        seen.intervalMs = st.intervalMs;
     }
     return out;
   }

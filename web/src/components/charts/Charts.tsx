@@ -1,5 +1,7 @@
 import ReactEChartsCore from 'echarts-for-react/esm/core';
-import { type CSSProperties, useMemo } from 'react';
+import { type CSSProperties, useCallback, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useShownSeries } from './ChartCard.tsx';
 import { echarts } from './echarts.ts';
 import {
   buildCartesianOption,
@@ -43,7 +45,7 @@ export function EChart({ option, height, loading, onClick, style, className, ...
   );
 }
 
-export interface SeriesChartProps extends Omit<CartesianInput, 'theme' | 'series' | 'kind'> {
+export interface SeriesChartProps extends Omit<CartesianInput, 'theme' | 'series' | 'kind' | 'missingLabel'> {
   series: ChartSeries[];
   variant?: ChartVariant;
   height?: number;
@@ -52,8 +54,14 @@ export interface SeriesChartProps extends Omit<CartesianInput, 'theme' | 'series
 }
 
 function CartesianChart(props: SeriesChartProps & { kind: 'line' | 'bar' }) {
-  const { kind, variant, height, loading, onClick, series, period, incompleteLabel, zoom, legend } = props;
+  const { kind, variant, height, loading, onClick, period, incompleteLabel, zoom, legend } = props;
+  const { t } = useTranslation();
   const theme = useChartTheme(variant);
+  // Every chart obeys the series limit; screens that export pass the same limited list in.
+  const series = useShownSeries(props.series);
+  const missingLabel = useCallback((names: string) => t('charts.missing', { names }), [t]);
+  const windowStart = props.window?.start;
+  const windowEnd = props.window?.end;
   const periodName = period?.period;
   const periodTime = period?.time;
   // Options are rebuilt only when the data changes: ECharts diffs big options deeply otherwise.
@@ -67,8 +75,25 @@ function CartesianChart(props: SeriesChartProps & { kind: 'line' | 'bar' }) {
         zoom,
         legend,
         period: periodName && periodTime !== undefined ? { period: periodName, time: periodTime } : undefined,
+        window:
+          windowStart !== undefined && windowEnd !== undefined
+            ? { start: windowStart, end: windowEnd }
+            : undefined,
+        missingLabel,
       }),
-    [series, kind, theme, incompleteLabel, zoom, legend, periodName, periodTime],
+    [
+      series,
+      kind,
+      theme,
+      incompleteLabel,
+      zoom,
+      legend,
+      periodName,
+      periodTime,
+      windowStart,
+      windowEnd,
+      missingLabel,
+    ],
   );
   return <EChart option={option} height={height ?? theme.height} loading={loading} onClick={onClick} />;
 }

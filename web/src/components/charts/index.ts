@@ -6,7 +6,10 @@
  */
 export * from './abilities.ts';
 export * from './api/telemetry.ts';
+export * from './ChartCard.tsx';
 export * from './Charts.tsx';
+export * from './export/ExportMenu.tsx';
+export * from './export/sheet.ts';
 export * from './MetricSettingsDialog.tsx';
 export * from './metrics.ts';
 export * from './options.ts';
@@ -14,4 +17,5 @@ export * from './period.ts';
 export * from './rows.ts';
 export * from './series.ts';
 export * from './theme.ts';
+export * from './top-n.ts';
 export * from './use-chart-theme.ts';

@@ -17,6 +17,8 @@ export interface ChartMetric {
   unit: string;
   aggregator: QueryAggregator;
   color: string;
+  /** A cumulative counter (energy…): its chart axis never goes below zero. */
+  cumulative?: boolean;
 }
 
 /** An ability a metric can come from (category, model or thing ability). */
@@ -67,7 +69,14 @@ export const sourceMetric = (source: MetricSource, index: number): ChartMetric =
   unit: source.unit,
   aggregator: source.aggregator,
   color: paletteColor(index),
+  ...(source.cumulative ? { cumulative: true } : {}),
 });
+
+/** Configs say nothing of counters: the ability a metric comes from does. */
+const markCounters = (metrics: ChartMetric[], sources: readonly MetricSource[]): ChartMetric[] => {
+  const cumulative = new Set(sources.filter((s) => s.cumulative).map((s) => s.identifier));
+  return metrics.map((m) => (cumulative.has(m.identifier) ? { ...m, cumulative: true } : m));
+};
 
 /**
  * The metrics a screen charts: the enabled configs, or when the resource has none, its first 9
@@ -77,7 +86,8 @@ export function chartMetrics(
   configs: readonly MetricConfig[] | undefined,
   sources: readonly MetricSource[],
 ): ChartMetric[] {
-  if (configs?.length) return lineMetricsOnly(chartedConfigs(configs).map(configMetric));
+  if (configs?.length)
+    return markCounters(lineMetricsOnly(chartedConfigs(configs).map(configMetric)), sources);
   return lineSources(sources).slice(0, MAX_CHART_METRICS).map(sourceMetric);
 }
 
@@ -94,7 +104,7 @@ export function allLineMetrics(
   const ordered = [...(configs ?? [])].sort(
     (a, b) => Number(b.enabled) - Number(a.enabled) || a.sort - b.sort || a.id - b.id,
   );
-  const out = lineMetricsOnly(ordered.map(configMetric));
+  const out = markCounters(lineMetricsOnly(ordered.map(configMetric)), sources);
   const known = new Set(out.map((m) => m.identifier));
   for (const s of lineSources(sources)) {
     if (known.has(s.identifier)) continue;

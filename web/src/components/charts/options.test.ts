@@ -1,7 +1,14 @@
 import { DEFAULT_THEME_COLOR } from '@kilowatch/contract';
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { buildCartesianOption, buildPieOption, LARGE_POINTS, tooltipFormatter } from './options.ts';
+import {
+  buildCartesianOption,
+  buildPieOption,
+  counterAxisMin,
+  LARGE_POINTS,
+  missingNames,
+  tooltipFormatter,
+} from './options.ts';
 import type { ChartSeries } from './series.ts';
 import { chartTheme } from './theme.ts';
 
@@ -106,5 +113,39 @@ describe('buildPieOption', () => {
     const o = buildPieOption([{ name: 'a', value: 1 }], theme);
     const [pie] = o.series as { data: { itemStyle: { color: string } }[] }[];
     expect(pie!.data[0]!.itemStyle.color).toBe(DEFAULT_THEME_COLOR);
+  });
+});
+
+describe('counterAxisMin', () => {
+  it('starts at a round value under the data, never below zero, never a float artefact', () => {
+    expect(counterAxisMin({ min: 3.95, max: 4.8 })).toBe(3.9);
+    expect(counterAxisMin({ min: 0.3, max: 120 })).toBe(0);
+    expect(counterAxisMin({ min: 51353.11, max: 51360 })).toBe(51353);
+    expect(counterAxisMin({ min: 0, max: 0 })).toBe(0);
+    // Negative data (a formula, an export meter) keeps its own extent.
+    expect(counterAxisMin({ min: -5, max: 3 })).toBe(-5);
+  });
+});
+
+describe('tooltip of an incomplete bucket', () => {
+  it('names the devices that lacked data', () => {
+    const missing = new Map([['一车间', new Map([[60_000, { names: ['电表2', '电表<3>'], count: 2 }]])]]);
+    const format = tooltipFormatter(
+      new Map([['一车间', 'kW']]),
+      () => '10:01',
+      missing,
+      (n) => `缺少数据：${n}`,
+    );
+    expect(format([{ seriesName: '一车间', marker: '', value: [60_000, 13] }])).toBe(
+      '10:01<br/>一车间: 13.00 kW<br/><span style="color:#909399">缺少数据：电表2, 电表&#60;3&#62;</span>',
+    );
+  });
+});
+
+describe('missingNames', () => {
+  it('lists at most 8 names and how many more, counting past the server cap', () => {
+    const names = Array.from({ length: 20 }, (_, i) => `电表${i + 1}`);
+    expect(missingNames(names.slice(0, 2))).toBe('电表1, 电表2');
+    expect(missingNames(names, 129)).toBe('电表1, 电表2, 电表3, 电表4, 电表5, 电表6, 电表7, 电表8 … (+121)');
   });
 });

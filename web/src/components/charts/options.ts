@@ -38,17 +38,47 @@ export interface CartesianInput {
   period?: { period: Period; time: number };
   /** Legend note shown when a series has incomplete buckets (e.g. 数据不完整). */
   incompleteLabel?: string;
+  /** Tooltip line of an incomplete bucket naming the devices without data (e.g. 缺少: 电表2). */
+  missingLabel?: (names: string) => string;
   /** Zoom slider under the plot (history). */
   zoom?: boolean;
   /** Shows the legend (default when there are several series). */
   legend?: boolean;
+  /** The requested time range [start, end): the time axis spans it whatever the data covers. */
+  window?: { start: number; end: number };
 }
 
-/** Time-axis labels: the clock for ranges within a day, date and clock beyond. */
+const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * Time-axis labels and the smallest tick step they can tell apart: the clock for ranges within a
+ * day, date and clock beyond, the date past a month. Ticks closer than the label's precision
+ * would print the same label twice (02:00 02:00 02:00 on a young real-time window).
+ */
+export function timeAxisLabels(spanMs: number): { format: string; minInterval: number } {
+  if (spanMs <= DAY_MS) return { format: 'HH:mm', minInterval: MINUTE_MS };
+  if (spanMs <= 31 * DAY_MS) return { format: 'MM-DD HH:mm', minInterval: MINUTE_MS };
+  return { format: 'YYYY-MM-DD', minInterval: DAY_MS };
+}
+
 export function timeLabelFormatter(spanMs: number): (value: number) => string {
-  const format =
-    spanMs <= 24 * 3600_000 ? 'HH:mm' : spanMs <= 31 * 24 * 3600_000 ? 'MM-DD HH:mm' : 'YYYY-MM-DD';
+  const { format } = timeAxisLabels(spanMs);
   return (value) => dayjs(value).format(format);
+}
+
+/**
+ * The lower end of a counter's axis (energy, running hours): a round value at or under the data,
+ * never below zero while the data is not. ECharts' own nice extent and tick alignment across
+ * several y axes may otherwise start a kWh axis at -0.2.
+ */
+export function counterAxisMin({ min, max }: { min: number; max: number }): number {
+  if (!Number.isFinite(min) || min < 0) return min;
+  const span = max - min || Math.abs(min) || 1;
+  const exponent = Math.floor(Math.log10(span));
+  const step = 10 ** exponent;
+  // Rounded to the step's decimals: 39 × 0.1 is 3.9000000000000004 in binary floating point.
+  return Math.max(0, Number((Math.floor(min / step) * step).toFixed(Math.max(0, -exponent))));
 }
 
 const timeSpan = (series: readonly ChartSeries[]): number => {
@@ -71,10 +101,33 @@ interface TooltipParam {
   axisValue?: unknown;
 }
 
-/** Axis tooltip: each series once, values with 2 decimals and their unit. */
+/** Who lacked data, per series name and x value (the value as drawn: ms or a period label). */
+export type MissingIndex = ReadonlyMap<
+  string,
+  ReadonlyMap<string | number, { names: readonly string[]; count: number }>
+>;
+
+/** Names a tooltip lists before summing up the rest: a tooltip is not a report. */
+const TOOLTIP_NAMES = 8;
+
+/** `电表1, 电表2, … (+121)`: the first names and how many more (of `count` when known). */
+export function missingNames(names: readonly string[], count = names.length): string {
+  const shown = names.slice(0, TOOLTIP_NAMES);
+  const more = Math.max(count, names.length) - shown.length;
+  return more > 0 ? `${shown.join(', ')} … (+${more})` : shown.join(', ');
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * Axis tooltip: each series once, values with 2 decimals and their unit; a bucket that lacked
+ * data says which devices were missing (`missingLabel` gets their names).
+ */
 export function tooltipFormatter(
   units: ReadonlyMap<string, string>,
   axisLabel: (value: unknown, fallback: string) => string,
+  missing?: MissingIndex,
+  missingLabel?: (names: string) => string,
 ): (params: unknown) => string {
   return (params) => {
     const list = (Array.isArray(params) ? params : [params]) as TooltipParam[];
@@ -88,8 +141,15 @@ export function tooltipFormatter(
       seen.add(name);
       const unit = units.get(name);
       rows.push(
-        `${typeof p.marker === 'string' ? p.marker : ''}${name}: ${formatValue(value)}${unit ? ` ${unit}` : ''}`,
+        `${typeof p.marker === 'string' ? p.marker : ''}${escapeHtml(name)}: ${formatValue(value)}${unit ? ` ${escapeHtml(unit)}` : ''}`,
       );
+      const x = Array.isArray(p.value) ? p.value[0] : undefined;
+      const lack = x === undefined ? undefined : missing?.get(name)?.get(x as string | number);
+      if (lack?.names.length && missingLabel) {
+        rows.push(
+          `<span style="color:#909399">${escapeHtml(missingLabel(missingNames(lack.names, lack.count)))}</span>`,
+        );
+      }
     }
     const head = axisLabel(list[0]!.axisValue, list[0]!.axisValueLabel ?? '');
     return [head, ...rows].join('<br/>');
@@ -106,11 +166,27 @@ export function buildCartesianOption(input: CartesianInput): ChartOption {
   const large = pointCount(series) > LARGE_POINTS;
   const units = [...new Set(series.map((s) => s.unit ?? ''))];
   const unitOf = new Map(series.map((s) => [s.name, s.unit ?? ''] as const));
+  // An axis is a counter's when every series drawn on it is one.
+  const counterUnits = new Set(
+    units.filter((u) => series.every((s) => (s.unit ?? '') !== u || s.counter === true)),
+  );
   const period = input.period;
   const categories = period ? periodBuckets(period.period, period.time) : null;
   const label = (key: number) => (period ? formatPeriodLabel(key, period.period) : key);
   const toData = (pairs: Pair[]) => pairs.map(([k, v]) => [label(k), v] as [string | number, number | null]);
   let anyIncomplete = false;
+  const missing = new Map<string, Map<string | number, { names: readonly string[]; count: number }>>();
+  for (const s of series) {
+    for (const p of s.points) {
+      if (!p.missing?.length) continue;
+      let byX = missing.get(s.name);
+      if (!byX) {
+        byX = new Map();
+        missing.set(s.name, byX);
+      }
+      byX.set(label(p.key), { names: p.missing, count: p.missingCount ?? p.missing.length });
+    }
+  }
 
   const echartsSeries: (LineSeriesOption | BarSeriesOption)[] = [];
   series.forEach((s, index) => {
@@ -198,7 +274,10 @@ export function buildCartesianOption(input: CartesianInput): ChartOption {
   }
 
   const showLegend = input.legend ?? (series.length > 1 || anyIncomplete);
-  const spanLabel = timeLabelFormatter(timeSpan(series));
+  const window = input.window && input.window.end > input.window.start ? input.window : undefined;
+  const span = window ? window.end - window.start : timeSpan(series);
+  const timeLabels = timeAxisLabels(span);
+  const spanLabel = timeLabelFormatter(span);
   const axisLabel = (value: unknown, fallback: string) =>
     period
       ? String(value ?? fallback)
@@ -217,7 +296,10 @@ export function buildCartesianOption(input: CartesianInput): ChartOption {
       right:
         theme.grid.right + Math.max(0, Math.ceil(units.length / 2) - 1) * 50 + (units.length > 1 ? 30 : 0),
       left: theme.grid.left + Math.max(0, Math.ceil((units.length - 1) / 2)) * 50,
-      containLabel: true,
+      // ECharts 6: `containLabel` needs a legacy module; this keeps axis labels and names
+      // (units of the right-hand axes) inside the chart instead of cut at its edge.
+      outerBoundsMode: 'same',
+      outerBoundsContain: 'all',
     },
     legend: showLegend
       ? { type: 'scroll', top: 0, textStyle: { fontSize: theme.fontSize } }
@@ -225,7 +307,12 @@ export function buildCartesianOption(input: CartesianInput): ChartOption {
     tooltip: {
       trigger: 'axis',
       confine: true,
-      formatter: tooltipFormatter(unitOf, axisLabel) as TooltipComponentOption['formatter'],
+      formatter: tooltipFormatter(
+        unitOf,
+        axisLabel,
+        missing,
+        input.missingLabel,
+      ) as TooltipComponentOption['formatter'],
     },
     xAxis: categories
       ? {
@@ -236,6 +323,9 @@ export function buildCartesianOption(input: CartesianInput): ChartOption {
         }
       : {
           type: 'time',
+          min: window?.start,
+          max: window?.end,
+          minInterval: timeLabels.minInterval,
           axisLabel: { fontSize: theme.fontSize, formatter: spanLabel, hideOverlap: true },
         },
     yAxis: (units.length ? units : ['']).map((unit, i) => ({
@@ -245,6 +335,8 @@ export function buildCartesianOption(input: CartesianInput): ChartOption {
       offset: Math.floor(i / 2) * 50,
       // Bars measure from zero (a consumption bar cut at 1 misleads); lines may zoom to their range.
       scale: (input.kind ?? 'line') !== 'bar',
+      // Bars always start at zero (no `scale`); a counter's line starts at or above it.
+      ...(counterUnits.has(unit) && (input.kind ?? 'line') !== 'bar' ? { min: counterAxisMin } : {}),
       alignTicks: units.length > 1,
       axisLabel: { fontSize: theme.fontSize },
       splitLine: { show: i === 0 },

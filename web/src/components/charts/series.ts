@@ -46,6 +46,10 @@ export interface SeriesPoint {
   key: number;
   value: number | null;
   complete: boolean;
+  /** Incomplete buckets of a combined series: the devices that lacked data. */
+  missing?: readonly string[];
+  /** How many lacked data when `missing` names only the first ones (server cap). */
+  missingCount?: number;
 }
 
 export interface ChartSeries {
@@ -59,6 +63,11 @@ export interface ChartSeries {
   /** A year-on-year comparison series shifted onto the base axis. */
   compare?: boolean;
   kind?: 'line' | 'bar';
+  /** A counter or consumption (energy, counts): its axis never goes below zero for it. */
+  counter?: boolean;
+  /** The metric the series belongs to (top-N groups per metric) and how its values combine. */
+  metric?: string;
+  aggregator?: string | null;
 }
 
 /** Aggregators whose values add up across things, so a total line makes sense. */
@@ -75,7 +84,11 @@ export function groupPoints(points: readonly DataPoint[]): Map<string, SeriesPoi
       list = [];
       groups.set(p.group, list);
     }
-    list.push({ key: toMillis(p.key), value: p.value, complete: p.complete !== false });
+    const point: SeriesPoint = { key: toMillis(p.key), value: p.value, complete: p.complete !== false };
+    if (p.missing?.length) point.missing = p.missing;
+    if (p.missingCount !== undefined && p.missingCount > (p.missing?.length ?? 0))
+      point.missingCount = p.missingCount;
+    list.push(point);
   }
   for (const list of groups.values()) list.sort((a, b) => a.key - b.key);
   return groups;
@@ -85,27 +98,33 @@ export function groupPoints(points: readonly DataPoint[]): Map<string, SeriesPoi
  * Sum per key over several series. A key's total is incomplete when any series lacks the key or
  * has an incomplete bucket there; it is null only when every series is null at that key.
  */
-export function totalLine(series: readonly (readonly SeriesPoint[])[]): SeriesPoint[] {
-  const byKey = new Map<number, { sum: number; seen: number; valued: number; complete: boolean }>();
-  for (const points of series) {
+export function totalLine(
+  series: readonly (readonly SeriesPoint[])[],
+  names?: readonly string[],
+): SeriesPoint[] {
+  type Acc = { sum: number; seen: Set<number>; valued: number; short: string[] };
+  const byKey = new Map<number, Acc>();
+  series.forEach((points, index) => {
     for (const p of points) {
-      const acc = byKey.get(p.key) ?? { sum: 0, seen: 0, valued: 0, complete: true };
-      acc.seen += 1;
+      const acc = byKey.get(p.key) ?? { sum: 0, seen: new Set<number>(), valued: 0, short: [] };
+      acc.seen.add(index);
       if (p.value !== null) {
         acc.sum += p.value;
         acc.valued += 1;
       }
-      acc.complete &&= p.complete && p.value !== null;
+      if (!p.complete || p.value === null) acc.short.push(names?.[index] ?? '');
       byKey.set(p.key, acc);
     }
-  }
+  });
   return [...byKey.entries()]
     .sort(([a], [b]) => a - b)
-    .map(([key, acc]) => ({
-      key,
-      value: acc.valued ? acc.sum : null,
-      complete: acc.complete && acc.seen === series.length,
-    }));
+    .map(([key, acc]) => {
+      const absent = series.map((_, i) => i).filter((i) => !acc.seen.has(i));
+      const complete = acc.short.length === 0 && absent.length === 0;
+      const point: SeriesPoint = { key, value: acc.valued ? acc.sum : null, complete };
+      if (!complete && names) point.missing = [...acc.short, ...absent.map((i) => names[i] ?? '')];
+      return point;
+    });
 }
 
 export interface BuildSeriesOptions {
@@ -118,7 +137,13 @@ export interface BuildSeriesOptions {
   totalName: string;
   /** Legend name for a group when several come back (default: the group). */
   label?: (group: string) => string;
+  /** A counter or consumption: its axis starts at zero or above (see `isCounterSeries`). */
+  counter?: boolean;
 }
+
+/** Counters and consumption: cumulative abilities, and the delta or count of any metric. */
+export const isCounterSeries = (metric: { aggregator?: string | null; cumulative?: boolean }) =>
+  metric.cumulative === true || metric.aggregator === 'delta' || metric.aggregator === 'count';
 
 /**
  * One series per group of the answer; with an additive aggregator (SUM) and several groups, a
@@ -127,7 +152,12 @@ export interface BuildSeriesOptions {
 export function buildSeries(points: readonly DataPoint[], options: BuildSeriesOptions): ChartSeries[] {
   if (isSpecialMetric(options.name)) return [];
   const groups = groupPoints(points);
-  const base = { unit: options.unit };
+  const base: Partial<ChartSeries> = {
+    unit: options.unit,
+    metric: options.name,
+    aggregator: options.aggregator ?? null,
+    ...(options.counter || isCounterSeries(options) ? { counter: true } : {}),
+  };
   if (groups.size <= 1) {
     const only = [...groups.values()][0] ?? [];
     return [{ ...base, name: options.name, points: only, color: options.color }];
@@ -142,7 +172,7 @@ export function buildSeries(points: readonly DataPoint[], options: BuildSeriesOp
     series.unshift({
       ...base,
       name: options.totalName,
-      points: totalLine([...groups.values()]),
+      points: totalLine([...groups.values()], [...groups.keys()]),
       color: options.color,
       total: true,
     });

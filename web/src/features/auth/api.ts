@@ -1,6 +1,6 @@
-import type { LoginKey, Me, TokenPair } from '@kilowatch/contract';
+import type { LoginKey, Me, PasswordChange, TokenPair } from '@kilowatch/contract';
 import { encodeUsername, encryptPassword } from '../../lib/crypto.ts';
-import { http, request } from '../../lib/http.ts';
+import { currentAccessToken, http, request } from '../../lib/http.ts';
 import { useSession } from '../../lib/session.ts';
 
 export const getLoginKey = () => http.get<LoginKey>('/api/auth/login-key', undefined, { anonymous: true });
@@ -16,7 +16,14 @@ export async function login(username: string, password: string): Promise<TokenPa
   });
 }
 
-export const getMe = (token: string) => http.get<Me>('/api/auth/me', { token }, { quiet: true });
+/**
+ * Spec §7: the token also goes in the query. It is the current one, refreshed first when the
+ * stored one has expired (a reload after a pause), never the stale one read before the refresh.
+ */
+export async function getMe(): Promise<Me> {
+  const token = await currentAccessToken();
+  return http.get<Me>('/api/auth/me', { token }, { quiet: true });
+}
 
 /** Revokes the refresh token on the server, then ends the session here whatever it answered. */
 export async function logout(): Promise<void> {
@@ -27,3 +34,10 @@ export async function logout(): Promise<void> {
     clear();
   }
 }
+
+/**
+ * Changes the caller's own password (POST /api/auth/password). The server ends the user's other
+ * sessions and keeps this one; the caller shows the errors (a wrong current password is a 400).
+ */
+export const changePassword = (body: PasswordChange) =>
+  http.post<{ ok: true }>('/api/auth/password', body, { quiet: true });

@@ -67,13 +67,25 @@ export interface DataCallOptions {
  * POST /api/query/data?seq=. Silent (charts poll; no 加载中... flash) and allowed to run
  * concurrently with the other charts' calls.
  */
-export const fetchMetricData = (query: ChartQuery, { seq, signal }: DataCallOptions = {}) =>
-  http.post<QueryResult>('/api/query/data', query, {
+export const fetchMetricData = async (query: ChartQuery, { seq, signal }: DataCallOptions = {}) => {
+  const answer = await http.post<QueryResult>('/api/query/data', query, {
     params: { seq: seq ?? undefined },
     silent: true,
     allowDuplicate: true,
     signal,
   });
+  if (answer.timeZone) knownPlantZone = answer.timeZone;
+  return answer;
+};
+
+let knownPlantZone: string | null = null;
+
+/**
+ * The plant's time zone (PLANT_TIMEZONE) as the last query answer told it; the browser's zone
+ * until one has arrived. Exports print their times in it.
+ */
+export const plantTimeZone = (): string =>
+  knownPlantZone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
 
 /** An answer belongs to the latest tick only when it echoes the latest stamp (spec §4). */
 export const isCurrentAnswer = (answer: Pick<QueryResult, 'seq'> | undefined, latestSeq: string | null) =>

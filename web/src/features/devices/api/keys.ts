@@ -1,3 +1,4 @@
+import type { Presence } from '@kilowatch/contract';
 import type { QueryClient } from '@tanstack/react-query';
 
 /**
@@ -24,14 +25,19 @@ export const modelKeys = {
 export interface ThingFilters {
   categoryId?: number;
   modelId?: number;
+  presence?: Presence;
 }
 
 export const thingKeys = {
   all: ['thing', 'things'] as const,
-  list: (filters: ThingFilters) => [...thingKeys.all, 'list', filters] as const,
+  lists: () => [...thingKeys.all, 'list'] as const,
+  list: (filters: ThingFilters) => [...thingKeys.lists(), filters] as const,
   search: (name: string) => [...thingKeys.all, 'search', name] as const,
   abilities: (thingId: number) => [...thingKeys.all, thingId, 'abilities'] as const,
   token: (thingId: number) => [...thingKeys.all, thingId, 'token'] as const,
+  /** Latest values of a thing, polled by the token dialog's first-message check. */
+  latest: (thingId: number) => [...thingKeys.all, thingId, 'latest'] as const,
+  connection: () => ['telemetry', 'connection'] as const,
 };
 
 export const unitKeys = {

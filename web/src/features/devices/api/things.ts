@@ -4,6 +4,7 @@ import type {
   ImportRowError,
   Thing,
   ThingInput,
+  ThingListItem,
   ThingToken,
 } from '@kilowatch/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -14,7 +15,7 @@ import { download, HttpError, http, upload } from '../../../lib/http.ts';
 import { type ThingFilters, thingKeys, thingRootKey } from './keys.ts';
 
 export const getThings = (params: Partial<TableParams> & ThingFilters, silent = false) =>
-  http.get<PageOf<Thing>>('/api/thing/things', { ...params }, { silent });
+  http.get<PageOf<ThingListItem>>('/api/thing/things', { ...params }, { silent });
 
 export const createThing = (input: ThingInput) => http.post<Thing>('/api/thing/things', input);
 

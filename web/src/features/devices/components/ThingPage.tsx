@@ -1,5 +1,5 @@
 import { AppstoreOutlined, KeyOutlined, UploadOutlined } from '@ant-design/icons';
-import type { Thing, ThingAttribute, ThingInput } from '@kilowatch/contract';
+import type { Thing, ThingAttribute, ThingInput, ThingListItem } from '@kilowatch/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input } from 'antd';
 import { useState } from 'react';
@@ -11,6 +11,7 @@ import { AttributesEditor } from './AttributesEditor.tsx';
 import { identifierRules } from './ability-options.ts';
 import { CategorySelect } from './CategorySelect.tsx';
 import { ModelSelect } from './ModelSelect.tsx';
+import { LastSeen, LiveDataLink, PresenceSelect, PresenceTag, usePresenceFilter } from './presence.tsx';
 import { ThingAbilitiesDrawer } from './ThingAbilitiesDrawer.tsx';
 import { ThingImportModal } from './ThingImportModal.tsx';
 import { ThingTokenModal } from './ThingTokenModal.tsx';
@@ -44,7 +45,9 @@ export const toThingInput = (values: ThingValues): ThingInput => ({
 export function ThingPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [filters, setFilters] = useIdFilters(FILTERS);
+  const [idFilters, setFilters] = useIdFilters(FILTERS);
+  const [presence, setPresence] = usePresenceFilter();
+  const filters = { ...idFilters, presence };
   const [abilitiesOf, setAbilitiesOf] = useState<Thing | null>(null);
   const [tokenOf, setTokenOf] = useState<Thing | null>(null);
   const [importOpen, setImportOpen] = useState(false);
@@ -53,7 +56,7 @@ export function ThingPage() {
 
   return (
     <>
-      <CrudPage<Thing, ThingValues>
+      <CrudPage<ThingListItem, ThingValues>
         queryKey={thingKeys.list(filters)}
         title={t('route.nodes')}
         searchPlaceholder={t('devices.thing.searchPlaceholder')}
@@ -78,6 +81,7 @@ export function ThingPage() {
               style={{ width: 200 }}
               aria-label={t('devices.common.modelFilter')}
             />
+            <PresenceSelect value={presence} onChange={setPresence} />
             <Button icon={<UploadOutlined />} onClick={() => setImportOpen(true)}>
               {t('devices.import.action')}
             </Button>
@@ -86,6 +90,16 @@ export function ThingPage() {
         columns={[
           { title: t('devices.thing.fields.identifier'), dataIndex: 'identifier' },
           { title: t('devices.thing.fields.name'), dataIndex: 'name' },
+          {
+            title: t('devices.presence.title'),
+            dataIndex: 'presence',
+            render: (_, row) => <PresenceTag presence={row.presence} />,
+          },
+          {
+            title: t('devices.presence.lastSeen'),
+            dataIndex: 'lastSeen',
+            render: (_, row) => <LastSeen at={row.lastSeen} />,
+          },
           { title: t('devices.thing.fields.model'), dataIndex: 'modelName' },
           { title: t('devices.thing.fields.category'), dataIndex: 'categoryName' },
           { title: t('devices.thing.fields.description'), dataIndex: 'description', ellipsis: true },
@@ -107,6 +121,7 @@ export function ThingPage() {
         describeRow={(row) => `${row.name} (${row.identifier})`}
         rowActions={(row) => (
           <>
+            <LiveDataLink thingId={row.id} />
             <Button size="small" type="link" icon={<AppstoreOutlined />} onClick={() => setAbilitiesOf(row)}>
               {t('devices.common.abilities')}
             </Button>
@@ -160,7 +175,14 @@ export function ThingPage() {
         )}
       />
       <ThingAbilitiesDrawer thing={abilitiesOf} onClose={() => setAbilitiesOf(null)} />
-      <ThingTokenModal thing={tokenOf} onClose={() => setTokenOf(null)} />
+      <ThingTokenModal
+        thing={tokenOf}
+        onClose={() => {
+          setTokenOf(null);
+          // The device may have sent its first message meanwhile: its presence changed.
+          void queryClient.invalidateQueries({ queryKey: thingKeys.lists() });
+        }}
+      />
       <ThingImportModal open={importOpen} onClose={() => setImportOpen(false)} />
     </>
   );

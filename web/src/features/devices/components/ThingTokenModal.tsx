@@ -1,15 +1,20 @@
 import { EyeInvisibleOutlined, EyeOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { Thing } from '@kilowatch/contract';
-import { Alert, App, Button, Modal, Skeleton, Space, Typography } from 'antd';
+import { Alert, App, Button, Divider, Modal, Skeleton, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/notify.ts';
 import { useRegenerateThingToken, useThingToken } from '../api/things.ts';
+import { DeviceConnectPanel } from './DeviceConnectPanel.tsx';
+import { FirstMessageCheck } from './FirstMessageCheck.tsx';
 import { QueryResult } from './QueryResult.tsx';
 
 const MASK = '•'.repeat(24);
 
-/** A thing's access token: masked until revealed, copyable, and regenerated after a warning. */
+/**
+ * A thing's access token (masked until revealed, copyable, regenerated after a warning) and how
+ * to connect the device with it, with a live check that its first message arrived.
+ */
 export function ThingTokenModal({ thing, onClose }: { thing: Thing | null; onClose(): void }) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
@@ -57,6 +62,7 @@ export function ThingTokenModal({ thing, onClose }: { thing: Thing | null; onClo
         </Space>
       }
       destroyOnHidden
+      width={760}
     >
       <Typography.Paragraph type="secondary">
         {t('devices.token.hint', { identifier: thing?.identifier ?? '' })}
@@ -86,6 +92,14 @@ export function ThingTokenModal({ thing, onClose }: { thing: Thing | null; onClo
         )}
       </QueryResult>
       <Alert type="warning" showIcon title={t('devices.token.keepSecret')} style={{ marginTop: 16 }} />
+      {thing && query.data && (
+        <>
+          <Divider titlePlacement="start">{t('devices.connect.title')}</Divider>
+          <DeviceConnectPanel thing={thing} token={token} revealed={revealed} mask={MASK} />
+          <Divider titlePlacement="start">{t('devices.connect.check')}</Divider>
+          <FirstMessageCheck thingId={thing.id} />
+        </>
+      )}
     </Modal>
   );
 }

@@ -2,21 +2,29 @@ import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, DatePicker, Empty, Segmented, Select, Space, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import {
   BarChart,
   buildSeries,
+  ChartFigure,
   type ChartMetric,
   type ChartSeries,
   configMetric,
+  ExportMenu,
+  type ExportSource,
   invertShift,
   LineChart,
   metricConfigsQuery,
   type Period,
   paletteColor,
+  plantTimeZone,
+  seriesSheet,
   shiftPoints,
+  useSheetLabels,
+  useShownSeries,
+  withUnit,
   type YoyOption,
   yoyShift,
 } from '../../../components/charts/index.ts';
@@ -89,6 +97,10 @@ export default function ChartDetailScreen() {
     return [...main, ...other];
   }, [metric, base.data, comparison.data, compareQuery, shift, compareLabel, t]);
 
+  const shown = useShownSeries(series);
+  const labels = useSheetLabels();
+  const chartBox = useRef<HTMLDivElement>(null);
+
   const set = (change: Record<string, string | null>) =>
     setParams(
       (prev) => {
@@ -113,8 +125,16 @@ export default function ChartDetailScreen() {
   }
 
   const Chart = chartKind(metric) === 'bar' ? BarChart : LineChart;
+  const title = withUnit(metric.name, metric.unit);
+  const exportSource: ExportSource = {
+    title: `${title} ${formatDateParam(date)}`,
+    timeZone: base.data?.timeZone,
+    sheet: () => seriesSheet(title, shown, labels, base.data?.timeZone || plantTimeZone()),
+    chart: () => chartBox.current,
+  };
   return (
     <Card
+      extra={<ExportMenu source={exportSource} disabled={!shown.some((s) => s.points.length)} />}
       title={
         <Space>
           <Button
@@ -123,7 +143,7 @@ export default function ChartDetailScreen() {
             onClick={() => navigate('/home')}
             aria-label={t('home.detail.back')}
           />
-          <span>{`${metric.name}${metric.unit ? ` (${metric.unit})` : ''}`}</span>
+          <span>{title}</span>
         </Space>
       }
     >
@@ -164,13 +184,17 @@ export default function ChartDetailScreen() {
       <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
         {t('home.detail.refresh')}
       </Typography.Paragraph>
-      <Chart
-        series={series}
-        period={{ period, time: date }}
-        loading={base.isPending && baseQuery !== null}
-        incompleteLabel={t('charts.incomplete')}
-        legend
-      />
+      <div ref={chartBox}>
+        <ChartFigure label={title} count={shown.length}>
+          <Chart
+            series={shown}
+            period={{ period, time: date }}
+            loading={base.isPending && baseQuery !== null}
+            incompleteLabel={t('charts.incomplete')}
+            legend
+          />
+        </ChartFigure>
+      </div>
     </Card>
   );
 }

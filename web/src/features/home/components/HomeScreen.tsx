@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router';
 import {
   BarChart,
   buildSeries,
+  ChartCard,
   type ChartMetric,
   chartedConfigs,
   configMetric,
@@ -17,6 +18,8 @@ import {
   type ResourceRef,
   summarize,
   useChartAbilities,
+  useShownSeries,
+  withUnit,
 } from '../../../components/charts/index.ts';
 import { useAllSources, useHomeConfigs, usePeriodData, useRootRegion } from '../api/home.ts';
 import { type ChartResource, chartKind, periodQuery } from '../lib/period-query.ts';
@@ -151,26 +154,29 @@ function HomeChartCard({
   const kind = chartKind(metric);
   const Chart = kind === 'bar' ? BarChart : LineChart;
   const total = kind === 'bar' ? summarize(series[0]?.points ?? [], metric.aggregator) : null;
+  const shown = useShownSeries(series);
   return (
-    <Card
-      size="small"
-      hoverable
+    <ChartCard
       data-testid={`home-card-${metric.identifier}`}
-      title={`${metric.name}${metric.unit ? ` (${metric.unit})` : ''}`}
+      title={withUnit(metric.name, metric.unit)}
+      series={shown}
+      timeZone={data.data?.timeZone}
+      onOpen={onOpen}
       extra={
-        total !== null ? <Typography.Text strong>{formatWithUnit(total, metric.unit)}</Typography.Text> : null
+        total !== null ? (
+          <Typography.Text strong data-testid="total">
+            {formatWithUnit(total, metric.unit)}
+          </Typography.Text>
+        ) : null
       }
-      onClick={onOpen}
-      role="link"
-      aria-label={t('home.openDetail', { name: metric.name })}
     >
       <Chart
-        series={series}
+        series={shown}
         variant="card"
         period={{ period: 'day', time: today }}
         loading={data.isPending}
         incompleteLabel={t('charts.incomplete')}
       />
-    </Card>
+    </ChartCard>
   );
 }

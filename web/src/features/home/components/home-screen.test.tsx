@@ -126,7 +126,10 @@ describe('HomeScreen', () => {
   it('opens the chart detail of a card', async () => {
     const view = renderScreen(<HomeScreen />, '/home');
     await flush();
-    fireEvent.click(screen.getByTestId('home-card-E'));
+    // The title is a real button named by its text (keyboard users reach it with Tab).
+    const open = screen.getByRole('button', { name: '电量 (kWh)' });
+    expect(screen.getByTestId('home-card-E').contains(open)).toBe(true);
+    fireEvent.click(open);
     expect(view.location.current).toBe('/home/chartdetail?resourceType=region&resourceId=1&metric=E');
   });
 

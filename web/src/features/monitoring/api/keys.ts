@@ -9,4 +9,6 @@ export const monitoringKeys = {
   /** Cabinets of a region (with descendants), of one tick or poll. */
   cabinets: (regionId: number, categoryId: number | null, seq: string | null = null) =>
     [...monitoringKeys.all, 'cabinets', regionId, categoryId, seq] as const,
+  /** Devices bound to no region (the tree's "unassigned" group). */
+  unbound: (categoryId: number | null) => [...monitoringKeys.all, 'unbound', categoryId] as const,
 };

@@ -1,5 +1,5 @@
-import { type Cabinet, type DeviceStatus, MONITOR_REFRESH_MS } from '@kilowatch/contract';
-import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
+import { type Cabinet, type DeviceStatus, MONITOR_REFRESH_MS, type Thing } from '@kilowatch/contract';
+import { keepPreviousData, queryOptions, useQueries, useQuery } from '@tanstack/react-query';
 import { fetchMetricData, telemetryKeys } from '../../../components/charts/api/telemetry.ts';
 import type { ChartMetric as Metric } from '../../../components/charts/metrics.ts';
 import { http } from '../../../lib/http.ts';
@@ -14,6 +14,14 @@ export const fetchDeviceStatus = (s: Selection, categoryId: number | null, signa
     { resourceId: s.resourceId, resourceType: s.resourceType, categoryId: categoryId ?? undefined },
     { silent: true, signal },
   );
+
+/** GET /api/regions/unbound: devices bound to no region (the tree's "unassigned" group). */
+export const unboundThingsQuery = (categoryId: number | null) =>
+  queryOptions({
+    queryKey: monitoringKeys.unbound(categoryId),
+    queryFn: () =>
+      http.get<Thing[]>('/api/regions/unbound', { categoryId: categoryId ?? undefined }, { silent: true }),
+  });
 
 /** GET /api/board/components/{regionId}?successor=true: cabinets of the region and below. */
 export const fetchCabinets = (regionId: number, categoryId: number | null, signal?: AbortSignal) =>

@@ -1,6 +1,9 @@
 import type { DeviceStatus } from '@kilowatch/contract';
 import { Card, Col, Empty, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { plantTimeZone } from '../../../components/charts/api/telemetry.ts';
+import { ExportMenu } from '../../../components/charts/export/ExportMenu.tsx';
+import type { Sheet } from '../../../components/charts/export/sheet.ts';
 import { formatValue, isStatusMetric } from '../../../components/charts/series.ts';
 import { useDeviceStatus } from '../api/monitoring.ts';
 import type { Selection } from '../lib/selection.ts';
@@ -19,8 +22,24 @@ export function DeviceStatusPanel({
   const { t } = useTranslation();
   const status = useDeviceStatus(selection, seq, categoryId);
   const items = status.data ?? [];
+  const title = t('monitoring.exportColumns.status');
+  const sheet = (): Sheet => ({
+    title,
+    columns: [
+      { header: t('monitoring.exportColumns.metric'), kind: 'text' },
+      { header: t('monitoring.exportColumns.value'), kind: 'number' },
+      { header: t('monitoring.exportColumns.unit'), kind: 'text' },
+      { header: `${t('monitoring.exportColumns.time')} (${plantTimeZone()})`, kind: 'time' },
+    ],
+    rows: items.map((item) => [item.name, item.value, item.unit || null, item.ts]),
+  });
   return (
-    <Card size="small" title={t('monitoring.status.title')} loading={status.isPending && !status.data}>
+    <Card
+      size="small"
+      title={t('monitoring.status.title')}
+      loading={status.isPending && !status.data}
+      extra={<ExportMenu source={{ title, sheet }} disabled={!items.length} />}
+    >
       {items.length ? (
         <Row gutter={[12, 12]}>
           {items.map((item) => (

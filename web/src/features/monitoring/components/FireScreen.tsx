@@ -8,6 +8,8 @@ import {
   categoryAbilitiesQuery,
   regionTreeQuery,
 } from '../../../components/charts/api/telemetry.ts';
+import { ExportMenu, type ExportSource } from '../../../components/charts/export/ExportMenu.tsx';
+import type { Sheet } from '../../../components/charts/export/sheet.ts';
 import { formatWithUnit } from '../../../components/charts/series.ts';
 import { usePolledCabinets } from '../api/monitoring.ts';
 import {
@@ -22,6 +24,10 @@ import {
 } from '../lib/fire.ts';
 import { useMonitorParams } from '../lib/selection.ts';
 import { regionsWithThings, walk } from '../lib/tree.ts';
+
+/** A latest value as a sheet cell: numbers stay numbers, text stays text. */
+const sheetValue = (entry: { value: unknown }) =>
+  typeof entry.value === 'number' || typeof entry.value === 'string' ? entry.value : null;
 
 /** Categories probed for a smoke/state ability when the address names none. */
 const MAX_PROBED_CATEGORIES = 30;
@@ -64,6 +70,33 @@ export default function FireScreen() {
     return [...ids].map((id) => cabinets.get(id)).filter((c): c is Cabinet => c !== undefined);
   }, [roots, cabinets]);
   const counts = countStates(sensors);
+  const exportSource: ExportSource = {
+    title: t('monitoring.exportColumns.fire'),
+    sheet: (): Sheet => ({
+      title: t('monitoring.exportColumns.fire'),
+      columns: [
+        { header: t('monitoring.exportColumns.region'), kind: 'text' },
+        { header: t('monitoring.exportColumns.device'), kind: 'text' },
+        { header: t('monitoring.exportColumns.state'), kind: 'text' },
+        { header: t('monitoring.fire.smoke'), kind: 'number' },
+        { header: t('monitoring.fire.temperature'), kind: 'number' },
+      ],
+      rows: groups.flatMap(({ region, things }) =>
+        things.map((thing) => {
+          const cabinet = cabinets.get(thing.thingId ?? thing.id);
+          const smoke = cabinet && smokeEntry(cabinet);
+          const temperature = cabinet && temperatureEntry(cabinet);
+          return [
+            region.name,
+            thing.name,
+            t(`monitoring.fire.state.${cabinet ? fireState(cabinet) : 'offline'}`),
+            smoke ? sheetValue(smoke) : null,
+            temperature ? sheetValue(temperature) : null,
+          ];
+        }),
+      ),
+    }),
+  };
   const detecting = chosen === null && (categories.isPending || abilities.some((a) => a.isPending));
 
   return (
@@ -79,6 +112,7 @@ export default function FireScreen() {
             onChange={(v) => setCategory(v)}
             options={(categories.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
           />
+          <ExportMenu source={exportSource} disabled={!groups.length} />
           {FIRE_STATES.map((s) => (
             <Tag key={s} color={FIRE_STATE_COLORS[s]} data-testid={`count-${s}`}>
               {t(`monitoring.fire.state.${s}`)}: {counts[s]}

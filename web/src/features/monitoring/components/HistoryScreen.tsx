@@ -17,20 +17,27 @@ import {
   Typography,
 } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   allLineMetrics,
   buildSeries,
+  ChartFigure,
   type ChartMetric,
   type ChartSeries,
+  ExportMenu,
+  type ExportSource,
   formatValue,
   groupPoints,
   LineChart,
   MAX_CHART_METRICS,
+  plantTimeZone,
+  seriesSheet,
   seriesTable,
   summarize,
   type TableRow,
+  useSheetLabels,
+  useShownSeries,
 } from '../../../components/charts/index.ts';
 import { useCounterSummary, useHistorySeries } from '../api/history.ts';
 import { useResourceMetrics } from '../api/metrics.ts';
@@ -86,11 +93,26 @@ export default function HistoryScreen() {
           unit: metric.unit || answer.unit,
           totalName: several ? `${metric.name} · ${t('charts.total')}` : t('charts.total'),
           label: (g) => (several ? `${metric.name} · ${g}` : g),
+          counter: metric.cumulative,
         });
       }),
     [chosen, t, results.answers],
   );
   const loading = results.fetching;
+  const shown = useShownSeries(series);
+  const timeZone = results.answers.find((a) => a?.timeZone)?.timeZone;
+  const labels = useSheetLabels();
+  const chartBox = useRef<HTMLDivElement>(null);
+  const title = node
+    ? `${node.name} ${t('monitoring.exportColumns.history')}`
+    : t('monitoring.exportColumns.history');
+  // What is on screen: the chart's series (top-N past 10) or every series of the table.
+  const exportSource: ExportSource = {
+    title,
+    timeZone,
+    sheet: () => seriesSheet(title, view === 'chart' ? shown : series, labels, timeZone || plantTimeZone()),
+    ...(view === 'chart' ? { chart: () => chartBox.current } : {}),
+  };
 
   return (
     <MonitorLayout ctx={ctx}>
@@ -163,12 +185,27 @@ export default function HistoryScreen() {
           {resource.counters.length ? (
             <CounterStrip counters={resource.counters} answers={summaries.answers} />
           ) : null}
-          <Card size="small">
+          <Card
+            size="small"
+            title={view === 'chart' ? t('monitoring.history.chart') : t('monitoring.history.table')}
+            extra={<ExportMenu source={exportSource} disabled={!series.some((s) => s.points.length)} />}
+            data-testid="history-view"
+          >
             {!chosen.length ? (
               <Empty description={t('monitoring.noMetrics')} />
             ) : view === 'chart' ? (
               <>
-                <LineChart series={series} zoom loading={loading} incompleteLabel={t('charts.incomplete')} />
+                <div ref={chartBox}>
+                  <ChartFigure label={title} count={shown.length}>
+                    <LineChart
+                      series={shown}
+                      zoom
+                      loading={loading}
+                      window={range}
+                      incompleteLabel={t('charts.incomplete')}
+                    />
+                  </ChartFigure>
+                </div>
                 {series.some((s) => s.points.some((p) => !p.complete)) && (
                   <Alert type="info" showIcon title={t('charts.incompleteHint')} style={{ marginTop: 8 }} />
                 )}
@@ -211,10 +248,14 @@ function CounterStrip({
   );
 }
 
-/** The series as a table: 10 points a page (spec §9), values with 2 decimals, * for incomplete. */
+/** Rows a page of the history table can show; 10 first (spec §9). */
+export const HISTORY_PAGE_SIZES = [TOP_DATA_CHUNK, 50, 100, 500];
+
+/** The series as a table: 10 points a page (spec §9) or more, 2 decimals, * for incomplete. */
 export function HistoryTable({ series }: { series: ChartSeries[] }) {
   const { t } = useTranslation();
   const rows = useMemo(() => seriesTable(series), [series]);
+  const [pageSize, setPageSize] = useState<number>(TOP_DATA_CHUNK);
   const columns: TableColumnsType<TableRow> = [
     {
       title: t('monitoring.history.time'),
@@ -245,8 +286,10 @@ export function HistoryTable({ series }: { series: ChartSeries[] }) {
       columns={columns}
       dataSource={rows}
       pagination={{
-        pageSize: TOP_DATA_CHUNK,
-        showSizeChanger: false,
+        pageSize,
+        showSizeChanger: true,
+        pageSizeOptions: HISTORY_PAGE_SIZES,
+        onShowSizeChange: (_, size) => setPageSize(size),
         showTotal: (n) => t('monitoring.history.points', { count: n }),
       }}
       scroll={{ x: true }}

@@ -1,24 +1,35 @@
 import { SettingOutlined } from '@ant-design/icons';
-import { MONITOR_REFRESH_MS, type QueryResult, REALTIME_WINDOW_MINUTES } from '@kilowatch/contract';
+import {
+  type Cabinet,
+  MONITOR_REFRESH_MS,
+  type QueryResult,
+  REALTIME_WINDOW_MINUTES,
+} from '@kilowatch/contract';
 import { Button, Card, Col, Empty, Row, Skeleton, Space, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   buildSeries,
+  ChartCard,
   type ChartMetric,
   formatWithUnit,
   LineChart,
   MetricSettingsDialog,
   useChartAbilities,
+  useShownSeries,
+  withUnit,
 } from '../../../components/charts/index.ts';
 import { useResourceMetrics } from '../api/metrics.ts';
-import { useRealtimeSeries } from '../api/monitoring.ts';
+import { useRealtimeSeries, useTickCabinets } from '../api/monitoring.ts';
 import type { Selection } from '../lib/selection.ts';
 import { useSeqTicker } from '../lib/seq.ts';
-import { CabinetGrid } from './CabinetGrid.tsx';
+import { realtimeWindow } from '../lib/window.ts';
+import { CabinetGrid, CabinetOverview } from './CabinetGrid.tsx';
 import { DeviceStatusPanel } from './DeviceStatusPanel.tsx';
 import { MonitorLayout } from './MonitorLayout.tsx';
 import { useMonitor } from './use-monitor.ts';
+
+const NO_CABINETS: Cabinet[] = [];
 
 /**
  * /energy_monitor/realtime: the last 5 minutes of the selected resource's metrics, one chart per
@@ -37,6 +48,13 @@ export default function RealtimeScreen() {
     ? `${selection.resourceType}:${selection.resourceId}:${categoryId ?? ''}:${restarts}`
     : null;
   const seq = useSeqTicker(resetKey, MONITOR_REFRESH_MS);
+  const cabinets = useTickCabinets(
+    selection?.resourceType === 'region' ? selection.resourceId : null,
+    seq,
+    categoryId,
+  );
+  const cabinetList = cabinets.data ?? NO_CABINETS;
+  const cabinetsLoading = cabinets.isPending && !cabinets.data;
 
   return (
     <MonitorLayout ctx={ctx}>
@@ -67,10 +85,11 @@ export default function RealtimeScreen() {
               ) : null
             }
           />
+          {/* Overview and charts first; a whole plant's cabinets follow as a compact grid. */}
           {selection.resourceType === 'thing' ? (
             <DeviceStatusPanel selection={selection} seq={seq} categoryId={null} />
           ) : (
-            <CabinetGrid regionId={selection.resourceId} seq={seq} categoryId={categoryId} />
+            <CabinetOverview list={cabinetList} loading={cabinetsLoading} />
           )}
           {metrics.loading ? (
             <Skeleton active />
@@ -82,6 +101,9 @@ export default function RealtimeScreen() {
               categoryId={categoryId}
             />
           )}
+          {selection.resourceType === 'region' ? (
+            <CabinetGrid list={cabinetList} loading={cabinetsLoading} />
+          ) : null}
           {metrics.ref && (
             <MetricSettingsDialog
               open={settingsOpen}
@@ -127,6 +149,7 @@ function RealtimeCharts({
             metric={metric}
             answer={results[i]?.data}
             loading={results[i]?.isPending ?? true}
+            window={seq ? realtimeWindow(seq) : undefined}
           />
         </Col>
       ))}
@@ -138,10 +161,12 @@ function RealtimeMetricCard({
   metric,
   answer,
   loading,
+  window,
 }: {
   metric: ChartMetric;
   answer: QueryResult | undefined;
   loading: boolean;
+  window: { start: number; end: number } | undefined;
 }) {
   const { t } = useTranslation();
   const series = useMemo(
@@ -152,23 +177,32 @@ function RealtimeMetricCard({
         color: metric.color,
         unit: metric.unit,
         totalName: t('charts.total'),
+        counter: metric.cumulative,
       }),
     [answer, metric, t],
   );
+  const shown = useShownSeries(series);
   const main = series[0]?.points ?? [];
   const latest = [...main].reverse().find((p) => p.value !== null)?.value ?? null;
   return (
-    <Card
-      size="small"
+    <ChartCard
       data-testid={`realtime-${metric.identifier}`}
-      title={`${metric.name}${metric.unit ? ` (${metric.unit})` : ''}`}
+      title={withUnit(metric.name, metric.unit)}
+      series={shown}
+      timeZone={answer?.timeZone}
       extra={
         <Typography.Text strong data-testid="latest">
           {formatWithUnit(latest, metric.unit)}
         </Typography.Text>
       }
     >
-      <LineChart series={series} variant="card" loading={loading} incompleteLabel={t('charts.incomplete')} />
-    </Card>
+      <LineChart
+        series={shown}
+        variant="card"
+        loading={loading}
+        window={window}
+        incompleteLabel={t('charts.incomplete')}
+      />
+    </ChartCard>
   );
 }

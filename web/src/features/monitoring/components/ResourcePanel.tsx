@@ -1,18 +1,33 @@
-import { ApartmentOutlined, DesktopOutlined } from '@ant-design/icons';
+import { ApartmentOutlined, DesktopOutlined, InboxOutlined } from '@ant-design/icons';
 import type { RegionNode } from '@kilowatch/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Empty, Input, Select, Skeleton, Tree, type TreeDataNode } from 'antd';
+import type { TFunction } from 'i18next';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { categoriesQuery } from '../../../components/charts/api/telemetry.ts';
-import { filterTree, matchesSelection, nodeKey, nodeSelection, walk } from '../lib/tree.ts';
+import {
+  filterTree,
+  isUnassignedGroup,
+  matchesSelection,
+  nodeKey,
+  nodeSelection,
+  walk,
+} from '../lib/tree.ts';
 import type { MonitorContext } from './use-monitor.ts';
 
 const toTreeData = (nodes: readonly RegionNode[]): TreeDataNode[] =>
   nodes.map((n) => ({
     key: nodeKey(n),
     title: n.name,
-    icon: n.resourceType === 'thing' ? <DesktopOutlined /> : <ApartmentOutlined />,
+    icon:
+      n.resourceType === 'thing' ? (
+        <DesktopOutlined />
+      ) : isUnassignedGroup(n) ? (
+        <InboxOutlined />
+      ) : (
+        <ApartmentOutlined />
+      ),
     isLeaf: n.resourceType === 'thing',
     selectable: n.isClick !== false,
     children: toTreeData(n.children ?? []),
@@ -31,6 +46,14 @@ function ancestorKeys(roots: readonly RegionNode[], ctx: MonitorContext): string
     id = parent.parentId;
   }
   return keys;
+}
+
+/** Why the tree shows nothing: it failed to load, the search matches nothing, or nothing exists. */
+function emptyText(ctx: MonitorContext, search: string, t: TFunction): string {
+  if (ctx.tree.isError || ctx.unbound.isError) return t('monitoring.tree.loadFailed');
+  if (search.trim() && ctx.roots.length) return t('monitoring.tree.noMatch', { search: search.trim() });
+  // No region and no unassigned device: there is no device at all (of the chosen category).
+  return ctx.categoryId === null ? t('monitoring.tree.empty') : t('monitoring.tree.emptyCategory');
 }
 
 /**
@@ -81,7 +104,7 @@ export function ResourcePanel({
         style={{ marginBottom: 8 }}
         onChange={(e) => setSearch(e.target.value)}
       />
-      {ctx.tree.isPending ? (
+      {ctx.tree.isPending || ctx.unbound.isPending ? (
         <Skeleton active paragraph={{ rows: 6 }} />
       ) : treeData.length ? (
         <Tree
@@ -98,7 +121,7 @@ export function ResourcePanel({
           style={{ maxHeight: 'calc(100vh - 300px)', overflow: 'auto' }}
         />
       ) : (
-        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('monitoring.tree.empty')} />
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={emptyText(ctx, search, t)} />
       )}
     </Card>
   );

@@ -1,5 +1,5 @@
 import type { EffectiveAbility, MetricConfig, RegionNode } from '@kilowatch/contract';
-import { act, screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderScreen } from '../../../components/charts/test-utils.tsx';
 import type { RequestOptions } from '../../../lib/http.ts';
@@ -134,5 +134,16 @@ describe('HistoryScreen', () => {
       groupByInterval: 5,
     });
     expect(line[1]).not.toHaveProperty('combine');
+  });
+
+  it('lets the user choose the table page size, 10 first; the view offers an export', async () => {
+    renderScreen(<HistoryScreen />, '/energy_monitor/history?resourceType=region&resourceId=1');
+    await flush();
+    expect(screen.getByTestId('history-view').querySelector('[data-testid="export-menu"]')).not.toBeNull();
+    fireEvent.click(screen.getByText('数据表'));
+    await flush();
+    const changer = document.querySelector('.ant-pagination-options-size-changer');
+    expect(changer).not.toBeNull();
+    expect(changer!.textContent).toContain('10');
   });
 });

@@ -107,7 +107,9 @@ afterEach(() => {
   vi.clearAllMocks();
 });
 
-describe('RealtimeScreen', () => {
+// The first render of the screen styles every antd component it uses (CSS-in-JS) and takes
+// seconds on a busy shared machine; the tests are about stamps and timers, not speed.
+describe('RealtimeScreen', { timeout: 20_000 }, () => {
   it('polls every 10 s with a new seq stamp per tick, silently', async () => {
     renderScreen(<RealtimeScreen />, '/energy_monitor/realtime?resourceType=thing&resourceId=11');
     await flush();
@@ -229,4 +231,45 @@ describe('RealtimeScreen', () => {
     await tick(10_000);
     expect(dataPosts()).toHaveLength(2);
   }, 30_000);
+
+  it("puts the overview and the charts before a region's cabinets, which are compact and searchable", async () => {
+    const cabinets = Array.from({ length: 60 }, (_, i) => ({
+      thingId: 100 + i,
+      identifier: `AL-${i}`,
+      name: i === 7 ? '一号车间水表' : `配电柜${i}`,
+      description: '',
+      categoryId: 1,
+      setting: { attributes: [{ identifier: 'maker', name: '厂家', value: '安科瑞' }] },
+      attrMap: { P: { name: '有功功率', unit: 'kW', value: i, ts: 0 } },
+      lastSeenAgo: i % 2 ? 10 : null,
+    }));
+    http.get.mockImplementation(async (url: string, params?: Record<string, unknown>) => {
+      if (url === '/api/regions') return TREE;
+      if (url === '/api/thing/categories') return { list: [] };
+      if (url === '/api/query/config')
+        return [{ ...CONFIG, resourceType: 'region', resourceId: params?.resourceId }];
+      if (url.startsWith('/api/thing/things/')) return [];
+      if (url.startsWith('/api/board/components/')) return cabinets;
+      throw new Error(`unexpected GET ${url}`);
+    });
+    renderScreen(<RealtimeScreen />, '/energy_monitor/realtime?resourceType=region&resourceId=1');
+    await flush();
+    const overview = screen.getByTestId('cabinet-overview');
+    const chart = screen.getByTestId('realtime-P');
+    const grid = screen.getByTestId('cabinet-count');
+    const follows = (a: Element, b: Element) =>
+      Boolean(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING);
+    expect(follows(overview, chart)).toBe(true);
+    expect(follows(chart, grid)).toBe(true);
+    expect(overview.textContent).toContain('60');
+    // 48 tiles a page; attributes only in a cabinet's drawer, not in the grid.
+    expect(document.querySelectorAll('[data-testid^="cabinet-1"]').length).toBeLessThanOrEqual(48);
+    expect(screen.queryByText('安科瑞')).toBeNull();
+    fireEvent.change(screen.getByPlaceholderText('搜索设备名称或标识'), { target: { value: '水表' } });
+    await flush();
+    expect(grid.textContent).toBe('显示 1 / 共 60 台');
+    fireEvent.click(screen.getByTestId('cabinet-107'));
+    await flush();
+    expect((await screen.findByTestId('cabinet-details-107')).textContent).toContain('安科瑞');
+  });
 });

@@ -1,6 +1,7 @@
 import type { RegionNode, ResourceType } from '@kilowatch/contract';
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
+import { defaultSelection } from './tree.ts';
 
 /** The resource a monitoring screen shows, kept in the address (`?resourceType=&resourceId=`). */
 export interface Selection {
@@ -24,9 +25,11 @@ export function parseSelection(params: URLSearchParams): Selection | null {
 export const parseCategory = (params: URLSearchParams): number | null =>
   positiveInt(params.get('categoryId'));
 
-/** The selection, or the first root region when the address names none. */
-export const effectiveSelection = (selection: Selection | null, roots: readonly RegionNode[] | undefined) =>
-  selection ?? (roots?.[0] ? { resourceType: 'region' as const, resourceId: roots[0].id } : null);
+/** The selection, or when the address names none the first root region (else the first device). */
+export const effectiveSelection = (
+  selection: Selection | null,
+  roots: readonly RegionNode[] | undefined,
+): Selection | null => selection ?? (roots ? defaultSelection(roots) : null);
 
 /** Selection and category filter in the address; updates replace the history entry. */
 export function useMonitorParams() {

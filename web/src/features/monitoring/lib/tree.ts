@@ -1,4 +1,4 @@
-import type { RegionNode } from '@kilowatch/contract';
+import type { RegionNode, Thing } from '@kilowatch/contract';
 import type { Selection } from './selection.ts';
 
 /**
@@ -76,4 +76,57 @@ export function regionsWithThings(
     .filter((n) => n.resourceType === 'region')
     .map((region) => ({ region, things: (region.children ?? []).filter((c) => c.resourceType === 'thing') }))
     .filter((g) => g.things.length > 0);
+}
+
+/** Id of the "unassigned" group: region ids start at 1, so 0 names no region. */
+export const UNASSIGNED_GROUP_ID = 0;
+
+export const isUnassignedGroup = (node: RegionNode) =>
+  node.resourceType === 'region' && node.id === UNASSIGNED_GROUP_ID;
+
+/**
+ * The region tree followed, when some things are bound to no region, by a group `label` holding
+ * them as leaves: the group itself cannot be selected (it is no region to aggregate over), its
+ * devices can, so every device is reachable in the monitoring screens.
+ */
+export function withUnassigned(
+  roots: readonly RegionNode[],
+  things: readonly Thing[],
+  label: string,
+): RegionNode[] {
+  if (!things.length) return [...roots];
+  const group: RegionNode = {
+    id: UNASSIGNED_GROUP_ID,
+    parentId: null,
+    name: label,
+    description: '',
+    thingId: null,
+    resourceType: 'region',
+    dimensions: [],
+    level: 1,
+    sort: roots.length,
+    isClick: false,
+    children: things.map((t, index) => ({
+      id: t.id,
+      parentId: UNASSIGNED_GROUP_ID,
+      name: t.name,
+      description: t.description,
+      thingId: t.id,
+      resourceType: 'thing',
+      dimensions: [UNASSIGNED_GROUP_ID],
+      level: 2,
+      sort: index,
+      isClick: true,
+      children: [],
+    })),
+  };
+  return [...roots, group];
+}
+
+/** What the view opens on when the address names nothing: the first region, else the first device. */
+export function defaultSelection(roots: readonly RegionNode[]): Selection | null {
+  const region = roots.find((n) => n.resourceType === 'region' && n.isClick !== false);
+  if (region) return nodeSelection(region);
+  for (const n of walk(roots)) if (n.resourceType === 'thing') return nodeSelection(n);
+  return null;
 }

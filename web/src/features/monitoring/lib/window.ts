@@ -99,15 +99,20 @@ export function metricQuery(
   };
 }
 
-/** The real-time body: the last 5 minutes before the tick (`seq` is the tick's Date.now()). */
+/** The real-time window of a tick: the last 5 minutes before it (`seq` is the tick's Date.now()). */
+export function realtimeWindow(seq: string): { start: number; end: number } {
+  const end = Number(seq);
+  return { start: end - REALTIME_WINDOW_MINUTES * 60_000, end };
+}
+
+/** The real-time body: the tick's window. */
 export function realtimeQuery(
   selection: Selection,
   metric: ChartMetric,
   seq: string,
   categoryId: number | null,
 ) {
-  const end = Number(seq);
-  return metricQuery(selection, metric, { start: end - REALTIME_WINDOW_MINUTES * 60_000, end }, categoryId);
+  return metricQuery(selection, metric, realtimeWindow(seq), categoryId);
 }
 
 /** The history body: window plus buckets or downsampling. */

@@ -1,0 +1,108 @@
+import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { ADMIN, EDITOR } from './accounts.ts';
+import { buttonName, expectPath, login, toast, uniqueSuffix } from './helpers.ts';
+
+const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/**
+ * The stored access token re-signed with the server's own key (the suite's DATA_DIR/secret.key)
+ * with `exp` in the past: what the browser holds after a pause longer than ACCESS_TOKEN_TTL. The
+ * server really refuses it as expired; only `exp` and `iat` differ from the token it issued.
+ */
+async function expireStoredAccessToken(page: Page): Promise<string> {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  if (!token) throw new Error('no access token stored');
+  const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString());
+  const now = Math.floor(Date.now() / 1000);
+  const secret = readFileSync(join(process.env.E2E_DATA_DIR ?? '', 'secret.key'), 'utf8').trim();
+  const unsigned = `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url({ ...claims, iat: now - 3600, exp: now - 60 })}`;
+  const signature = createHmac('sha256', secret).update(unsigned).digest('base64url');
+  const expired = `${unsigned}.${signature}`;
+  await page.evaluate((value) => localStorage.setItem('token', value), expired);
+  return expired;
+}
+
+/** A second session of the same user, logged in the way the console does (docs/auth.md). */
+async function apiLogin(request: APIRequestContext, username: string, password: string): Promise<string> {
+  const key = Buffer.from((await (await request.get('/api/auth/login-key')).json()).data.key, 'base64');
+  const iv = randomBytes(16);
+  const cipher = createCipheriv('aes-256-cbc', key, iv);
+  const encrypted = Buffer.concat([iv, cipher.update(password, 'utf8'), cipher.final()]).toString('base64');
+  const res = await request.post('/api/auth/login', {
+    data: { username: Buffer.from(username).toString('base64'), password: encrypted },
+  });
+  expect(res.status()).toBe(200);
+  return (await res.json()).token;
+}
+
+test('a reload after the access token expired keeps the session (the refresh token is valid)', async ({
+  page,
+  request,
+}) => {
+  await page.goto('/#/login');
+  await login(page, EDITOR);
+  await expectPath(page, '/home');
+  const expired = await expireStoredAccessToken(page);
+  // The server agrees the token is expired: this is not a console-only clock trick.
+  const refused = await request.get('/api/auth/me', { headers: { 'x-Authorization': `Bearer ${expired}` } });
+  expect(refused.status()).toBe(401);
+  expect((await refused.json()).code).toBe('TOKEN_EXPIRED');
+
+  await page.reload();
+  await expectPath(page, '/home');
+  await expect(page.getByTestId('user-menu')).toContainText('编辑员');
+  const stored = await page.evaluate(() => localStorage.getItem('token'));
+  expect(stored).not.toBe(expired);
+  // Still logged in after another reload, with the refreshed token.
+  await page.reload();
+  await expect(page.getByTestId('user-menu')).toContainText('编辑员');
+  await expectPath(page, '/home');
+});
+
+test('an editor changes their own password from the user menu', async ({ page, request }) => {
+  // A fresh editor, so the suite's accounts keep their passwords.
+  await page.goto('/#/login');
+  await login(page, ADMIN);
+  await expectPath(page, '/home');
+  const adminToken = await page.evaluate(() => localStorage.getItem('token'));
+  const username = `pw${uniqueSuffix()}`;
+  const created = await request.post('/api/users', {
+    headers: { 'x-Authorization': `Bearer ${adminToken}` },
+    data: { username, password: 'Before123', name: '改密编辑', userLevel: 2 },
+  });
+  expect(created.status(), await created.text()).toBe(200);
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: '退出登录' }).click();
+  await expectPath(page, '/login?redirect=%2F');
+
+  await login(page, { username, password: 'Before123' });
+  await expectPath(page, '/home');
+  const elsewhere = await apiLogin(request, username, 'Before123');
+
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: '修改密码' }).click();
+  const dialog = page.getByRole('dialog', { name: '修改密码' });
+  await dialog.getByLabel('当前密码').fill('Wrong1234');
+  await dialog.getByLabel('新密码', { exact: true }).fill('After1234');
+  await dialog.getByLabel('确认新密码').fill('After1234');
+  await dialog.getByRole('button', { name: buttonName('确定') }).click();
+  await expect(dialog.getByText('当前密码不正确')).toBeVisible();
+
+  await dialog.getByLabel('当前密码').fill('Before123');
+  await dialog.getByRole('button', { name: buttonName('确定') }).click();
+  await expect(toast(page, '密码已修改')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  // This session goes on; the other one ended at once.
+  await page.reload();
+  await expectPath(page, '/home');
+  const ended = await request.get('/api/auth/me', { headers: { 'x-Authorization': `Bearer ${elsewhere}` } });
+  expect(ended.status()).toBe(401);
+
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: '退出登录' }).click();
+  await login(page, { username, password: 'After1234' });
+  await expectPath(page, '/home');
+});
