@@ -1,5 +1,7 @@
 export * from './admin.ts';
 export * from './auth.ts';
+export * from './buckets.ts';
+export * from './calendar.ts';
 export * from './common.ts';
 export * from './constants.ts';
 export * from './query.ts';

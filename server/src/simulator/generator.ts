@@ -1,4 +1,4 @@
-import { PlantCalendar } from '../telemetry/index.ts';
+import { PlantCalendar } from '@kilowatch/contract/calendar';
 
 // Local copies: imported bindings cost a getter call each under tsx, and these are in the hot path.
 const HOUR = 3_600_000;

@@ -1,18 +1,20 @@
-import { DuckDBTelemetryStore, type RetentionDays } from './duckdb-store.ts';
+import { DuckDBTelemetryStore } from './duckdb/store.ts';
+import type { RetentionDays } from './store.ts';
 
-export { assertTimeZone, DAY, HOUR, MINUTE, PlantCalendar, processTimeZone } from './calendar.ts';
+export {
+  assertTimeZone,
+  DAY,
+  HOUR,
+  MINUTE,
+  PlantCalendar,
+  processTimeZone,
+} from '@kilowatch/contract/calendar';
+export { bucketWidthFor, MAX_BUCKETS, MIN_GAP_MS, type Resolution } from './buckets.ts';
 export { counterConsumption, counterIncrement, counterIncrements } from './counter.ts';
 export { downsample, lttb } from './downsample.ts';
-export {
-  DEFAULT_RETENTION,
-  DuckDBTelemetryStore,
-  MAX_BUCKETS,
-  MIN_GAP_MS,
-  type Resolution,
-  type RetentionDays,
-  TelemetryWriteError,
-} from './duckdb-store.ts';
+export { DuckDBTelemetryStore } from './duckdb/store.ts';
 export type * from './store.ts';
+export { DEFAULT_RETENTION, TelemetryWriteError } from './store.ts';
 
 export interface TelemetryStoreOptions {
   /** DATA_DIR: the store lives in DATA_DIR/telemetry.duckdb. */

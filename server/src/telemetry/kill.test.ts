@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DAY, HOUR } from '@kilowatch/contract/calendar';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DAY, HOUR } from './calendar.ts';
 import { openTelemetryStore } from './index.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));

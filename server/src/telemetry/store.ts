@@ -84,3 +84,29 @@ export interface TelemetryStore {
   applyRetention(now: number): Promise<void>;
   close(): Promise<void>;
 }
+
+/** A write the backend refused or a point it cannot take; nothing of that write() was stored. */
+export class TelemetryWriteError extends Error {
+  override name = 'TelemetryWriteError';
+}
+
+/** Days each resolution is kept; day rollups are kept forever. */
+export interface RetentionDays {
+  rawDays: number;
+  minuteDays: number;
+  hourDays: number;
+}
+
+export const DEFAULT_RETENTION: RetentionDays = { rawDays: 90, minuteDays: 400, hourDays: 1830 };
+
+export function checkRetention(r: RetentionDays): void {
+  for (const [name, v] of Object.entries(r)) {
+    if (!Number.isSafeInteger(v) || v < 1)
+      throw new RangeError(`retention ${name} must be a positive integer of days`);
+  }
+  if (!(r.rawDays < r.minuteDays && r.minuteDays < r.hourDays)) {
+    throw new RangeError(
+      'retention must keep each resolution longer than the finer one (raw < minute < hour days): late points recompute rollups from the finer level',
+    );
+  }
+}

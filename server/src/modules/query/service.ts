@@ -21,6 +21,7 @@ import { AppError } from '../../errors.ts';
 import type { IngestService } from '../../ingest/index.ts';
 import {
   type BucketSpec,
+  bucketWidthFor,
   DAY,
   downsample,
   HOUR,
@@ -49,22 +50,6 @@ export const DEFAULT_MAX_POINTS = 2000;
 const DEFAULT_WINDOW_MS = HOUR;
 /** Colours of new metric configs, in order (the first is the console's theme colour). */
 const PALETTE = ['#409EFF', '#67C23A', '#E6A23C', '#F56C6C', '#909399', '#9B59B6', '#1ABC9C', '#34495E'];
-/** Auto buckets of region sums without groupByTime: nice widths, at least a minute. */
-const AUTO_WIDTHS = [
-  MINUTE,
-  2 * MINUTE,
-  5 * MINUTE,
-  10 * MINUTE,
-  15 * MINUTE,
-  30 * MINUTE,
-  HOUR,
-  2 * HOUR,
-  3 * HOUR,
-  6 * HOUR,
-  12 * HOUR,
-  DAY,
-];
-
 const UNIT_MS = { second: 1000, minute: MINUTE, hour: HOUR, day: DAY } as const;
 
 export interface QueryDeps {
@@ -346,7 +331,8 @@ export function createQueryService(deps: QueryDeps) {
       if (combine !== 'none') {
         // Raw points of several things do not line up in time: a region's sum is bucketed.
         const need = (end - start) / maxPoints;
-        const width = AUTO_WIDTHS.find((w) => w >= need) ?? Math.ceil(need / DAY) * DAY;
+        // Auto buckets of region sums without groupByTime: the table's widths from a minute to a day.
+        const width = bucketWidthFor(need, { min: MINUTE, max: DAY });
         const aggregator: QueryAggregator =
           q.aggregator ?? (ability.cumulative ? 'last' : ability.aggregator);
         return bucketed({ widthMs: width }, 1, aggregator);

@@ -1,8 +1,10 @@
 /**
- * Local calendar of the plant's time zone, computed with Intl (Node's ICU) so the store does not
- * depend on DuckDB's ICU extension. A local day is numbered like a date: days since 1970-01-01
- * (local), and starts at the first instant whose local date is that day (local midnight, or the
- * end of a DST gap when midnight does not exist).
+ * Local calendar of the plant's time zone, computed with Intl (ICU in Node and in browsers) so
+ * the telemetry store does not depend on DuckDB's ICU extension, and the store, the query layer,
+ * the simulator, tariffs, reports and the console count days and months with the same code. A
+ * local day is numbered like a date: days since 1970-01-01 (local), and starts at the first
+ * instant whose local date is that day (local midnight, or the end of a DST gap when midnight does
+ * not exist). Pure TypeScript (no Node API), so the console can import it too.
  */
 
 export const SECOND = 1000;

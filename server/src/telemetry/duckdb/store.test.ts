@@ -1,12 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DAY, HOUR, MINUTE, PlantCalendar } from '@kilowatch/contract/calendar';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DAY, HOUR, MINUTE, PlantCalendar } from './calendar.ts';
-import { counterIncrement } from './counter.ts';
-import { type DuckDBTelemetryStore, type Resolution, TelemetryWriteError } from './duckdb-store.ts';
-import { openTelemetryStore } from './index.ts';
-import type { Bucket, BucketAggregator, BucketSpec, Point, SeriesKey } from './store.ts';
+import { counterIncrement } from '../counter.ts';
+import {
+  type DuckDBTelemetryStore,
+  openTelemetryStore,
+  type Resolution,
+  TelemetryWriteError,
+} from '../index.ts';
+import type { Bucket, BucketAggregator, BucketSpec, Point, SeriesKey } from '../store.ts';
 
 const RETENTION = { rawDays: 90, minuteDays: 400, hourDays: 1830 };
 const AGGREGATORS: BucketAggregator[] = ['avg', 'sum', 'max', 'min', 'count', 'first', 'last', 'delta'];

@@ -1,0 +1,388 @@
+/**
+ * Minute, hour and day rollups: recomputed for what a batch touches, inside its transaction
+ * (minutes from raw points or from the batch in memory, hours from minutes, days from hours or
+ * minutes on the plant calendar), rebuilt after a time-zone change, and checked on demand.
+ */
+import { type DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
+import { HOUR, MINUTE, type PlantCalendar } from '@kilowatch/contract/calendar';
+import { ceilTo, floorTo } from '../buckets.ts';
+import {
+  columns,
+  int,
+  type Lane,
+  RAW_AGGREGATES,
+  ROLLUP_AGGREGATES,
+  ROLLUP_TYPES,
+  scalar,
+  yieldToLoop,
+} from './schema.ts';
+import {
+  aggregateRun,
+  type Group,
+  lowerBound,
+  type MinuteAggregate,
+  type SeriesState,
+  type SeriesTable,
+} from './series.ts';
+
+/** Lookback for the previous sample in minute rollups before falling back to hour rollups. */
+const PREV_LOOKBACK = 6 * HOUR;
+
+/** Recomputes the minute, hour and day rollups the groups' points touch (inside the transaction). */
+export async function recompute(
+  c: DuckDBConnection,
+  cal: PlantCalendar,
+  groups: readonly Group[],
+): Promise<void> {
+  interface Range {
+    st: SeriesState;
+    lo: number;
+    hi: number;
+    prev: { ts: number; value: number } | null | undefined;
+    needsNext: boolean;
+    js: boolean;
+    g: Group;
+  }
+  const ranges: Range[] = groups.map((g) => {
+    const st = g.st;
+    const minTs = g.ts[0] as number;
+    const maxTs = g.ts[g.ts.length - 1] as number;
+    const lo = floorTo(minTs, MINUTE);
+    const hi = floorTo(maxTs, MINUTE) + MINUTE;
+    let prev: Range['prev'];
+    let js = false;
+    if (st.latestTs === null) {
+      prev = null;
+      js = true;
+    } else if (st.latestTs < lo) {
+      prev = { ts: st.latestTs, value: st.latestValue };
+      js = true;
+    } else if (minTs > st.latestTs && floorTo(st.latestTs, MINUTE) === lo) {
+      prev = st.tailPrev;
+      // In order, and the stored part of the first minute is in memory: minutes computed here.
+      js = prev !== undefined && st.recentFrom <= lo;
+    }
+    return { st, g, lo, hi, prev, js, needsNext: st.latestTs !== null && st.latestTs >= hi };
+  });
+  const unknown = ranges.filter((r) => r.prev === undefined);
+  if (unknown.length > 0) {
+    const found = await lastBeforeMinute(
+      c,
+      unknown.map((r) => ({ id: r.st.id, x: r.lo })),
+    );
+    for (const r of unknown) r.prev = found.get(r.st.id) ?? null;
+  }
+  // A late point changes the next bucket with data too (its first step starts at the late point).
+  const late = ranges.filter((r) => r.needsNext);
+  if (late.length > 0) {
+    const minHi = Math.min(...late.map((r) => r.hi));
+    const [ids, next] = await columns(
+      c,
+      `SELECT q.sid, min(m.bucket)::DOUBLE FROM minute m
+       JOIN (VALUES ${late.map((r) => `(${int(r.st.id)}, ${int(r.hi)})`).join(',')}) q(sid, hi)
+         ON m.series_id = q.sid AND m.bucket >= q.hi
+       WHERE m.bucket >= ${int(minHi)} GROUP BY q.sid`,
+    );
+    const nextBy = new Map<number, number>();
+    for (let i = 0; i < (ids?.length ?? 0); i++) nextBy.set(ids?.[i] as number, next?.[i] as number);
+    for (const r of late) {
+      const nb = nextBy.get(r.st.id);
+      if (nb !== undefined) r.hi = nb + MINUTE;
+    }
+  }
+
+  let gLo = Number.POSITIVE_INFINITY;
+  let gHi = Number.NEGATIVE_INFINITY;
+  let dayLo = Number.POSITIVE_INFINITY;
+  let dayHi = Number.NEGATIVE_INFINITY;
+  await c.run('DELETE FROM aff');
+  const app = await c.createAppender('aff');
+  for (const r of ranges) {
+    const dlo = cal.dayOf(r.lo);
+    const dhi = cal.dayOf(r.hi - 1) + 1;
+    app.appendInteger(r.st.id);
+    app.appendBigInt(BigInt(r.lo));
+    app.appendBigInt(BigInt(r.hi));
+    app.appendBigInt(BigInt(floorTo(r.lo, HOUR)));
+    app.appendBigInt(BigInt(ceilTo(r.hi, HOUR)));
+    app.appendInteger(dlo);
+    app.appendInteger(dhi);
+    if (r.prev) {
+      app.appendBigInt(BigInt(r.prev.ts));
+      app.appendDouble(r.prev.value);
+    } else {
+      app.appendNull();
+      app.appendNull();
+    }
+    app.appendBoolean(r.js);
+    app.endRow();
+    gLo = Math.min(gLo, r.lo);
+    gHi = Math.max(gHi, r.hi);
+    dayLo = Math.min(dayLo, dlo);
+    dayHi = Math.max(dayHi, dhi);
+  }
+  app.closeSync();
+
+  // Minutes from raw points; the previous sample gives the first step (increment and gap).
+  await c.run(`DELETE FROM minute USING aff WHERE minute.series_id = aff.series_id
+    AND minute.bucket >= aff.lo AND minute.bucket < aff.hi
+    AND minute.bucket >= ${int(gLo)} AND minute.bucket < ${int(gHi)}`);
+  const inSql = ranges.filter((r) => !r.js);
+  if (inSql.length > 0) {
+    const sLo = Math.min(...inSql.map((r) => r.lo));
+    const sHi = Math.max(...inSql.map((r) => r.hi));
+    await c.run(`INSERT INTO minute
+      WITH p AS (
+        SELECT r.series_id, r.ts, r.value FROM raw r JOIN aff a
+          ON r.series_id = a.series_id AND r.ts >= a.lo AND r.ts < a.hi AND NOT a.js
+        WHERE r.ts >= ${int(sLo)} AND r.ts < ${int(sHi)}
+        UNION ALL SELECT series_id, prev_ts, prev_value FROM aff WHERE prev_ts IS NOT NULL AND NOT js
+      ), s AS (
+        SELECT series_id, ts, value, ts - lag(ts) OVER w AS gap, lag(value) OVER w AS pv
+        FROM p WINDOW w AS (PARTITION BY series_id ORDER BY ts)
+      )
+      SELECT s.series_id, s.ts // ${MINUTE} * ${MINUTE} AS bucket, ${RAW_AGGREGATES}
+      FROM s JOIN aff a ON s.series_id = a.series_id AND NOT a.js WHERE s.ts >= a.lo
+      GROUP BY s.series_id, bucket`);
+  }
+  const inJs = ranges.filter((r) => r.js);
+  if (inJs.length > 0) await appendMinutes(c, inJs);
+
+  // Hours from minutes.
+  const hLo = floorTo(gLo, HOUR);
+  const hHi = ceilTo(gHi, HOUR);
+  await c.run(`DELETE FROM hour USING aff WHERE hour.series_id = aff.series_id
+    AND hour.bucket >= aff.hlo AND hour.bucket < aff.hhi
+    AND hour.bucket >= ${int(hLo)} AND hour.bucket < ${int(hHi)}`);
+  await c.run(`INSERT INTO hour
+    SELECT m.series_id, m.bucket // ${HOUR} * ${HOUR} AS hb, ${ROLLUP_AGGREGATES}
+    FROM minute m JOIN aff a ON m.series_id = a.series_id AND m.bucket >= a.hlo AND m.bucket < a.hhi
+    WHERE m.bucket >= ${int(hLo)} AND m.bucket < ${int(hHi)}
+    GROUP BY m.series_id, hb`);
+
+  await recomputeDays(c, cal, dayLo, dayHi);
+}
+
+/** Day rows for the days in aff.dlo..dhi: from hours when local midnights fall on whole hours, else minutes. */
+async function recomputeDays(
+  c: DuckDBConnection,
+  cal: PlantCalendar,
+  dayLo: number,
+  dayHi: number,
+): Promise<void> {
+  await c.run('DELETE FROM days');
+  const app = await c.createAppender('days');
+  let hourAligned = true;
+  for (let d = dayLo; d < dayHi; d++) {
+    const lo = cal.dayStart(d);
+    const hi = cal.dayStart(d + 1);
+    if (lo % HOUR !== 0 || hi % HOUR !== 0) hourAligned = false;
+    app.appendInteger(d);
+    app.appendBigInt(BigInt(lo));
+    app.appendBigInt(BigInt(hi));
+    app.endRow();
+  }
+  app.closeSync();
+  const source = hourAligned ? 'hour' : 'minute';
+  const msLo = cal.dayStart(dayLo);
+  const msHi = cal.dayStart(dayHi);
+  await c.run(`DELETE FROM day USING aff WHERE day.series_id = aff.series_id
+    AND day.bucket >= aff.dlo AND day.bucket < aff.dhi
+    AND day.bucket >= ${int(dayLo)} AND day.bucket < ${int(dayHi)}`);
+  await c.run(`INSERT INTO day
+    SELECT s.series_id, d.day AS db, ${ROLLUP_AGGREGATES}
+    FROM ${source} s JOIN days d ON s.bucket >= d.lo AND s.bucket < d.hi
+    JOIN aff a ON s.series_id = a.series_id AND d.day >= a.dlo AND d.day < a.dhi
+    WHERE s.bucket >= ${int(msLo)} AND s.bucket < ${int(msHi)}
+    GROUP BY s.series_id, db`);
+}
+
+/** After a time-zone change: day rows rebuilt wherever hour (or minute) rollups still exist. */
+export async function rebuildDays(
+  c: DuckDBConnection,
+  cal: PlantCalendar,
+  table: SeriesTable,
+  minuteCut: number,
+): Promise<void> {
+  const [lo, hi] = await columns(c, 'SELECT min(bucket)::DOUBLE, max(bucket)::DOUBLE FROM minute');
+  const min = lo?.[0] as number | null;
+  const max = hi?.[0] as number | null;
+  if (min === null || max === null || table.byId.size === 0) return;
+  // Days whose minutes retention may have cut keep their old alignment.
+  const cut = minuteCut;
+  const dayLo = min >= cut ? cal.dayOf(min) : cal.dayOf(cut) + 1;
+  const dayHi = cal.dayOf(max) + 1;
+  if (dayHi <= dayLo) return;
+  await c.run('DELETE FROM aff');
+  const app = await c.createAppender('aff');
+  for (const st of table.byId.values()) {
+    app.appendInteger(st.id);
+    for (let i = 0; i < 4; i++) app.appendBigInt(0n);
+    app.appendInteger(dayLo);
+    app.appendInteger(dayHi);
+    app.appendNull();
+    app.appendNull();
+    app.appendBoolean(false);
+    app.endRow();
+  }
+  app.closeSync();
+  await recomputeDays(c, cal, dayLo, dayHi);
+}
+
+/**
+ * Recomputes every rollup from the level below (minutes from raw points) and counts the rows
+ * that differ from the stored ones (relative tolerance 1e-9 on sums: summation order may differ).
+ * Minutes before the oldest raw point of a series are skipped (retention removed their points).
+ */
+export async function checkRollups(
+  writer: Lane,
+  cal: PlantCalendar,
+): Promise<{ minute: number; hour: number; day: number }> {
+  const diff = (a: string, b: string) =>
+    `${a}.cnt IS DISTINCT FROM ${b}.cnt OR ${a}.first_ts IS DISTINCT FROM ${b}.first_ts OR ${a}.last_ts IS DISTINCT FROM ${b}.last_ts
+     OR ${a}.vmin IS DISTINCT FROM ${b}.vmin OR ${a}.vmax IS DISTINCT FROM ${b}.vmax OR ${a}.vfirst IS DISTINCT FROM ${b}.vfirst
+     OR ${a}.vlast IS DISTINCT FROM ${b}.vlast OR coalesce(${a}.max_gap, 0) IS DISTINCT FROM coalesce(${b}.max_gap, 0)
+     OR ${a}.vsum IS NULL OR ${b}.vsum IS NULL OR abs(${a}.vsum - ${b}.vsum) > 1e-9 * greatest(1, abs(${a}.vsum))
+     OR abs(${a}.inc - ${b}.inc) > 1e-9 * greatest(1, abs(${a}.inc))`;
+  const cols = 'series_id, bucket, cnt, vsum, vmin, vmax, vfirst, first_ts, vlast, last_ts, inc, max_gap';
+  return writer.run(async (c) => {
+    const minute = await scalar(
+      c,
+      `WITH s AS (SELECT series_id, ts, value, ts - lag(ts) OVER w AS gap, lag(value) OVER w AS pv
+          FROM raw WINDOW w AS (PARTITION BY series_id ORDER BY ts)),
+        f AS (SELECT series_id, min(ts) // ${MINUTE} * ${MINUTE} AS fb FROM raw GROUP BY series_id),
+        e AS (SELECT series_id, ts // ${MINUTE} * ${MINUTE} AS bucket, ${RAW_AGGREGATES} FROM s GROUP BY ALL),
+        x AS (SELECT ${cols} FROM (SELECT * FROM e) e(${cols}, min_ts, max_ts))
+      SELECT count(*)::DOUBLE FROM x FULL OUTER JOIN minute y ON x.series_id = y.series_id AND x.bucket = y.bucket
+      JOIN f ON f.series_id = coalesce(x.series_id, y.series_id)
+      WHERE coalesce(x.bucket, y.bucket) > f.fb AND (${diff('x', 'y')})`,
+    );
+    const hour = await scalar(
+      c,
+      `WITH x AS (SELECT ${cols} FROM (SELECT series_id, bucket // ${HOUR} * ${HOUR} AS hb, ${ROLLUP_AGGREGATES}
+          FROM minute GROUP BY series_id, hb) t(${cols}, min_ts, max_ts)),
+        f AS (SELECT series_id, min(bucket) // ${HOUR} * ${HOUR} AS fb FROM minute GROUP BY series_id)
+      SELECT count(*)::DOUBLE FROM x FULL OUTER JOIN hour y ON x.series_id = y.series_id AND x.bucket = y.bucket
+      JOIN f ON f.series_id = coalesce(x.series_id, y.series_id)
+      WHERE coalesce(x.bucket, y.bucket) > f.fb AND (${diff('x', 'y')})`,
+    );
+    // Days: compare over the days fully covered by minute rows.
+    const [lo, hi] = await columns(c, 'SELECT min(bucket)::DOUBLE, max(bucket)::DOUBLE FROM minute');
+    let day = 0;
+    const min = lo?.[0] as number | null;
+    const max = hi?.[0] as number | null;
+    if (min !== null && max !== null) {
+      const d0 = cal.dayOf(min) + 1;
+      const d1 = cal.dayOf(max) + 1;
+      if (d1 > d0) {
+        const values: string[] = [];
+        for (let d = d0; d < d1; d++)
+          values.push(`(${d}, ${int(cal.dayStart(d))}, ${int(cal.dayStart(d + 1))})`);
+        day = await scalar(
+          c,
+          `WITH d(day, lo, hi) AS (VALUES ${values.join(',')}),
+            x AS (SELECT ${cols} FROM (SELECT m.series_id, d.day, ${ROLLUP_AGGREGATES}
+              FROM minute m JOIN d ON m.bucket >= d.lo AND m.bucket < d.hi GROUP BY m.series_id, d.day) t(${cols}, min_ts, max_ts)),
+            y AS (SELECT * FROM day WHERE bucket >= ${d0} AND bucket < ${d1})
+          SELECT count(*)::DOUBLE FROM x FULL OUTER JOIN y ON x.series_id = y.series_id AND x.bucket = y.bucket
+          WHERE ${diff('x', 'y')}`,
+        );
+      }
+    }
+    return { minute, hour, day };
+  });
+}
+
+/** Last sample strictly before minute-aligned `x` of each series, from minute then hour rollups. */
+export async function lastBeforeMinute(
+  c: DuckDBConnection,
+  pairs: readonly { id: number; x: number }[],
+): Promise<Map<number, { ts: number; value: number }>> {
+  const out = new Map<number, { ts: number; value: number }>();
+  if (pairs.length === 0) return out;
+  const q = `(VALUES ${pairs.map((p) => `(${int(p.id)}, ${int(p.x)})`).join(',')}) q(sid, x)`;
+  const minX = Math.min(...pairs.map((p) => p.x));
+  const maxX = Math.max(...pairs.map((p) => p.x));
+  const read = (cols: unknown[][]) => {
+    const [ids, values, ts] = cols;
+    for (let i = 0; i < (ids?.length ?? 0); i++) {
+      out.set(ids?.[i] as number, { ts: ts?.[i] as number, value: values?.[i] as number });
+    }
+  };
+  read(
+    await columns(
+      c,
+      `SELECT q.sid, arg_max(m.vlast, m.last_ts), max(m.last_ts)::DOUBLE FROM minute m JOIN ${q}
+         ON m.series_id = q.sid AND m.bucket < q.x AND m.bucket >= q.x - ${PREV_LOOKBACK}
+       WHERE m.bucket >= ${int(minX - PREV_LOOKBACK)} AND m.bucket < ${int(maxX)} GROUP BY q.sid`,
+    ),
+  );
+  const missing = pairs.filter((p) => !out.has(p.id));
+  if (missing.length > 0) {
+    // Nothing in the lookback: the hour rows that end before it hold the last sample.
+    const q2 = `(VALUES ${missing.map((p) => `(${int(p.id)}, ${int(p.x)})`).join(',')}) q(sid, x)`;
+    read(
+      await columns(
+        c,
+        `SELECT q.sid, arg_max(h.vlast, h.last_ts), max(h.last_ts)::DOUBLE FROM hour h JOIN ${q2}
+           ON h.series_id = q.sid AND h.bucket < q.x - ${PREV_LOOKBACK} GROUP BY q.sid`,
+      ),
+    );
+  }
+  return out;
+}
+
+/**
+ * Minute rows of in-order batches, computed here from the batch, the stored part of its first
+ * minute (recent points in memory) and the previous sample; appended to the minute table.
+ */
+async function appendMinutes(
+  c: DuckDBConnection,
+  ranges: readonly {
+    st: SeriesState;
+    g: Group;
+    lo: number;
+    prev: { ts: number; value: number } | null | undefined;
+  }[],
+): Promise<void> {
+  const app = await c.createAppender('minute');
+  let cols: (number | bigint | null)[][] = ROLLUP_TYPES.map(() => []);
+  const flush = () => {
+    const chunk = DuckDBDataChunk.create(ROLLUP_TYPES, cols[0]?.length ?? 0);
+    chunk.setColumns(cols as never);
+    app.appendDataChunk(chunk);
+    cols = ROLLUP_TYPES.map(() => []);
+  };
+  const bucketOf = (t: number) => t - (t % MINUTE);
+  for (const r of ranges) {
+    const id = r.st.id;
+    const emit = (bucket: number, a: MinuteAggregate) => {
+      const row = [
+        id,
+        BigInt(bucket),
+        a.cnt,
+        a.sum,
+        a.min,
+        a.max,
+        a.first,
+        BigInt(a.firstTs),
+        a.last,
+        BigInt(a.lastTs),
+        a.inc,
+        a.maxGap === null ? null : BigInt(a.maxGap),
+        BigInt(a.minTs),
+        BigInt(a.maxTs),
+      ];
+      for (let k = 0; k < row.length; k++) (cols[k] as unknown[]).push(row[k]);
+      if ((cols[0]?.length ?? 0) === 2048) flush();
+    };
+    // The stored samples of the first minute (in memory), then the batch.
+    const head = lowerBound(r.st.recentTs, r.lo);
+    const ts = r.st.recentTs.slice(head).concat(r.g.ts);
+    const values = r.st.recentValues.slice(head).concat(r.g.values);
+    aggregateRun(ts, values, 0, ts.length, r.prev ?? null, bucketOf, emit);
+    if (ts.length > 0 && (cols[0]?.length ?? 0) % 512 === 0) await yieldToLoop();
+  }
+  if ((cols[0]?.length ?? 0) > 0) flush();
+  app.closeSync();
+}

@@ -1,0 +1,89 @@
+/**
+ * The DuckDB store's tables and the few helpers every statement goes through: a connection that
+ * runs statements in order (`Lane`), column reads, and integers checked before they enter SQL.
+ */
+import { BIGINT, DOUBLE, type DuckDBConnection, INTEGER } from '@duckdb/node-api';
+import { incrementSql } from '../counter.ts';
+
+/** Rollup tables, finest first. */
+export const ROLLUPS = ['minute', 'hour', 'day'] as const;
+export type Rollup = (typeof ROLLUPS)[number];
+
+export const ROLLUP_COLUMNS =
+  'series_id INTEGER, bucket BIGINT, cnt INTEGER, vsum DOUBLE, vmin DOUBLE, vmax DOUBLE, vfirst DOUBLE, first_ts BIGINT, vlast DOUBLE, last_ts BIGINT, inc DOUBLE, max_gap BIGINT, min_ts BIGINT, max_ts BIGINT';
+
+/** Column types of a rollup row, for data chunks appended from JS (ROLLUP_COLUMNS in order). */
+export const ROLLUP_TYPES = [
+  INTEGER,
+  BIGINT,
+  INTEGER,
+  DOUBLE,
+  DOUBLE,
+  DOUBLE,
+  DOUBLE,
+  BIGINT,
+  DOUBLE,
+  BIGINT,
+  DOUBLE,
+  BIGINT,
+  BIGINT,
+  BIGINT,
+];
+
+/** Aggregates of raw samples `s` (columns ts, value, gap, pv) per group. */
+export const RAW_AGGREGATES = `count(*)::INTEGER, sum(value), min(value), max(value), arg_min(value, ts), min(ts), arg_max(value, ts), max(ts), sum(${incrementSql('pv', 'value')}), max(gap), arg_min(ts, value), arg_max(ts, value)`;
+/** Aggregates of rollup rows per group: exact combinations of the finer rows. */
+export const ROLLUP_AGGREGATES =
+  'sum(cnt)::INTEGER, sum(vsum), min(vmin), max(vmax), arg_min(vfirst, first_ts), min(first_ts), arg_max(vlast, last_ts), max(last_ts), sum(inc), max(max_gap), arg_min(min_ts, vmin), arg_max(max_ts, vmax)';
+
+/** Creates the tables when missing, and the writer connection's scratch tables. */
+export async function createSchema(c: DuckDBConnection): Promise<void> {
+  await c.run(`CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR)`);
+  await c.run(`CREATE TABLE IF NOT EXISTS series (id INTEGER PRIMARY KEY, thing_id INTEGER NOT NULL,
+    metric VARCHAR NOT NULL, first_ts BIGINT, interval_ms BIGINT)`);
+  await c.run(`CREATE TABLE IF NOT EXISTS raw (series_id INTEGER, ts BIGINT, value DOUBLE)`);
+  for (const t of ROLLUPS) await c.run(`CREATE TABLE IF NOT EXISTS ${t} (${ROLLUP_COLUMNS})`);
+  // No indexes: an ART index on series_id made hour reads slower here (measured), and costs writes.
+  await c.run(`CREATE TEMP TABLE aff (series_id INTEGER, lo BIGINT, hi BIGINT, hlo BIGINT, hhi BIGINT,
+    dlo INTEGER, dhi INTEGER, prev_ts BIGINT, prev_value DOUBLE, js BOOLEAN)`);
+  await c.run(`CREATE TEMP TABLE dup (series_id INTEGER, ts BIGINT)`);
+  await c.run(`CREATE TEMP TABLE days (day INTEGER, lo BIGINT, hi BIGINT)`);
+}
+
+export const int = (n: number): string => {
+  if (!Number.isSafeInteger(n)) throw new RangeError(`not an integer: ${n}`);
+  return String(n);
+};
+
+/** A connection whose statements run one at a time, in order. */
+export class Lane {
+  pending = 0;
+  private tail: Promise<unknown> = Promise.resolve();
+  constructor(readonly conn: DuckDBConnection) {}
+  run<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+    this.pending++;
+    const next = this.tail.then(() => fn(this.conn));
+    this.tail = next.then(
+      () => {
+        this.pending--;
+      },
+      () => {
+        this.pending--;
+      },
+    );
+    return next;
+  }
+}
+
+export async function columns(conn: DuckDBConnection, sql: string): Promise<unknown[][]> {
+  const reader = await conn.runAndReadAll(sql);
+  return reader.getColumns() as unknown[][];
+}
+
+export async function scalar(conn: DuckDBConnection, sql: string): Promise<number> {
+  const [col] = await columns(conn, sql);
+  return Number(col?.[0] ?? 0);
+}
+
+/** Lets queries and acknowledgements run between chunks of a large batch. */
+export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -1,0 +1,354 @@
+/**
+ * What the DuckDB store keeps in memory per series: id, first sample, typical interval, latest
+ * value and the last minutes of points (realtime reads, minute rollups of in-order batches),
+ * and the pure functions that keep them up to date.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { MINUTE } from '@kilowatch/contract/calendar';
+import { floorTo } from '../buckets.ts';
+import { counterIncrement } from '../counter.ts';
+import { columns, int } from './schema.ts';
+
+export interface SeriesState {
+  id: number;
+  thingId: number;
+  metric: string;
+  /** Oldest sample ever written (kept when retention removes raw points). */
+  firstTs: number | null;
+  /** Typical spacing of samples (estimate), ms. */
+  intervalMs: number | null;
+  persistedInterval: number | null;
+  persistedFirstTs: number | null;
+  latestTs: number | null;
+  latestValue: number;
+  /**
+   * Last sample strictly before the minute of `latestTs` (null: none; undefined: unknown), so an
+   * in-order batch recomputes its first minute without a lookup.
+   */
+  tailPrev: { ts: number; value: number } | null | undefined;
+  /** Recent points in memory, oldest first: every stored point at or after `recentFrom`. */
+  recentTs: number[];
+  recentValues: number[];
+  recentFrom: number;
+  /** The group of the batch being committed (scratch). */
+  group: Group | undefined;
+}
+
+/** The points of one series in a batch being committed. */
+export interface Group {
+  st: SeriesState;
+  ts: number[];
+  values: number[];
+}
+
+/** Recent points kept in memory per series (realtime reads, minute rollups of in-order batches). */
+export const RECENT_WINDOW = 15 * MINUTE;
+export const RECENT_CAP = 1024;
+
+/** Series by thing and metric (two levels: no key string built per point) and by id. */
+export class SeriesTable {
+  private readonly things = new Map<number, Map<string, SeriesState>>();
+  readonly byId = new Map<number, SeriesState>();
+  private nextId = 1;
+
+  get(thingId: number, metric: string): SeriesState | undefined {
+    return this.things.get(thingId)?.get(metric);
+  }
+
+  /** A new series with the next free id (stored by the commit that creates it). */
+  create(thingId: number, metric: string): SeriesState {
+    const st = blank(this.nextId++, thingId, metric, null, null);
+    st.tailPrev = null;
+    this.add(st);
+    return st;
+  }
+
+  add(st: SeriesState): void {
+    let m = this.things.get(st.thingId);
+    if (!m) {
+      m = new Map();
+      this.things.set(st.thingId, m);
+    }
+    m.set(st.metric, st);
+    this.byId.set(st.id, st);
+    this.nextId = Math.max(this.nextId, st.id + 1);
+  }
+
+  delete(st: SeriesState): void {
+    this.things.get(st.thingId)?.delete(st.metric);
+    this.byId.delete(st.id);
+  }
+}
+
+function blank(
+  id: number,
+  thingId: number,
+  metric: string,
+  firstTs: number | null,
+  intervalMs: number | null,
+): SeriesState {
+  return {
+    id,
+    thingId,
+    metric,
+    firstTs,
+    intervalMs,
+    persistedInterval: intervalMs,
+    persistedFirstTs: firstTs,
+    latestTs: null,
+    latestValue: 0,
+    tailPrev: undefined,
+    recentTs: [],
+    recentValues: [],
+    recentFrom: 0,
+    group: undefined,
+  };
+}
+
+/** Loads every series, its latest value and its recent window from the tables (on open). */
+export async function loadSeries(c: DuckDBConnection, table: SeriesTable): Promise<void> {
+  const [ids, things, metrics, firsts, intervals] = await columns(
+    c,
+    'SELECT id, thing_id, metric, first_ts::DOUBLE, interval_ms::DOUBLE FROM series',
+  );
+  for (let i = 0; i < (ids?.length ?? 0); i++) {
+    table.add(
+      blank(
+        ids?.[i] as number,
+        things?.[i] as number,
+        metrics?.[i] as string,
+        firsts?.[i] as number | null,
+        intervals?.[i] as number | null,
+      ),
+    );
+  }
+  // Latest values: the day rollups hold every series' last sample and are never pruned.
+  const [sids, lastTs, lastValues] = await columns(
+    c,
+    'SELECT series_id, max(last_ts)::DOUBLE, arg_max(vlast, last_ts) FROM day GROUP BY series_id',
+  );
+  for (let i = 0; i < (sids?.length ?? 0); i++) {
+    const st = table.byId.get(sids?.[i] as number);
+    if (!st) continue;
+    st.latestTs = lastTs?.[i] as number;
+    st.latestValue = lastValues?.[i] as number;
+    st.recentFrom = st.latestTs + 1;
+  }
+  await loadRecent(c, table);
+}
+
+/**
+ * Fills each series' recent window (its last RECENT_WINDOW, at most RECENT_CAP points) from the
+ * raw table, as writes since the start would have: "last minutes" reads and the minute rollups
+ * of in-order batches then work from memory after a restart too. One query over the raw table's
+ * newest part: series whose last point is more than RECENT_WINDOW older than the newest of all
+ * start with an empty window (their reads go to the table, as before).
+ */
+async function loadRecent(c: DuckDBConnection, table: SeriesTable): Promise<void> {
+  let newest = Number.NEGATIVE_INFINITY;
+  for (const st of table.byId.values()) {
+    if (st.latestTs !== null && st.latestTs > newest) newest = st.latestTs;
+  }
+  if (!Number.isFinite(newest)) return;
+  const from = newest - 2 * RECENT_WINDOW;
+  const [sids, tss, vals] = await columns(
+    c,
+    `SELECT series_id, ts::DOUBLE, value FROM (
+       SELECT series_id, ts, value, max(ts) OVER (PARTITION BY series_id) AS lt,
+         row_number() OVER (PARTITION BY series_id ORDER BY ts DESC) AS k
+       FROM raw WHERE ts >= ${int(from)})
+     WHERE ts >= lt - ${RECENT_WINDOW} AND k <= ${RECENT_CAP}
+     ORDER BY series_id, ts`,
+  );
+  const n = sids?.length ?? 0;
+  for (let i = 0; i < n; ) {
+    const id = sids?.[i] as number;
+    let j = i;
+    while (j < n && sids?.[j] === id) j++;
+    const st = table.byId.get(id);
+    const ts = (tss?.slice(i, j) ?? []) as number[];
+    const values = (vals?.slice(i, j) ?? []) as number[];
+    i = j;
+    const lt = st?.latestTs ?? null;
+    // Only a complete window: the series' newest raw point is its latest, and the window's
+    // start is inside the range read.
+    if (!st || lt === null || ts[ts.length - 1] !== lt || lt - RECENT_WINDOW < from) continue;
+    st.recentTs = ts;
+    st.recentValues = values;
+    st.recentFrom = ts.length >= RECENT_CAP ? (ts[0] as number) : lt - RECENT_WINDOW;
+    const before = lowerBound(ts, floorTo(lt, MINUTE));
+    if (before > 0) st.tailPrev = { ts: ts[before - 1] as number, value: values[before - 1] as number };
+  }
+}
+
+/** Sorts a group's points by time; of points at the same time, the last written wins. */
+export function sortAndDedupe(g: Group): void {
+  const n = g.ts.length;
+  let sorted = true;
+  for (let i = 1; i < n; i++) {
+    if ((g.ts[i] as number) <= (g.ts[i - 1] as number)) {
+      sorted = false;
+      break;
+    }
+  }
+  if (sorted) return;
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort((a, b) => (g.ts[a] as number) - (g.ts[b] as number) || a - b); // stable: arrival order
+  const ts: number[] = [];
+  const values: number[] = [];
+  for (const i of order) {
+    const t = g.ts[i] as number;
+    if (ts.length > 0 && ts[ts.length - 1] === t) values[values.length - 1] = g.values[i] as number;
+    else {
+      ts.push(t);
+      values.push(g.values[i] as number);
+    }
+  }
+  g.ts = ts;
+  g.values = values;
+}
+
+/**
+ * Typical spacing of a series: an exponential average of the steps between in-order samples,
+ * each step capped at 4 × the estimate so a gap moves it little (a real change of rate moves it
+ * within tens of samples). Late batches leave it as it is.
+ */
+export function estimateInterval(st: SeriesState, g: Group): number | null {
+  let est = st.intervalMs;
+  if (st.latestTs !== null && (g.ts[0] as number) <= st.latestTs) return est;
+  let prev = st.latestTs;
+  for (const t of g.ts) {
+    if (prev !== null) {
+      const d = t - prev;
+      est = est === null ? d : est + 0.1 * (Math.min(d, 4 * est) - est);
+    }
+    prev = t;
+  }
+  return est;
+}
+
+/** First index of a sorted array whose value is ≥ x. */
+export function lowerBound(xs: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((xs[mid] as number) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Merges a committed group into the series' recent points and drops what is older than the window. */
+export function remember(st: SeriesState, g: Group): void {
+  let ts = st.recentTs;
+  let values = st.recentValues;
+  const first = lowerBound(g.ts, st.recentFrom);
+  if (first < g.ts.length) {
+    if (ts.length === 0 || (g.ts[first] as number) > (ts[ts.length - 1] as number)) {
+      for (let i = first; i < g.ts.length; i++) {
+        ts.push(g.ts[i] as number);
+        values.push(g.values[i] as number);
+      }
+    } else {
+      const mts: number[] = [];
+      const mvs: number[] = [];
+      let i = 0;
+      let j = first;
+      while (i < ts.length || j < g.ts.length) {
+        const a = i < ts.length ? (ts[i] as number) : Number.POSITIVE_INFINITY;
+        const b = j < g.ts.length ? (g.ts[j] as number) : Number.POSITIVE_INFINITY;
+        if (b <= a) {
+          mts.push(b);
+          mvs.push(g.values[j++] as number);
+          if (a === b) i++; // the new point replaces the stored one
+        } else {
+          mts.push(a);
+          mvs.push(values[i++] as number);
+        }
+      }
+      ts = mts;
+      values = mvs;
+    }
+  }
+  const newest = ts.length > 0 ? (ts[ts.length - 1] as number) : 0;
+  const k = Math.max(lowerBound(ts, newest - RECENT_WINDOW), ts.length - RECENT_CAP);
+  if (k > 0) {
+    st.recentFrom = (ts[k - 1] as number) + 1;
+    ts = ts.slice(k);
+    values = values.slice(k);
+  }
+  st.recentTs = ts;
+  st.recentValues = values;
+}
+
+/** Aggregates of a run of samples (oldest first) per bucket index, like the SQL over raw points. */
+export function aggregateRun(
+  ts: readonly number[],
+  values: readonly number[],
+  from: number,
+  to: number,
+  prev: { ts: number; value: number } | null,
+  bucketOf: (ts: number) => number,
+  each: (bucket: number, a: MinuteAggregate) => void,
+): void {
+  let pTs = prev ? prev.ts : null;
+  let pV = prev ? prev.value : null;
+  let cur: MinuteAggregate | undefined;
+  let curBucket = 0;
+  for (let i = from; i < to; i++) {
+    const t = ts[i] as number;
+    const v = values[i] as number;
+    const b = bucketOf(t);
+    if (!cur || b !== curBucket) {
+      if (cur) each(curBucket, cur);
+      curBucket = b;
+      cur = {
+        cnt: 0,
+        sum: 0,
+        min: v,
+        max: v,
+        first: v,
+        firstTs: t,
+        last: v,
+        lastTs: t,
+        inc: 0,
+        maxGap: null,
+        minTs: t,
+        maxTs: t,
+      };
+    }
+    cur.cnt++;
+    cur.sum += v;
+    if (v < cur.min) {
+      cur.min = v;
+      cur.minTs = t;
+    }
+    if (v > cur.max) {
+      cur.max = v;
+      cur.maxTs = t;
+    }
+    cur.last = v;
+    cur.lastTs = t;
+    cur.inc += counterIncrement(pV, v);
+    if (pTs !== null) cur.maxGap = cur.maxGap === null ? t - pTs : Math.max(cur.maxGap, t - pTs);
+    pTs = t;
+    pV = v;
+  }
+  if (cur) each(curBucket, cur);
+}
+
+export interface MinuteAggregate {
+  cnt: number;
+  sum: number;
+  min: number;
+  max: number;
+  first: number;
+  firstTs: number;
+  last: number;
+  lastTs: number;
+  inc: number;
+  maxGap: number | null;
+  minTs: number;
+  maxTs: number;
+}

@@ -1,0 +1,281 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { DAY, HOUR, MINUTE, PlantCalendar } from '@kilowatch/contract/calendar';
+import {
+  ceilTo,
+  floorTo,
+  type Grid,
+  gapTolerance,
+  gridOf,
+  type Resolution,
+  resolutionFor,
+} from '../buckets.ts';
+import {
+  type BucketQuery,
+  type BucketResult,
+  type BucketSpec,
+  checkRetention,
+  DEFAULT_RETENTION,
+  type LatestValue,
+  type Point,
+  type RetentionDays,
+  type SeriesKey,
+  type TelemetryStore,
+  TelemetryWriteError,
+  type ThingSeen,
+} from '../store.ts';
+import * as reader from './reader.ts';
+import { checkRollups, rebuildDays } from './rollups.ts';
+import { columns, createSchema, int, Lane } from './schema.ts';
+import { loadSeries, SeriesTable } from './series.ts';
+import { Writer } from './writer.ts';
+
+export interface DuckDBStoreOptions {
+  /** Folder of telemetry.duckdb; created when missing. `:memory:` keeps everything in memory. */
+  dataDir: string;
+  /** IANA zone of the plant: day, month and year buckets start at its local midnight. */
+  timeZone: string;
+  retention?: RetentionDays;
+  /** ms since the epoch; decides which buckets are still running and the retention horizon. */
+  now?: () => number;
+  /** Group commit: how long the first write of a batch waits for company, ms (default 5). */
+  commitDelayMs?: number;
+  /** Group commit: a batch is committed at once when it reaches this many points (default 250,000). */
+  maxBatchPoints?: number;
+  /** DuckDB memory_limit (default '1GB'). */
+  memoryLimit?: string;
+  /** DuckDB threads (default 2). */
+  threads?: number;
+  /** WAL size that triggers an automatic checkpoint (default '64MB'). */
+  checkpointThreshold?: string;
+}
+
+/**
+ * The DuckDB telemetry store: raw points, minute/hour/day rollups maintained in the same
+ * transaction as the points (writer.ts, rollups.ts), group commit, latest values and recent
+ * points in memory (series.ts), reads from the coarsest rollup that answers (reader.ts).
+ * See docs/telemetry-store.md.
+ */
+export class DuckDBTelemetryStore implements TelemetryStore {
+  readonly calendar: PlantCalendar;
+  readonly retention: RetentionDays;
+  /** Commits and points committed since open (group commit shows as points per commit). */
+  readonly stats: { commits: number; points: number };
+  private readonly now: () => number;
+  private readonly series = new SeriesTable();
+  private readonly writer: Writer;
+  private readonly reads: reader.ReadContext;
+  private closed = false;
+
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    private readonly writerLane: Lane,
+    private readonly readers: Lane[],
+    options: DuckDBStoreOptions,
+  ) {
+    this.calendar = new PlantCalendar(options.timeZone);
+    this.retention = options.retention ?? DEFAULT_RETENTION;
+    this.now = options.now ?? Date.now;
+    this.writer = new Writer({
+      lane: writerLane,
+      series: this.series,
+      calendar: this.calendar,
+      commitDelayMs: options.commitDelayMs ?? 5,
+      maxBatchPoints: options.maxBatchPoints ?? 250_000,
+    });
+    this.stats = this.writer.stats;
+    const [a, b] = readers as [Lane, Lane];
+    this.reads = {
+      calendar: this.calendar,
+      series: this.series,
+      reader: () => (a.pending <= b.pending ? a : b),
+      now: this.now,
+    };
+  }
+
+  static async open(options: DuckDBStoreOptions): Promise<DuckDBTelemetryStore> {
+    const retention = options.retention ?? DEFAULT_RETENTION;
+    checkRetention(retention);
+    new PlantCalendar(options.timeZone); // throws RangeError for an unknown zone
+    let path = ':memory:';
+    if (options.dataDir !== ':memory:') {
+      mkdirSync(options.dataDir, { recursive: true });
+      path = join(options.dataDir, 'telemetry.duckdb');
+    }
+    const instance = await DuckDBInstance.create(path, {
+      threads: String(options.threads ?? 2),
+      memory_limit: options.memoryLimit ?? '1GB',
+      checkpoint_threshold: options.checkpointThreshold ?? '64MB',
+    });
+    try {
+      const writerConn = await instance.connect();
+      const readers = [new Lane(await instance.connect()), new Lane(await instance.connect())];
+      const store = new DuckDBTelemetryStore(instance, new Lane(writerConn), readers, options);
+      await store.init();
+      return store;
+    } catch (error) {
+      instance.closeSync();
+      throw error;
+    }
+  }
+
+  private async init(): Promise<void> {
+    await this.writerLane.run(async (c) => {
+      await createSchema(c);
+      await loadSeries(c, this.series);
+      const [zone] = await columns(c, `SELECT value FROM meta WHERE key = 'time_zone'`);
+      const stored = zone?.[0] as string | undefined;
+      if (stored !== this.calendar.timeZone) {
+        await c.run('BEGIN TRANSACTION');
+        try {
+          if (stored !== undefined) {
+            const minuteCut = this.now() - this.retention.minuteDays * DAY;
+            await rebuildDays(c, this.calendar, this.series, minuteCut);
+          }
+          await c.run(
+            `INSERT OR REPLACE INTO meta VALUES ('time_zone', '${this.calendar.timeZone.replace(/'/g, "''")}')`,
+          );
+          await c.run('COMMIT');
+        } catch (error) {
+          await c.run('ROLLBACK');
+          throw error;
+        }
+      }
+    });
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  /** Oldest timestamp write() accepts now: older minutes may have lost raw points to retention. */
+  writableFrom(now = this.now()): number {
+    return ceilTo(now - this.retention.rawDays * DAY, MINUTE);
+  }
+
+  write(points: readonly Point[]): Promise<void> {
+    if (this.closed) return Promise.reject(new TelemetryWriteError('the telemetry store is closed'));
+    if (points.length === 0) return Promise.resolve();
+    return this.writer.write(points, this.writableFrom());
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** What the store knows of a series: its first sample, typical interval and gap tolerance. */
+  describe(
+    series: SeriesKey,
+  ): { id: number; firstTs: number | null; intervalMs: number | null; gapToleranceMs: number } | undefined {
+    const st = this.series.get(series.thingId, series.metric);
+    if (!st) return undefined;
+    return {
+      id: st.id,
+      firstTs: st.firstTs,
+      intervalMs: st.intervalMs,
+      gapToleranceMs: gapTolerance(st.intervalMs),
+    };
+  }
+
+  latest(series: readonly SeriesKey[]): LatestValue[] {
+    const out: LatestValue[] = [];
+    for (const s of series) {
+      const st = this.series.get(s.thingId, s.metric);
+      if (st && st.latestTs !== null) {
+        out.push({ thingId: st.thingId, metric: st.metric, ts: st.latestTs, value: st.latestValue });
+      }
+    }
+    return out;
+  }
+
+  lastSeen(): Map<number, ThingSeen> {
+    const out = new Map<number, ThingSeen>();
+    for (const st of this.series.byId.values()) {
+      if (st.latestTs === null) continue;
+      const seen = out.get(st.thingId);
+      if (!seen) {
+        out.set(st.thingId, { ts: st.latestTs, intervalMs: st.intervalMs });
+        continue;
+      }
+      if (st.latestTs > seen.ts) seen.ts = st.latestTs;
+      if (st.intervalMs !== null && (seen.intervalMs === null || st.intervalMs < seen.intervalMs))
+        seen.intervalMs = st.intervalMs;
+    }
+    return out;
+  }
+
+  points(series: SeriesKey, start: number, end: number, limit: number): Promise<Point[]> {
+    return reader.points(this.reads, series, start, end, limit);
+  }
+
+  /** The bucket layout of a query (for tests and the query layer). */
+  grid(bucket: BucketSpec, start: number, end: number): Grid {
+    return gridOf(this.calendar, bucket, start, end);
+  }
+
+  /** The coarsest stored resolution whose buckets tile this grid exactly. */
+  resolutionFor(g: Grid): Resolution {
+    return resolutionFor(g);
+  }
+
+  buckets(query: BucketQuery): Promise<BucketResult> {
+    return reader.bucketsAt(this.reads, query);
+  }
+
+  /**
+   * `buckets()` answered from a given resolution (tests and benchmarks compare them); it must tile
+   * the grid: raw, minute or hour for fixed widths aligned to them, day for day/month/year buckets.
+   */
+  bucketsAt(query: BucketQuery, at?: Resolution): Promise<BucketResult> {
+    return reader.bucketsAt(this.reads, query, at);
+  }
+
+  /**
+   * About `maxPoints` points of one series over [start, end) for a chart: the raw points when
+   * there are few enough, else the minimum and maximum of each bucket (with their own times), on
+   * the coarsest resolution whose buckets fit. Buckets are the `buckets()` grid, so the rollups
+   * answer: 30 days into ≤ 2,000 points reads 720 hour rows.
+   */
+  downsample(series: SeriesKey, start: number, end: number, maxPoints: number): Promise<Point[]> {
+    return reader.downsample(this.reads, series, start, end, maxPoints);
+  }
+
+  // ---------------------------------------------------------------- maintenance
+
+  /**
+   * Deletes raw points, minute and hour rows older than their retention (cut at a whole hour);
+   * day rows are kept. Runs between commits on the writer connection, then checkpoints.
+   */
+  async applyRetention(now: number): Promise<void> {
+    const cut = (days: number) => floorTo(now - days * DAY, HOUR);
+    await this.writerLane.run(async (c) => {
+      await c.run(`DELETE FROM raw WHERE ts < ${int(cut(this.retention.rawDays))}`);
+      await c.run(`DELETE FROM minute WHERE bucket < ${int(cut(this.retention.minuteDays))}`);
+      await c.run(`DELETE FROM hour WHERE bucket < ${int(cut(this.retention.hourDays))}`);
+      await c.run('CHECKPOINT');
+    });
+  }
+
+  /** Forces a checkpoint (WAL into the database file). */
+  async checkpoint(): Promise<void> {
+    await this.writerLane.run((c) => c.run('CHECKPOINT'));
+  }
+
+  /**
+   * Recomputes every rollup from the level below (minutes from raw points) and counts the rows
+   * that differ from the stored ones (relative tolerance 1e-9 on sums: summation order may differ).
+   * Minutes before the oldest raw point of a series are skipped (retention removed their points).
+   */
+  checkRollups(): Promise<{ minute: number; hour: number; day: number }> {
+    return checkRollups(this.writerLane, this.calendar);
+  }
+
+  /** Waits for queued writes, then closes DuckDB (which checkpoints). Later writes are refused. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.writer.flush();
+    await this.writerLane.run(async () => {});
+    for (const r of this.readers) await r.run(async () => {});
+    this.writerLane.conn.closeSync();
+    for (const r of this.readers) r.conn.closeSync();
+    this.instance.closeSync();
+  }
+}
