@@ -24,6 +24,7 @@ import { bootstrapSystem, systemRoutes } from './modules/system/index.ts';
 import { createThingsService, thingsRoutes } from './modules/things/index.ts';
 import { unitsRoutes } from './modules/units/index.ts';
 import { authenticate } from './plugins/authenticate.ts';
+import { compression } from './plugins/compression.ts';
 import { errorHandler } from './plugins/error-handler.ts';
 import { openapi } from './plugins/openapi.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
@@ -140,6 +141,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   try {
     securityHeaders(app);
     errorHandler(app);
+    await compression(app);
     await openapi(app);
 
     const tokens = createTokens({
