@@ -1,5 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyRequest,
+  LogController,
+  type RouteOptions,
+} from 'fastify';
 import { ensureAdmin, type FirstStartAdmin } from './bootstrap/admin.ts';
 import type { Config } from './config.ts';
 import { type Database, migrateToLatest, openDatabase } from './db/index.ts';
@@ -92,7 +97,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     trustProxy: config.trustProxy,
     // One line per request at info buried the start output (2,774 lines in 11 minutes): requests
     // are logged at debug by the onResponse hook below.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     logger: {
       level: config.logLevel,
       ...(options.logStream ? { stream: options.logStream } : {}),
