@@ -1,6 +1,8 @@
 import { App as AntApp, Drawer, Layout } from 'antd';
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
+import { findRoute } from '../app/route-table.ts';
 import { isMobileWidth, useUi } from '../app/ui-store.ts';
 import styles from './layout.module.css';
 import { Navbar } from './Navbar.tsx';
@@ -39,6 +41,8 @@ export function MainLayout() {
   const device = useUi((s) => s.device);
   const { pathname } = useLocation();
   const refreshKey = useUi((s) => s.refreshKeys[pathname] ?? 0);
+  const { t } = useTranslation();
+  const route = findRoute(pathname);
 
   return (
     // antd's App gives the screens modal.confirm; it lives here, not in Providers, to stay out of
@@ -76,6 +80,8 @@ export function MainLayout() {
             <TabStrip />
           </Layout.Header>
           <Layout.Content className={styles.content}>
+            {/* Every screen's level-one heading: the breadcrumb shows the title, this names the page. */}
+            {route && <h1 className={styles.visuallyHidden}>{t(route.titleKey)}</h1>}
             <Outlet key={`${pathname}:${refreshKey}`} />
           </Layout.Content>
         </Layout>
