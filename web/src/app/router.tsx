@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { createHashRouter, Navigate, Outlet, type RouteObject } from 'react-router';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { screens as deviceScreens } from '../features/devices/index.ts';
@@ -27,14 +28,19 @@ const leafObjects = (routes: ConsoleRoute[]): RouteObject[] =>
       : [{ path: r.path, ...screenRoute(r) }],
   );
 
-const notBuiltPage = (titleKey: string) => async () => {
-  const { NotBuiltPage } = await import('../features/pages/NotBuiltPage.tsx');
-  return { Component: () => <NotBuiltPage titleKey={titleKey} /> };
-};
+const NotBuiltPage = lazy(async () => ({
+  default: (await import('../features/pages/NotBuiltPage.tsx')).NotBuiltPage,
+}));
 
-const screenRoute = (r: ConsoleRoute): Pick<RouteObject, 'element' | 'lazy'> => {
+const screenRoute = (r: ConsoleRoute): Pick<RouteObject, 'element'> => {
   const screen = SCREENS[r.name];
-  return screen ? { element: screen() } : { lazy: notBuiltPage(r.titleKey) };
+  return {
+    element: screen?.() ?? (
+      <Suspense fallback={null}>
+        <NotBuiltPage titleKey={r.titleKey} />
+      </Suspense>
+    ),
+  };
 };
 
 const errorPage = (status: 401 | 404) => async () => {
