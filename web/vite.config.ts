@@ -1,8 +1,9 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './precompress.ts';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   base: './',
   server: {
     port: 5173,
@@ -10,10 +11,15 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
+    // dist/.vite/manifest.json: the bundle-budget test walks the login page's imports in it.
+    manifest: true,
     chunkSizeWarningLimit: 1500,
     rolldownOptions: {
+      // TypeBox schema builders (contract/) are pure: a screen that needs one constant of a
+      // contract module must not pull the schemas and TypeBox into its chunk.
+      treeshake: { manualPureFunctions: ['Type'] },
       output: {
-        advancedChunks: {
+        codeSplitting: {
           // Higher priority claims a module first. antd and its rc-components are in no group:
           // they split with the (lazy) screens that use them.
           groups: [
@@ -27,15 +33,6 @@ export default defineConfig({
               name: 'echarts',
               test: /node_modules[\\/](echarts|zrender|echarts-for-react|size-sensor)[\\/]/,
               priority: 20,
-            },
-            {
-              name: 'vendor',
-              test: (id: string) =>
-                id.includes('node_modules') &&
-                !/node_modules[\\/](antd|@ant-design|@rc-component|rc-[\w-]+)[\\/]/.test(id) &&
-                // exceljs is imported only when a user exports: its own lazy chunk.
-                !/node_modules[\\/]exceljs[\\/]/.test(id),
-              priority: 10,
             },
           ],
         },

@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
-import { firstStartBanner } from './bootstrap/admin.ts';
+import { type FirstStartAdmin, firstStartBanner } from './bootstrap/admin.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { prettyLogStream } from './log-format.ts';
 import { type Simulator, startAppSimulator } from './simulator/index.ts';
 
 const fail = (message: string): never => {
@@ -16,9 +17,21 @@ const config = (() => {
   }
 })();
 
+// The generated password is shown once, as the last thing of the start output (after the demo
+// plant's start lines), or before the error when the start fails after creating the account.
+let firstStart: FirstStartAdmin | undefined;
+const showFirstStart = () => {
+  if (firstStart) console.info(`\n${firstStartBanner(firstStart)}\n`);
+};
+
 const app = await buildApp(config, {
-  onFirstStartAdmin: (admin) => console.info(`\n${firstStartBanner(admin)}\n`),
+  onFirstStartAdmin: (admin) => {
+    firstStart = admin;
+  },
+  // A person at a terminal reads lines; a file or a log collector gets pino's JSON.
+  logStream: process.stdout.isTTY ? prettyLogStream(process.stdout) : undefined,
 }).catch((error: unknown) => {
+  showFirstStart();
   const message = error instanceof Error ? error.message : String(error);
   // The MQTT broker listens while the app is built; a local Mosquitto on 1883 is a common clash.
   const hint = message.includes('EADDRINUSE')
@@ -46,13 +59,17 @@ try {
   await app.listen({ port: config.port, host: config.host });
 } catch (error) {
   await app.close();
+  showFirstStart();
   fail(`Kilowatch could not listen on ${config.host}:${config.port}: ${(error as Error).message}`);
 }
 
 console.info(`Kilowatch listening on http://localhost:${config.port}`);
-if (app.firstStartAdmin) {
+if (config.simulator.enabled) simulator = await startAppSimulator(app, config);
+
+if (firstStart) {
+  showFirstStart();
   console.info(
-    `Open http://localhost:${config.port} and log in as ${app.firstStartAdmin.username} (password in the box above).`,
+    `Open http://localhost:${config.port} and log in as ${firstStart.username} (password in the box above).`,
   );
 } else {
   console.info(
@@ -60,5 +77,3 @@ if (app.firstStartAdmin) {
       'Stop the server and run: npm run user:password -- admin --password NewPass123',
   );
 }
-
-if (config.simulator.enabled) simulator = await startAppSimulator(app, config);

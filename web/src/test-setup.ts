@@ -1,23 +1,28 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
+// The build tests run in node (`@vitest-environment node`): no DOM to clean or patch there.
+const hasDom = typeof window !== 'undefined';
+
 afterEach(() => {
+  if (!hasDom) return;
   cleanup();
   localStorage.clear();
 });
 
 // antd's responsive helpers (Grid, Table) call window.matchMedia, which jsdom lacks.
-window.matchMedia ??= (query: string) =>
-  ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addListener() {},
-    removeListener() {},
-    addEventListener() {},
-    removeEventListener() {},
-    dispatchEvent: () => false,
-  }) as MediaQueryList;
+if (hasDom)
+  window.matchMedia ??= (query: string) =>
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener() {},
+      removeListener() {},
+      addEventListener() {},
+      removeEventListener() {},
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
 
 // antd's tables, trees and selects observe their size; jsdom has no ResizeObserver.
 globalThis.ResizeObserver ??= class {

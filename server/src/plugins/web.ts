@@ -24,6 +24,9 @@ export async function web(app: FastifyInstance, webDist: string): Promise<void> 
   }
   await app.register(fastifyStatic, {
     root: webDist,
+    // The build writes name.br and name.gz beside each asset (web/precompress.ts): sent as they
+    // are to clients that accept them, never compressed per request.
+    preCompressed: true,
     cacheControl: false,
     setHeaders(reply, path) {
       reply.header('cache-control', isHashedAsset(path) ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -1,4 +1,4 @@
-import { Skeleton } from 'antd';
+import { Spin } from 'antd';
 import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
 
 /**
@@ -13,7 +13,8 @@ export function lazyScreen<M extends Record<string, unknown>>(
 ): () => ReactNode {
   const Screen = lazy(async () => ({ default: (await load())[exportName] as ComponentType }));
   return () => (
-    <Suspense fallback={<Skeleton active paragraph={{ rows: 8 }} />}>
+    // Spin, not Skeleton: this module is in the login page's first load, and Spin is there already.
+    <Suspense fallback={<Spin size="large" style={{ display: 'block', margin: '96px auto' }} />}>
       <Screen />
     </Suspense>
   );

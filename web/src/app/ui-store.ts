@@ -5,6 +5,13 @@ import { cookieStorage } from '../lib/storage.ts';
 
 export type Device = 'desktop' | 'mobile';
 
+/**
+ * The console's colours: the spec's (#409EFF, white on it is 2.78:1) or one whose every text
+ * passes WCAG AA (docs/decisions.md). Kept in a cookie like size and language.
+ */
+export const THEMES = ['default', 'highContrast'] as const;
+export type Theme = (typeof THEMES)[number];
+
 /** A visited view kept in the tab strip. */
 export interface VisitedView {
   path: string;
@@ -17,6 +24,7 @@ interface UiState {
   device: Device;
   size: Size;
   language: Language;
+  theme: Theme;
   visitedViews: VisitedView[];
   /** Bumped to remount a view when its tab is refreshed. */
   refreshKeys: Record<string, number>;
@@ -25,6 +33,7 @@ interface UiState {
   setDevice(device: Device): void;
   setSize(size: Size): void;
   setLanguage(language: Language): void;
+  setTheme(theme: Theme): void;
   addView(view: VisitedView): void;
   /** Removes a view; returns the remaining views. */
   closeView(path: string): VisitedView[];
@@ -38,6 +47,11 @@ const savedSize = (): Size => {
   return SIZES.includes(v as Size) ? (v as Size) : DEFAULT_SIZE;
 };
 
+const savedTheme = (): Theme => {
+  const v = cookieStorage.get('theme');
+  return THEMES.includes(v as Theme) ? (v as Theme) : 'default';
+};
+
 export const isMobileWidth = (width: number) => width < MOBILE_BREAKPOINT_PX;
 
 export const useUi = create<UiState>((set, get) => ({
@@ -46,6 +60,7 @@ export const useUi = create<UiState>((set, get) => ({
   device: typeof window !== 'undefined' && isMobileWidth(window.innerWidth) ? 'mobile' : 'desktop',
   size: savedSize(),
   language: initialLanguage(),
+  theme: savedTheme(),
   visitedViews: [],
   refreshKeys: {},
   toggleSidebar() {
@@ -65,6 +80,10 @@ export const useUi = create<UiState>((set, get) => ({
   setLanguage(language) {
     cookieStorage.set('language', language);
     set({ language });
+  },
+  setTheme(theme) {
+    cookieStorage.set('theme', theme);
+    set({ theme });
   },
   addView(view) {
     const views = get().visitedViews;

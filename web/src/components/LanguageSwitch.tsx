@@ -3,15 +3,7 @@ import { LANGUAGES, type Language } from '@kilowatch/contract';
 import { Button, Dropdown } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useUi } from '../app/ui-store.ts';
-import i18n from '../lib/i18n.ts';
-import { notify } from '../lib/notify.ts';
-
-export async function switchLanguage(language: Language) {
-  await i18n.changeLanguage(language);
-  useUi.getState().setLanguage(language);
-  document.documentElement.lang = language;
-  notify.success(i18n.t('toast.languageSwitched'));
-}
+import { switchLanguage } from './switch-language.ts';
 
 /** zh / en / es switch (spec §2); the choice is kept in a cookie. */
 export function LanguageSwitch() {

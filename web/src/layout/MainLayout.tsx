@@ -1,6 +1,8 @@
-import { Drawer, Layout } from 'antd';
+import { App as AntApp, Drawer, Layout } from 'antd';
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
+import { findRoute } from '../app/route-table.ts';
 import { isMobileWidth, useUi } from '../app/ui-store.ts';
 import styles from './layout.module.css';
 import { Navbar } from './Navbar.tsx';
@@ -39,43 +41,51 @@ export function MainLayout() {
   const device = useUi((s) => s.device);
   const { pathname } = useLocation();
   const refreshKey = useUi((s) => s.refreshKeys[pathname] ?? 0);
+  const { t } = useTranslation();
+  const route = findRoute(pathname);
 
   return (
-    <Layout className={styles.root}>
-      {device === 'desktop' ? (
-        <Layout.Sider
-          width={SIDER_WIDTH}
-          collapsedWidth={SIDER_COLLAPSED_WIDTH}
-          collapsed={!opened}
-          trigger={null}
-          collapsible
-          className={styles.sider}
-          data-testid="sidebar"
-        >
-          <SidebarContent collapsed={!opened} />
-        </Layout.Sider>
-      ) : (
-        <Drawer
-          placement="left"
-          open={opened}
-          onClose={() => useUi.getState().closeSidebar()}
-          size={SIDER_WIDTH}
-          closable={false}
-          styles={{ body: { padding: 0, background: '#001529' } }}
-          data-testid="sidebar-drawer"
-        >
-          <SidebarContent collapsed={false} />
-        </Drawer>
-      )}
-      <Layout>
-        <Layout.Header className={styles.header}>
-          <Navbar />
-          <TabStrip />
-        </Layout.Header>
-        <Layout.Content className={styles.content}>
-          <Outlet key={`${pathname}:${refreshKey}`} />
-        </Layout.Content>
+    // antd's App gives the screens modal.confirm; it lives here, not in Providers, to stay out of
+    // the login page's first load.
+    <AntApp>
+      <Layout className={styles.root}>
+        {device === 'desktop' ? (
+          <Layout.Sider
+            width={SIDER_WIDTH}
+            collapsedWidth={SIDER_COLLAPSED_WIDTH}
+            collapsed={!opened}
+            trigger={null}
+            collapsible
+            className={styles.sider}
+            data-testid="sidebar"
+          >
+            <SidebarContent collapsed={!opened} />
+          </Layout.Sider>
+        ) : (
+          <Drawer
+            placement="left"
+            open={opened}
+            onClose={() => useUi.getState().closeSidebar()}
+            size={SIDER_WIDTH}
+            closable={false}
+            styles={{ body: { padding: 0, background: '#001529' } }}
+            data-testid="sidebar-drawer"
+          >
+            <SidebarContent collapsed={false} />
+          </Drawer>
+        )}
+        <Layout>
+          <Layout.Header className={styles.header}>
+            <Navbar />
+            <TabStrip />
+          </Layout.Header>
+          <Layout.Content className={styles.content}>
+            {/* Every screen's level-one heading: the breadcrumb shows the title, this names the page. */}
+            {route && <h1 className={styles.visuallyHidden}>{t(route.titleKey)}</h1>}
+            <Outlet key={`${pathname}:${refreshKey}`} />
+          </Layout.Content>
+        </Layout>
       </Layout>
-    </Layout>
+    </AntApp>
   );
 }

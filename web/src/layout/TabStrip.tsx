@@ -1,4 +1,5 @@
-import { Dropdown, type MenuProps, Tag } from 'antd';
+import { CloseOutlined } from '@ant-design/icons';
+import { Dropdown, type MenuProps } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -53,8 +54,10 @@ export function TabStrip() {
     { key: 'closeAll', label: t('tabs.closeAll') },
   ];
 
+  // A row of links with their own close buttons (not antd's closable Tag, a tab with a button
+  // inside it): each control is reachable and named on its own; the current view is aria-current.
   return (
-    <div className={styles.tabs} data-testid="tab-strip" role="tablist">
+    <nav className={styles.tabs} data-testid="tab-strip" aria-label={t('tabs.label')}>
       {views.map((view) => (
         <Dropdown
           key={view.path}
@@ -69,24 +72,32 @@ export function TabStrip() {
             },
           }}
         >
-          <Tag
-            role="tab"
-            aria-selected={isActive(view)}
+          <span
             data-testid="tab"
             data-path={view.path}
-            color={isActive(view) ? 'processing' : undefined}
-            closable
-            onClose={(e) => {
-              e.preventDefault();
-              close(view);
-            }}
-            onClick={() => navigate(view.fullPath)}
-            className={styles.tab}
+            className={`${styles.tab} ${isActive(view) ? styles.tabActive : ''}`}
           >
-            {t(view.titleKey)}
-          </Tag>
+            <a
+              href={`#${view.fullPath}`}
+              aria-current={isActive(view) ? 'page' : undefined}
+              onClick={(e) => {
+                e.preventDefault();
+                navigate(view.fullPath);
+              }}
+            >
+              {t(view.titleKey)}
+            </a>
+            <button
+              type="button"
+              className={styles.tabClose}
+              aria-label={t('tabs.closeNamed', { name: t(view.titleKey) })}
+              onClick={() => close(view)}
+            >
+              <CloseOutlined />
+            </button>
+          </span>
         </Dropdown>
       ))}
-    </div>
+    </nav>
   );
 }

@@ -20,7 +20,7 @@ export const tokenStorage = {
   },
 };
 
-export type CookieKey = 'sidebarStatus' | 'language' | 'size';
+export type CookieKey = 'sidebarStatus' | 'language' | 'size' | 'theme';
 
 export const cookieStorage = {
   get: (key: CookieKey) => Cookies.get(key),

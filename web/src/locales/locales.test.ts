@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resources } from '../lib/i18n.ts';
+import { loadMessages } from '../lib/i18n.ts';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -12,9 +12,9 @@ const flatten = (tree: Tree, prefix = ''): Record<string, string> =>
 
 // The merged messages: the shell's and every feature's (features/<domain>/locales).
 const locales = {
-  zh: flatten(resources.zh.translation as Tree),
-  en: flatten(resources.en.translation as Tree),
-  es: flatten(resources.es.translation as Tree),
+  zh: flatten((await loadMessages('zh')) as Tree),
+  en: flatten((await loadMessages('en')) as Tree),
+  es: flatten((await loadMessages('es')) as Tree),
 };
 
 describe('locales', () => {

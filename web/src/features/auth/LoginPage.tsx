@@ -1,18 +1,15 @@
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { PASSWORD_PATTERN } from '@kilowatch/contract';
-import { Button, Card, Form, Input, Typography } from 'antd';
-import { useState } from 'react';
+import { Button, Input } from 'antd';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
+import { LanguageButtons } from '../../components/LanguageButtons.tsx';
 import { useSession } from '../../lib/session.ts';
 import { login } from './api.ts';
 import styles from './login.module.css';
 
-interface LoginForm {
-  username: string;
-  password: string;
-}
+type Field = 'username' | 'password';
 
 /** Where to go after login: the guard's `redirect`, else the cleared session's `redirectUrl`, else home. */
 export const afterLoginPath = (params: URLSearchParams) => {
@@ -21,17 +18,36 @@ export const afterLoginPath = (params: URLSearchParams) => {
   return target.startsWith('/') && !/^[\\/]{2}/.test(target) ? target : '/';
 };
 
+/** The message under each field, or none: username required, password by the spec's rule. */
+const validate = (username: string, password: string): Record<Field, string | null> => ({
+  username: username.trim() ? null : 'login.usernameRequired',
+  password: PASSWORD_PATTERN.test(password) ? null : 'login.passwordRule',
+});
+
+/**
+ * A plain form rather than antd's Form and Card (which bring Tooltip, Tabs and a validator):
+ * the login page's first load is budgeted (bundle-budget.test.ts). Fields are checked on submit,
+ * then as they change.
+ */
 export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [submitting, setSubmitting] = useState(false);
   const [capsLock, setCapsLock] = useState(false);
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [checked, setChecked] = useState<Record<Field, boolean>>({ username: false, password: false });
+  const errors = validate(username, password);
+  const shown = (field: Field) => (checked[field] ? errors[field] : null);
 
-  async function onFinish(values: LoginForm) {
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setChecked({ username: true, password: true });
+    if (errors.username || errors.password) return;
     setSubmitting(true);
     try {
-      const pair = await login(values.username.trim(), values.password);
+      const pair = await login(username.trim(), password);
       useSession.getState().setTokens(pair.token, pair.refreshToken);
       navigate(afterLoginPath(params), { replace: true });
     } catch {
@@ -41,45 +57,70 @@ export function LoginPage() {
     }
   }
 
+  const usernameError = shown('username');
+  const passwordError = shown('password');
   return (
     <div className={styles.page}>
-      <div className={styles.language}>
-        <LanguageSwitch />
-      </div>
-      <Card className={styles.card}>
-        <Typography.Title level={3} className={styles.title}>
-          {t('login.title')}
-        </Typography.Title>
-        <Form<LoginForm> name="login" size="large" onFinish={onFinish} autoComplete="on" requiredMark={false}>
-          <Form.Item
-            name="username"
-            normalize={(v: string) => v.trimStart()}
-            rules={[{ required: true, whitespace: true, message: t('login.usernameRequired') }]}
-          >
+      <header className={styles.language}>
+        <LanguageButtons />
+      </header>
+      <main className={styles.card}>
+        <h1 className={styles.title}>{t('login.title')}</h1>
+        <form name="login" onSubmit={onSubmit} autoComplete="on" noValidate>
+          <div className={styles.field}>
             <Input
+              size="large"
+              name="username"
               prefix={<UserOutlined />}
               placeholder={t('login.username')}
+              aria-label={t('login.username')}
               autoComplete="username"
               autoFocus
+              value={username}
+              status={usernameError ? 'error' : undefined}
+              aria-invalid={Boolean(usernameError)}
+              aria-describedby={usernameError ? 'login-username-error' : undefined}
+              onChange={(e) => setUsername(e.target.value.trimStart())}
+              onBlur={() => username && setChecked((c) => ({ ...c, username: true }))}
             />
-          </Form.Item>
-          <Form.Item
-            name="password"
-            rules={[{ required: true, pattern: PASSWORD_PATTERN, message: t('login.passwordRule') }]}
-            extra={capsLock ? <Typography.Text type="warning">{t('login.capsLock')}</Typography.Text> : null}
-          >
+            {usernameError && (
+              <div id="login-username-error" className={styles.error} role="alert">
+                {t(usernameError)}
+              </div>
+            )}
+          </div>
+          <div className={styles.field}>
             <Input.Password
+              size="large"
+              name="password"
               prefix={<LockOutlined />}
               placeholder={t('login.password')}
+              aria-label={t('login.password')}
               autoComplete="current-password"
+              value={password}
+              status={passwordError ? 'error' : undefined}
+              aria-invalid={Boolean(passwordError)}
+              aria-describedby={passwordError ? 'login-password-error' : undefined}
+              onChange={(e) => setPassword(e.target.value)}
+              onBlur={() => password && setChecked((c) => ({ ...c, password: true }))}
               onKeyUp={(e) => setCapsLock(e.getModifierState('CapsLock'))}
             />
-          </Form.Item>
-          <Button type="primary" htmlType="submit" block loading={submitting}>
+            {passwordError && (
+              <div id="login-password-error" className={styles.error} role="alert">
+                {t(passwordError)}
+              </div>
+            )}
+            {capsLock && (
+              <div className={styles.warning} role="status">
+                {t('login.capsLock')}
+              </div>
+            )}
+          </div>
+          <Button type="primary" htmlType="submit" size="large" block loading={submitting}>
             {t('login.submit')}
           </Button>
-        </Form>
-      </Card>
+        </form>
+      </main>
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { fireEvent, render } from '@testing-library/react';
+import { App } from 'antd';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { vi } from 'vitest';
@@ -103,7 +104,10 @@ export function renderScreen(element: ReactNode, path: string) {
   );
   return render(
     <Providers>
-      <RouterProvider router={router} />
+      {/* The screens' modal.confirm comes from antd's App, which MainLayout provides in the console. */}
+      <App>
+        <RouterProvider router={router} />
+      </App>
     </Providers>,
   );
 }

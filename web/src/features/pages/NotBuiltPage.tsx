@@ -6,7 +6,9 @@ export function NotBuiltPage({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
   return (
     <Card>
-      <Typography.Title level={4}>{t(titleKey)}</Typography.Title>
+      <Typography.Title level={2} style={{ fontSize: 20 }}>
+        {t(titleKey)}
+      </Typography.Title>
       <Typography.Paragraph type="secondary" data-testid="not-built">
         {t('page.notBuilt')}
       </Typography.Paragraph>

@@ -36,6 +36,9 @@ const MAX_PROBED_CATEGORIES = 30;
  * /energy_monitor/fire: fire sensors grouped by region, each with its state (normal, alarm,
  * fault, offline) and latest smoke and temperature, refreshed every 10 s silently.
  */
+/** The spec's state colours as text on their own tint are 2.4–3.3:1: the tag keeps the colour, the text is dark. */
+const READABLE = { color: 'rgba(0, 0, 0, 0.88)' };
+
 export default function FireScreen() {
   const { t } = useTranslation();
   const { categoryId: chosen, setCategory } = useMonitorParams();
@@ -114,7 +117,7 @@ export default function FireScreen() {
           />
           <ExportMenu source={exportSource} disabled={!groups.length} />
           {FIRE_STATES.map((s) => (
-            <Tag key={s} color={FIRE_STATE_COLORS[s]} data-testid={`count-${s}`}>
+            <Tag key={s} color={FIRE_STATE_COLORS[s]} style={READABLE} data-testid={`count-${s}`}>
               {t(`monitoring.fire.state.${s}`)}: {counts[s]}
             </Tag>
           ))}
@@ -156,7 +159,11 @@ function SensorCard({ thing, cabinet }: { thing: RegionNode; cabinet: Cabinet | 
       data-testid={`sensor-${thing.thingId}`}
       style={{ borderLeft: `4px solid ${FIRE_STATE_COLORS[state]}` }}
       title={thing.name}
-      extra={<Tag color={FIRE_STATE_COLORS[state]}>{t(`monitoring.fire.state.${state}`)}</Tag>}
+      extra={
+        <Tag color={FIRE_STATE_COLORS[state]} style={READABLE}>
+          {t(`monitoring.fire.state.${state}`)}
+        </Tag>
+      }
     >
       <Space orientation="vertical" size={2}>
         <Typography.Text>
