@@ -63,6 +63,21 @@ describe.each(dialects())('thing import on %s', (dialect) => {
   };
   const count = async () => (await api.get('/api/thing/things')).body.data.total as number;
 
+  it('refuses an upload cut off before its end with a 400, without waiting for bytes that never come', async () => {
+    const { body, contentType } = multipart('t.csv', 'identifier,name,model\nT-1,one,A型\n');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/thing/things/import',
+      headers: { ...bearer(token), 'content-type': contentType, 'accept-language': 'en' },
+      // The closing boundary never arrives: the multipart parser fails the file stream.
+      payload: body.subarray(0, body.length - 12),
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().code).toBe('BAD_REQUEST');
+    expect(await count()).toBe(0);
+  });
+
   it('imports an xlsx file', async () => {
     const { model } = await seedDevices(api);
     const file = await xlsx([

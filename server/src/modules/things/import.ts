@@ -384,7 +384,9 @@ export async function parseImportUpload(source: Readable, format: ImportFormat):
   clearTimeout(parser.idle);
   const job = parser.next++;
   let answered = false;
+  let refuse: (error: Error) => void = () => {};
   const answer = new Promise<WorkerAnswer>((resolve, reject) => {
+    refuse = reject;
     parser.jobs.set(job, (outcome) => {
       answered = true;
       if (outcome instanceof Error) reject(outcome);
@@ -393,8 +395,19 @@ export async function parseImportUpload(source: Readable, format: ImportFormat):
   });
   worker.postMessage({ job, start: format });
   const fed = (async () => {
-    for await (const chunk of source.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
-      if (!answered) worker.postMessage({ job, chunk });
+    try {
+      for await (const chunk of source.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+        if (!answered) worker.postMessage({ job, chunk });
+      }
+    } catch {
+      // The upload broke off (a multipart body cut short): no more bytes will come, so the worker
+      // would wait for them forever. It is told the file ended, and the request is refused.
+      if (!answered) {
+        answered = true;
+        worker.postMessage({ job, end: true });
+        refuse(new AppError('BAD_REQUEST', 400, {}, { message: 'import.unreadable' }));
+      }
+      return;
     }
     if (!answered) worker.postMessage({ job, end: true });
   })();
