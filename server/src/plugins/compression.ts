@@ -11,7 +11,10 @@ import type { FastifyInstance } from 'fastify';
  */
 export async function compression(app: FastifyInstance): Promise<void> {
   await app.register(fastifyCompress, {
-    global: true,
+    globalCompression: true,
+    // Request bodies stay as sent: the ingest routes inflate gzip themselves, with their own size
+    // limits and reasons a device can read (docs/ingest.md); inflating here first broke them.
+    globalDecompression: false,
     encodings: ['br', 'gzip'],
     // Below a packet, compressing costs more than it saves.
     threshold: 1024,
