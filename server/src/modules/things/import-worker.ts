@@ -1,6 +1,3 @@
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { parentPort } from 'node:worker_threads';
 import { AppError } from '../../errors.ts';
@@ -19,17 +16,6 @@ type Message =
 const port = parentPort!;
 const jobs = new Map<number, { input: PassThrough; chunks?: never } | { input?: never; chunks: Buffer[] }>();
 
-// exceljs spools a worksheet met before its shared strings (Excel's own order) to a temp file and
-// removes it only when the sheet was read to its end. Its files go to a folder of this worker's
-// (the environment is the worker's own copy), one per server process and emptied whenever no job
-// is running, so uploads cut short at the row limit leave nothing behind.
-const spool = join(tmpdir(), `kilowatch-import-${process.pid}`);
-mkdirSync(spool, { recursive: true });
-process.env.TMPDIR = spool;
-const emptySpool = () => {
-  for (const name of readdirSync(spool)) rmSync(join(spool, name), { force: true, recursive: true });
-};
-
 async function run(job: number, format: ImportFormat, input: Readable) {
   try {
     port.postMessage({ job, parsed: await parseImportFile(input, format) });
@@ -45,7 +31,6 @@ async function run(job: number, format: ImportFormat, input: Readable) {
     }
   } finally {
     jobs.delete(job);
-    if (jobs.size === 0) emptySpool();
   }
 }
 

@@ -131,19 +131,44 @@ const cellText = (row: ExcelJS.Row, index: number): string => {
   }
 };
 
+/** The whole upload (an xlsx is a zip, at most 5 MB, collected before it is read). */
+async function buffered(source: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of source) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
 /** Rows of the first worksheet (sheet1), read with exceljs's streaming reader (blank rows are not stored). */
-async function* xlsxRows(source: Readable): AsyncGenerator<RawRow> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, {
-    worksheets: 'emit',
+/**
+ * exceljs's streaming reader over a whole zip. Zip writers (exceljs's own among them) may store a
+ * sheet before xl/workbook.xml; the reader then looks up the sheet's name in a workbook model it
+ * has not read yet and throws. Without the model a sheet keeps its file number as id, which is all
+ * this reader needs.
+ */
+function workbookReader(zip: Buffer, worksheets: 'emit' | 'ignore') {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([zip]), {
+    worksheets,
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
     styles: 'ignore',
     entries: 'ignore',
   });
-  // Zip writers (exceljs's own among them) may store a sheet before xl/workbook.xml; exceljs's
-  // reader then looks up the sheet's name in a workbook model it has not read yet and throws.
-  // Without the model a sheet keeps its file number as id, which is all this reader needs.
   (reader as unknown as { model?: { sheets: unknown[] } }).model ??= { sheets: [] };
+  return reader as typeof reader & { sharedStrings?: unknown[] };
+}
+
+async function* xlsxRows(source: Readable): AsyncGenerator<RawRow> {
+  // Excel and exceljs store the sheets before the shared strings; exceljs's reader then spools each
+  // sheet to a temp file and reads it after the zip, and that path intermittently lost the shared
+  // strings (header cells came back as `{ sharedString: 0 }`). The strings are read in a first pass
+  // and handed to the reader, so it reads the sheets straight from the zip.
+  const zip = await buffered(source);
+  const strings = workbookReader(zip, 'ignore');
+  for await (const _sheet of strings) {
+    // Nothing is emitted: this pass only fills `strings.sharedStrings`.
+  }
+  const reader = workbookReader(zip, 'emit');
+  if (strings.sharedStrings) reader.sharedStrings = strings.sharedStrings;
   for await (const sheet of reader) {
     // The things are on the first sheet, xl/worksheets/sheet1.xml; the zip may hold the
     // template's help, model and region sheets before it. Others are skipped unread.
