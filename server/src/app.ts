@@ -187,7 +187,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         const query = createQueryService({
           db: database.db,
           store: telemetry,
-          ingest,
+          live,
           regions: createRegionService(database.db, now),
           things: createThingsService({ db: database.db, now }),
           timeZone: config.telemetry.timeZone,

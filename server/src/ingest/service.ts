@@ -2,7 +2,7 @@ import type { EffectiveAbility, IngestResult, IngestStats, LiveValue } from '@ki
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/index.ts';
-import { createMemoryLive, type Live, type LiveListener } from '../live/index.ts';
+import { createMemoryLive, type Live } from '../live/index.ts';
 import { effectiveAbilitiesOf, findThingByAccessToken } from '../modules/things/index.ts';
 import type { Point, TelemetryStore } from '../telemetry/index.ts';
 import type { Line } from './line-protocol.ts';
@@ -57,8 +57,8 @@ interface Cached<T> {
 
 /**
  * Telemetry ingest shared by MQTT, HTTP JSON and line protocol: validates values against the
- * thing's abilities, writes numbers through the store (acknowledged once durable), keeps the latest
- * strings in memory, counts everything, and tells live listeners about what was written.
+ * thing's abilities, writes numbers through the store (acknowledged once durable), publishes
+ * every accepted value (numbers and strings) to the live hub, and counts everything.
  */
 export function createIngestService(deps: IngestDeps) {
   const { db, store, log, now } = deps;
@@ -213,20 +213,6 @@ export function createIngestService(deps: IngestDeps) {
     /** Records a failure that is not a rejection (store error, broker error) as the last error. */
     failed(source: Source, thing: string | null, message: string): void {
       noteError(source, thing, message);
-    },
-
-    /** Latest string values of a thing (kept in memory only; string abilities are not stored). */
-    latestStrings(thingId: number): ReadonlyMap<string, { ts: number; value: string }> {
-      const out = new Map<string, { ts: number; value: string }>();
-      for (const v of live.latestOf(thingId)) {
-        if (typeof v.value !== 'number') out.set(v.metric, { ts: v.ts, value: String(v.value) });
-      }
-      return out;
-    },
-
-    /** Calls `listener` with every batch of values once written; answers the unsubscribe function. */
-    onValues(listener: LiveListener): () => void {
-      return live.subscribe(listener);
     },
 
     counters(): Omit<IngestStats, 'mqtt'> {
