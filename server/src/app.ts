@@ -17,6 +17,7 @@ import {
   ingestRoutes,
   type MqttIngest,
 } from './ingest/index.ts';
+import { createMemoryLive } from './live/index.ts';
 import {
   authRoutes,
   createAuthService,
@@ -143,8 +144,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     clearInterval(retention);
     await telemetry.close();
   });
+  const live = createMemoryLive((error) => app.log.error({ err: error }, 'live listener failed'));
   const ingest = createIngestService({
     db: database.db,
+    live,
     store: telemetry,
     log: app.log.child({ module: 'ingest' }),
     now,
@@ -208,13 +211,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         const query = createQueryService({
           db: database.db,
           store: telemetry,
-          ingest,
+          live,
           regions: createRegionService(database.db, now),
           things: createThingsService({ db: database.db, now }),
           timeZone: config.telemetry.timeZone,
           now,
         });
-        await api.register(queryRoutes, { service: query, ingest, auth, now });
+        await api.register(queryRoutes, { service: query, live, auth, now });
         await api.register(boardRoutes, { service: query });
       },
       { prefix: '/api' },

@@ -2,6 +2,7 @@ import type { EffectiveAbility, IngestResult, IngestStats, LiveValue } from '@ki
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/index.ts';
+import { createMemoryLive, type Live } from '../live/index.ts';
 import { effectiveAbilitiesOf, findThingByAccessToken } from '../modules/things/index.ts';
 import type { Point, TelemetryStore } from '../telemetry/index.ts';
 import type { Line } from './line-protocol.ts';
@@ -40,6 +41,8 @@ export interface IngestDeps {
   maxBatch: number;
   /** Oldest time the store accepts now (its raw retention), ms. */
   writableFrom?: (now: number) => number;
+  /** Where accepted values are published (latest values, subscribers); an in-memory hub if absent. */
+  live?: Live;
 }
 
 /** How long looked-up abilities, tokens and identifiers are reused: ability edits apply within it. */
@@ -52,20 +55,17 @@ interface Cached<T> {
   value: T;
 }
 
-type LiveListener = (values: readonly LiveValue[]) => void;
-
 /**
  * Telemetry ingest shared by MQTT, HTTP JSON and line protocol: validates values against the
- * thing's abilities, writes numbers through the store (acknowledged once durable), keeps the latest
- * strings in memory, counts everything, and tells live listeners about what was written.
+ * thing's abilities, writes numbers through the store (acknowledged once durable), publishes
+ * every accepted value (numbers and strings) to the live hub, and counts everything.
  */
 export function createIngestService(deps: IngestDeps) {
   const { db, store, log, now } = deps;
   const abilitiesCache = new Map<number, Cached<Map<string, EffectiveAbility>>>();
   const tokenCache = new Map<string, Cached<Device | undefined>>();
   const identifierCache = new Map<string, Cached<Device | undefined>>();
-  const strings = new Map<number, Map<string, { ts: number; value: string }>>();
-  const listeners = new Set<LiveListener>();
+  const live = deps.live ?? createMemoryLive((error) => log.error({ err: error }, 'live listener failed'));
   const loggedAt = new Map<string, number>();
   const counters = {
     since: now(),
@@ -105,17 +105,6 @@ export function createIngestService(deps: IngestDeps) {
   function reject(source: Source, thing: string | null, reason: RejectReason, count: number, detail: string) {
     counters.rejected[reason] = (counters.rejected[reason] ?? 0) + count;
     noteError(source, thing, `${reason}: ${detail}`);
-  }
-
-  function publishLive(values: LiveValue[]): void {
-    if (values.length === 0) return;
-    for (const listener of listeners) {
-      try {
-        listener(values);
-      } catch (error) {
-        log.error({ err: error }, 'live listener failed');
-      }
-    }
   }
 
   return {
@@ -197,23 +186,12 @@ export function createIngestService(deps: IngestDeps) {
         }
       }
       await store.write(points);
-      for (const t of texts) {
-        let map = strings.get(t.thingId);
-        if (!map) {
-          map = new Map();
-          strings.set(t.thingId, map);
-        }
-        const previous = map.get(t.metric);
-        if (!previous || previous.ts <= t.ts) map.set(t.metric, { ts: t.ts, value: String(t.value) });
-      }
       const accepted = points.length + texts.length;
       counters.accepted += accepted;
-      if (listeners.size > 0) {
-        publishLive([
-          ...points.map((p) => ({ thingId: p.thingId, metric: p.metric, ts: p.ts, value: p.value })),
-          ...texts,
-        ]);
-      }
+      live.publish([
+        ...points.map((p) => ({ thingId: p.thingId, metric: p.metric, ts: p.ts, value: p.value })),
+        ...texts,
+      ]);
       return { accepted, rejected };
     },
 
@@ -235,17 +213,6 @@ export function createIngestService(deps: IngestDeps) {
     /** Records a failure that is not a rejection (store error, broker error) as the last error. */
     failed(source: Source, thing: string | null, message: string): void {
       noteError(source, thing, message);
-    },
-
-    /** Latest string values of a thing (kept in memory only; string abilities are not stored). */
-    latestStrings(thingId: number): ReadonlyMap<string, { ts: number; value: string }> {
-      return strings.get(thingId) ?? new Map();
-    },
-
-    /** Calls `listener` with every batch of values once written; answers the unsubscribe function. */
-    onValues(listener: LiveListener): () => void {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
     },
 
     counters(): Omit<IngestStats, 'mqtt'> {

@@ -49,7 +49,7 @@ export function metricConfigSaver(deps: {
   const query = createQueryService({
     db: deps.db,
     store: deps.store,
-    ingest: { latestStrings: () => new Map() },
+    live: { latest: () => undefined },
     regions: createRegionService(deps.db, now),
     things: createThingsService({ db: deps.db, now }),
     timeZone: deps.timeZone,

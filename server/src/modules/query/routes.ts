@@ -17,7 +17,7 @@ import {
 } from '@kilowatch/contract';
 import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
-import type { IngestService } from '../../ingest/index.ts';
+import type { Live } from '../../live/index.ts';
 import { requestToken, requireUser } from '../../plugins/authenticate.ts';
 import type { AuthService } from '../auth/index.ts';
 import { parseIdList } from '../regions/index.ts';
@@ -36,10 +36,11 @@ const MAX_LIVE_THINGS = 500;
  */
 export const queryRoutes: FastifyPluginAsyncTypebox<{
   service: QueryService;
-  ingest: Pick<IngestService, 'onValues'>;
+  /** Where written values are announced (the SSE stream subscribes). */
+  live: Pick<Live, 'subscribe'>;
   auth: Pick<AuthService, 'authenticate'>;
   now: () => number;
-}> = async (app, { service, ingest, auth, now }) => {
+}> = async (app, { service, live, auth, now }) => {
   app.get(
     '/query/config',
     {
@@ -171,7 +172,7 @@ export const queryRoutes: FastifyPluginAsyncTypebox<{
         onCheckFailed: (error) => request.log.error({ err: error }, 'live stream access check failed'),
       });
       streams.add(stream);
-      const off = ingest.onValues((values) => {
+      const off = live.subscribe((values) => {
         const mine = values.filter((v) => wanted.has(v.thingId));
         if (mine.length > 0) stream.send(mine);
       });

@@ -18,7 +18,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
 import { metadataGeneration } from '../../db/metadata-generation.ts';
 import { AppError } from '../../errors.ts';
-import type { IngestService } from '../../ingest/index.ts';
+import type { Live } from '../../live/index.ts';
 import {
   type BucketSpec,
   bucketWidthFor,
@@ -55,7 +55,8 @@ const UNIT_MS = { second: 1000, minute: MINUTE, hour: HOUR, day: DAY } as const;
 export interface QueryDeps {
   db: Kysely<DB>;
   store: TelemetryStore;
-  ingest: Pick<IngestService, 'latestStrings'>;
+  /** Latest values as they arrive (strings are only there; numbers also sit in the store). */
+  live: Pick<Live, 'latest'>;
   regions: RegionService;
   things: Pick<ThingsService, 'getThing' | 'categoryAbilities'>;
   /** PLANT_TIMEZONE: periods and day/month/year buckets follow its calendar. */
@@ -403,7 +404,7 @@ export function createQueryService(deps: QueryDeps) {
     },
   };
 
-  /** Each ability of a thing with its latest value (numbers from the store, strings from memory). */
+  /** Each ability of a thing with its latest value (numbers from the store, strings from the live hub). */
   function latestOf(
     thingId: number,
     abilities: readonly EffectiveAbility[],
@@ -411,10 +412,11 @@ export function createQueryService(deps: QueryDeps) {
     const numbers = new Map(
       store.latest(abilities.map((a) => ({ thingId, metric: a.identifier }))).map((l) => [l.metric, l]),
     );
-    const strings = deps.ingest.latestStrings(thingId);
     return abilities.map((a) => [
       a,
-      a.dataType === 'string' ? strings.get(a.identifier) : numbers.get(a.identifier),
+      a.dataType === 'string'
+        ? deps.live.latest({ thingId, metric: a.identifier })
+        : numbers.get(a.identifier),
     ]);
   }
 }

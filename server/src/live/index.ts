@@ -1,0 +1,1 @@
+export { createMemoryLive, type Live, type LiveErrorSink, type LiveListener, type Series } from './live.ts';
