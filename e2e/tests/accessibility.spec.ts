@@ -78,6 +78,19 @@ async function settle(page: Page) {
     timeout: 15_000,
   });
   await page.waitForTimeout(300);
+  // Colours are measured as they stay: a button still fading in (antd's transitions) once read
+  // #8c8c8c on #fcfcfc. Finite animations and transitions are waited out; endless ones (spinners
+  // of live indicators) do not change a colour that matters here.
+  await page.waitForFunction(
+    () =>
+      document
+        .getAnimations()
+        .every(
+          (a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Number.POSITIVE_INFINITY,
+        ),
+    undefined,
+    { timeout: 10_000 },
+  );
 }
 
 async function scanEverything(page: Page, theme: 'default' | 'highContrast') {
