@@ -149,21 +149,7 @@ export async function listBindings(
     .innerJoin('things', 'things.id', 'region_things.thing_id')
     .innerJoin('thing_models', 'thing_models.id', 'things.model_id')
     .innerJoin('thing_categories', 'thing_categories.id', 'thing_models.category_id')
-    .select([
-      'region_things.region_id',
-      'regions.name as region_name',
-      'things.id',
-      'things.identifier',
-      'things.name',
-      'things.description',
-      'things.model_id',
-      'thing_models.name as model_name',
-      'thing_models.category_id',
-      'thing_categories.name as category_name',
-      'things.setting',
-      'things.created_at',
-      'things.updated_at',
-    ]);
+    .select(['region_things.region_id', 'regions.name as region_name', ...THING_COLUMNS]);
   if (regionIds) query = query.where('region_things.region_id', 'in', regionIds);
   if (categoryId !== undefined) query = query.where('thing_models.category_id', '=', categoryId);
   const rows = await query
@@ -190,25 +176,28 @@ export async function listBindings(
   }));
 }
 
+/** A thing's columns as both binding reads select them (things joined to model and category). */
+const THING_COLUMNS = [
+  'things.id',
+  'things.identifier',
+  'things.name',
+  'things.description',
+  'things.model_id',
+  'thing_models.name as model_name',
+  'thing_models.category_id',
+  'thing_categories.name as category_name',
+  'things.setting',
+  'things.created_at',
+  'things.updated_at',
+] as const;
+
 /** Things bound to no region (optionally of one category), ordered by name. */
 export async function listUnboundThings(db: Db, { categoryId }: { categoryId?: number }): Promise<Thing[]> {
   let query = db
     .selectFrom('things')
     .innerJoin('thing_models', 'thing_models.id', 'things.model_id')
     .innerJoin('thing_categories', 'thing_categories.id', 'thing_models.category_id')
-    .select([
-      'things.id',
-      'things.identifier',
-      'things.name',
-      'things.description',
-      'things.model_id',
-      'thing_models.name as model_name',
-      'thing_models.category_id',
-      'thing_categories.name as category_name',
-      'things.setting',
-      'things.created_at',
-      'things.updated_at',
-    ])
+    .select(THING_COLUMNS)
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(
