@@ -26,6 +26,7 @@ interface Probe {
 
 const STORE = 'the telemetry store knows no HTTP';
 const WING = 'the DuckDB wing is reached through';
+const PURE = 'the alarm engine is pure';
 
 const probes: Probe[] = [
   { file: 'server/src/telemetry/p1.ts', imports: '../modules/things/index.ts', refused: STORE },
@@ -36,6 +37,11 @@ const probes: Probe[] = [
   { file: 'server/src/telemetry/index.ts', imports: './duckdb/store.ts', refused: null },
   { file: 'server/src/modules/query/p7.ts', imports: '../../telemetry/duckdb/reader.ts', refused: WING },
   { file: 'server/src/modules/query/p8.ts', imports: '../../telemetry/index.ts', refused: null },
+  { file: 'server/src/modules/alarms/engine/p9.ts', imports: '../../../db/index.ts', refused: PURE },
+  { file: 'server/src/modules/alarms/engine/p10.ts', imports: '../../../live/index.ts', refused: PURE },
+  { file: 'server/src/modules/alarms/engine/p11.ts', imports: 'node:fs', refused: PURE },
+  { file: 'server/src/modules/alarms/engine/p12.ts', imports: '@kilowatch/contract', refused: null },
+  { file: 'server/src/modules/alarms/p13.ts', imports: '../../db/index.ts', refused: null },
 ];
 
 let dir = '';
