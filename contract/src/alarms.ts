@@ -126,6 +126,7 @@ export const AlarmRuleQuery = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 64 })),
   templateId: Type.Optional(RowId),
 });
+export type AlarmRuleQuery = Static<typeof AlarmRuleQuery>;
 
 export const AlarmTemplateInput = Type.Object({
   name: Name,
@@ -148,6 +149,7 @@ export const AlarmTemplateQuery = Type.Object({
   ...PageQuery.properties,
   name: Type.Optional(Type.String({ maxLength: 64 })),
 });
+export type AlarmTemplateQuery = Static<typeof AlarmTemplateQuery>;
 
 export const MONITOR_APPLIED = ['rule', 'template'] as const;
 export const MONITOR_TARGETS = ['thing', 'region'] as const;
@@ -180,6 +182,7 @@ export const AlarmMonitorQuery = Type.Object({
   appliedType: Type.Optional(Type.Enum(MONITOR_APPLIED)),
   appliedId: Type.Optional(RowId),
 });
+export type AlarmMonitorQuery = Static<typeof AlarmMonitorQuery>;
 
 // ---- history and actions ---------------------------------------------------------------------------
 
