@@ -1,5 +1,5 @@
-import type { FastifyPluginAsync } from 'fastify';
 import { health } from '@kilowatch/contract';
+import type { FastifyPluginAsync } from 'fastify';
 import { type Database, ping } from '../../db/index.ts';
 import { route } from '../../plugins/route.ts';
 import { SERVER_VERSION } from '../../version.ts';

@@ -40,9 +40,7 @@ export const regionRoutes: FastifyPluginAsync<{ service: RegionService }> = asyn
     return { ok: true as const };
   });
 
-  route(app, regionBindingList, {}, async (request) =>
-    service.bindings(request.params.id, request.query),
-  );
+  route(app, regionBindingList, {}, async (request) => service.bindings(request.params.id, request.query));
 
   route(app, regionBind, write, async (request) => service.bind(request.params.id, request.body.thingIds));
 
