@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { MAX_EPOCH_MS, PageQuery, RowId } from './common.ts';
+import { IdParams, MAX_EPOCH_MS, Ok, Page, PageQuery, RowId } from './common.ts';
+import { endpoint } from './endpoint.ts';
 
 /**
  * Alarm rules (spec §7 Alarms; issue 11). A rule watches one ability of a thing with a condition,
@@ -273,3 +274,183 @@ export const AlarmDetail = Type.Object({
   actions: Type.Array(AlarmActionEntry),
 });
 export type AlarmDetail = Static<typeof AlarmDetail>;
+
+// ---- backtest ------------------------------------------------------------------------------------
+
+/** Run a rule (saved or not) over one thing's stored history, before enabling it. */
+export const BacktestBody = Type.Object({
+  rule: AlarmRuleInput,
+  thingId: RowId,
+  start: Type.Integer({ minimum: 0, maximum: MAX_EPOCH_MS }),
+  end: Type.Integer({ minimum: 0, maximum: MAX_EPOCH_MS }),
+});
+export type BacktestBody = Static<typeof BacktestBody>;
+
+export const BacktestResult = Type.Object({
+  alarms: Type.Array(
+    Type.Object({
+      raisedAt: Type.Integer(),
+      returnedAt: Type.Union([Type.Integer(), Type.Null()]),
+      value: Type.Union([Type.Number(), Type.String(), Type.Null()]),
+      chattering: Type.Boolean(),
+    }),
+  ),
+  /** The metric's raw points the rule ran over ([ms, value]), for the chart. */
+  points: Type.Array(Type.Tuple([Type.Number(), Type.Number()])),
+  /** Whether the range held more points than one backtest reads (the last ones were left out). */
+  truncated: Type.Boolean(),
+});
+export type BacktestResult = Static<typeof BacktestResult>;
+
+// ---- endpoints ----------------------------------------------------------------------------------
+
+const tags = ['alarms'];
+
+export const alarmRuleList = endpoint({
+  method: 'GET',
+  path: '/api/alarm/rules',
+  querystring: AlarmRuleQuery,
+  response: Page(AlarmRule),
+  tags,
+  summary: 'Alarm rules, paged; `name` matches a substring, `templateId` narrows to one template',
+});
+
+export const alarmRuleCreate = endpoint({
+  method: 'POST',
+  path: '/api/alarm/rules',
+  body: AlarmRuleInput,
+  response: AlarmRule,
+  tags,
+  summary: 'Create a rule (disabled until its state is set to enable)',
+});
+
+export const alarmRuleUpdate = endpoint({
+  method: 'PUT',
+  path: '/api/alarm/rules/:id',
+  params: IdParams,
+  body: AlarmRuleInput,
+  response: AlarmRule,
+  tags,
+  summary: 'Change a rule; the engine applies it at once',
+});
+
+export const alarmRuleDelete = endpoint({
+  method: 'DELETE',
+  path: '/api/alarm/rules/:id',
+  params: IdParams,
+  response: Ok,
+  tags,
+  summary: 'Delete a rule and its monitors; its alarms stay in history',
+});
+
+export const alarmRuleState = endpoint({
+  method: 'POST',
+  path: '/api/alarm/rules/:id/state',
+  params: IdParams,
+  body: RuleStateBody,
+  response: AlarmRule,
+  tags,
+  summary: 'Enable or disable a rule (`action`: enable | disable)',
+});
+
+export const alarmRuleBacktest = endpoint({
+  method: 'POST',
+  path: '/api/alarm/rules/backtest',
+  body: BacktestBody,
+  response: BacktestResult,
+  tags,
+  summary: 'Run a rule over one thing’s stored history: the alarms it would have raised, and the points',
+});
+
+export const alarmTemplateList = endpoint({
+  method: 'GET',
+  path: '/api/alarm/templates',
+  querystring: AlarmTemplateQuery,
+  response: Page(AlarmTemplate),
+  tags,
+  summary: 'Alarm templates (rule sets for a device category), paged',
+});
+
+export const alarmTemplateCreate = endpoint({
+  method: 'POST',
+  path: '/api/alarm/templates',
+  body: AlarmTemplateInput,
+  response: AlarmTemplate,
+  tags,
+  summary: 'Create a template',
+});
+
+export const alarmTemplateUpdate = endpoint({
+  method: 'PUT',
+  path: '/api/alarm/templates/:id',
+  params: IdParams,
+  body: AlarmTemplateInput,
+  response: AlarmTemplate,
+  tags,
+  summary: 'Change a template (its category only while it has no rules)',
+});
+
+export const alarmTemplateDelete = endpoint({
+  method: 'DELETE',
+  path: '/api/alarm/templates/:id',
+  params: IdParams,
+  response: Ok,
+  tags,
+  summary: 'Delete a template with its rules and monitors',
+});
+
+export const alarmMonitorList = endpoint({
+  method: 'GET',
+  path: '/api/alarm/monitors',
+  querystring: AlarmMonitorQuery,
+  response: Page(AlarmMonitor),
+  tags,
+  summary: 'Monitors (a rule or template applied to a thing or region), paged',
+});
+
+export const alarmMonitorBatch = endpoint({
+  method: 'POST',
+  path: '/api/alarm/monitors/batch',
+  body: MonitorBatch,
+  response: Type.Object({ created: Type.Integer() }),
+  tags,
+  summary: 'Apply one rule or template to many things and regions (a region covers its descendants)',
+});
+
+export const alarmMonitorDelete = endpoint({
+  method: 'DELETE',
+  path: '/api/alarm/monitors/:id',
+  params: IdParams,
+  response: Ok,
+  tags,
+  summary: 'Remove a monitor',
+});
+
+export const alarmHistoryList = endpoint({
+  method: 'GET',
+  path: '/api/alarm/history',
+  querystring: AlarmHistoryQuery,
+  response: AlarmHistoryPage,
+  tags,
+  summary:
+    'Alarm history, newest first; `state` 1 is what the bell rings for (active, unacknowledged); `size` counts every match',
+});
+
+export const alarmHistoryGet = endpoint({
+  method: 'GET',
+  path: '/api/alarm/history/:id',
+  params: IdParams,
+  response: AlarmDetail,
+  tags,
+  summary: 'One alarm with its action trail',
+});
+
+export const alarmHistoryAction = endpoint({
+  method: 'POST',
+  path: '/api/alarm/history/:id/actions',
+  params: IdParams,
+  body: AlarmActionBody,
+  response: AlarmDetail,
+  tags,
+  summary: 'Acknowledge, comment, shelve (with `until`), unshelve or close an alarm',
+});

@@ -166,4 +166,6 @@ export const en: Messages = {
   'alarm.refused.notShelved': 'This alarm is not shelved',
   'alarm.refused.shelveUntilInvalid': 'Shelve until a time after now and within 7 days',
   'alarm.refused.notActive': 'The alarm has returned to normal: there is nothing to shelve',
+  'alarm.backtestRange': 'The backtest must end after it starts',
+  'alarm.backtestCategory': 'The device is not of the rule’s category',
 };

@@ -170,4 +170,6 @@ export const es: Messages = {
   'alarm.refused.notShelved': 'Esta alarma no está aplazada',
   'alarm.refused.shelveUntilInvalid': 'Aplace hasta un momento posterior a ahora y dentro de 7 días',
   'alarm.refused.notActive': 'La alarma ya volvió a la normalidad: no hay nada que aplazar',
+  'alarm.backtestRange': 'La prueba retrospectiva debe terminar después de empezar',
+  'alarm.backtestCategory': 'El equipo no es de la categoría de la regla',
 };

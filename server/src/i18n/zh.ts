@@ -156,4 +156,6 @@ export const zh = {
   'alarm.refused.notShelved': '该告警未被搁置',
   'alarm.refused.shelveUntilInvalid': '搁置截止时间须在现在之后、7 天之内',
   'alarm.refused.notActive': '告警已恢复，无需搁置',
+  'alarm.backtestRange': '回测的结束时间须晚于开始时间',
+  'alarm.backtestCategory': '该设备不属于规则的设备类型',
 } as const;

@@ -10,12 +10,15 @@ import type {
   AlarmRuleQuery,
   AlarmTemplateInput,
   AlarmTemplateQuery,
+  BacktestBody,
+  BacktestResult,
   CategoryAbility,
   MonitorBatch,
 } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
+import { backtest } from './engine/evaluate.ts';
 import { applyAction, stateCode } from './engine/state.ts';
 import * as repo from './repository.ts';
 
@@ -30,9 +33,25 @@ export interface AlarmCatalog {
   }): Promise<{ name: string; things: readonly { id: number; name: string; categoryId?: number }[] }>;
 }
 
+/** What the backtest reads of the telemetry store. */
+export interface AlarmHistoryReader {
+  points(
+    series: { thingId: number; metric: string },
+    start: number,
+    end: number,
+    limit: number,
+  ): Promise<{ ts: number; value: number }[]>;
+}
+
+/** A backtest reads at most this many raw points (30 days of 5 s data). */
+export const BACKTEST_MAX_POINTS = 518_400;
+/** Points drawn on the backtest chart. */
+const BACKTEST_CHART_POINTS = 2_000;
+
 export interface AlarmsDeps {
   db: Kysely<DB>;
   catalog: AlarmCatalog;
+  store: AlarmHistoryReader;
   now: () => number;
   /** Told after every change of rules, templates or monitors (the engine reloads what it watches). */
   onChange?: () => void;
@@ -207,6 +226,35 @@ export function createAlarmsService(deps: AlarmsDeps) {
       if (!(await repo.setRuleEnabled(db, id, action === 'enable', iso(now())))) throw notFound();
       changed();
       return this.getRule(id);
+    },
+
+    /**
+     * What a rule would have raised on one thing over stored history: the same engine as live,
+     * over the raw points (numbers only: strings are not stored), with the chart's points thinned.
+     */
+    async backtest(body: BacktestBody): Promise<BacktestResult> {
+      if (body.end <= body.start)
+        throw new AppError('VALIDATION', 400, {}, { message: 'alarm.backtestRange' });
+      await checkRule(body.rule);
+      const thing = await catalog.select({ resourceType: 'thing', id: body.thingId });
+      if (body.rule.categoryId !== null && thing.things[0]?.categoryId !== body.rule.categoryId) {
+        throw new AppError('UNPROCESSABLE', 422, {}, { message: 'alarm.backtestCategory' });
+      }
+      const series = { thingId: body.thingId, metric: body.rule.ability };
+      const points = await deps.store.points(series, body.start, body.end, BACKTEST_MAX_POINTS + 1);
+      const truncated = points.length > BACKTEST_MAX_POINTS;
+      if (truncated) points.length = BACKTEST_MAX_POINTS;
+      const { condition, onDelay, offDelay, deadband } = body.rule;
+      const alarms = backtest(
+        { condition, timing: { onDelay, offDelay, deadband } },
+        points.map((p) => ({ at: p.ts, value: p.value })),
+        body.start,
+        truncated ? points[points.length - 1]!.ts : body.end,
+      );
+      const step = Math.max(1, Math.ceil(points.length / BACKTEST_CHART_POINTS));
+      const chart: [number, number][] = [];
+      for (let i = 0; i < points.length; i += step) chart.push([points[i]!.ts, points[i]!.value]);
+      return { alarms, points: chart, truncated };
     },
 
     // ---- templates ----
