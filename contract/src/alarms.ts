@@ -204,7 +204,7 @@ const StateCode = Type.Integer({ minimum: 1, maximum: 6 });
 
 export const AlarmHistoryQuery = Type.Object({
   ...PageQuery.properties,
-  /** A substring of the resource's or the rule's name. */
+  /** A substring of the resource's, the thing's or the rule's name. */
   name: Type.Optional(Type.String({ maxLength: 64 })),
   templateName: Type.Optional(Type.String({ maxLength: 64 })),
   id: Type.Optional(RowId),

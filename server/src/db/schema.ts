@@ -307,6 +307,7 @@ export interface AlarmHistoryTable {
   rule_name: string;
   template_name: string;
   thing_id: number;
+  thing_name: string;
   /** thing | region: what the monitor was applied to (the spec's 设备 / 区域). */
   resource_type: string;
   resource_id: number;

@@ -67,6 +67,7 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .addColumn('rule_name', 'text', (c) => c.notNull())
     .addColumn('template_name', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('thing_id', 'integer', (c) => c.notNull())
+    .addColumn('thing_name', 'text', (c) => c.notNull())
     .addColumn('resource_type', 'text', (c) => c.notNull())
     .addColumn('resource_id', 'integer', (c) => c.notNull())
     .addColumn('resource_name', 'text', (c) => c.notNull())

@@ -397,6 +397,7 @@ export interface HistoryRecord {
   ruleName: string;
   templateName: string;
   thingId: number;
+  thingName: string;
   resourceType: 'thing' | 'region';
   resourceId: number;
   resourceName: string;
@@ -418,6 +419,7 @@ function toHistory(r: HistoryRow): HistoryRecord {
     ruleName: r.rule_name,
     templateName: r.template_name,
     thingId: r.thing_id,
+    thingName: r.thing_name,
     resourceType: r.resource_type as HistoryRecord['resourceType'],
     resourceId: r.resource_id,
     resourceName: r.resource_name,
@@ -494,6 +496,7 @@ export async function listHistory(
     base = base.where((eb) =>
       eb.or([
         sql<boolean>`lower(resource_name) like ${pattern} escape '\\'`,
+        sql<boolean>`lower(thing_name) like ${pattern} escape '\\'`,
         sql<boolean>`lower(rule_name) like ${pattern} escape '\\'`,
       ]),
     );
@@ -572,6 +575,7 @@ export async function insertHistory(db: Db, record: Omit<HistoryRecord, 'id'>, n
       rule_name: record.ruleName,
       template_name: record.templateName,
       thing_id: record.thingId,
+      thing_name: record.thingName,
       resource_type: record.resourceType,
       resource_id: record.resourceId,
       resource_name: record.resourceName,

@@ -32,6 +32,7 @@ interface Watch {
   rule: repo.RuleRecord;
   engine: EngineRule;
   thingId: number;
+  thingName: string;
   resourceName: string;
   track: Track;
 }
@@ -112,6 +113,7 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
             rule,
             engine,
             thingId: thing.id,
+            thingName: thing.name,
             resourceName: monitor.targetType === 'thing' ? thing.name : resolved.name,
             track,
           });
@@ -182,6 +184,7 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
             ruleName: watch.rule.name,
             templateName: watch.rule.templateName,
             thingId: watch.thingId,
+            thingName: watch.thingName,
             resourceType: watch.monitor.targetType,
             resourceId: watch.monitor.targetType === 'thing' ? watch.thingId : watch.monitor.targetId,
             resourceName: watch.resourceName,

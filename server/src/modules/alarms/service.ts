@@ -144,7 +144,7 @@ export function createAlarmsService(deps: AlarmsDeps) {
     return { ...record, things: await thingsCovered(record.id, record.templateId, record.ability) };
   }
 
-  function historyOut(r: repo.HistoryRecord, thingName: string, ability: string): AlarmHistoryItem {
+  function historyOut(r: repo.HistoryRecord, ability: string): AlarmHistoryItem {
     const at = now();
     return {
       id: r.id,
@@ -155,7 +155,7 @@ export function createAlarmsService(deps: AlarmsDeps) {
       resourceId: r.resourceId,
       resourceName: r.resourceName,
       thingId: r.thingId,
-      thingName,
+      thingName: r.thingName,
       ability,
       severity: r.severity,
       message: r.message,
@@ -169,21 +169,14 @@ export function createAlarmsService(deps: AlarmsDeps) {
     };
   }
 
-  /** Thing names and watched abilities for a page of history (names of things may have changed). */
+  /** The watched ability of each alarm's rule (history keeps names, not the rule's ability). */
   async function describe(records: readonly repo.HistoryRecord[]): Promise<AlarmHistoryItem[]> {
-    const names = new Map<number, string>();
     const abilities = new Map<number, string>();
     for (const r of records) {
-      if (!names.has(r.thingId)) {
-        const resolved = await catalog
-          .select({ resourceType: 'thing', id: r.thingId })
-          .catch(() => undefined);
-        names.set(r.thingId, resolved?.name ?? r.resourceName);
-      }
       if (!abilities.has(r.ruleId))
         abilities.set(r.ruleId, (await repo.findRule(db, r.ruleId))?.ability ?? '');
     }
-    return records.map((r) => historyOut(r, names.get(r.thingId) ?? '', abilities.get(r.ruleId) ?? ''));
+    return records.map((r) => historyOut(r, abilities.get(r.ruleId) ?? ''));
   }
 
   return {

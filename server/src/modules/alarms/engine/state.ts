@@ -111,11 +111,11 @@ export function applyAction(
       if (s.acknowledged) return { ok: false, reason: 'alreadyAcknowledged' };
       return { ok: true, status: { ...s, acknowledged: true, closed: !s.active } };
     case 'shelve': {
-      if (!s.active) return { ok: false, reason: 'notActive' };
       const until = action.until;
       if (until === undefined || until <= now || until > now + MAX_SHELVE_MS) {
         return { ok: false, reason: 'shelveUntilInvalid' };
       }
+      if (!s.active) return { ok: false, reason: 'notActive' };
       return { ok: true, status: { ...s, shelvedUntil: until } };
     }
     case 'unshelve':
