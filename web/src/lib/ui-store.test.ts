@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { cookieStorage } from '../lib/storage.ts';
+import { cookieStorage } from './storage.ts';
 import { isMobileWidth, nextPathAfterClosing, useUi, type VisitedView } from './ui-store.ts';
 
 const view = (path: string, fullPath = path): VisitedView => ({ path, fullPath, titleKey: `route.${path}` });

@@ -1,7 +1,7 @@
 import { DEFAULT_SIZE, type Language, MOBILE_BREAKPOINT_PX, SIZES, type Size } from '@kilowatch/contract';
 import { create } from 'zustand';
-import { initialLanguage } from '../lib/i18n.ts';
-import { cookieStorage } from '../lib/storage.ts';
+import { initialLanguage } from './i18n.ts';
+import { cookieStorage } from './storage.ts';
 
 export type Device = 'desktop' | 'mobile';
 

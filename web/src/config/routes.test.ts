@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canAccess } from '../lib/session.ts';
-import { type ConsoleRoute, findRoute, menuFor, routeTrail } from './route-table.ts';
+import { type ConsoleRoute, findRoute, menuFor, routeTrail } from './routes.ts';
 
 const allPaths = (routes: ConsoleRoute[]): string[] =>
   routes.flatMap((r) => [r.path, ...(r.children ? allPaths(r.children) : [])]);

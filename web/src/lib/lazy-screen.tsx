@@ -1,6 +1,9 @@
 import { Spin } from 'antd';
 import { type ComponentType, lazy, type ReactNode, Suspense } from 'react';
 
+/** A feature's screens, keyed by route name (contract/src/routes.ts `name`). */
+export type ScreenMap = Record<string, () => ReactNode>;
+
 /**
  * A screen loaded on its first visit, so each feature's components (and the antd parts and
  * ECharts only they use) stay out of the first-load bundle.
