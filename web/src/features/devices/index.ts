@@ -1,7 +1,5 @@
 import { lazyScreen, type ScreenMap } from '../../lib/lazy-screen.tsx';
 
-export { useUnits } from './api/units.ts';
-
 /** Screens of this feature by route name (contract/src/routes.ts), loaded on first visit. */
 export const screens: ScreenMap = {
   category: lazyScreen(() => import('./components/CategoryPage.tsx'), 'CategoryPage'),

@@ -1,8 +1,5 @@
 import { lazyScreen, type ScreenMap } from '../../lib/lazy-screen.tsx';
 
-export { useStartupLogo } from './api/logo.ts';
-export { DEFAULT_LOGO_SRC } from './lib/logo.ts';
-
 /** Screens of this feature by route name (contract/src/routes.ts), loaded on first visit. */
 export const screens: ScreenMap = {
   user: lazyScreen(() => import('./components/UsersScreen.tsx'), 'UsersScreen'),

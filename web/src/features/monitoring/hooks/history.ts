@@ -1,6 +1,7 @@
 import type { QueryResult } from '@kilowatch/contract';
 import { keepPreviousData, type UseQueryResult, useQueries } from '@tanstack/react-query';
-import { fetchMetricData, telemetryKeys } from '../../../components/charts/api/telemetry.ts';
+import { keys } from '../../../api/keys.ts';
+import { fetchMetricData } from '../../../api/telemetry.ts';
 import type { ChartMetric } from '../../../components/charts/metrics.ts';
 import type { Selection } from '../lib/selection.ts';
 import { historyQuery, summaryQuery } from '../lib/window.ts';
@@ -17,7 +18,7 @@ const dataQueries = (
   metrics.map((metric) => {
     const query = selection ? build(selection, metric, range, categoryId) : null;
     return {
-      queryKey: query ? telemetryKeys.data(query) : [...telemetryKeys.all, 'data', 'idle', metric.identifier],
+      queryKey: query ? keys.telemetry.data(query) : keys.telemetry.idle(metric.identifier),
       queryFn: ({ signal }: { signal: AbortSignal }) => fetchMetricData(query!, { signal }),
       enabled: query !== null,
       placeholderData: keepPreviousData,

@@ -1,35 +1,11 @@
-import { type Cabinet, type DeviceStatus, MONITOR_REFRESH_MS, type Thing } from '@kilowatch/contract';
-import { keepPreviousData, queryOptions, useQueries, useQuery } from '@tanstack/react-query';
-import { fetchMetricData, telemetryKeys } from '../../../components/charts/api/telemetry.ts';
+import { MONITOR_REFRESH_MS } from '@kilowatch/contract';
+import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
+import { keys } from '../../../api/keys.ts';
+import { fetchCabinets, fetchDeviceStatus } from '../../../api/realtime.ts';
+import { fetchMetricData } from '../../../api/telemetry.ts';
 import type { ChartMetric as Metric } from '../../../components/charts/metrics.ts';
-import { http } from '../../../lib/http.ts';
 import type { Selection } from '../lib/selection.ts';
 import { realtimeQuery } from '../lib/window.ts';
-import { monitoringKeys } from './keys.ts';
-
-/** GET /api/query/realtime: the latest value of each ability (silent: it runs every tick). */
-export const fetchDeviceStatus = (s: Selection, categoryId: number | null, signal?: AbortSignal) =>
-  http.get<DeviceStatus[]>(
-    '/api/query/realtime',
-    { resourceId: s.resourceId, resourceType: s.resourceType, categoryId: categoryId ?? undefined },
-    { silent: true, signal },
-  );
-
-/** GET /api/regions/unbound: devices bound to no region (the tree's "unassigned" group). */
-export const unboundThingsQuery = (categoryId: number | null) =>
-  queryOptions({
-    queryKey: monitoringKeys.unbound(categoryId),
-    queryFn: () =>
-      http.get<Thing[]>('/api/regions/unbound', { categoryId: categoryId ?? undefined }, { silent: true }),
-  });
-
-/** GET /api/board/components/{regionId}?successor=true: cabinets of the region and below. */
-export const fetchCabinets = (regionId: number, categoryId: number | null, signal?: AbortSignal) =>
-  http.get<Cabinet[]>(
-    `/api/board/components/${regionId}`,
-    { categoryId: categoryId ?? undefined, successor: true },
-    { silent: true, signal },
-  );
 
 // Each tick's calls are their own cache entries (the stamp is in the key): the view reads only
 // the latest tick and keeps the previous answer on screen while it loads. A tick left behind
@@ -52,9 +28,7 @@ export function useRealtimeSeries(
     queries: metrics.map((metric) => {
       const query = selection && seq ? realtimeQuery(selection, metric, seq, categoryId) : null;
       return {
-        queryKey: query
-          ? telemetryKeys.data(query, seq)
-          : [...telemetryKeys.all, 'data', 'idle', metric.identifier],
+        queryKey: query ? keys.telemetry.data(query, seq) : keys.telemetry.idle(metric.identifier),
         queryFn: async ({ signal }: { signal: AbortSignal }) => {
           const answer = await fetchMetricData(query!, { seq, signal });
           // The server echoes the stamp; an answer for another tick is not this tick's data.
@@ -82,9 +56,9 @@ export class StaleAnswerError extends Error {
 export const useDeviceStatus = (selection: Selection | null, seq: string | null, categoryId: number | null) =>
   useQuery({
     queryKey: selection
-      ? monitoringKeys.status(selection, categoryId, seq)
-      : [...monitoringKeys.all, 'status', 'idle'],
-    queryFn: ({ signal }) => fetchDeviceStatus(selection!, categoryId, signal),
+      ? keys.telemetry.realtime({ ...selection, categoryId }, seq)
+      : [...keys.telemetry.all, 'realtime', 'idle'],
+    queryFn: ({ signal }) => fetchDeviceStatus({ ...selection!, categoryId }, signal),
     enabled: selection !== null && seq !== null,
     ...tickOptions,
   });
@@ -92,7 +66,7 @@ export const useDeviceStatus = (selection: Selection | null, seq: string | null,
 /** Cabinets of a region, per tick (real-time view). */
 export const useTickCabinets = (regionId: number | null, seq: string | null, categoryId: number | null) =>
   useQuery({
-    queryKey: monitoringKeys.cabinets(regionId ?? 0, categoryId, seq),
+    queryKey: keys.boards.cabinets(regionId ?? 0, categoryId, seq),
     queryFn: ({ signal }) => fetchCabinets(regionId!, categoryId, signal),
     enabled: regionId !== null && seq !== null,
     ...tickOptions,
@@ -102,7 +76,7 @@ export const useTickCabinets = (regionId: number | null, seq: string | null, cat
 export const usePolledCabinets = (regionIds: readonly number[], categoryId: number | null) =>
   useQueries({
     queries: regionIds.map((id) => ({
-      queryKey: monitoringKeys.cabinets(id, categoryId),
+      queryKey: keys.boards.cabinets(id, categoryId),
       queryFn: ({ signal }: { signal: AbortSignal }) => fetchCabinets(id, categoryId, signal),
       enabled: categoryId !== null,
       refetchInterval: MONITOR_REFRESH_MS,

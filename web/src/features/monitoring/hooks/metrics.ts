@@ -1,12 +1,9 @@
 import type { RegionNode } from '@kilowatch/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import {
-  categoryAbilitiesQuery,
-  metricConfigsQuery,
-  type ResourceRef,
-  thingAbilitiesQuery,
-} from '../../../components/charts/api/telemetry.ts';
+import type { ResourceRef } from '../../../api/keys.ts';
+import { metricConfigsQuery } from '../../../api/metric-configs.ts';
+import { categoryAbilitiesQuery, METADATA_STALE_MS, thingAbilitiesQuery } from '../../../api/things.ts';
 import { type ChartMetric, chartMetrics, type MetricSource } from '../../../components/charts/metrics.ts';
 import { isCounterMetric } from '../../../components/charts/series.ts';
 import { paletteColor } from '../../../components/charts/theme.ts';
@@ -38,8 +35,11 @@ export function useResourceMetrics(
       : categoryId
         ? null
         : (firstThing(node)?.thingId ?? null);
-  const thingAbilities = useQuery(thingAbilitiesQuery(thingId));
-  const categoryAbilities = useQuery(categoryAbilitiesQuery(isRegion ? categoryId : null));
+  const thingAbilities = useQuery({ ...thingAbilitiesQuery(thingId), staleTime: METADATA_STALE_MS });
+  const categoryAbilities = useQuery({
+    ...categoryAbilitiesQuery(isRegion ? categoryId : null),
+    staleTime: METADATA_STALE_MS,
+  });
   const sources: MetricSource[] =
     (isRegion && categoryId ? categoryAbilities.data : thingAbilities.data) ?? NO_SOURCES;
 

@@ -1,20 +1,16 @@
 import { HOME_REFRESH_MS, type MetricConfig } from '@kilowatch/contract';
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import {
-  type ChartQuery,
-  categoriesQuery,
-  categoryAbilitiesQuery,
-  fetchMetricData,
-  metricConfigsQuery,
-  regionTreeQuery,
-  telemetryKeys,
-} from '../../../components/charts/api/telemetry.ts';
+import { keys } from '../../../api/keys.ts';
+import { metricConfigsQuery } from '../../../api/metric-configs.ts';
+import { regionTreeQuery } from '../../../api/regions.ts';
+import { type ChartQuery, fetchMetricData } from '../../../api/telemetry.ts';
+import { categoryAbilitiesQuery, METADATA_STALE_MS, useCategories } from '../../../api/things.ts';
 import type { MetricSource } from '../../../components/charts/metrics.ts';
 
 /** The plant: the first root region (GET /api/regions). Null once loaded when there is none. */
 export function useRootRegion() {
-  const tree = useQuery(regionTreeQuery(false));
+  const tree = useQuery(regionTreeQuery());
   return { root: tree.data?.[0] ?? null, isPending: tree.isPending, error: tree.error };
 }
 
@@ -32,9 +28,13 @@ export function useHomeConfigs(rootId: number | null) {
 
 /** Every numeric ability of every category, once per identifier: what the home can chart. */
 export function useAllSources(enabled: boolean): MetricSource[] {
-  const categories = useQuery({ ...categoriesQuery(), enabled });
+  const categories = useCategories(enabled);
   const abilities = useQueries({
-    queries: (categories.data ?? []).map((c) => ({ ...categoryAbilitiesQuery(c.id), enabled })),
+    queries: (categories.data ?? []).map((c) => ({
+      ...categoryAbilitiesQuery(c.id),
+      staleTime: METADATA_STALE_MS,
+      enabled,
+    })),
   });
   const key = abilities.map((a) => a.dataUpdatedAt).join(',');
   // biome-ignore lint/correctness/useExhaustiveDependencies: key stands for the answers
@@ -58,7 +58,7 @@ export function useAllSources(enabled: boolean): MetricSource[] {
  */
 export const usePeriodData = (query: ChartQuery | null) =>
   useQuery({
-    queryKey: query ? telemetryKeys.data(query) : [...telemetryKeys.all, 'data', 'idle'],
+    queryKey: query ? keys.telemetry.data(query) : keys.telemetry.idle(),
     queryFn: ({ signal }) => fetchMetricData(query!, { signal }),
     enabled: query !== null,
     refetchInterval: HOME_REFRESH_MS,

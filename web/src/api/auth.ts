@@ -1,7 +1,7 @@
 import type { LoginKey, Me, PasswordChange, TokenPair } from '@kilowatch/contract';
-import { encodeUsername, encryptPassword } from '../../lib/crypto.ts';
-import { currentAccessToken, http, request } from '../../lib/http.ts';
-import { useSession } from '../../lib/session.ts';
+import { encodeUsername, encryptPassword } from '../lib/crypto.ts';
+import { currentAccessToken, http, request } from '../lib/http.ts';
+import { useSession } from '../lib/session.ts';
 
 export const getLoginKey = () => http.get<LoginKey>('/api/auth/login-key', undefined, { anonymous: true });
 

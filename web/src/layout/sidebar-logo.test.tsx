@@ -1,10 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import '../../../lib/i18n.ts';
-import { SidebarContent } from '../../../layout/Sidebar.tsx';
-import { useSession } from '../../../lib/session.ts';
-import { mockApi, renderScreen } from '../../../testing/render-with-api.tsx';
-import { loadLogo } from './logo.ts';
+import '../lib/i18n.ts';
+import { loadLogo } from '../api/system.ts';
+import { useSession } from '../lib/session.ts';
+import { mockApi, renderScreen } from '../testing/render-with-api.tsx';
+import { SidebarContent } from './Sidebar.tsx';
 
 beforeEach(() =>
   useSession.setState({

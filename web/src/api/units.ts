@@ -1,8 +1,8 @@
 import { UNIT_CACHE_KEY, UNIT_PAGE_SIZE, type Unit } from '@kilowatch/contract';
 import { useQuery } from '@tanstack/react-query';
-import type { PageOf } from '../../../components/crud/CrudPage.tsx';
-import { http } from '../../../lib/http.ts';
-import { unitKeys } from './keys.ts';
+import type { PageOf } from '../components/crud/CrudPage.tsx';
+import { http } from '../lib/http.ts';
+import { keys } from './keys.ts';
 
 /** The unit list kept in local storage (spec §9), or undefined when absent or unreadable. */
 export function readCachedUnits(): Unit[] | undefined {
@@ -32,7 +32,7 @@ export async function getAllUnits(): Promise<Unit[]> {
  */
 export const useUnits = () =>
   useQuery({
-    queryKey: unitKeys.all,
+    queryKey: keys.units.all,
     queryFn: getAllUnits,
     initialData: readCachedUnits,
     initialDataUpdatedAt: 0,
