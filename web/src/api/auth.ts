@@ -1,18 +1,26 @@
-import type { LoginKey, Me, PasswordChange, TokenPair } from '@kilowatch/contract';
+import {
+  authLogin,
+  authLoginKey,
+  authLogout,
+  authMe,
+  authPasswordChange,
+  type Me,
+  type PasswordChange,
+  type TokenPair,
+} from '@kilowatch/contract';
+import { call } from '../lib/call.ts';
 import { encodeUsername, encryptPassword } from '../lib/crypto.ts';
-import { currentAccessToken, http, request } from '../lib/http.ts';
+import { currentAccessToken } from '../lib/http.ts';
 import { useSession } from '../lib/session.ts';
 
-export const getLoginKey = () => http.get<LoginKey>('/api/auth/login-key', undefined, { anonymous: true });
+export const getLoginKey = () => call(authLoginKey, { anonymous: true });
 
 /** Spec §7: username base64, password AES-encrypted; the answer is used unwrapped. */
 export async function login(username: string, password: string): Promise<TokenPair> {
   const { key } = await getLoginKey();
-  return request<TokenPair>('/api/auth/login', {
-    method: 'POST',
+  return call(authLogin, {
     anonymous: true,
-    raw: true,
-    data: { username: encodeUsername(username.trim()), password: encryptPassword(password, key) },
+    body: { username: encodeUsername(username.trim()), password: encryptPassword(password, key) },
   });
 }
 
@@ -22,14 +30,14 @@ export async function login(username: string, password: string): Promise<TokenPa
  */
 export async function getMe(): Promise<Me> {
   const token = await currentAccessToken();
-  return http.get<Me>('/api/auth/me', { token }, { quiet: true });
+  return call(authMe, { query: { token: token ?? undefined }, quiet: true });
 }
 
 /** Revokes the refresh token on the server, then ends the session here whatever it answered. */
 export async function logout(): Promise<void> {
   const { refreshToken, clear } = useSession.getState();
   try {
-    if (refreshToken) await http.post('/api/auth/logout', { refreshToken }, { anonymous: true, quiet: true });
+    if (refreshToken) await call(authLogout, { body: { refreshToken }, anonymous: true, quiet: true });
   } finally {
     clear();
   }
@@ -39,5 +47,4 @@ export async function logout(): Promise<void> {
  * Changes the caller's own password (POST /api/auth/password). The server ends the user's other
  * sessions and keeps this one; the caller shows the errors (a wrong current password is a 400).
  */
-export const changePassword = (body: PasswordChange) =>
-  http.post<{ ok: true }>('/api/auth/password', body, { quiet: true });
+export const changePassword = (body: PasswordChange) => call(authPasswordChange, { body, quiet: true });

@@ -1,6 +1,11 @@
-import type { Aggregator, MetricConfig, MetricConfigPatch } from '@kilowatch/contract';
+import {
+  type Aggregator,
+  type MetricConfigPatch,
+  metricConfigList,
+  metricConfigSave,
+} from '@kilowatch/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { http } from '../lib/http.ts';
+import { call } from '../lib/call.ts';
 import { keys, type ResourceRef } from './keys.ts';
 
 export type { ResourceRef } from './keys.ts';
@@ -13,11 +18,10 @@ export type ConfigPatch = Omit<MetricConfigPatch, 'configs'> & {
 };
 
 export const fetchMetricConfigs = (r: ResourceRef) =>
-  http.get<MetricConfig[]>(
-    '/api/query/config',
-    { resourceType: r.resourceType, resourceId: r.resourceId, categoryId: r.categoryId ?? undefined },
-    { silent: true },
-  );
+  call(metricConfigList, {
+    query: { resourceType: r.resourceType, resourceId: r.resourceId, categoryId: r.categoryId ?? undefined },
+    silent: true,
+  });
 
 export const metricConfigsQuery = (r: ResourceRef | null) =>
   queryOptions({
@@ -26,8 +30,7 @@ export const metricConfigsQuery = (r: ResourceRef | null) =>
     enabled: r !== null,
   });
 
-export const saveMetricConfigs = (patch: ConfigPatch) =>
-  http.patch<MetricConfig[]>('/api/query/config', patch);
+export const saveMetricConfigs = (body: ConfigPatch) => call(metricConfigSave, { body });
 
 /** PATCH /api/query/config; the answer replaces the cached list of that resource. */
 export function useSaveMetricConfigs() {

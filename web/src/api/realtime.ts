@@ -1,6 +1,6 @@
-import type { Cabinet, DeviceConnection, DeviceStatus } from '@kilowatch/contract';
+import { boardComponents, queryRealtime, telemetryConnection } from '@kilowatch/contract';
 import { useQuery } from '@tanstack/react-query';
-import { http } from '../lib/http.ts';
+import { call } from '../lib/call.ts';
 import { keys, type ResourceRef } from './keys.ts';
 
 /**
@@ -10,19 +10,20 @@ import { keys, type ResourceRef } from './keys.ts';
 
 /** GET /api/query/realtime: the latest value of each ability (silent: it runs every tick). */
 export const fetchDeviceStatus = (r: ResourceRef, signal?: AbortSignal) =>
-  http.get<DeviceStatus[]>(
-    '/api/query/realtime',
-    { resourceId: r.resourceId, resourceType: r.resourceType, categoryId: r.categoryId ?? undefined },
-    { silent: true, signal },
-  );
+  call(queryRealtime, {
+    query: { resourceId: r.resourceId, resourceType: r.resourceType, categoryId: r.categoryId ?? undefined },
+    silent: true,
+    signal,
+  });
 
 /** GET /api/board/components/{regionId}?successor=true: cabinets of the region and below. */
 export const fetchCabinets = (regionId: number, categoryId: number | null, signal?: AbortSignal) =>
-  http.get<Cabinet[]>(
-    `/api/board/components/${regionId}`,
-    { categoryId: categoryId ?? undefined, successor: true },
-    { silent: true, signal },
-  );
+  call(boardComponents, {
+    params: { regionId },
+    query: { categoryId: categoryId ?? undefined, successor: true },
+    silent: true,
+    signal,
+  });
 
 /** How often the token dialog looks for the device's first message. */
 export const FIRST_MESSAGE_POLL_MS = 2_000;
@@ -32,11 +33,12 @@ export const useLatestValues = (thingId: number | null) =>
   useQuery({
     queryKey: keys.telemetry.firstMessage(thingId ?? 0),
     queryFn: ({ signal }) =>
-      http.get<DeviceStatus[]>(
-        '/api/query/realtime',
-        { resourceType: 'thing', resourceId: thingId! },
-        { silent: true, quiet: true, signal },
-      ),
+      call(queryRealtime, {
+        query: { resourceType: 'thing', resourceId: thingId! },
+        silent: true,
+        quiet: true,
+        signal,
+      }),
     enabled: thingId != null,
     refetchInterval: FIRST_MESSAGE_POLL_MS,
     gcTime: 0,
@@ -46,7 +48,6 @@ export const useLatestValues = (thingId: number | null) =>
 export const useDeviceConnection = (enabled: boolean) =>
   useQuery({
     queryKey: keys.telemetry.connection(),
-    queryFn: () =>
-      http.get<DeviceConnection>('/api/telemetry/connection', undefined, { silent: true, quiet: true }),
+    queryFn: () => call(telemetryConnection, { silent: true, quiet: true }),
     enabled,
   });

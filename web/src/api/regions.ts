@@ -1,14 +1,20 @@
-import type {
-  BindInput,
-  Binding,
-  RegionInput,
-  RegionNode,
-  RegionOrder,
-  RegionUpdate,
-  Thing,
+import {
+  type BindInput,
+  type RegionInput,
+  type RegionOrder,
+  type RegionUpdate,
+  regionBind,
+  regionBindingList,
+  regionCreate,
+  regionDelete,
+  regionOrder,
+  regionTree,
+  regionUnbind,
+  regionUnbound,
+  regionUpdate,
 } from '@kilowatch/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { http } from '../lib/http.ts';
+import { call } from '../lib/call.ts';
 import { type BindingFilters, keys, type TreeOptions } from './keys.ts';
 
 /**
@@ -22,26 +28,24 @@ import { type BindingFilters, keys, type TreeOptions } from './keys.ts';
  * the tree with things can take a moment on a large plant, so the loading overlay shows.
  */
 export const getRegionTree = ({ withThings = false, categoryId = null }: TreeOptions = {}) =>
-  http.get<RegionNode[]>(
-    '/api/regions',
-    { withThings: withThings || undefined, categoryId: categoryId ?? undefined },
-    { silent: !withThings },
-  );
+  call(regionTree, {
+    query: { withThings: withThings || undefined, categoryId: categoryId ?? undefined },
+    silent: !withThings,
+  });
 
 export const regionTreeQuery = (options: TreeOptions = {}) =>
   queryOptions({ queryKey: keys.regions.tree(options), queryFn: () => getRegionTree(options) });
 
 export const useRegionTree = (options: TreeOptions = {}) => useQuery(regionTreeQuery(options));
 
-export const createRegion = (input: RegionInput) => http.post<unknown>('/api/regions', input);
+export const createRegion = (body: RegionInput) => call(regionCreate, { body });
 
-export const updateRegion = (id: number, input: RegionUpdate) =>
-  http.put<unknown>(`/api/regions/${id}`, input);
+export const updateRegion = (id: number, body: RegionUpdate) => call(regionUpdate, { params: { id }, body });
 
 /** The server answers 409 (message shown by the http module) while the region has children. */
-export const deleteRegion = (id: number) => http.delete<void>(`/api/regions/${id}`);
+export const deleteRegion = (id: number) => call(regionDelete, { params: { id } });
 
-export const reorderRegions = (order: RegionOrder) => http.patch<unknown>('/api/regions/order', order);
+export const reorderRegions = (body: RegionOrder) => call(regionOrder, { body });
 
 function useRegionMutation<V>(fn: (v: V) => Promise<unknown>) {
   const queryClient = useQueryClient();
@@ -63,17 +67,17 @@ export const useReorderRegions = () => useRegionMutation(reorderRegions);
 // ---- bindings -----------------------------------------------------------------------------------
 
 export const getBindings = (regionId: number, filters: BindingFilters) =>
-  http.get<Binding[]>(
-    `/api/regions/${regionId}/bindings`,
-    { categoryId: filters.categoryId, successor: filters.successor ? true : undefined },
-    { silent: true },
-  );
+  call(regionBindingList, {
+    params: { id: regionId },
+    query: { categoryId: filters.categoryId, successor: filters.successor ? true : undefined },
+    silent: true,
+  });
 
-export const bindThings = (regionId: number, input: BindInput) =>
-  http.post<unknown>(`/api/regions/${regionId}/bindings`, input);
+export const bindThings = (regionId: number, body: BindInput) =>
+  call(regionBind, { params: { id: regionId }, body });
 
 export const unbindThings = (regionId: number, thingIds: readonly number[]) =>
-  http.delete<void>(`/api/regions/${regionId}/bindings`, { thingIds: thingIds.join(',') });
+  call(regionUnbind, { params: { id: regionId }, query: { thingIds: thingIds.join(',') } });
 
 export const useBindings = (regionId: number | null, filters: BindingFilters) =>
   useQuery({
@@ -97,6 +101,5 @@ export const useUnbindThings = () =>
 export const unboundThingsQuery = (categoryId: number | null) =>
   queryOptions({
     queryKey: keys.regions.unbound(categoryId),
-    queryFn: () =>
-      http.get<Thing[]>('/api/regions/unbound', { categoryId: categoryId ?? undefined }, { silent: true }),
+    queryFn: () => call(regionUnbound, { query: { categoryId: categoryId ?? undefined }, silent: true }),
   });

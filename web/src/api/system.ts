@@ -1,24 +1,40 @@
-import type {
-  Group,
-  GroupInput,
-  KeywordQuery,
-  LogoConfig,
-  PasswordReset,
-  Resource,
-  Role,
-  RoleInput,
-  SysConfig,
-  SysConfigInput,
-  SysConfigQuery,
-  User,
-  UserCreate,
-  UserUpdate,
+import {
+  type GroupInput,
+  groupCreate,
+  groupDelete,
+  groupList,
+  groupUpdate,
+  type KeywordQuery,
+  type LogoConfig,
+  MAX_PAGE_SIZE,
+  type PasswordReset,
+  type RoleInput,
+  resourceList,
+  roleCreate,
+  roleDelete,
+  roleList,
+  roleUpdate,
+  SYSTEM_SETTING_IDENTIFIER,
+  type SysConfig,
+  type SysConfigInput,
+  type SysConfigQuery,
+  sysConfigCreate,
+  sysConfigDelete,
+  sysConfigList,
+  sysConfigLogo,
+  sysConfigUpdate,
+  type User,
+  type UserCreate,
+  type UserUpdate,
+  userCreate,
+  userDelete,
+  userList,
+  userPasswordReset,
+  userUpdate,
 } from '@kilowatch/contract';
-import { MAX_PAGE_SIZE, SYSTEM_SETTING_IDENTIFIER } from '@kilowatch/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Static } from 'typebox';
-import type { PageOf } from '../components/crud/CrudPage.tsx';
-import { http } from '../lib/http.ts';
+import { call } from '../lib/call.ts';
 import { toLogoConfig } from '../lib/logo.ts';
 import { useSession } from '../lib/session.ts';
 import { keys } from './keys.ts';
@@ -33,17 +49,17 @@ import { keys } from './keys.ts';
 
 export type UserQuery = Static<typeof KeywordQuery>;
 
-export const getUsers = (query: UserQuery) => http.get<PageOf<User>>('/api/users', { ...query });
+export const getUsers = (query: UserQuery) => call(userList, { query });
 
-export const createUser = (input: UserCreate) => http.post<User>('/api/users', input);
+export const createUser = (body: UserCreate) => call(userCreate, { body });
 
-export const updateUser = (id: number, input: UserUpdate) => http.put<User>(`/api/users/${id}`, input);
+export const updateUser = (id: number, body: UserUpdate) => call(userUpdate, { params: { id }, body });
 
 /** The server refuses deleting oneself or the last admin, with a message the http module shows. */
-export const deleteUser = (id: number) => http.delete<void>(`/api/users/${id}`);
+export const deleteUser = (id: number) => call(userDelete, { params: { id } });
 
-export const resetUserPassword = (id: number, input: PasswordReset) =>
-  http.post<unknown>(`/api/users/${id}/password`, input);
+export const resetUserPassword = (id: number, body: PasswordReset) =>
+  call(userPasswordReset, { params: { id }, body });
 
 /** The editable fields of a user, as PUT expects them, with some changed. */
 export const toUserUpdate = (user: User, changes: Partial<UserUpdate> = {}): UserUpdate => ({
@@ -60,13 +76,13 @@ export const toUserUpdate = (user: User, changes: Partial<UserUpdate> = {}): Use
 // ---- groups -------------------------------------------------------------------------------------
 
 export const getGroups = (query: Static<typeof KeywordQuery>, silent = false) =>
-  http.get<PageOf<Group>>('/api/groups', { ...query }, { silent });
+  call(groupList, { query, silent });
 
-export const createGroup = (input: GroupInput) => http.post<Group>('/api/groups', input);
+export const createGroup = (body: GroupInput) => call(groupCreate, { body });
 
-export const updateGroup = (id: number, input: GroupInput) => http.put<Group>(`/api/groups/${id}`, input);
+export const updateGroup = (id: number, body: GroupInput) => call(groupUpdate, { params: { id }, body });
 
-export const deleteGroup = (id: number) => http.delete<void>(`/api/groups/${id}`);
+export const deleteGroup = (id: number) => call(groupDelete, { params: { id } });
 
 /** Every group, for pickers and for naming a user's groups. */
 export const useGroupOptions = () =>
@@ -78,13 +94,13 @@ export const useGroupOptions = () =>
 // ---- roles --------------------------------------------------------------------------------------
 
 export const getRoles = (query: Static<typeof KeywordQuery>, silent = false) =>
-  http.get<PageOf<Role>>('/api/roles', { ...query }, { silent });
+  call(roleList, { query, silent });
 
-export const createRole = (input: RoleInput) => http.post<Role>('/api/roles', input);
+export const createRole = (body: RoleInput) => call(roleCreate, { body });
 
-export const updateRole = (id: number, input: RoleInput) => http.put<Role>(`/api/roles/${id}`, input);
+export const updateRole = (id: number, body: RoleInput) => call(roleUpdate, { params: { id }, body });
 
-export const deleteRole = (id: number) => http.delete<void>(`/api/roles/${id}`);
+export const deleteRole = (id: number) => call(roleDelete, { params: { id } });
 
 /** Every role, for pickers and for naming a user's roles. */
 export const useRoleOptions = () =>
@@ -96,7 +112,7 @@ export const useRoleOptions = () =>
 // ---- resources ----------------------------------------------------------------------------------
 
 /** The console routes that roles can grant (seeded by the server from contract/src/routes.ts). */
-export const getResources = () => http.get<Resource[]>('/api/resources', undefined, { silent: true });
+export const getResources = () => call(resourceList, { silent: true });
 
 export const resourcesQuery = () => ({
   queryKey: keys.resources.list(),
@@ -110,14 +126,14 @@ export const useResources = () => useQuery(resourcesQuery());
 // ---- system configs -----------------------------------------------------------------------------
 
 export const getSysConfigs = (query: Static<typeof SysConfigQuery>, silent = false) =>
-  http.get<PageOf<SysConfig>>('/api/sysconfigs', { ...query }, { silent });
+  call(sysConfigList, { query, silent });
 
-export const createSysConfig = (input: SysConfigInput) => http.post<SysConfig>('/api/sysconfigs', input);
+export const createSysConfig = (body: SysConfigInput) => call(sysConfigCreate, { body });
 
-export const updateSysConfig = (id: number, input: SysConfigInput) =>
-  http.put<SysConfig>(`/api/sysconfigs/${id}`, input);
+export const updateSysConfig = (id: number, body: SysConfigInput) =>
+  call(sysConfigUpdate, { params: { id }, body });
 
-export const deleteSysConfig = (id: number) => http.delete<void>(`/api/sysconfigs/${id}`);
+export const deleteSysConfig = (id: number) => call(sysConfigDelete, { params: { id } });
 
 /** The config with exactly this identifier, or null (the list filter may also match others). */
 export const getSysConfigByIdentifier = async (identifier: string): Promise<SysConfig | null> => {
@@ -134,8 +150,7 @@ export const useSysConfigByIdentifier = (identifier: string) =>
 // ---- logo ---------------------------------------------------------------------------------------
 
 /** Public: the logo config (spec §3), readable before login. */
-export const getLogo = () =>
-  http.get<LogoConfig>('/api/sysconfigs/logo', undefined, { anonymous: true, silent: true, quiet: true });
+export const getLogo = () => call(sysConfigLogo, { anonymous: true, silent: true, quiet: true });
 
 /** Fetches the logo and puts it in the session store, where the sidebar reads it. */
 export async function loadLogo(): Promise<LogoConfig> {

@@ -1,5 +1,12 @@
-import type { GroupByTime, MetricQuery, Period, QueryAggregator, QueryResult } from '@kilowatch/contract';
-import { http } from '../lib/http.ts';
+import {
+  type GroupByTime,
+  type MetricQuery,
+  type Period,
+  type QueryAggregator,
+  type QueryResult,
+  queryData,
+} from '@kilowatch/contract';
+import { call } from '../lib/call.ts';
 
 /**
  * Telemetry reads of the chart screens (spec §7 "Query and monitoring"), shared by monitoring,
@@ -28,8 +35,9 @@ export interface DataCallOptions {
  * concurrently with the other charts' calls.
  */
 export const fetchMetricData = async (query: ChartQuery, { seq, signal }: DataCallOptions = {}) => {
-  const answer = await http.post<QueryResult>('/api/query/data', query, {
-    params: { seq: seq ?? undefined },
+  const answer = await call(queryData, {
+    body: query,
+    query: { seq: seq ?? undefined },
     silent: true,
     allowDuplicate: true,
     signal,

@@ -1,26 +1,43 @@
 import {
-  type Category,
   type CategoryAbilitiesPatch,
-  type CategoryAbility,
   type CategoryAbilityInput,
   type CategoryInput,
-  type EffectiveAbility,
+  categoryAbilityCreate,
+  categoryAbilityDelete,
+  categoryAbilityList,
+  categoryAbilityUpdateMany,
+  categoryCreate,
+  categoryDelete,
+  categoryList,
+  categoryUpdate,
   type ImportResult,
   type ImportRowError,
   MAX_PAGE_SIZE,
-  type Model,
   type ModelAbilityPatch,
   type ModelInput,
-  type Thing,
+  modelAbilityList,
+  modelAbilityPatch,
+  modelCreate,
+  modelDelete,
+  modelList,
+  modelUpdate,
   type ThingInput,
-  type ThingListItem,
-  type ThingToken,
+  thingAbilityList,
+  thingAbilityRemove,
+  thingCreate,
+  thingDelete,
+  thingImport,
+  thingImportTemplate,
+  thingList,
+  thingTokenGet,
+  thingTokenRegenerate,
+  thingUpdate,
 } from '@kilowatch/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Static } from 'typebox';
-import type { PageOf } from '../components/crud/CrudPage.tsx';
 import type { TableParams } from '../components/crud/use-table-params.ts';
-import { download, HttpError, http, upload } from '../lib/http.ts';
+import { call } from '../lib/call.ts';
+import { buildUrl, download, HttpError, upload } from '../lib/http.ts';
 import { keys, type ModelFilters, type ThingFilters, type ThingPickerParams } from './keys.ts';
 
 /**
@@ -43,15 +60,14 @@ const useInvalidateThings = () => {
 
 // ---- categories ---------------------------------------------------------------------------------
 
-export const getCategories = (params: TableParams, silent = false) =>
-  http.get<PageOf<Category>>('/api/thing/categories', { ...params }, { silent });
+export const getCategories = (query: TableParams, silent = false) => call(categoryList, { query, silent });
 
-export const createCategory = (input: CategoryInput) => http.post<Category>('/api/thing/categories', input);
+export const createCategory = (body: CategoryInput) => call(categoryCreate, { body });
 
-export const updateCategory = (id: number, input: CategoryInput) =>
-  http.put<Category>(`/api/thing/categories/${id}`, input);
+export const updateCategory = (id: number, body: CategoryInput) =>
+  call(categoryUpdate, { params: { id }, body });
 
-export const deleteCategory = (id: number) => http.delete<void>(`/api/thing/categories/${id}`);
+export const deleteCategory = (id: number) => call(categoryDelete, { params: { id } });
 
 /** Every category, for selects and filters (one cache entry for every screen). */
 export const categoriesQuery = () =>
@@ -64,17 +80,16 @@ export const categoriesQuery = () =>
 export const useCategoryOptions = () => useQuery(categoriesQuery());
 
 export const getCategoryAbilities = (categoryId: number) =>
-  http.get<CategoryAbility[]>(`/api/thing/categories/${categoryId}/abilities`, undefined, { silent: true });
+  call(categoryAbilityList, { params: { categoryId }, silent: true });
 
-export const createCategoryAbility = (categoryId: number, input: CategoryAbilityInput) =>
-  http.post<CategoryAbility>(`/api/thing/categories/${categoryId}/abilities`, input);
+export const createCategoryAbility = (categoryId: number, body: CategoryAbilityInput) =>
+  call(categoryAbilityCreate, { params: { categoryId }, body });
 
 /** Several abilities of one category at once (the server's batch PATCH). */
-export const patchCategoryAbilities = (categoryId: number, patch: CategoryAbilitiesPatch) =>
-  http.patch<CategoryAbility[]>(`/api/thing/categories/abilities/${categoryId}`, patch);
+export const patchCategoryAbilities = (categoryId: number, body: CategoryAbilitiesPatch) =>
+  call(categoryAbilityUpdateMany, { params: { categoryId }, body });
 
-export const deleteCategoryAbility = (id: number) =>
-  http.delete<void>(`/api/thing/categories/abilities/${id}`);
+export const deleteCategoryAbility = (id: number) => call(categoryAbilityDelete, { params: { id } });
 
 export const categoryAbilitiesQuery = (categoryId: number | null) =>
   queryOptions({
@@ -106,15 +121,14 @@ export function useCategoryAbilityMutations(categoryId: number) {
 
 // ---- models -------------------------------------------------------------------------------------
 
-export const getModels = (params: TableParams & ModelFilters, silent = false) =>
-  http.get<PageOf<Model>>('/api/thing/models', { ...params }, { silent });
+export const getModels = (query: TableParams & ModelFilters, silent = false) =>
+  call(modelList, { query, silent });
 
-export const createModel = (input: ModelInput) => http.post<Model>('/api/thing/models', input);
+export const createModel = (body: ModelInput) => call(modelCreate, { body });
 
-export const updateModel = (id: number, input: ModelInput) =>
-  http.put<Model>(`/api/thing/models/${id}`, input);
+export const updateModel = (id: number, body: ModelInput) => call(modelUpdate, { params: { id }, body });
 
-export const deleteModel = (id: number) => http.delete<void>(`/api/thing/models/${id}`);
+export const deleteModel = (id: number) => call(modelDelete, { params: { id } });
 
 /** Every model of every category, for selects; narrowed by category on the client. */
 export const modelOptionsQuery = () =>
@@ -127,11 +141,11 @@ export const modelOptionsQuery = () =>
 export const useModelOptions = () => useQuery(modelOptionsQuery());
 
 export const getModelAbilities = (modelId: number) =>
-  http.get<EffectiveAbility[]>(`/api/thing/models/${modelId}/abilities`, undefined, { silent: true });
+  call(modelAbilityList, { params: { id: modelId }, silent: true });
 
 /** Overrides fields of one category ability for a model; `reset: true` drops the override. */
-export const patchModelAbility = (abilityId: number, patch: ModelAbilityPatch) =>
-  http.patch<EffectiveAbility>(`/api/thing/models/abilities/${abilityId}`, patch);
+export const patchModelAbility = (abilityId: number, body: ModelAbilityPatch) =>
+  call(modelAbilityPatch, { params: { abilityId }, body });
 
 export const useModelAbilities = (modelId: number | null) =>
   useQuery({
@@ -152,15 +166,14 @@ export function usePatchModelAbility() {
 
 // ---- things -------------------------------------------------------------------------------------
 
-export const getThings = (params: Partial<TableParams> & ThingFilters, silent = false) =>
-  http.get<PageOf<ThingListItem>>('/api/thing/things', { ...params }, { silent });
+export const getThings = (query: Partial<TableParams> & ThingFilters, silent = false) =>
+  call(thingList, { query, silent });
 
-export const createThing = (input: ThingInput) => http.post<Thing>('/api/thing/things', input);
+export const createThing = (body: ThingInput) => call(thingCreate, { body });
 
-export const updateThing = (id: number, input: ThingInput) =>
-  http.put<Thing>(`/api/thing/things/${id}`, input);
+export const updateThing = (id: number, body: ThingInput) => call(thingUpdate, { params: { id }, body });
 
-export const deleteThing = (id: number) => http.delete<void>(`/api/thing/things/${id}`);
+export const deleteThing = (id: number) => call(thingDelete, { params: { id } });
 
 /** Things whose name matches, for pickers (first 20). */
 export const useThingSearch = (name: string) =>
@@ -174,22 +187,17 @@ export const useThingSearch = (name: string) =>
 export const useThingPicker = (params: ThingPickerParams, enabled: boolean) =>
   useQuery({
     queryKey: keys.things.things.picker(params),
-    queryFn: () =>
-      http.get<PageOf<Thing>>(
-        '/api/thing/things',
-        { ...params, name: params.name || undefined },
-        { silent: true },
-      ),
+    queryFn: () => getThings({ ...params, name: params.name || undefined }, true),
     enabled,
     placeholderData: keepPreviousData,
   });
 
 export const getThingAbilities = (thingId: number) =>
-  http.get<EffectiveAbility[]>(`/api/thing/things/${thingId}/abilities`, undefined, { silent: true });
+  call(thingAbilityList, { params: { id: thingId }, silent: true });
 
 /** Removes inherited abilities from a thing; `ids` are category ability ids. */
 export const removeThingAbilities = (thingId: number, ids: readonly number[]) =>
-  http.delete<void>(`/api/thing/things/${thingId}/abilities`, { ids: ids.join(',') });
+  call(thingAbilityRemove, { params: { id: thingId }, query: { ids: ids.join(',') } });
 
 export const thingAbilitiesQuery = (thingId: number | null) =>
   queryOptions({
@@ -211,11 +219,11 @@ export function useRemoveThingAbilities(thingId: number) {
 // ---- access token -------------------------------------------------------------------------------
 
 export const getThingToken = (thingId: number) =>
-  http.get<ThingToken>(`/api/thing/things/${thingId}/token`, undefined, { silent: true });
+  call(thingTokenGet, { params: { id: thingId }, silent: true });
 
 /** Issues a new token; the old one stops working at once. */
 export const regenerateThingToken = (thingId: number) =>
-  http.post<ThingToken>(`/api/thing/things/${thingId}/token`);
+  call(thingTokenRegenerate, { params: { id: thingId } });
 
 export const useThingToken = (thingId: number | null) =>
   useQuery({
@@ -242,9 +250,7 @@ export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
 
 export const downloadImportTemplate = (format: ImportFormat) =>
-  download(`/api/thing/things/import-template?format=${format}`, `things-template.${format}`, {
-    quiet: true,
-  });
+  download(buildUrl(thingImportTemplate.path, { format }), `things-template.${format}`, { quiet: true });
 
 /** A refused import: nothing was written; `errors` names the rows at fault. */
 export class ImportRefused extends Error {
@@ -260,7 +266,7 @@ export class ImportRefused extends Error {
 /** Uploads an import file; a 422 becomes ImportRefused (its rows listed), other failures an HttpError. */
 export async function importThings(file: File): Promise<Static<typeof ImportResult>> {
   try {
-    return await upload<Static<typeof ImportResult>>('/api/thing/things/import', file, { quiet: true });
+    return await upload<Static<typeof ImportResult>>(thingImport.path, file, { quiet: true });
   } catch (e) {
     if (e instanceof HttpError && e.status === 422) {
       const body = e.body as { errors?: ImportRowError[] } | null;

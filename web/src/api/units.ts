@@ -1,7 +1,6 @@
-import { UNIT_CACHE_KEY, UNIT_PAGE_SIZE, type Unit } from '@kilowatch/contract';
+import { UNIT_CACHE_KEY, UNIT_PAGE_SIZE, type Unit, unitList } from '@kilowatch/contract';
 import { useQuery } from '@tanstack/react-query';
-import type { PageOf } from '../components/crud/CrudPage.tsx';
-import { http } from '../lib/http.ts';
+import { call } from '../lib/call.ts';
 import { keys } from './keys.ts';
 
 /** The unit list kept in local storage (spec §9), or undefined when absent or unreadable. */
@@ -17,11 +16,7 @@ export function readCachedUnits(): Unit[] | undefined {
 
 /** Fetches every unit (one page of 1000) and refreshes the local-storage copy. */
 export async function getAllUnits(): Promise<Unit[]> {
-  const page = await http.get<PageOf<Unit>>(
-    '/api/units',
-    { page: 1, pageSize: UNIT_PAGE_SIZE },
-    { silent: true },
-  );
+  const page = await call(unitList, { query: { page: 1, pageSize: UNIT_PAGE_SIZE }, silent: true });
   localStorage.setItem(UNIT_CACHE_KEY, JSON.stringify(page.list));
   return page.list;
 }

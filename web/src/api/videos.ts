@@ -1,14 +1,13 @@
-import type { Video, VideoInput } from '@kilowatch/contract';
-import type { PageOf } from '../components/crud/CrudPage.tsx';
+import { type VideoInput, videoCreate, videoDelete, videoList, videoUpdate } from '@kilowatch/contract';
 import type { TableParams } from '../components/crud/use-table-params.ts';
-import { http } from '../lib/http.ts';
+import { call } from '../lib/call.ts';
 
 /** Video labels (/api/videos); their table caches under `keys.videos.all`. */
 
-export const getVideos = (params: TableParams) => http.get<PageOf<Video>>('/api/videos', { ...params });
+export const getVideos = (query: TableParams) => call(videoList, { query });
 
-export const createVideo = (input: VideoInput) => http.post<Video>('/api/videos', input);
+export const createVideo = (body: VideoInput) => call(videoCreate, { body });
 
-export const updateVideo = (id: number, input: VideoInput) => http.put<Video>(`/api/videos/${id}`, input);
+export const updateVideo = (id: number, body: VideoInput) => call(videoUpdate, { params: { id }, body });
 
-export const deleteVideo = (id: number) => http.delete<void>(`/api/videos/${id}`);
+export const deleteVideo = (id: number) => call(videoDelete, { params: { id } });
