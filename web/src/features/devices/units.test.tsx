@@ -3,8 +3,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockApi, page } from './test-utils.tsx';
 import { useUnits } from '../../api/units.ts';
+import { mockApi, page } from './test-utils.tsx';
 
 const units: Unit[] = [
   { id: 1, symbol: 'kW', name: '千瓦', quantity: 'power' },
