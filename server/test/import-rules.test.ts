@@ -52,6 +52,8 @@ const probes: Probe[] = [
   { file: 'web/src/features/home/w4.ts', imports: '../regions/index.ts', refused: FEATURES },
   { file: 'web/src/features/home/w5.ts', imports: '../../app/router.tsx', refused: APP },
   { file: 'web/src/features/home/hooks/w6.ts', imports: '../../../app/providers.tsx', refused: APP },
+  { file: 'web/src/features/home/components/parts/w16.tsx', imports: '../../../regions/index.ts', refused: FEATURES },
+  { file: 'web/src/features/home/components/parts/w17.tsx', imports: '../../lib/period-query.ts', refused: null },
   { file: 'web/src/features/home/w7.test.ts', imports: '../../app/providers.tsx', refused: null },
   { file: 'web/src/components/w8.ts', imports: '../features/home/index.ts', refused: SHARED },
   { file: 'web/src/layout/w9.ts', imports: '../app/guard.ts', refused: APP },
