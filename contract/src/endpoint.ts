@@ -44,6 +44,10 @@ export interface Endpoint {
  */
 export const endpoint = <const E extends Endpoint>(spec: E): E => spec;
 
+/** Whether an export is an endpoint (the tests that walk every endpoint of the contract use it). */
+export const isEndpoint = (value: unknown): value is Endpoint =>
+  typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'tags' in value;
+
 /** The path parameters an endpoint takes (`undefined` when its path has none). */
 export type EndpointParams<E extends Endpoint> = E extends { params: infer S extends TSchema }
   ? Static<S>
