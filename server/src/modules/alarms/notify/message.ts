@@ -59,7 +59,7 @@ const EVENT_ZH: Record<NotifyEvent, string> = {
   acknowledge: '告警已确认',
   return: '告警恢复',
 };
-const RESOURCE_ZH = { thing: '设备', region: '区域' } as const;
+const RESOURCE_ZH = { region: '区域' } as const;
 
 /** The console path that opens the alarm (spec §2: the bell's link). */
 export const alarmLink = (id: number) => `/alarm_center/alarm_history?id=${id}`;
@@ -109,7 +109,8 @@ export function renderMessage(
     `${EVENT_ZH[event]}：${facts.ruleName}`,
     `级别：${severity}`,
     `设备：${facts.thingName}`,
-    `${RESOURCE_ZH[facts.resourceType]}：${facts.resourceName}`,
+    // A monitor on a region names the region as well; one on the thing would repeat its name.
+    ...(facts.resourceType === 'region' ? [`${RESOURCE_ZH.region}：${facts.resourceName}`] : []),
     `告警值：${facts.value}`,
     ...(message ? [`告警信息：${message}`] : []),
     `告警时间：${plantTime(facts.alarmAt, timeZone)}`,
