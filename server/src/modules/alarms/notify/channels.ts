@@ -19,8 +19,15 @@ export interface SmtpServer {
 /** How long an SMTP server may take for each step (connect, greeting, each command), ms. */
 const SMTP_TIMEOUT_MS = 15_000;
 
-/** Posts the message's JSON body; anything but a 2xx answer, or no answer in time, is a failure. */
-export async function sendWebhook(target: WebhookTarget, message: NotifyMessage): Promise<void> {
+/**
+ * Posts the message's JSON body; anything but a 2xx answer, or no answer in time, is a failure.
+ * `stop` cuts the call short when the server shuts down.
+ */
+export async function sendWebhook(
+  target: WebhookTarget,
+  message: NotifyMessage,
+  stop?: AbortSignal,
+): Promise<void> {
   const body = JSON.stringify(message.body);
   const headers: Record<string, string> = {
     'content-type': 'application/json; charset=utf-8',
@@ -32,7 +39,9 @@ export async function sendWebhook(target: WebhookTarget, message: NotifyMessage)
     headers,
     body,
     redirect: 'error',
-    signal: AbortSignal.timeout(target.timeoutMs),
+    signal: stop
+      ? AbortSignal.any([AbortSignal.timeout(target.timeoutMs), stop])
+      : AbortSignal.timeout(target.timeoutMs),
   });
   // Drain the body so the connection is released; its text says why on a failure.
   const answer = await response.text();
@@ -44,6 +53,7 @@ export async function sendEmail(
   server: SmtpServer,
   recipients: readonly string[],
   message: NotifyMessage,
+  stop?: AbortSignal,
 ): Promise<void> {
   if (!server.host || !server.from) throw new Error('SMTP server not configured');
   const transport = nodemailer.createTransport({
@@ -57,7 +67,11 @@ export async function sendEmail(
     greetingTimeout: SMTP_TIMEOUT_MS,
     socketTimeout: SMTP_TIMEOUT_MS,
   });
+  // Closing the transport drops its connection, so a send under way fails at once.
+  const cut = () => transport.close();
+  stop?.addEventListener('abort', cut, { once: true });
   try {
+    stop?.throwIfAborted();
     await transport.sendMail({
       from: server.from,
       to: [...recipients],
@@ -65,6 +79,7 @@ export async function sendEmail(
       text: message.text,
     });
   } finally {
+    stop?.removeEventListener('abort', cut);
     transport.close();
   }
 }

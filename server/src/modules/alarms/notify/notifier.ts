@@ -59,6 +59,8 @@ export function createNotifier(deps: NotifierDeps) {
   let lookAgain = false;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  /** Aborted by stop(): sends under way give up at once and stay pending for the next start. */
+  let stopping = new AbortController();
 
   /** Renders the event for every route that takes it and writes them to the outbox. */
   async function record(alarmId: number, event: NotifyEvent, action: ActionFacts | null): Promise<void> {
@@ -84,9 +86,13 @@ export function createNotifier(deps: NotifierDeps) {
   /** Sends through one route; throws why it failed. */
   async function deliver(route: repo.RouteRecord, message: NotifyMessage): Promise<void> {
     if (route.channel === 'webhook') {
-      await senders.webhook({ url: route.url, secret: route.secret, timeoutMs: route.timeoutMs }, message);
+      await senders.webhook(
+        { url: route.url, secret: route.secret, timeoutMs: route.timeoutMs },
+        message,
+        stopping.signal,
+      );
     } else {
-      await senders.email(await repo.smtp(db), route.recipients, message);
+      await senders.email(await repo.smtp(db), route.recipients, message, stopping.signal);
     }
   }
 
@@ -100,6 +106,8 @@ export function createNotifier(deps: NotifierDeps) {
       await deliver(route, item.message);
       await repo.markSent(db, item.id, attempts, iso(now()));
     } catch (error) {
+      // Cut short by a shutdown: not the receiver's failure; the row stays due for the next start.
+      if (stopping.signal.aborted) return;
       const next = nextAttemptAt(attempts, now(), backoff);
       const why = reason(error);
       await repo.markFailed(db, item.id, attempts, why, next === null ? null : iso(next));
@@ -160,6 +168,7 @@ export function createNotifier(deps: NotifierDeps) {
     },
     start(): void {
       stopped = false;
+      if (stopping.signal.aborted) stopping = new AbortController();
       timer = setInterval(pump, deps.pollMs ?? 1000);
       timer.unref();
       pump();
@@ -168,6 +177,7 @@ export function createNotifier(deps: NotifierDeps) {
     async stop(): Promise<void> {
       stopped = true;
       if (timer) clearInterval(timer);
+      stopping.abort();
       await queued;
       await pumping;
       await Promise.all(inFlight.values());

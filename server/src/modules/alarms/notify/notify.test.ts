@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Kysely } from 'kysely';
 import { SMTPServer } from 'smtp-server';
@@ -393,6 +393,38 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
       expect(await outbox()).toEqual([]);
     } finally {
       await hook.close();
+    }
+  });
+
+  it('queues without waiting for a receiver that hangs, and a stop cuts the send short', async () => {
+    const hung: ServerResponse[] = [];
+    const server = createServer((_req, res) => {
+      hung.push(res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      await settings.createRoute({
+        name: '不应答',
+        channel: 'webhook',
+        severities: ['major'],
+        events: ['raise'],
+        url: `http://127.0.0.1:${port}/hook`,
+        timeoutMs: 60_000,
+        enabled: true,
+      });
+      notifier.start();
+      notifier.alarmWritten({ type: 'raise', alarmId: await alarm('major') });
+      await notifier.flush();
+      await expect.poll(() => hung.length).toBe(1);
+      const started = performance.now();
+      await notifier.stop();
+      expect(performance.now() - started).toBeLessThan(5_000);
+      // Not counted as an attempt: the receiver did not fail, the server stopped.
+      expect((await outbox())[0]).toMatchObject({ status: 'pending', attempts: 0 });
+    } finally {
+      for (const res of hung) res.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
 
