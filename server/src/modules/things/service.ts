@@ -20,7 +20,6 @@ import type {
 } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
-import { markMetadataChanged } from '../../db/metadata-generation.ts';
 import { AppError } from '../../errors.ts';
 import type { MessageKey, MessageParams } from '../../i18n/index.ts';
 import type { ThingSeen } from '../../telemetry/index.ts';
@@ -59,6 +58,8 @@ export interface ThingsServiceDeps {
   now: () => number;
   /** What the telemetry store last saw of each thing (the device list's presence); none without it. */
   seen?: () => ReadonlyMap<number, ThingSeen>;
+  /** Told after every write (committed or not): the catalog drops what it cached. */
+  onChange?: () => void;
 }
 
 interface Paging {
@@ -146,8 +147,8 @@ export function createThingsService(deps: ThingsServiceDeps) {
       if (repo.isForeignKeyViolation(error)) throw new AppError('CONFLICT', 409);
       throw error;
     } finally {
-      // Things, models and abilities are what queries resolve: their cached copies are stale now.
-      markMetadataChanged();
+      // Things, models and abilities are what the catalog caches: its copies are stale now.
+      deps.onChange?.();
     }
   }
 
@@ -498,6 +499,20 @@ export function createThingsService(deps: ThingsServiceDeps) {
     },
 
     getThing: (id: number): Promise<Thing> => requireThing(db, id),
+
+    /** The thing a device access token belongs to, or undefined (the unique index on the token). */
+    thingByToken: (token: string): Promise<Thing | undefined> => repo.findThingByToken(db, token),
+
+    thingByIdentifier: (identifier: string): Promise<Thing | undefined> =>
+      repo.findThingByIdentifier(db, identifier),
+
+    /**
+     * The effective abilities of each thing (model overrides applied, removals left out), in one
+     * query; every requested id is a key, unknown ids map to [].
+     * @example (await things.effectiveAbilities([1, 2])).get(1) // [{ identifier: 'P', … }]
+     */
+    effectiveAbilities: (thingIds: readonly number[]): Promise<Map<number, EffectiveAbility[]>> =>
+      repo.effectiveAbilitiesOfThings(db, thingIds),
 
     async createThing(input: ThingInput): Promise<Thing> {
       const conflict = () =>
