@@ -11,7 +11,7 @@ import {
   RefreshBody,
   TokenPair,
 } from '@kilowatch/contract';
-import { requireUser } from '../../plugins/authenticate.ts';
+import { requireUser } from './request.ts';
 import type { AuthService } from './service.ts';
 
 const errors = { '4xx': ErrorBody, '5xx': ErrorBody };

@@ -18,9 +18,9 @@ import {
 import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
 import type { Live } from '../../live/index.ts';
-import { requestToken, requireUser } from '../../plugins/authenticate.ts';
-import type { AuthService } from '../auth/index.ts';
-import { parseIdList } from '../regions/index.ts';
+import { requestToken } from '../../plugins/authenticate.ts';
+import { parseIdList } from '../../shared/ids.ts';
+import { type AuthService, requireUser } from '../auth/index.ts';
 import { liveQuota, openLiveStream } from './live.ts';
 import type { QueryService } from './service.ts';
 

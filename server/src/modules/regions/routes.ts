@@ -19,7 +19,8 @@ import {
 } from '@kilowatch/contract';
 import { Type } from 'typebox';
 import { AppError } from '../../errors.ts';
-import { parseIdList, type RegionService } from './service.ts';
+import { parseIdList } from '../../shared/ids.ts';
+import type { RegionService } from './service.ts';
 
 const errors = { '4xx': ErrorBody, '5xx': ErrorBody };
 const tags = ['regions'];

@@ -206,13 +206,3 @@ export function createRegionService(deps: RegionServiceDeps) {
 }
 
 export type RegionService = ReturnType<typeof createRegionService>;
-
-/** `"1,2,3"` → [1, 2, 3]; undefined when any part is not a positive 32-bit integer. */
-export function parseIdList(text: string): number[] | undefined {
-  // Plain decimal ids only: no spaces (a `+` in a query string is one), signs or leading zeros.
-  const parts = text.split(',');
-  if (parts.some((p) => !/^[1-9]\d{0,9}$/.test(p))) return undefined;
-  const ids = parts.map(Number);
-  // Ids are 32-bit integer columns; a larger number would be a database error, not a miss.
-  return ids.every((id) => id <= 2_147_483_647) ? ids : undefined;
-}

@@ -10,7 +10,7 @@ import {
   UserCreate,
   UserUpdate,
 } from '@kilowatch/contract';
-import { requireUser } from '../../../plugins/authenticate.ts';
+import { requireUser } from '../../auth/index.ts';
 import { errors } from '../shared.ts';
 import type { UserAdminService } from './service.ts';
 
