@@ -7,7 +7,7 @@ import Fastify, {
 } from 'fastify';
 import { ensureAdmin, type FirstStartAdmin } from './bootstrap/admin.ts';
 import type { Config } from './config.ts';
-import { type Database, migrateToLatest, openDatabase } from './db/index.ts';
+import { type Database, migrateToLatest, openDatabase, ping } from './db/index.ts';
 import {
   connectionRoutes,
   type IngestService,
@@ -177,7 +177,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       { prefix: '/api' },
     );
     // InfluxDB clients call /ping, /health and /write at the server's root.
-    await app.register(influxRoutes, { service: ingest, database });
+    await app.register(influxRoutes, { service: ingest, ping: () => ping(database.db) });
     await web(app, config.webDist);
     await app.ready();
     // Devices connect once the whole app can take their data.

@@ -23,7 +23,6 @@ import type { DB } from '../../db/index.ts';
 import { type Db, isForeignKeyViolation, isUniqueViolation, page } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
 import type { MessageKey, MessageParams } from '../../i18n/index.ts';
-import type { ThingSeen } from '../../telemetry/index.ts';
 import {
   ACCESS_TOKEN_PATTERN,
   type ImportColumn,
@@ -32,7 +31,7 @@ import {
   parseImportUpload,
   validateImportRows,
 } from './import.ts';
-import { presenceOf } from './presence.ts';
+import { presenceOf, type ThingSeen } from './presence.ts';
 import * as repo from './repository.ts';
 
 /** One row error of an import, still to be put into the request's language. */
