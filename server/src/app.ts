@@ -164,7 +164,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         await api.register(thingsRoutes, { prefix: '/thing', service: services.things });
         await api.register(unitsRoutes, { db: database.db });
         await api.register(regionRoutes, { service: services.regions });
-        await api.register(systemRoutes, { db: database.db, now });
+        await api.register(systemRoutes, { services: services.system });
         await api.register(ingestRoutes, { service: ingest, mqtt });
         await api.register(connectionRoutes, {
           listenHost: config.host,

@@ -12,6 +12,7 @@ import {
 import { createCatalog } from './modules/catalog/index.ts';
 import { createQueryService } from './modules/query/index.ts';
 import { createRegionService } from './modules/regions/index.ts';
+import { createSystemServices } from './modules/system/index.ts';
 import { createThingsService } from './modules/things/index.ts';
 import type { DuckDBTelemetryStore } from './telemetry/index.ts';
 
@@ -82,7 +83,9 @@ export function buildServices(deps: ServiceDeps) {
     now,
   });
 
-  return { things, regions, catalog, ingest, mqtt, auth, query };
+  const system = createSystemServices({ db, now });
+
+  return { things, regions, catalog, ingest, mqtt, auth, query, system };
 }
 
 export type Services = ReturnType<typeof buildServices>;
