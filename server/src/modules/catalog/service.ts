@@ -87,9 +87,10 @@ export function createCatalog(deps: CatalogDeps) {
     return value;
   }
 
-  async function cached<K, T>(map: Map<K, Entry<T>>, key: K, read: () => Promise<T>): Promise<T> {
+  // Not async: a hit (ingest's every publish) costs one resolved promise, not an async frame too.
+  function cached<K, T>(map: Map<K, Entry<T>>, key: K, read: () => Promise<T>): Promise<T> {
     const entry = hit(map, key);
-    return entry ? entry.value : load(map, key, read);
+    return entry ? Promise.resolve(entry.value) : load(map, key, read);
   }
 
   /** Device text reaches here unvalidated; NUL is never stored and PostgreSQL refuses it in a query. */
@@ -121,15 +122,15 @@ export function createCatalog(deps: CatalogDeps) {
      * The thing owning a device access token, or undefined. With `cached: false` the database is
      * asked (and the answer cached): a connecting device is checked against the current token.
      */
-    async thingByToken(token: string, { cached: useCache = true } = {}): Promise<Thing | undefined> {
-      if (unstorable(token)) return undefined;
+    thingByToken(token: string, { cached: useCache = true } = {}): Promise<Thing | undefined> {
+      if (unstorable(token)) return Promise.resolve(undefined);
       if (useCache) return cached(byToken, token, () => deps.things.thingByToken(token));
       return load(byToken, token, () => deps.things.thingByToken(token));
     },
 
     /** The thing with this identifier (topics that name the thing), or undefined. */
-    async thingByIdentifier(identifier: string): Promise<Thing | undefined> {
-      if (unstorable(identifier)) return undefined;
+    thingByIdentifier(identifier: string): Promise<Thing | undefined> {
+      if (unstorable(identifier)) return Promise.resolve(undefined);
       return cached(byIdentifier, identifier, () => deps.things.thingByIdentifier(identifier));
     },
 
