@@ -18,6 +18,7 @@ import {
 import { createMemoryLive } from './live/index.ts';
 import { authRoutes } from './modules/auth/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
+import { metricConfigRoutes } from './modules/metric-configs/index.ts';
 import { boardRoutes, queryRoutes } from './modules/query/index.ts';
 import { regionRoutes } from './modules/regions/index.ts';
 import { bootstrapSystem, systemRoutes } from './modules/system/index.ts';
@@ -171,6 +172,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           mqttUrl: config.ingest.mqttUrl,
           mqtt,
         });
+        await api.register(metricConfigRoutes, { service: services.metricConfigs });
         await api.register(queryRoutes, { service: services.query, live, auth: services.auth, now });
         await api.register(boardRoutes, { service: services.query });
       },

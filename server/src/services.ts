@@ -10,6 +10,7 @@ import {
   deriveLoginKey,
 } from './modules/auth/index.ts';
 import { createCatalog } from './modules/catalog/index.ts';
+import { createMetricConfigService } from './modules/metric-configs/index.ts';
 import { createQueryService } from './modules/query/index.ts';
 import { createRegionService } from './modules/regions/index.ts';
 import { createSystemServices } from './modules/system/index.ts';
@@ -75,7 +76,6 @@ export function buildServices(deps: ServiceDeps) {
   });
 
   const query = createQueryService({
-    db,
     store,
     live,
     catalog,
@@ -83,9 +83,10 @@ export function buildServices(deps: ServiceDeps) {
     now,
   });
 
+  const metricConfigs = createMetricConfigService({ db, catalog, now });
   const system = createSystemServices({ db, now });
 
-  return { things, regions, catalog, ingest, mqtt, auth, query, system };
+  return { things, regions, catalog, ingest, mqtt, auth, query, metricConfigs, system };
 }
 
 export type Services = ReturnType<typeof buildServices>;

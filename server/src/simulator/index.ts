@@ -30,15 +30,18 @@ export { HOME_CONFIGS, loadPlant, type SeedResult, type SimThing, seedPlant } fr
 /** The generator's seed: live publishing and the backfill must use the same one. */
 export const DEFAULT_SEED = 1;
 
-/** The query module's `saveConfigs` of the server's services, for the home metric configs a fresh plant gets. */
+/**
+ * The metric-configs module's `saveConfigs` of the server's services, for the home metric configs
+ * a fresh plant gets.
+ */
 export const metricConfigSaver =
-  (services: Pick<Services, 'query'>): SaveMetricConfigs =>
+  (services: Pick<Services, 'metricConfigs'>): SaveMetricConfigs =>
   (patch) =>
-    services.query.saveConfigs(patch);
+    services.metricConfigs.saveConfigs(patch);
 
 export interface SimulatorOptions {
   /** The server's services: the plant is seeded and read through them. */
-  services: Pick<Services, 'things' | 'regions' | 'query'>;
+  services: Pick<Services, 'things' | 'regions' | 'metricConfigs'>;
   /** The broker devices publish to, e.g. mqtt://127.0.0.1:1883. */
   mqttUrl: string;
   /** How many things a fresh plant gets (SIMULATOR_THINGS, 50–200). */

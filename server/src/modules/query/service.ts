@@ -4,8 +4,6 @@ import {
   type DeviceStatus,
   defaultCombine,
   type EffectiveAbility,
-  type MetricConfig,
-  type MetricConfigPatch,
   type MetricQuery,
   MISSING_NAMES_MAX,
   type QueryAggregator,
@@ -13,8 +11,6 @@ import {
   type ResourceType,
   toMillis,
 } from '@kilowatch/contract';
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import type { Live } from '../../live/index.ts';
 import {
@@ -31,7 +27,6 @@ import {
 import type { Catalog } from '../catalog/index.ts';
 import { byThing, combineSeries, mergeRuns, missingThings, type Slot } from './buckets.ts';
 import { compileFormula, FormulaError, roundTo } from './formula.ts';
-import * as repo from './repository.ts';
 
 /** Most buckets one series of a query may have (spec: charts, not exports). */
 export const MAX_QUERY_BUCKETS = 10_000;
@@ -42,12 +37,9 @@ const MAX_RANGE_MS = Math.round(MAX_RANGE_YEARS * 365.25 * DAY);
 export const DEFAULT_MAX_POINTS = 2000;
 /** Window of a query that names neither a period nor a start (spec §9: default history 1 hour). */
 const DEFAULT_WINDOW_MS = HOUR;
-/** Colours of new metric configs, in order (the first is the console's theme colour). */
-const PALETTE = ['#409EFF', '#67C23A', '#E6A23C', '#F56C6C', '#909399', '#9B59B6', '#1ABC9C', '#34495E'];
 const UNIT_MS = { second: 1000, minute: MINUTE, hour: HOUR, day: DAY } as const;
 
 export interface QueryDeps {
-  db: Kysely<DB>;
   store: TelemetryStore;
   /** Latest values as they arrive (strings are only there; numbers also sit in the store). */
   live: Pick<Live, 'latest'>;
@@ -67,11 +59,11 @@ const badRequest = (
 ) => new AppError('BAD_REQUEST', 400, params, { message });
 
 /**
- * Telemetry queries (spec §7 "Query and monitoring"): metric configs, bucketed and raw series of
- * things and regions, real-time status and board cabinets.
+ * Telemetry queries (spec §7 "Query and monitoring"): bucketed and raw series of things and
+ * regions, real-time status and board cabinets.
  */
 export function createQueryService(deps: QueryDeps) {
-  const { db, store, now } = deps;
+  const { store, now } = deps;
   const calendar = new PlantCalendar(deps.timeZone);
 
   /** The time range of a query, [start, end). */
@@ -131,68 +123,6 @@ export function createQueryService(deps: QueryDeps) {
   }
 
   return {
-    // ---- metric configs ----
-
-    async configs(key: repo.ConfigKey): Promise<MetricConfig[]> {
-      return repo.listConfigs(db, key);
-    },
-
-    /** Replaces a resource's configs; metrics must be abilities of the thing (or region's things). */
-    async saveConfigs(patch: MetricConfigPatch): Promise<MetricConfig[]> {
-      const key: repo.ConfigKey = {
-        resourceType: patch.resourceType,
-        resourceId: patch.resourceId,
-        categoryId: patch.categoryId ?? null,
-      };
-      const { abilities } = await deps.catalog.select({
-        resourceType: patch.resourceType,
-        id: patch.resourceId,
-        categoryId: key.categoryId ?? undefined,
-        successor: true,
-      });
-      const known = new Map<string, EffectiveAbility>();
-      for (const list of abilities.values()) {
-        for (const a of list) if (!known.has(a.identifier)) known.set(a.identifier, a);
-      }
-      if (known.size === 0 && key.categoryId !== null) {
-        for (const a of await deps.catalog.categoryAbilities(key.categoryId)) {
-          known.set(a.identifier, { ...a, abilityId: a.id, overridden: false });
-        }
-      }
-      // A region with nothing bound yet (and no category) has nothing to check against.
-      const check = patch.resourceType === 'thing' || known.size > 0;
-      const seen = new Set<string>();
-      const values = patch.configs.map((c, index): repo.ConfigValues => {
-        if (seen.has(c.metricIdentifier)) {
-          throw new AppError(
-            'UNPROCESSABLE',
-            422,
-            { metric: c.metricIdentifier },
-            { message: 'query.duplicateMetric' },
-          );
-        }
-        seen.add(c.metricIdentifier);
-        const ability = known.get(c.metricIdentifier);
-        if (check && !ability) throw unknownMetric(c.metricIdentifier, patch.resourceType);
-        const aggregator = c.aggregator ?? ability?.aggregator ?? 'avg';
-        const name = c.name ?? c.metricName ?? ability?.name ?? c.metricIdentifier;
-        return {
-          metricIdentifier: c.metricIdentifier,
-          metricName: c.metricName ?? ability?.name ?? name,
-          name,
-          enabled: c.enabled,
-          unit: c.unit ?? ability?.unit ?? '',
-          aggregator,
-          function: c.function ?? aggregator,
-          color: c.color ?? (PALETTE[index % PALETTE.length] as string),
-          sort: index,
-        };
-      });
-      const at = new Date(now()).toISOString();
-      await db.transaction().execute((trx) => repo.replaceConfigs(trx, key, values, at));
-      return repo.listConfigs(db, key);
-    },
-
     // ---- series ----
 
     async data(q: MetricQuery, seq: string | null): Promise<QueryResult> {
