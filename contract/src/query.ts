@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { MAX_EPOCH_MS, RowId } from './common.ts';
-import { Comparison, CompareResult } from './compare.ts';
+import { CompareResult, Comparison } from './compare.ts';
 import { AGGREGATORS } from './things.ts';
 
 /**

@@ -1,7 +1,7 @@
 import {
   bucketOfWidth,
-  type Comparison,
   type CompareResult,
+  type Comparison,
   type GroupByTime,
   type MetricQuery,
   toMillis,
@@ -42,7 +42,8 @@ export interface Buckets {
 
 /** The time range of a query, [start, end): a calendar period around startTime (or now), or the given one. */
 export function queryRange(q: MetricQuery, calendar: PlantCalendar, now: number): Range {
-  if (q.period) return calendar.periodRange(q.period, q.startTime !== undefined ? toMillis(q.startTime) : now);
+  if (q.period)
+    return calendar.periodRange(q.period, q.startTime !== undefined ? toMillis(q.startTime) : now);
   const end = q.endTime !== undefined ? toMillis(q.endTime) : now;
   const start = q.startTime !== undefined ? toMillis(q.startTime) : end - DEFAULT_WINDOW_MS;
   return { start: Math.round(start), end: Math.round(end) };
@@ -57,9 +58,15 @@ export const autoWidth = ({ start, end }: Range, maxPoints: number): number =>
   bucketWidthFor((end - start) / maxPoints, { min: MINUTE });
 
 /** The buckets of a query with groupByTime (`auto` picks its width for `maxPoints`). */
-export function queryBuckets(q: MetricQuery, range: Range, calendar: PlantCalendar, maxPoints: number): Buckets {
+export function queryBuckets(
+  q: MetricQuery,
+  range: Range,
+  calendar: PlantCalendar,
+  maxPoints: number,
+): Buckets {
   const { start, end } = range;
-  if (q.groupByTime === 'auto' || q.groupByTime === undefined) return fixedBuckets(autoWidth(range, maxPoints), range);
+  if (q.groupByTime === 'auto' || q.groupByTime === undefined)
+    return fixedBuckets(autoWidth(range, maxPoints), range);
   const n = q.groupByInterval ?? 1;
   const unit = q.groupByTime;
   if (unit === 'month' || unit === 'year') {
@@ -154,11 +161,9 @@ function shiftTo(q: MetricQuery, range: Range, at: number, calendar: PlantCalend
   if (unit === 'day') return { amount: calendar.dayOf(at) - calendar.dayOf(range.start), unit: 'day' };
   if (unit === 'month' || unit === 'year') {
     const month = (ts: number) => PlantCalendar.monthOfDay(calendar.dayOf(ts));
-    const months = month(at) - month(range.start);
-    return {
-      amount: unit === 'year' && q.period ? Math.round(months / 12) * 12 : months,
-      unit: 'month',
-    };
+    const year = (ts: number) => Math.floor(month(ts) / 12);
+    const amount = unit === 'year' ? (year(at) - year(range.start)) * 12 : month(at) - month(range.start);
+    return { amount, unit: 'month' };
   }
   return { amount: at - range.start, unit: 'ms' };
 }
@@ -191,10 +196,7 @@ export function alignPoints<P extends { key: number }>(
   return out;
 }
 
-export const compareAnswer = (
-  compared: CompareRange,
-  result: CompareResult['result'],
-): CompareResult => ({
+export const compareAnswer = (compared: CompareRange, result: CompareResult['result']): CompareResult => ({
   startTime: compared.start,
   endTime: compared.end,
   shift: compared.shift,
