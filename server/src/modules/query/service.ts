@@ -12,7 +12,6 @@ import {
   type QueryResult,
   type ResourceType,
   type Thing,
-  toMillis,
 } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
