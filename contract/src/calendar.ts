@@ -18,14 +18,21 @@ const SLOT = 15 * MINUTE;
 /** The calendar periods of charts and reports (contract query `Period`). */
 export type CalendarPeriod = 'day' | 'month' | 'year';
 
+/** Spec §9: a year's buckets YYYY-MM, a month's MM-DD, a day's HH:00. */
+export const PERIOD_LABEL_FORMAT: Record<CalendarPeriod, string> = {
+  year: 'YYYY-MM',
+  month: 'MM-DD',
+  day: 'HH:00',
+};
+
 export class PlantCalendar {
   readonly timeZone: string;
-  private readonly format: Intl.DateTimeFormat;
+  private readonly intl: Intl.DateTimeFormat;
   private readonly offsets = new Map<number, number>();
   private readonly dayStarts = new Map<number, number>();
 
   constructor(timeZone: string) {
-    this.format = new Intl.DateTimeFormat('en-US', {
+    this.intl = new Intl.DateTimeFormat('en-US', {
       timeZone,
       hourCycle: 'h23',
       year: 'numeric',
@@ -45,7 +52,7 @@ export class PlantCalendar {
     if (cached !== undefined) return cached;
     const at = slot * SLOT;
     const parts: Record<string, number> = {};
-    for (const p of this.format.formatToParts(new Date(at))) {
+    for (const p of this.intl.formatToParts(new Date(at))) {
       if (p.type !== 'literal') parts[p.type] = Number(p.value);
     }
     const local = Date.UTC(
@@ -96,7 +103,14 @@ export class PlantCalendar {
   }
 
   /** Local wall-clock fields of instant `ts` (month 1–12). */
-  parts(ts: number): { year: number; month: number; day: number; hour: number; minute: number } {
+  parts(ts: number): {
+    year: number;
+    month: number;
+    day: number;
+    hour: number;
+    minute: number;
+    second: number;
+  } {
     const d = new Date(ts + this.offset(ts));
     return {
       year: d.getUTCFullYear(),
@@ -104,7 +118,26 @@ export class PlantCalendar {
       day: d.getUTCDate(),
       hour: d.getUTCHours(),
       minute: d.getUTCMinutes(),
+      second: d.getUTCSeconds(),
     };
+  }
+
+  /**
+   * `ts` printed on this calendar with a dayjs-style pattern of YYYY MM DD HH mm ss tokens.
+   * @example new PlantCalendar('Asia/Shanghai').format(Date.UTC(2024, 2, 5, 6), 'MM-DD HH:mm') // '03-05 14:00'
+   */
+  format(ts: number, pattern: string): string {
+    const p = this.parts(ts);
+    const two = (n: number) => String(n).padStart(2, '0');
+    const tokens: Record<string, string> = {
+      YYYY: String(p.year),
+      MM: two(p.month),
+      DD: two(p.day),
+      HH: two(p.hour),
+      mm: two(p.minute),
+      ss: two(p.second),
+    };
+    return pattern.replace(/YYYY|MM|DD|HH|mm|ss/g, (token) => tokens[token] ?? token);
   }
 
   /** Local day number of a `YYYY-MM-DD` date (the console's date pickers), or null when malformed. */
@@ -161,11 +194,7 @@ export class PlantCalendar {
    * month's days MM-DD, a day's hours HH:00, read on this calendar.
    */
   periodLabel(period: CalendarPeriod, ts: number): string {
-    const p = this.parts(ts);
-    const two = (n: number) => String(n).padStart(2, '0');
-    if (period === 'year') return `${p.year}-${two(p.month)}`;
-    if (period === 'month') return `${two(p.month)}-${two(p.day)}`;
-    return `${two(p.hour)}:00`;
+    return this.format(ts, PERIOD_LABEL_FORMAT[period]);
   }
 
   /**

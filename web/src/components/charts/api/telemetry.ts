@@ -15,6 +15,7 @@ import type {
 } from '@kilowatch/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { http } from '../../../lib/http.ts';
+import { plantZone } from '../../../lib/plant-calendar.ts';
 
 /**
  * Calls of the chart screens (spec §7 "Query and monitoring", regions, abilities), shared by
@@ -28,7 +29,7 @@ import { http } from '../../../lib/http.ts';
  */
 export type ChartQuery = Omit<MetricQuery, 'aggregator' | 'groupByTime' | 'period'> & {
   aggregator?: QueryAggregator;
-  groupByTime?: GroupByTime;
+  groupByTime?: GroupByTime | 'auto';
   period?: Period;
 };
 
@@ -81,11 +82,10 @@ export const fetchMetricData = async (query: ChartQuery, { seq, signal }: DataCa
 let knownPlantZone: string | null = null;
 
 /**
- * The plant's time zone (PLANT_TIMEZONE) as the last query answer told it; the browser's zone
- * until one has arrived. Exports print their times in it.
+ * The plant's time zone (PLANT_TIMEZONE) as the last query answer told it, else as /api/auth/me
+ * did (lib/plant-calendar.ts). Exports print their times in it.
  */
-export const plantTimeZone = (): string =>
-  knownPlantZone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+export const plantTimeZone = (): string => knownPlantZone ?? plantZone();
 
 /** An answer belongs to the latest tick only when it echoes the latest stamp (spec §4). */
 export const isCurrentAnswer = (answer: Pick<QueryResult, 'seq'> | undefined, latestSeq: string | null) =>

@@ -124,15 +124,17 @@ describe('HistoryScreen', () => {
     expect(names).toContain('数据不完整');
   });
 
-  it('asks for 5-minute buckets over 72 h', async () => {
+  // The server picks 5-minute buckets for these 72 h (server/src/modules/query/compare.test.ts).
+  it('asks the server for automatic buckets of at most 2000 points over 72 h', async () => {
     renderScreen(<HistoryScreen />, '/energy_monitor/history?resourceType=thing&resourceId=11&hours=72');
     await flush();
     const line = posts().find(([, body]) => body.metricIdentifier === 'E')!;
     expect(line[1]).toMatchObject({
       startTime: NOW - 72 * 3600_000,
-      groupByTime: 'minute',
-      groupByInterval: 5,
+      groupByTime: 'auto',
+      maxPoints: 2000,
     });
+    expect(line[1]).not.toHaveProperty('groupByInterval');
     expect(line[1]).not.toHaveProperty('combine');
   });
 
