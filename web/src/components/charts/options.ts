@@ -317,6 +317,8 @@ export function buildCartesianOption(input: CartesianInput): ChartOption {
     tooltip: {
       trigger: 'axis',
       confine: true,
+      // Named, so the browser suite can read what a user reads.
+      className: 'kw-chart-tooltip',
       formatter: tooltipFormatter(
         unitOf,
         axisLabel,
