@@ -20,7 +20,7 @@ export type CompareUnit = (typeof COMPARE_UNITS)[number];
  *   it; otherwise the query's range moves to start there, by whole months for month and year
  *   buckets, whole local days for day buckets, exactly otherwise.
  */
-export const Comparison = Type.Object({
+export const QueryComparison = Type.Object({
   shift: Type.Optional(
     Type.Object({
       /** Negative looks back. */
@@ -35,7 +35,7 @@ export const Comparison = Type.Object({
    */
   align: Type.Optional(Type.Literal('weekday')),
 });
-export type Comparison = Static<typeof Comparison>;
+export type QueryComparison = Static<typeof QueryComparison>;
 
 /** One point of a comparison: `key` is the query's bucket it lines up with, `at` its own start. */
 export const ComparePoint = Type.Object({

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { MAX_EPOCH_MS, RowId } from './common.ts';
-import { CompareResult, Comparison } from './compare.ts';
+import { CompareResult, QueryComparison } from './compare.ts';
 import { AGGREGATORS } from './things.ts';
 
 /**
@@ -66,7 +66,7 @@ export const MetricQuery = Type.Object({
   /** The console's stamp may also travel in the body (spec §7); `?seq=` wins when both are sent. */
   seq: Type.Optional(Type.String({ maxLength: 64 })),
   /** The same metric over a second range on the same buckets (year on year, base period…). */
-  compare: Type.Optional(Comparison),
+  compare: Type.Optional(QueryComparison),
 });
 export type MetricQuery = Static<typeof MetricQuery>;
 

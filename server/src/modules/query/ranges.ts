@@ -1,9 +1,9 @@
 import {
   bucketOfWidth,
   type CompareResult,
-  type Comparison,
   type GroupByTime,
   type MetricQuery,
+  type QueryComparison,
   toMillis,
 } from '@kilowatch/contract';
 import {
@@ -116,12 +116,12 @@ export interface CompareRange extends Range {
 const localWeekday = (calendar: PlantCalendar, ts: number) => (((calendar.dayOf(ts) + 4) % 7) + 7) % 7;
 
 /**
- * The comparison range of a query (see contract Comparison): a shift, or a base period by its
+ * The comparison range of a query (see contract QueryComparison): a shift, or a base period by its
  * start. Null when `compare` names neither.
  */
 export function compareRange(
   q: MetricQuery,
-  compare: Comparison,
+  compare: QueryComparison,
   range: Range,
   calendar: PlantCalendar,
 ): CompareRange | null {

@@ -1,8 +1,8 @@
 import {
-  type Comparison,
   type GroupByTime,
   type Period,
   type PlantCalendar,
+  type QueryComparison,
   toMillis,
 } from '@kilowatch/contract';
 
@@ -48,7 +48,7 @@ export function yoyCompare(
   baseTime: number,
   compareTime: number | null,
   calendar: PlantCalendar,
-): Comparison | null {
+): QueryComparison | null {
   if (option === 'yesterday') return { shift: { amount: -YOY_HOURS.yesterday, unit: 'hour' } };
   if (option === 'lastWeek') return { shift: { amount: -YOY_HOURS.lastWeek, unit: 'hour' } };
   if (option !== 'date' || compareTime == null) return null;

@@ -1,4 +1,4 @@
-import type { Comparison, PlantCalendar, ResourceType } from '@kilowatch/contract';
+import type { PlantCalendar, QueryComparison, ResourceType } from '@kilowatch/contract';
 import type { ChartQuery } from '../../../components/charts/api/telemetry.ts';
 import type { ChartMetric } from '../../../components/charts/metrics.ts';
 import { PERIOD_BUCKET, type Period, periodRange } from '../../../components/charts/period.ts';
@@ -13,7 +13,7 @@ export interface ChartResource {
  * The body of a period chart: the day by hours, the month by days or the year by months that
  * holds `time` on the plant calendar. Regions include every descendant's things and answer one
  * series (summed for additive metrics, averaged otherwise). With `compare`, the server answers
- * the comparison too, on the same buckets (year on year: contract Comparison).
+ * the comparison too, on the same buckets (year on year: contract QueryComparison).
  */
 export function periodQuery(
   resource: ChartResource,
@@ -21,7 +21,7 @@ export function periodQuery(
   period: Period,
   time: number,
   calendar: PlantCalendar,
-  compare: Comparison | null = null,
+  compare: QueryComparison | null = null,
 ): ChartQuery {
   const range = periodRange(period, time, calendar);
   const region = resource.resourceType === 'region';
