@@ -76,4 +76,14 @@ describe('plant calendar', () => {
     expect(cal.shift(at, -4, 'day')).toBe(Date.UTC(2024, 2, 27, 2));
     expect(cal.shift(at, -HOUR, 'ms')).toBe(at - HOUR);
   });
+  it('reads a wall-clock time of the zone as an instant, across DST', () => {
+    const sh = new PlantCalendar('Asia/Shanghai');
+    expect(sh.fromWall(Date.UTC(2024, 2, 5, 8, 30))).toBe(Date.UTC(2024, 2, 5, 0, 30));
+    const ny = new PlantCalendar('America/New_York');
+    expect(ny.fromWall(Date.UTC(2024, 0, 10, 12))).toBe(Date.UTC(2024, 0, 10, 17));
+    // 02:30 does not exist on 2024-03-10: an hour later. 01:30 on 2024-11-03 happens twice: the first.
+    expect(ny.fromWall(Date.UTC(2024, 2, 10, 2, 30))).toBe(Date.UTC(2024, 2, 10, 7, 30));
+    expect(ny.fromWall(Date.UTC(2024, 10, 3, 1, 30))).toBe(Date.UTC(2024, 10, 3, 5, 30));
+    expect(sh.format(Date.UTC(2024, 2, 5, 6), 'YYYY-MM-DD HH:mm:ss')).toBe('2024-03-05 14:00:00');
+  });
 });

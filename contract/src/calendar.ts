@@ -140,6 +140,16 @@ export class PlantCalendar {
     return pattern.replace(/YYYY|MM|DD|HH|mm|ss/g, (token) => tokens[token] ?? token);
   }
 
+  /**
+   * The instant of a wall-clock time of this zone, given as ms as if it were UTC (a picker's
+   * fields through Date.UTC). In a DST gap, the instant an hour later; in an overlap, the first.
+   */
+  fromWall(wall: number): number {
+    const first = wall - this.offset(wall);
+    const second = wall - this.offset(first);
+    return second + this.offset(second) === wall ? second : first;
+  }
+
   /** Local day number of a `YYYY-MM-DD` date (the console's date pickers), or null when malformed. */
   static dayOfDate(date: string): number | null {
     const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
