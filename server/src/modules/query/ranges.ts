@@ -101,7 +101,7 @@ export function bucketKeys(calendar: PlantCalendar, buckets: Buckets, { start, e
   return keys;
 }
 
-/** How far a comparison lies: exactly (`ms`), in local days or in months; plus weekday alignment days. */
+/** How far a comparison lies: exactly (`ms`), in local days or in calendar months. */
 export interface Shift {
   amount: number;
   unit: 'ms' | 'day' | 'month';
