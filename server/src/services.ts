@@ -73,6 +73,7 @@ export function buildServices(deps: ServiceDeps) {
     throttle: createLoginThrottle({ db, now }),
     loginKey: deriveLoginKey(config.jwtSecret),
     now,
+    timeZone: config.telemetry.timeZone,
   });
 
   const query = createQueryService({
