@@ -4,7 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { useDeviceConnection } from '../api/connection.ts';
 import { useThingAbilities } from '../api/things.ts';
 import {
+  curlInfluxV1,
   curlJson,
+  curlThingsboard,
   mosquittoPub,
   type SnippetInput,
   sampleValues,
@@ -13,10 +15,12 @@ import {
 } from '../lib/snippets.ts';
 
 /** A command or config with a copy button; the copy always carries the real token. */
-function Snippet({ id, shown, copied }: { id: string; shown: string; copied: string }) {
+function Snippet({ id, shown, copied, hint }: { id: string; shown: string; copied: string; hint?: string }) {
   const { t } = useTranslation();
   return (
-    <Typography.Paragraph
+    <>
+      {hint && <Typography.Paragraph type="secondary">{hint}</Typography.Paragraph>}
+      <Typography.Paragraph
       copyable={{
         text: copied,
         tooltips: [t('devices.token.copy'), t('devices.token.copied')],
@@ -39,7 +43,8 @@ function Snippet({ id, shown, copied }: { id: string; shown: string; copied: str
       >
         {shown}
       </pre>
-    </Typography.Paragraph>
+      </Typography.Paragraph>
+    </>
   );
 }
 
@@ -78,7 +83,8 @@ function Facts({ connection, identifier }: { connection: DeviceConnection; ident
 
 /**
  * How to connect this device: the broker, login and topic, then ready-to-copy mosquitto_pub,
- * curl and Telegraf snippets with the token filled in (shown masked until the token is).
+ * curl, Telegraf, ThingsBoard HTTP and InfluxDB 1.x snippets with the token filled in (shown
+ * masked until the token is).
  */
 export function DeviceConnectPanel({
   thing,
@@ -111,6 +117,8 @@ export function DeviceConnectPanel({
   const mqtt = both(mosquittoPub);
   const curl = both(curlJson);
   const telegraf = both(telegrafOutput);
+  const thingsboard = both(curlThingsboard);
+  const influxV1 = both(curlInfluxV1);
   const items = [
     mqtt && {
       key: 'mqtt',
@@ -122,6 +130,16 @@ export function DeviceConnectPanel({
       key: 'telegraf',
       label: 'Telegraf',
       children: <Snippet id="telegraf" {...telegraf} />,
+    },
+    thingsboard && {
+      key: 'thingsboard',
+      label: t('devices.connect.thingsboard'),
+      children: <Snippet id="thingsboard" hint={t('devices.connect.thingsboardHint')} {...thingsboard} />,
+    },
+    influxV1 && {
+      key: 'influxV1',
+      label: t('devices.connect.influxV1'),
+      children: <Snippet id="influx-v1" hint={t('devices.connect.influxV1Hint')} {...influxV1} />,
     },
   ].filter((x) => x !== null);
 
