@@ -21,28 +21,28 @@ function Snippet({ id, shown, copied, hint }: { id: string; shown: string; copie
     <>
       {hint && <Typography.Paragraph type="secondary">{hint}</Typography.Paragraph>}
       <Typography.Paragraph
-      copyable={{
-        text: copied,
-        tooltips: [t('devices.token.copy'), t('devices.token.copied')],
-      }}
-      style={{ display: 'flex', alignItems: 'flex-start', gap: 8, marginBottom: 0 }}
-    >
-      <pre
-        data-testid={`snippet-${id}`}
-        style={{
-          flex: 1,
-          margin: 0,
-          padding: 12,
-          overflowX: 'auto',
-          fontSize: 12,
-          whiteSpace: 'pre',
-          background: 'rgba(128, 128, 128, 0.08)',
-          border: '1px solid rgba(128, 128, 128, 0.2)',
-          borderRadius: 6,
+        copyable={{
+          text: copied,
+          tooltips: [t('devices.token.copy'), t('devices.token.copied')],
         }}
+        style={{ display: 'flex', alignItems: 'flex-start', gap: 8, marginBottom: 0 }}
       >
-        {shown}
-      </pre>
+        <pre
+          data-testid={`snippet-${id}`}
+          style={{
+            flex: 1,
+            margin: 0,
+            padding: 12,
+            overflowX: 'auto',
+            fontSize: 12,
+            whiteSpace: 'pre',
+            background: 'rgba(128, 128, 128, 0.08)',
+            border: '1px solid rgba(128, 128, 128, 0.2)',
+            borderRadius: 6,
+          }}
+        >
+          {shown}
+        </pre>
       </Typography.Paragraph>
     </>
   );
