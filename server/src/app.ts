@@ -26,6 +26,7 @@ import {
   deriveLoginKey,
 } from './modules/auth/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
+import { createMetricConfigService, metricConfigRoutes } from './modules/metric-configs/index.ts';
 import { boardRoutes, createQueryService, queryRoutes } from './modules/query/index.ts';
 import { createRegionService, regionRoutes } from './modules/regions/index.ts';
 import { bootstrapSystem, systemRoutes } from './modules/system/index.ts';
@@ -217,6 +218,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           timeZone: config.telemetry.timeZone,
           now,
         });
+        const metricConfigs = createMetricConfigService({
+          db: database.db,
+          regions: createRegionService(database.db, now),
+          things: createThingsService({ db: database.db, now }),
+          now,
+        });
+        await api.register(metricConfigRoutes, { service: metricConfigs });
         await api.register(queryRoutes, { service: query, live, auth, now });
         await api.register(boardRoutes, { service: query });
       },

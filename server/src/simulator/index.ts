@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
 import type { DB } from '../db/index.ts';
-import { createQueryService } from '../modules/query/index.ts';
+import { createMetricConfigService } from '../modules/metric-configs/index.ts';
 import { createRegionService } from '../modules/regions/index.ts';
 import { createThingsService } from '../modules/things/index.ts';
 import type { TelemetryStore } from '../telemetry/index.ts';
@@ -36,8 +36,8 @@ export { HOME_CONFIGS, loadPlant, type SeedResult, type SimThing, seedPlant } fr
 export const DEFAULT_SEED = 1;
 
 /**
- * The query module's `saveConfigs`, for the home metric configs a fresh plant gets. Saving configs
- * reads neither telemetry nor live strings, so the store is only passed along.
+ * The metric-configs module's `saveConfigs`, for the home metric configs a fresh plant gets
+ * (`store` and `timeZone` are no longer read: saving configs needs neither).
  */
 export function metricConfigSaver(deps: {
   db: Kysely<DB>;
@@ -46,16 +46,13 @@ export function metricConfigSaver(deps: {
   now?: () => number;
 }): SaveMetricConfigs {
   const now = deps.now ?? Date.now;
-  const query = createQueryService({
+  const configs = createMetricConfigService({
     db: deps.db,
-    store: deps.store,
-    live: { latest: () => undefined },
     regions: createRegionService(deps.db, now),
     things: createThingsService({ db: deps.db, now }),
-    timeZone: deps.timeZone,
     now,
   });
-  return (patch) => query.saveConfigs(patch);
+  return (patch) => configs.saveConfigs(patch);
 }
 
 export interface SimulatorOptions {
