@@ -5,6 +5,8 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
+import { metricConfigsQuery } from '../../../api/metric-configs.ts';
+import { plantTimeZone } from '../../../api/telemetry.ts';
 import {
   BarChart,
   buildSeries,
@@ -16,10 +18,8 @@ import {
   type ExportSource,
   invertShift,
   LineChart,
-  metricConfigsQuery,
   type Period,
   paletteColor,
-  plantTimeZone,
   seriesSheet,
   shiftPoints,
   useSheetLabels,
@@ -28,7 +28,7 @@ import {
   type YoyOption,
   yoyShift,
 } from '../../../components/charts/index.ts';
-import { usePeriodData } from '../api/home.ts';
+import { usePeriodData } from '../hooks/home.ts';
 import { formatDateParam, parseDetailParams, yoyOptionsFor } from '../lib/detail-params.ts';
 import { chartKind, periodQuery } from '../lib/period-query.ts';
 

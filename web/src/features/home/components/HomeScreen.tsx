@@ -4,6 +4,7 @@ import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import type { ResourceRef } from '../../../api/keys.ts';
 import {
   BarChart,
   buildSeries,
@@ -15,13 +16,12 @@ import {
   LineChart,
   lineSources,
   MetricSettingsDialog,
-  type ResourceRef,
   summarize,
   useChartAbilities,
   useShownSeries,
   withUnit,
 } from '../../../components/charts/index.ts';
-import { useAllSources, useHomeConfigs, usePeriodData, useRootRegion } from '../api/home.ts';
+import { useAllSources, useHomeConfigs, usePeriodData, useRootRegion } from '../hooks/home.ts';
 import { type ChartResource, chartKind, periodQuery } from '../lib/period-query.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { ResourceType } from '@kilowatch/contract';
-import type { ChartQuery } from '../../../components/charts/api/telemetry.ts';
+import type { ChartQuery } from '../../../api/telemetry.ts';
 import type { ChartMetric } from '../../../components/charts/metrics.ts';
 import {
   PERIOD_BUCKET,

@@ -19,6 +19,7 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { plantTimeZone } from '../../../api/telemetry.ts';
 import {
   allLineMetrics,
   buildSeries,
@@ -31,7 +32,6 @@ import {
   groupPoints,
   LineChart,
   MAX_CHART_METRICS,
-  plantTimeZone,
   seriesSheet,
   seriesTable,
   summarize,
@@ -39,8 +39,8 @@ import {
   useSheetLabels,
   useShownSeries,
 } from '../../../components/charts/index.ts';
-import { useCounterSummary, useHistorySeries } from '../api/history.ts';
-import { useResourceMetrics } from '../api/metrics.ts';
+import { useCounterSummary, useHistorySeries } from '../hooks/history.ts';
+import { useResourceMetrics } from '../hooks/metrics.ts';
 import { HISTORY_HOURS, parseWindow, resolveWindow } from '../lib/window.ts';
 import { MonitorLayout } from './MonitorLayout.tsx';
 import { useMonitor } from './use-monitor.ts';

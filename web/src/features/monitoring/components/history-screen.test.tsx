@@ -10,7 +10,11 @@ vi.mock('echarts-for-react/esm/core', () => ({
   ),
 }));
 const http = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), patch: vi.fn() }));
-vi.mock('../../../lib/http.ts', () => ({ http }));
+// lib/call.ts sends through `request`; it reaches the doubled verbs.
+vi.mock('../../../lib/http.ts', async () => {
+  const { requestViaHttp } = await import('../../../testing/request-via-http.ts');
+  return { http, request: requestViaHttp(http) };
+});
 const { default: HistoryScreen } = await import('./HistoryScreen.tsx');
 
 const NOW = 1_700_000_000_000;

@@ -1,5 +1,6 @@
 import { DEFAULT_HISTORY_HOURS, type GroupByTime, REALTIME_WINDOW_MINUTES } from '@kilowatch/contract';
-import type { ChartMetric, ChartQuery } from '../../../components/charts/index.ts';
+import type { ChartQuery } from '../../../api/telemetry.ts';
+import type { ChartMetric } from '../../../components/charts/index.ts';
 import type { Selection } from './selection.ts';
 
 /** Time windows and query bodies of the real-time and history views (spec §4, §9). */
