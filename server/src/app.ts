@@ -189,6 +189,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       throttle: createLoginThrottle({ db: database.db, now }),
       loginKey: deriveLoginKey(config.jwtSecret),
       now,
+      timeZone: config.telemetry.timeZone,
     });
 
     await app.register(
