@@ -170,4 +170,5 @@ export const en: Messages = {
   'alarm.backtestCategory': 'The device is not of the rule’s category',
   'alarm.notify.urlRequired': 'A webhook route needs a URL',
   'alarm.notify.recipientsRequired': 'An e-mail route needs at least one recipient',
+  'query.badCompare': 'A comparison needs either a shift or the base period start (startTime), not both',
 };

@@ -174,4 +174,6 @@ export const es: Messages = {
   'alarm.backtestCategory': 'El equipo no es de la categoría de la regla',
   'alarm.notify.urlRequired': 'Una ruta de webhook necesita una URL',
   'alarm.notify.recipientsRequired': 'Una ruta de correo necesita al menos un destinatario',
+  'query.badCompare':
+    'Una comparación necesita un desplazamiento (shift) o el inicio del periodo base (startTime), no ambos',
 };

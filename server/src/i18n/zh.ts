@@ -160,4 +160,5 @@ export const zh = {
   'alarm.backtestCategory': '该设备不属于规则的设备类型',
   'alarm.notify.urlRequired': '网络回调通知须填写地址',
   'alarm.notify.recipientsRequired': '邮件通知须至少填写一个收件人',
+  'query.badCompare': '对比须给出偏移（shift）或基准期开始时间（startTime）之一',
 } as const;
