@@ -125,6 +125,8 @@ export function createNotifier(deps: NotifierDeps) {
     const room = concurrency - inFlight.size;
     if (room <= 0 || stopped) return;
     const items = await repo.due(db, iso(now()), room, [...inFlight.keys()]);
+    // Stopped while reading: stop() does not wait for the read, so nothing may start after it.
+    if (stopped) return;
     for (const item of items) {
       const running = attempt(item)
         .catch((error: unknown) =>
@@ -173,15 +175,17 @@ export function createNotifier(deps: NotifierDeps) {
       timer.unref();
       pump();
     },
-    /** Stops sending; waits for what is being queued and sent (unsent rows stay pending). */
+    /**
+     * Stops sending; waits for what is being queued and for the sends under way, cut short (unsent
+     * rows stay pending). A read of the outbox in progress is not waited for: it starts nothing once
+     * stopped, and a database going away under it must not hold the shutdown.
+     */
     async stop(): Promise<void> {
       stopped = true;
       if (timer) clearInterval(timer);
       stopping.abort();
       await queued;
-      await pumping;
       await Promise.all(inFlight.values());
-      await pumping;
     },
     /** Resolves once every hook call so far has reached the outbox (tests). */
     async flush(): Promise<void> {
