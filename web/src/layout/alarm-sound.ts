@@ -94,13 +94,23 @@ export class AlarmSound {
   private beep(): void {
     // Made only after a gesture: a context made before one starts suspended, and the browser warns.
     if (!this.context) {
-      if (!this.hasGesture()) return this.setBlocked(true);
+      if (!this.hasGesture()) {
+        this.setBlocked(true);
+        return;
+      }
       this.context = this.makeContext();
     }
     const context = this.context;
     if (context.state !== 'running') {
-      context.resume().catch(() => {});
-      if (context.state !== 'running') return this.setBlocked(true);
+      // Refused until a gesture: the indicator shows, and unlock() tries again on the first click.
+      context.resume().then(
+        () => this.setBlocked(context.state !== 'running'),
+        () => this.setBlocked(true),
+      );
+      if (context.state !== 'running') {
+        this.setBlocked(true);
+        return;
+      }
     }
     this.setBlocked(false);
     const { hz, beeps } = SEVERITY_TONES[this.severity];
