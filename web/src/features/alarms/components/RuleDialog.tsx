@@ -226,7 +226,13 @@ export function RuleDialog({
               name="values"
               label={t('alarms.rule.stateValues')}
               rules={[
-                { required: true, type: 'array', min: 1, message: t('alarms.rule.stateValuesRequired') },
+                {
+                  required: true,
+                  validator: (_, values: string[] | undefined) =>
+                    values?.some((v) => v.trim())
+                      ? Promise.resolve()
+                      : Promise.reject(new Error(t('alarms.rule.stateValuesRequired'))),
+                },
               ]}
               extra={t('alarms.rule.stateValuesHint')}
             >
