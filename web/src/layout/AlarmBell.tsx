@@ -5,7 +5,7 @@ import { Badge, Button, Empty, Popover, Tooltip } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { REMOVE_WARN_EVENT, useBellAlarms } from '../api/alarms.ts';
 import { keys } from '../api/keys.ts';
 import { AlarmSound, type AlarmSoundOptions } from './alarm-sound.ts';
@@ -67,6 +67,11 @@ export function AlarmBell({ sound: soundOptions }: { sound?: AlarmSoundOptions }
   const { data } = useBellAlarms();
   const [open, setOpen] = useState(false);
   const [mutedAt, setMutedAt] = useState<number | null>(null);
+  const { pathname, search } = useLocation();
+
+  // Any navigation (a tab, the menu, back) closes the dropdown.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the location is the trigger
+  useEffect(() => setOpen(false), [pathname, search]);
 
   useEffect(() => {
     const refresh = () => void queryClient.invalidateQueries({ queryKey: keys.alarms.bell() });
