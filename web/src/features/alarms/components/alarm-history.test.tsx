@@ -3,9 +3,10 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../../../lib/i18n.ts';
 import { REMOVE_WARN_EVENT } from '../../../api/alarms.ts';
+import i18n from '../../../lib/i18n.ts';
 import { useSession } from '../../../lib/session.ts';
 import { type FetchCall, mockApi, recordToasts, renderScreen } from '../../../testing/render-with-api.tsx';
-import { AlarmHistoryScreen } from './AlarmHistoryScreen.tsx';
+import { AlarmHistoryScreen, historySheet } from './AlarmHistoryScreen.tsx';
 
 const item = (id: number, state: number, over: Partial<AlarmHistoryItem> = {}): AlarmHistoryItem => ({
   id,
@@ -139,5 +140,37 @@ describe('<AlarmHistoryScreen>', { timeout: 30_000 }, () => {
     const drawer = await screen.findByTestId('alarm-detail');
     fireEvent.click(await within(drawer).findByTestId('alarm-acknowledge'));
     await waitFor(() => expect(toasts).toContainEqual({ kind: 'error', text: '该告警已确认' }));
+  });
+});
+
+describe('historySheet', () => {
+  it('writes the filtered alarms with labels in the language and times as instants', () => {
+    const sheet = historySheet([item(5, 3)], (k, o) => i18n.t(k, o));
+    expect(sheet.columns.map((c) => c.kind)).toEqual([
+      'number',
+      'text',
+      'text',
+      'text',
+      'text',
+      'text',
+      'text',
+      'text',
+      'text',
+      'time',
+      'time',
+    ]);
+    expect(sheet.rows[0]).toEqual([
+      5,
+      '区域 · 一号厂区',
+      '1号空压机',
+      '排气温度过高',
+      '空压机模板',
+      '紧急',
+      '已恢复未确认',
+      '95',
+      '温度 95 °C',
+      Date.parse('2026-11-23T08:00:00.000Z'),
+      null,
+    ]);
   });
 });
