@@ -19,7 +19,9 @@ async function apiLogin(request: APIRequestContext): Promise<Record<string, stri
   const key = Buffer.from((await (await request.get('/api/auth/login-key')).json()).data.key, 'base64');
   const iv = randomBytes(16);
   const cipher = createCipheriv('aes-256-cbc', key, iv);
-  const password = Buffer.concat([iv, cipher.update(ADMIN.password, 'utf8'), cipher.final()]).toString('base64');
+  const password = Buffer.concat([iv, cipher.update(ADMIN.password, 'utf8'), cipher.final()]).toString(
+    'base64',
+  );
   const res = await request.post('/api/auth/login', {
     data: { username: Buffer.from(ADMIN.username).toString('base64'), password },
   });
@@ -27,7 +29,12 @@ async function apiLogin(request: APIRequestContext): Promise<Record<string, stri
   return { 'x-Authorization': `Bearer ${(await res.json()).token}` };
 }
 
-async function post<T>(request: APIRequestContext, headers: Record<string, string>, path: string, data: unknown) {
+async function post<T>(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  path: string,
+  data: unknown,
+) {
   const res = await request.post(path, { headers, data });
   expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
   return (await res.json()).data as T;
@@ -45,7 +52,9 @@ test('a published point raises an alarm; the bell rings; acknowledging it with a
 }, testInfo) => {
   test.setTimeout(120_000);
   const headers = await apiLogin(request);
-  const category = await post<{ id: number }>(request, headers, '/api/thing/categories', { name: names.category });
+  const category = await post<{ id: number }>(request, headers, '/api/thing/categories', {
+    name: names.category,
+  });
   await post(request, headers, `/api/thing/categories/${category.id}/abilities`, {
     identifier: 'temp',
     name: '排气温度',
