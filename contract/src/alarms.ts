@@ -201,6 +201,8 @@ export const ALARM_STATE = {
 } as const;
 export type AlarmStateCode = (typeof ALARM_STATE)[keyof typeof ALARM_STATE];
 const StateCode = Type.Integer({ minimum: 1, maximum: 6 });
+/** ms since the epoch: a number, since it outgrows the 32-bit integers ids use. */
+const EpochMs = Type.Number({ minimum: 0, maximum: MAX_EPOCH_MS });
 
 export const AlarmHistoryQuery = Type.Object({
   ...PageQuery.properties,
@@ -212,8 +214,8 @@ export const AlarmHistoryQuery = Type.Object({
   state: Type.Optional(StateCode),
   severity: Type.Optional(Type.Enum(SEVERITIES)),
   /** Raised at or after / before, ms since the epoch. */
-  start: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_EPOCH_MS })),
-  end: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_EPOCH_MS })),
+  start: Type.Optional(EpochMs),
+  end: Type.Optional(EpochMs),
 });
 export type AlarmHistoryQuery = Static<typeof AlarmHistoryQuery>;
 
@@ -255,7 +257,7 @@ export const AlarmActionBody = Type.Object({
   action: Type.Enum(ALARM_ACTION_TYPES),
   comment: Type.Optional(Type.String({ maxLength: 500 })),
   /** Shelve until, ms since the epoch. */
-  until: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_EPOCH_MS })),
+  until: Type.Optional(EpochMs),
 });
 export type AlarmActionBody = Static<typeof AlarmActionBody>;
 
@@ -281,8 +283,8 @@ export type AlarmDetail = Static<typeof AlarmDetail>;
 export const BacktestBody = Type.Object({
   rule: AlarmRuleInput,
   thingId: RowId,
-  start: Type.Integer({ minimum: 0, maximum: MAX_EPOCH_MS }),
-  end: Type.Integer({ minimum: 0, maximum: MAX_EPOCH_MS }),
+  start: EpochMs,
+  end: EpochMs,
 });
 export type BacktestBody = Static<typeof BacktestBody>;
 

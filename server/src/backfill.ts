@@ -5,8 +5,11 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import Fastify from 'fastify';
 import { ConfigError, loadConfig } from './config.ts';
 import { migrateToLatest, openDatabase } from './db/index.ts';
+import { createMemoryLive } from './live/index.ts';
+import { buildServices } from './services.ts';
 import {
   backfill,
   DEFAULT_SEED,
@@ -104,12 +107,22 @@ const store = await openStore();
 const database = openDatabase(config.database);
 try {
   await migrateToLatest(database.db, database.dialect);
-  const seeded = await seedPlant(database.db, {
+  // The server's own logger settings, without a server: only a failing live listener would log.
+  const { log } = Fastify({ logger: { level: config.logLevel } });
+  const services = buildServices({
+    config,
+    database,
+    store,
+    live: createMemoryLive((error) => log.error({ err: error }, 'live listener failed')),
+    now: Date.now,
+    log,
+  });
+  const seeded = await seedPlant(services, {
     things: config.simulator.things,
-    saveMetricConfigs: metricConfigSaver({ db: database.db, store, timeZone: config.telemetry.timeZone }),
+    saveMetricConfigs: metricConfigSaver(services),
   });
   if (seeded.seeded) console.info(`Seeded the demo plant: ${seeded.things} things.`);
-  const things = await loadPlant(database.db, { limit });
+  const things = await loadPlant(services, { limit });
   if (things.length === 0) {
     fail('No simulated things found (the 数据来源=模拟器 things of the demo plant were deleted?).');
   }

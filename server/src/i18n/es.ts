@@ -172,4 +172,6 @@ export const es: Messages = {
   'alarm.refused.notActive': 'La alarma ya volvió a la normalidad: no hay nada que aplazar',
   'alarm.backtestRange': 'La prueba retrospectiva debe terminar después de empezar',
   'alarm.backtestCategory': 'El equipo no es de la categoría de la regla',
+  'query.badCompare':
+    'Una comparación necesita un desplazamiento (shift) o el inicio del periodo base (startTime), no ambos',
 };

@@ -158,4 +158,5 @@ export const zh = {
   'alarm.refused.notActive': '告警已恢复，无需搁置',
   'alarm.backtestRange': '回测的结束时间须晚于开始时间',
   'alarm.backtestCategory': '该设备不属于规则的设备类型',
+  'query.badCompare': '对比须给出偏移（shift）或基准期开始时间（startTime）之一',
 } as const;

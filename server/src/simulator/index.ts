@@ -1,11 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
-import type { DB } from '../db/index.ts';
-import { createMetricConfigService } from '../modules/metric-configs/index.ts';
-import { createRegionService } from '../modules/regions/index.ts';
-import { createThingsService } from '../modules/things/index.ts';
-import type { TelemetryStore } from '../telemetry/index.ts';
+import type { Services } from '../services.ts';
 import { PlantGenerator } from './generator.ts';
 import { type Logger, type Publisher, type PublisherStats, startPublisher } from './publisher.ts';
 import { loadPlant, type SaveMetricConfigs, type SimThing, seedPlant } from './seed.ts';
@@ -36,29 +31,17 @@ export { HOME_CONFIGS, loadPlant, type SeedResult, type SimThing, seedPlant } fr
 export const DEFAULT_SEED = 1;
 
 /**
- * The metric-configs module's `saveConfigs`, for the home metric configs a fresh plant gets
- * (`store` and `timeZone` are no longer read: saving configs needs neither).
+ * The metric-configs module's `saveConfigs` of the server's services, for the home metric configs
+ * a fresh plant gets.
  */
-export function metricConfigSaver(deps: {
-  db: Kysely<DB>;
-  store: TelemetryStore;
-  timeZone: string;
-  now?: () => number;
-}): SaveMetricConfigs {
-  const now = deps.now ?? Date.now;
-  const configs = createMetricConfigService({
-    db: deps.db,
-    regions: createRegionService(deps.db, now),
-    things: createThingsService({ db: deps.db, now }),
-    now,
-  });
-  return (patch) => configs.saveConfigs(patch);
-}
+export const metricConfigSaver =
+  (services: Pick<Services, 'metricConfigs'>): SaveMetricConfigs =>
+  (patch) =>
+    services.metricConfigs.saveConfigs(patch);
 
 export interface SimulatorOptions {
-  db: Kysely<DB>;
-  /** The telemetry store (only for the query module that saves the home metric configs). */
-  store: TelemetryStore;
+  /** The server's services: the plant is seeded and read through them. */
+  services: Pick<Services, 'things' | 'regions' | 'metricConfigs'>;
   /** The broker devices publish to, e.g. mqtt://127.0.0.1:1883. */
   mqttUrl: string;
   /** How many things a fresh plant gets (SIMULATOR_THINGS, 50–200). */
@@ -86,12 +69,11 @@ export interface Simulator {
  * every 10 s until `stop()`.
  */
 export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
-  const seed = await seedPlant(options.db, {
+  const seed = await seedPlant(options.services, {
     things: options.things,
-    now: options.now,
-    saveMetricConfigs: metricConfigSaver(options),
+    saveMetricConfigs: metricConfigSaver(options.services),
   });
-  const things = await loadPlant(options.db);
+  const things = await loadPlant(options.services);
   const generator = new PlantGenerator({ seed: options.seed ?? DEFAULT_SEED, timeZone: options.timeZone });
   const publisher: Publisher = startPublisher({
     things,
@@ -136,8 +118,7 @@ export async function startAppSimulator(
   const host = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host;
   try {
     return await startSimulator({
-      db: app.db.db,
-      store: app.telemetry,
+      services: app.services,
       mqttUrl: external ?? `mqtt://${host.includes(':') ? `[${host}]` : host}:${port}`,
       topic: external ? 'thing' : 'own',
       things: config.simulator.things,

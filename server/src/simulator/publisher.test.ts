@@ -32,12 +32,12 @@ describe('live publisher over MQTT to the app broker', () => {
   beforeAll(async () => {
     port = await freePort();
     t = await buildTestApp('sqlite', { env: { MQTT_PORT: String(port), HOST: '127.0.0.1' } });
-    await seedPlant(t.app.db.db, { things: 50, now: t.clock.now });
+    await seedPlant(t.app.services, { things: 50 });
   });
   afterAll(() => t?.close());
 
   it('publishes valid payloads per thing with its token, QoS 1, and stops cleanly', async () => {
-    const things = await loadPlant(t.app.db.db, { limit: 12 });
+    const things = await loadPlant(t.app.services, { limit: 12 });
     const generator = new PlantGenerator({ timeZone: t.config.telemetry.timeZone });
     const publisher = startPublisher({
       things,

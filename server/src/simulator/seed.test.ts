@@ -26,23 +26,17 @@ describe.each(dialects())('seeding the demo plant (%s)', (dialect) => {
   afterAll(() => t?.close());
 
   it('creates categories, models, regions and bound things once', async () => {
-    const db = t.app.db.db;
-    const saveMetricConfigs = metricConfigSaver({
-      db,
-      store: t.app.telemetry,
-      timeZone: 'UTC',
-      now: t.clock.now,
-    });
-    const first = await seedPlant(db, { things: 50, now: t.clock.now, saveMetricConfigs });
+    const saveMetricConfigs = metricConfigSaver(t.app.services);
+    const first = await seedPlant(t.app.services, { things: 50, saveMetricConfigs });
     expect(first).toMatchObject({ seeded: true, things: 50 });
-    const again = await seedPlant(db, { things: 80, now: t.clock.now, saveMetricConfigs });
+    const again = await seedPlant(t.app.services, { things: 80, saveMetricConfigs });
     expect(again.seeded).toBe(false);
 
-    const things = await loadPlant(db);
+    const things = await loadPlant(t.app.services);
     expect(things).toHaveLength(50);
     expect(new Set(things.map((x) => x.accessToken)).size).toBe(50);
     expect(things.every((x) => x.accessToken.length > 20 && x.rated > 0)).toBe(true);
-    expect(await loadPlant(db, { limit: 5 })).toHaveLength(5);
+    expect(await loadPlant(t.app.services, { limit: 5 })).toHaveLength(5);
 
     const { token } = await login(t.app);
     const get = async (url: string) => {

@@ -1,8 +1,6 @@
 import type { MetricConfigPatch, RegionNode, Thing } from '@kilowatch/contract';
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/index.ts';
-import { createRegionService } from '../modules/regions/index.ts';
-import { createThingsService, type ThingsService } from '../modules/things/index.ts';
+import type { RegionService } from '../modules/regions/index.ts';
+import type { ThingsService } from '../modules/things/index.ts';
 import type { Kind, SimThingSpec } from './generator.ts';
 import {
   ATTR,
@@ -94,12 +92,10 @@ async function findCategoryId(things: ThingsService, name: string): Promise<numb
  * already exists, so it is safe to call on every start.
  */
 export async function seedPlant(
-  db: Kysely<DB>,
-  options: { things: number; now?: () => number; saveMetricConfigs?: SaveMetricConfigs },
+  services: { things: ThingsService; regions: RegionService },
+  options: { things: number; saveMetricConfigs?: SaveMetricConfigs },
 ): Promise<SeedResult> {
-  const now = options.now ?? Date.now;
-  const thingsService = createThingsService({ db, now });
-  const regionService = createRegionService(db, now);
+  const { things: thingsService, regions: regionService } = services;
   if ((await findCategoryId(thingsService, MARKER_CATEGORY)) !== undefined) {
     return { seeded: false, things: 0, regions: new Map() };
   }
@@ -187,8 +183,11 @@ const attribute = (thing: Thing, identifier: string): string | undefined =>
  * says 模拟器, with their access tokens, in id order. Things an operator added to those
  * categories are left alone; deleted ones are simply not simulated.
  */
-export async function loadPlant(db: Kysely<DB>, options: { limit?: number } = {}): Promise<SimThing[]> {
-  const thingsService = createThingsService({ db, now: Date.now });
+export async function loadPlant(
+  services: { things: ThingsService },
+  options: { limit?: number } = {},
+): Promise<SimThing[]> {
+  const thingsService = services.things;
   const result: SimThing[] = [];
   for (const plan of CATEGORIES) {
     const categoryId = await findCategoryId(thingsService, plan.name);

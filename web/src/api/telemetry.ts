@@ -7,6 +7,7 @@ import {
   queryData,
 } from '@kilowatch/contract';
 import { call } from '../lib/call.ts';
+import { plantZone } from '../lib/plant-calendar.ts';
 
 /**
  * Telemetry reads of the chart screens (spec §7 "Query and monitoring"), shared by monitoring,
@@ -20,7 +21,7 @@ import { call } from '../lib/call.ts';
  */
 export type ChartQuery = Omit<MetricQuery, 'aggregator' | 'groupByTime' | 'period'> & {
   aggregator?: QueryAggregator;
-  groupByTime?: GroupByTime;
+  groupByTime?: GroupByTime | 'auto';
   period?: Period;
 };
 
@@ -52,8 +53,7 @@ let knownPlantZone: string | null = null;
  * The plant's time zone (PLANT_TIMEZONE) as the last query answer told it; the browser's zone
  * until one has arrived. Exports print their times in it.
  */
-export const plantTimeZone = (): string =>
-  knownPlantZone ?? (Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+export const plantTimeZone = (): string => knownPlantZone ?? plantZone();
 
 /** An answer belongs to the latest tick only when it echoes the latest stamp (spec §4). */
 export const isCurrentAnswer = (answer: Pick<QueryResult, 'seq'> | undefined, latestSeq: string | null) =>

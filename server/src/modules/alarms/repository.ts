@@ -9,13 +9,11 @@ import {
   type AlarmTemplate,
   type Severity,
 } from '@kilowatch/contract';
-import { type Kysely, type Selectable, type SelectQueryBuilder, sql, type Transaction } from 'kysely';
+import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { DB } from '../../db/index.ts';
+import { containsPattern, type Db } from '../../db/sql.ts';
 import type { AlarmStatus } from './engine/state.ts';
 
-type Db = Kysely<DB> | Transaction<DB>;
-
-const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const iso = (ms: number) => new Date(ms).toISOString();
 const ms = (text: string | null) => (text === null ? null : Date.parse(text));
 

@@ -17,6 +17,7 @@ import type {
 } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
+import { isUniqueViolation, page as pageOf } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
 import { backtest } from './engine/evaluate.ts';
 import { applyAction, stateCode } from './engine/state.ts';
@@ -66,15 +67,6 @@ const notFound = () => new AppError('NOT_FOUND', 404);
 const iso = (ms: number) => new Date(ms).toISOString();
 
 const NUMERIC_KINDS: ReadonlySet<AlarmCondition['kind']> = new Set(['threshold', 'range', 'rate']);
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; message?: string };
-  return (
-    e?.code === '23505' ||
-    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    /UNIQUE constraint/.test(e?.message ?? '')
-  );
-}
 
 /**
  * Rules, templates, monitors and the alarm history with its operator actions. The engine that raises
@@ -182,8 +174,7 @@ export function createAlarmsService(deps: AlarmsDeps) {
   return {
     // ---- rules ----
     async listRules(query: AlarmRuleQuery) {
-      const page = query.page ?? 1;
-      const pageSize = query.pageSize ?? 10;
+      const { page, pageSize } = pageOf(query);
       const { list, total } = await repo.listRules(db, { ...query, page, pageSize });
       return { list: await Promise.all(list.map(ruleOut)), total, page, pageSize };
     },
@@ -252,8 +243,7 @@ export function createAlarmsService(deps: AlarmsDeps) {
 
     // ---- templates ----
     async listTemplates(query: AlarmTemplateQuery) {
-      const page = query.page ?? 1;
-      const pageSize = query.pageSize ?? 10;
+      const { page, pageSize } = pageOf(query);
       return { ...(await repo.listTemplates(db, { ...query, page, pageSize })), page, pageSize };
     },
 
@@ -305,8 +295,7 @@ export function createAlarmsService(deps: AlarmsDeps) {
 
     // ---- monitors ----
     async listMonitors(query: AlarmMonitorQuery) {
-      const page = query.page ?? 1;
-      const pageSize = query.pageSize ?? 10;
+      const { page, pageSize } = pageOf(query);
       return { ...(await repo.listMonitors(db, { ...query, page, pageSize })), page, pageSize };
     },
 
@@ -344,8 +333,7 @@ export function createAlarmsService(deps: AlarmsDeps) {
 
     // ---- history ----
     async listHistory(query: AlarmHistoryQuery) {
-      const page = query.page ?? 1;
-      const pageSize = query.pageSize ?? 10;
+      const { page, pageSize } = pageOf(query);
       const { list, size } = await repo.listHistory(db, { ...query, page, pageSize }, now());
       return { list: await describe(list), size, hasNextPage: page * pageSize < size };
     },

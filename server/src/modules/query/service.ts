@@ -9,32 +9,32 @@ import {
   type QueryAggregator,
   type QueryResult,
   type ResourceType,
-  type Thing,
-  toMillis,
 } from '@kilowatch/contract';
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/index.ts';
-import { metadataGeneration } from '../../db/metadata-generation.ts';
 import { AppError } from '../../errors.ts';
 import type { Live } from '../../live/index.ts';
 import {
-  type BucketSpec,
   bucketWidthFor,
   DAY,
   downsample,
-  HOUR,
   MAX_BUCKETS,
   MINUTE,
   PlantCalendar,
   type TelemetryStore,
 } from '../../telemetry/index.ts';
-import type { RegionService } from '../regions/index.ts';
-import { effectiveAbilitiesOf, type ThingsService } from '../things/index.ts';
+import type { Catalog } from '../catalog/index.ts';
 import { byThing, combineSeries, mergeRuns, missingThings, type Slot } from './buckets.ts';
 import { compileFormula, FormulaError, roundTo } from './formula.ts';
-
-/** How long a resolved thing or region is reused when nothing in this process changed it. */
-export const METADATA_TTL_MS = 5_000;
+import {
+  alignPoints,
+  type Buckets,
+  bucketKeys,
+  compareAnswer,
+  compareRange,
+  fixedBuckets,
+  queryBuckets,
+  queryRange,
+  type Range,
+} from './ranges.ts';
 
 /** Most buckets one series of a query may have (spec: charts, not exports). */
 export const MAX_QUERY_BUCKETS = 10_000;
@@ -43,37 +43,28 @@ export const MAX_RANGE_YEARS = 10;
 const MAX_RANGE_MS = Math.round(MAX_RANGE_YEARS * 365.25 * DAY);
 /** Raw points per series without groupByTime, unless the query says otherwise. */
 export const DEFAULT_MAX_POINTS = 2000;
-/** Window of a query that names neither a period nor a start (spec §9: default history 1 hour). */
-const DEFAULT_WINDOW_MS = HOUR;
-const UNIT_MS = { second: 1000, minute: MINUTE, hour: HOUR, day: DAY } as const;
 
 export interface QueryDeps {
-  db: Kysely<DB>;
   store: TelemetryStore;
   /** Latest values as they arrive (strings are only there; numbers also sit in the store). */
   live: Pick<Live, 'latest'>;
-  regions: RegionService;
-  things: Pick<ThingsService, 'getThing'>;
+  /** Things, regions' things and their abilities (cached there, dropped on every metadata write). */
+  catalog: Pick<Catalog, 'select' | 'categoryAbilities'>;
   /** PLANT_TIMEZONE: periods and day/month/year buckets follow its calendar. */
   timeZone: string;
   now: () => number;
-}
-
-interface Resource {
-  name: string;
-  things: Thing[];
-}
-
-/** A resource with the effective abilities of each of its things. */
-interface Target extends Resource {
-  abilities: Map<number, EffectiveAbility[]>;
 }
 
 const unknownMetric = (metric: string, resourceType: ResourceType) =>
   new AppError('UNPROCESSABLE', 422, { metric, resource: resourceType }, { message: 'query.unknownMetric' });
 
 const badRequest = (
-  message: 'query.badRange' | 'query.rangeTooLong' | 'query.tooManyBuckets' | 'query.badFormula',
+  message:
+    | 'query.badRange'
+    | 'query.rangeTooLong'
+    | 'query.tooManyBuckets'
+    | 'query.badFormula'
+    | 'query.badCompare',
   params = {},
 ) => new AppError('BAD_REQUEST', 400, params, { message });
 
@@ -82,97 +73,8 @@ const badRequest = (
  * regions, real-time status and board cabinets.
  */
 export function createQueryService(deps: QueryDeps) {
-  const { db, store, now } = deps;
+  const { store, now } = deps;
   const calendar = new PlantCalendar(deps.timeZone);
-
-  /** A thing, or a region's bound things (unique, of one category when asked), with its name. */
-  async function resource(
-    resourceType: ResourceType,
-    id: number,
-    { categoryId, successor }: { categoryId?: number | undefined; successor?: boolean | undefined } = {},
-  ): Promise<Resource> {
-    if (resourceType === 'thing') {
-      const thing = await deps.things.getThing(id);
-      return { name: thing.name, things: [thing] };
-    }
-    const bindings = await deps.regions.bindings(id, { categoryId, successor });
-    const things = new Map<number, Thing>();
-    for (const b of bindings) things.set(b.thing.id, b.thing);
-    // Without successors every binding names the region; otherwise one row, not the whole tree.
-    const name =
-      (!successor ? bindings[0]?.regionName : undefined) ?? (await deps.regions.find(id))?.name ?? `#${id}`;
-    return { name, things: [...things.values()] };
-  }
-
-  /**
-   * Resolved resources (name, things, their effective abilities) of recent reads, so a query
-   * does not read the same metadata from the database again. An entry is used for at most
-   * METADATA_TTL_MS and never after a write of the things or regions services in this process
-   * (markMetadataChanged); a write by another server process is seen within the TTL.
-   */
-  const cache = new Map<string, { gen: number; at: number; target: Target }>();
-  const CACHE_MAX = 1000;
-
-  async function target(
-    resourceType: ResourceType,
-    id: number,
-    options: { categoryId?: number | undefined; successor?: boolean | undefined } = {},
-  ): Promise<Target> {
-    const key =
-      resourceType === 'thing'
-        ? `thing:${id}`
-        : `region:${id}:${options.categoryId ?? ''}:${options.successor ? 1 : 0}`;
-    const hit = cache.get(key);
-    const gen = metadataGeneration();
-    if (hit && hit.gen === gen && performance.now() - hit.at < METADATA_TTL_MS) return hit.target;
-    // The generation is taken before reading: a write committed meanwhile makes this entry stale.
-    const res = await resource(resourceType, id, options);
-    const abilities = await effectiveAbilitiesOf(
-      db,
-      res.things.map((t) => t.id),
-    );
-    const found: Target = { ...res, abilities };
-    if (cache.size >= CACHE_MAX) cache.clear();
-    cache.set(key, { gen, at: performance.now(), target: found });
-    return found;
-  }
-
-  /** The time range of a query, [start, end). */
-  function range(q: MetricQuery): { start: number; end: number } {
-    if (q.period) {
-      const anchor = q.startTime !== undefined ? toMillis(q.startTime) : now();
-      const day = calendar.dayOf(anchor);
-      if (q.period === 'day') return { start: calendar.dayStart(day), end: calendar.dayStart(day + 1) };
-      const month = PlantCalendar.monthOfDay(day);
-      const [m0, m1] =
-        q.period === 'month' ? [month, month + 1] : [month - (month % 12), month - (month % 12) + 12];
-      return {
-        start: calendar.dayStart(PlantCalendar.firstDayOfMonth(m0)),
-        end: calendar.dayStart(PlantCalendar.firstDayOfMonth(m1)),
-      };
-    }
-    const end = q.endTime !== undefined ? toMillis(q.endTime) : now();
-    const start = q.startTime !== undefined ? toMillis(q.startTime) : end - DEFAULT_WINDOW_MS;
-    return { start: Math.round(start), end: Math.round(end) };
-  }
-
-  /** Bucket spec, how many store buckets make one answer bucket, and the answer's bucket count. */
-  function grid(
-    q: MetricQuery,
-    start: number,
-    end: number,
-  ): { spec: BucketSpec; merge: number; count: number } {
-    const n = q.groupByInterval ?? 1;
-    const unit = q.groupByTime as keyof typeof UNIT_MS | 'month' | 'year';
-    if (unit === 'month' || unit === 'year') {
-      const m0 = PlantCalendar.monthOfDay(calendar.dayOf(start));
-      const m1 = PlantCalendar.monthOfDay(calendar.dayOf(end - 1));
-      const stored = unit === 'month' ? m1 - m0 + 1 : Math.floor(m1 / 12) - Math.floor(m0 / 12) + 1;
-      return { spec: { calendar: unit }, merge: n, count: Math.ceil(stored / n) };
-    }
-    const width = n * UNIT_MS[unit];
-    return { spec: { widthMs: width }, merge: 1, count: Math.ceil((end - start) / width) + 1 };
-  }
 
   function transform(q: MetricQuery): (value: number | null) => number | null {
     let formula: ((x: number) => number) | undefined;
@@ -197,20 +99,21 @@ export function createQueryService(deps: QueryDeps) {
     // ---- series ----
 
     async data(q: MetricQuery, seq: string | null): Promise<QueryResult> {
-      const res = await target(q.resourceType, q.resourceId, {
+      const res = await deps.catalog.select({
+        resourceType: q.resourceType,
+        id: q.resourceId,
         categoryId: q.categoryId,
         successor: q.successor,
+        ability: q.metricIdentifier,
       });
-      const { abilities } = res;
-      const things = res.things.filter((t) =>
-        abilities.get(t.id)?.some((a) => a.identifier === q.metricIdentifier),
-      );
+      const { abilities, things } = res;
       const ability = things
         .map((t) => abilities.get(t.id)?.find((a) => a.identifier === q.metricIdentifier))
         .find((a) => a !== undefined);
       if (!ability || things.length === 0) throw unknownMetric(q.metricIdentifier, q.resourceType);
 
-      const { start, end } = range(q);
+      const range = queryRange(q, calendar, now());
+      const { start, end } = range;
       if (!(end > start)) throw badRequest('query.badRange');
       if (end - start > MAX_RANGE_MS) throw badRequest('query.rangeTooLong', { years: MAX_RANGE_YEARS });
       const apply = transform(q);
@@ -219,18 +122,30 @@ export function createQueryService(deps: QueryDeps) {
       const metric = q.metricIdentifier;
       const maxPoints = q.maxPoints ?? DEFAULT_MAX_POINTS;
 
-      const answer = (result: DataPoint[], resolution: string): QueryResult => ({
-        result,
-        seq,
-        unit,
-        resolution,
-        timeZone: deps.timeZone,
-      });
-      const bucketed = async (spec: BucketSpec, merge: number, aggregator: QueryAggregator) => {
+      /** Buckets and their aggregator, or null for raw points. */
+      let plan: { buckets: Buckets; aggregator: QueryAggregator } | null = null;
+      if (q.groupByTime) {
+        const buckets = queryBuckets(q, range, calendar, maxPoints);
+        const { count, merge } = buckets;
+        if (count > MAX_QUERY_BUCKETS || count * merge * things.length > MAX_BUCKETS) {
+          throw badRequest('query.tooManyBuckets', { count, max: MAX_QUERY_BUCKETS });
+        }
+        plan = { buckets, aggregator: q.aggregator ?? (ability.cumulative ? 'delta' : ability.aggregator) };
+      } else if (combine !== 'none') {
+        // Raw points of several things do not line up in time: a region's sum is bucketed.
+        // Auto buckets of region sums without groupByTime: the table's widths from a minute to a day.
+        const width = bucketWidthFor((end - start) / maxPoints, { min: MINUTE, max: DAY });
+        plan = {
+          buckets: fixedBuckets(width, range),
+          aggregator: q.aggregator ?? (ability.cumulative ? 'last' : ability.aggregator),
+        };
+      }
+
+      const bucketed = async ({ spec, merge }: Buckets, aggregator: QueryAggregator, r: Range) => {
         const { buckets, resolution } = await store.buckets({
           series: things.map((t) => ({ thingId: t.id, metric })),
-          start,
-          end,
+          start: r.start,
+          end: r.end,
           bucket: spec,
           aggregator,
         });
@@ -246,35 +161,47 @@ export function createQueryService(deps: QueryDeps) {
                 series,
                 things.map((t) => t.name),
               );
-        return answer(result, resolution);
+        return { result, resolution };
       };
-
-      if (q.groupByTime) {
-        const { spec, merge, count } = grid(q, start, end);
-        if (count > MAX_QUERY_BUCKETS || count * merge * things.length > MAX_BUCKETS) {
-          throw badRequest('query.tooManyBuckets', { count, max: MAX_QUERY_BUCKETS });
+      const raw = async (r: Range) => {
+        const result: DataPoint[] = [];
+        for (const t of things) {
+          const points = await downsample(store, { thingId: t.id, metric }, r.start, r.end, maxPoints);
+          for (const p of points)
+            result.push({ key: p.ts, value: apply(p.value), group: t.name, complete: true });
         }
-        const aggregator: QueryAggregator =
-          q.aggregator ?? (ability.cumulative ? 'delta' : ability.aggregator);
-        return bucketed(spec, merge, aggregator);
-      }
+        return { result, resolution: 'raw' };
+      };
+      const read = (r: Range) => (plan ? bucketed(plan.buckets, plan.aggregator, r) : raw(r));
 
-      if (combine !== 'none') {
-        // Raw points of several things do not line up in time: a region's sum is bucketed.
-        const need = (end - start) / maxPoints;
-        // Auto buckets of region sums without groupByTime: the table's widths from a minute to a day.
-        const width = bucketWidthFor(need, { min: MINUTE, max: DAY });
-        const aggregator: QueryAggregator =
-          q.aggregator ?? (ability.cumulative ? 'last' : ability.aggregator);
-        return bucketed({ widthMs: width }, 1, aggregator);
+      const { result, resolution } = await read(range);
+      const out: QueryResult = {
+        result,
+        seq,
+        unit,
+        resolution,
+        timeZone: deps.timeZone,
+        ...(plan ? { bucket: plan.buckets.bucket } : {}),
+      };
+      if (q.compare) {
+        const compared =
+          q.compare.shift && q.compare.startTime !== undefined
+            ? null
+            : compareRange(q, q.compare, range, calendar);
+        if (!compared) throw badRequest('query.badCompare');
+        if (compared.end - compared.start > MAX_RANGE_MS) {
+          throw badRequest('query.rangeTooLong', { years: MAX_RANGE_YEARS });
+        }
+        const other = await read(compared);
+        const keys = plan
+          ? {
+              base: bucketKeys(calendar, plan.buckets, range),
+              compare: bucketKeys(calendar, plan.buckets, compared),
+            }
+          : null;
+        out.compare = compareAnswer(compared, alignPoints(other.result, keys, range, compared));
       }
-      const result: DataPoint[] = [];
-      for (const t of things) {
-        const points = await downsample(store, { thingId: t.id, metric }, start, end, maxPoints);
-        for (const p of points)
-          result.push({ key: p.ts, value: apply(p.value), group: t.name, complete: true });
-      }
-      return answer(result, 'raw');
+      return out;
     },
 
     // ---- real-time status and boards ----
@@ -285,7 +212,12 @@ export function createQueryService(deps: QueryDeps) {
       categoryId?: number | undefined;
       successor?: boolean | undefined;
     }): Promise<DeviceStatus[]> {
-      const { things, abilities } = await target(query.resourceType ?? 'thing', query.resourceId, query);
+      const { things, abilities } = await deps.catalog.select({
+        resourceType: query.resourceType ?? 'thing',
+        id: query.resourceId,
+        categoryId: query.categoryId,
+        successor: query.successor,
+      });
       const out: DeviceStatus[] = [];
       for (const t of things) {
         for (const [ability, latest] of latestOf(t.id, abilities.get(t.id) ?? [])) {
@@ -306,7 +238,12 @@ export function createQueryService(deps: QueryDeps) {
       regionId: number,
       query: { categoryId?: number | undefined; successor?: boolean | undefined },
     ): Promise<Cabinet[]> {
-      const { things, abilities } = await target('region', regionId, query);
+      const { things, abilities } = await deps.catalog.select({
+        resourceType: 'region',
+        id: regionId,
+        categoryId: query.categoryId,
+        successor: query.successor,
+      });
       const at = now();
       return things.map((t) => {
         const attrMap: Cabinet['attrMap'] = {};
