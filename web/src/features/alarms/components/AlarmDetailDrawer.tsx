@@ -30,13 +30,16 @@ export function actionsFor(alarm: Pick<AlarmDetail, 'state' | 'returnedAt'>) {
 /** One alarm: what, where, when, its action trail, and the operator's actions. */
 export function AlarmDetailDrawer({ id, onClose }: { id: number | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const alarm = useAlarm(id);
+  // The last alarm stays in the drawer while it slides shut, instead of a spinner.
+  const [shown, setShown] = useState(id);
+  if (id !== null && id !== shown) setShown(id);
+  const alarm = useAlarm(shown);
   return (
     <Drawer
       open={id !== null}
       onClose={onClose}
       size={560}
-      title={t('alarms.detail.title', { id: id ?? '' })}
+      title={t('alarms.detail.title', { id: shown ?? '' })}
       destroyOnHidden
       data-testid="alarm-detail"
     >
@@ -95,19 +98,19 @@ function DetailBody({ alarm }: { alarm: AlarmDetail }) {
         <Descriptions.Item label={t('alarms.history.rule')}>
           {alarm.ruleName} (#{alarm.ruleId})
         </Descriptions.Item>
-        {alarm.templateName && (
+        {alarm.templateName !== '' && (
           <Descriptions.Item label={t('alarms.history.template')}>{alarm.templateName}</Descriptions.Item>
         )}
         <Descriptions.Item label={t('alarms.detail.ability')}>{alarm.ability}</Descriptions.Item>
         <Descriptions.Item label={t('alarms.history.value')}>{alarm.value}</Descriptions.Item>
-        {alarm.message && (
+        {alarm.message !== '' && (
           <Descriptions.Item label={t('alarms.detail.message')}>{alarm.message}</Descriptions.Item>
         )}
         <Descriptions.Item label={t('alarms.history.alarmAt')}>{formatTime(alarm.alarmAt)}</Descriptions.Item>
         <Descriptions.Item label={t('alarms.history.returnedAt')}>
           {formatTime(alarm.returnedAt) || t('alarms.detail.stillActive')}
         </Descriptions.Item>
-        {alarm.shelvedUntil && (
+        {alarm.shelvedUntil !== null && (
           <Descriptions.Item label={t('alarms.detail.shelvedUntil')}>
             {formatTime(alarm.shelvedUntil)}
           </Descriptions.Item>
