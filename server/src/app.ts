@@ -26,10 +26,10 @@ import {
   deriveLoginKey,
 } from './modules/auth/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
-import { boardRoutes, createQueryService, queryRoutes } from './modules/query/index.ts';
-import { createRegionService, regionRoutes } from './modules/regions/index.ts';
+import { boardRoutes, createQueryService, type QueryService, queryRoutes } from './modules/query/index.ts';
+import { createRegionService, type RegionService, regionRoutes } from './modules/regions/index.ts';
 import { bootstrapSystem, systemRoutes } from './modules/system/index.ts';
-import { createThingsService, thingsRoutes } from './modules/things/index.ts';
+import { createThingsService, type ThingsService, thingsRoutes } from './modules/things/index.ts';
 import { unitsRoutes } from './modules/units/index.ts';
 import { authenticate } from './plugins/authenticate.ts';
 import { compression } from './plugins/compression.ts';
@@ -55,6 +55,8 @@ declare module 'fastify' {
     telemetry: TelemetryStore;
     /** Telemetry ingest: the service every source writes through, and the MQTT side. */
     ingest: { service: IngestService; mqtt: MqttIngest };
+    /** The domain services, built once; server.ts provisions the demo plant through them. */
+    services: { things: ThingsService; regions: RegionService; query: QueryService };
   }
 }
 
@@ -190,32 +192,33 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       now,
     });
 
+    const things = createThingsService({ db: database.db, now, seen: () => telemetry.lastSeen() });
+    const regions = createRegionService(database.db, now);
+    const query = createQueryService({
+      db: database.db,
+      store: telemetry,
+      live,
+      regions,
+      things,
+      timeZone: config.telemetry.timeZone,
+      now,
+    });
+    app.decorate('services', { things, regions, query });
+
     await app.register(
       async (api) => {
         authenticate(api, auth);
         await api.register(healthRoutes, { database });
         await api.register(authRoutes, { prefix: '/auth', service: auth });
-        await api.register(thingsRoutes, {
-          prefix: '/thing',
-          service: createThingsService({ db: database.db, now, seen: () => telemetry.lastSeen() }),
-        });
+        await api.register(thingsRoutes, { prefix: '/thing', service: things });
         await api.register(unitsRoutes, { db: database.db });
-        await api.register(regionRoutes, { service: createRegionService(database.db, now) });
+        await api.register(regionRoutes, { service: regions });
         await api.register(systemRoutes, { db: database.db, now });
         await api.register(ingestRoutes, { service: ingest, mqtt });
         await api.register(connectionRoutes, {
           listenHost: config.host,
           mqttUrl: config.ingest.mqttUrl,
           mqtt,
-        });
-        const query = createQueryService({
-          db: database.db,
-          store: telemetry,
-          live,
-          regions: createRegionService(database.db, now),
-          things: createThingsService({ db: database.db, now }),
-          timeZone: config.telemetry.timeZone,
-          now,
         });
         await api.register(queryRoutes, { service: query, live, auth, now });
         await api.register(boardRoutes, { service: query });

@@ -1,16 +1,17 @@
-import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Config } from '../config.ts';
-import type { DB } from '../db/index.ts';
-import { createQueryService } from '../modules/query/index.ts';
-import { createRegionService } from '../modules/regions/index.ts';
-import { createThingsService } from '../modules/things/index.ts';
-import type { TelemetryStore } from '../telemetry/index.ts';
+/**
+ * The demo plant's gateway: it animates simulated devices and publishes their telemetry over MQTT,
+ * nothing else. What it simulates (ids, tokens, kinds) comes in as data from its caller
+ * (`server/src/demo/`), so it reads no database and writes no store (docs/architecture.md).
+ */
 import { PlantGenerator } from './generator.ts';
-import { type Logger, type Publisher, type PublisherStats, startPublisher } from './publisher.ts';
-import { loadPlant, type SaveMetricConfigs, type SimThing, seedPlant } from './seed.ts';
+import {
+  type Logger,
+  type Publisher,
+  type PublisherStats,
+  type SimThing,
+  startPublisher,
+} from './publisher.ts';
 
-export { type BackfillOptions, type BackfillResult, backfill } from './backfill.ts';
 export {
   KINDS,
   type Kind,
@@ -21,51 +22,30 @@ export {
   type SimThingSpec,
 } from './generator.ts';
 export {
+  ATTR,
+  attributesOf,
   CATEGORIES,
+  type CategoryPlan,
   MARKER_CATEGORY,
   MAX_THINGS,
   MIN_THINGS,
   planThings,
+  profileOfLabel,
   REGIONS,
+  type RegionPlan,
   ROOT_REGION,
+  SOURCE_VALUE,
 } from './plant.ts';
-export { DEFAULT_INTERVAL_MS, TELEMETRY_TOPIC } from './publisher.ts';
-export { HOME_CONFIGS, loadPlant, type SeedResult, type SimThing, seedPlant } from './seed.ts';
+export { DEFAULT_INTERVAL_MS, type Logger, type SimThing, TELEMETRY_TOPIC } from './publisher.ts';
 
 /** The generator's seed: live publishing and the backfill must use the same one. */
 export const DEFAULT_SEED = 1;
 
-/**
- * The query module's `saveConfigs`, for the home metric configs a fresh plant gets. Saving configs
- * reads neither telemetry nor live strings, so the store is only passed along.
- */
-export function metricConfigSaver(deps: {
-  db: Kysely<DB>;
-  store: TelemetryStore;
-  timeZone: string;
-  now?: () => number;
-}): SaveMetricConfigs {
-  const now = deps.now ?? Date.now;
-  const query = createQueryService({
-    db: deps.db,
-    store: deps.store,
-    live: { latest: () => undefined },
-    regions: createRegionService(deps.db, now),
-    things: createThingsService({ db: deps.db, now }),
-    timeZone: deps.timeZone,
-    now,
-  });
-  return (patch) => query.saveConfigs(patch);
-}
-
 export interface SimulatorOptions {
-  db: Kysely<DB>;
-  /** The telemetry store (only for the query module that saves the home metric configs). */
-  store: TelemetryStore;
+  /** The devices to simulate, as provisioned by the caller. */
+  things: readonly SimThing[];
   /** The broker devices publish to, e.g. mqtt://127.0.0.1:1883. */
   mqttUrl: string;
-  /** How many things a fresh plant gets (SIMULATOR_THINGS, 50–200). */
-  things: number;
   /** The plant's IANA zone (shifts and weekends are local). */
   timeZone: string;
   /** See PublisherOptions.topic. */
@@ -78,26 +58,16 @@ export interface SimulatorOptions {
 
 export interface Simulator {
   readonly things: readonly SimThing[];
-  readonly seeded: boolean;
   readonly stats: PublisherStats;
   connected(): number;
   stop(): Promise<void>;
 }
 
-/**
- * Seeds the demo plant if needed, then publishes every simulated thing's telemetry over MQTT
- * every 10 s until `stop()`.
- */
-export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
-  const seed = await seedPlant(options.db, {
-    things: options.things,
-    now: options.now,
-    saveMetricConfigs: metricConfigSaver(options),
-  });
-  const things = await loadPlant(options.db);
+/** Publishes every given thing's telemetry over MQTT every 10 s until `stop()`. */
+export function startSimulator(options: SimulatorOptions): Simulator {
   const generator = new PlantGenerator({ seed: options.seed ?? DEFAULT_SEED, timeZone: options.timeZone });
   const publisher: Publisher = startPublisher({
-    things,
+    things: options.things,
     generator,
     url: options.mqttUrl,
     topic: options.topic,
@@ -105,50 +75,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     now: options.now,
     log: options.log,
   });
-  options.log?.info(
-    { things: things.length, seeded: seed.seeded, broker: options.mqttUrl },
-    'demo plant simulator started',
-  );
   return {
-    things,
-    seeded: seed.seeded,
+    things: options.things,
     stats: publisher.stats,
     connected: publisher.connected,
     stop: publisher.stop,
   };
-}
-
-/**
- * What server.ts runs after listening when SIMULATOR=on: the simulator publishing to the
- * in-process broker (or to MQTT_URL's broker on the things' own topics). Failures are logged, not
- * fatal: the server is useful without its demo plant. Undefined when it did not start.
- */
-export async function startAppSimulator(
-  app: FastifyInstance,
-  config: Config,
-): Promise<Simulator | undefined> {
-  const log = app.log.child({ module: 'simulator' });
-  const external = config.ingest.mqttUrl;
-  const port = app.ingest.mqtt.status().port;
-  if (!external && !port) {
-    log.warn(
-      'the demo plant simulator needs an MQTT broker (MQTT_PORT is 0 and MQTT_URL unset): not started',
-    );
-    return undefined;
-  }
-  const host = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host;
-  try {
-    return await startSimulator({
-      db: app.db.db,
-      store: app.telemetry,
-      mqttUrl: external ?? `mqtt://${host.includes(':') ? `[${host}]` : host}:${port}`,
-      topic: external ? 'thing' : 'own',
-      things: config.simulator.things,
-      timeZone: config.telemetry.timeZone,
-      log,
-    });
-  } catch (error) {
-    log.error({ err: error }, 'the demo plant simulator could not start');
-    return undefined;
-  }
 }

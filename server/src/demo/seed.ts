@@ -1,25 +1,34 @@
 import type { MetricConfigPatch, RegionNode, Thing } from '@kilowatch/contract';
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/index.ts';
-import { createRegionService } from '../modules/regions/index.ts';
-import { createThingsService, type ThingsService } from '../modules/things/index.ts';
-import type { Kind, SimThingSpec } from './generator.ts';
+import type { RegionService } from '../modules/regions/index.ts';
+import type { ThingsService } from '../modules/things/index.ts';
 import {
   ATTR,
   attributesOf,
   CATEGORIES,
   type CategoryPlan,
+  type Kind,
   MARKER_CATEGORY,
   planThings,
   profileOfLabel,
   REGIONS,
   type RegionPlan,
   ROOT_REGION,
+  type SimThing,
   SOURCE_VALUE,
-} from './plant.ts';
+} from '../simulator/index.ts';
 
-/** Saves a resource's metric configs: the query module's `saveConfigs`. */
+/** Saves a resource's metric configs (the metric-config service's `saveConfigs`). */
 export type SaveMetricConfigs = (patch: MetricConfigPatch) => Promise<unknown>;
+
+/**
+ * The services the demo plant is provisioned through, built once by the app (or the backfill
+ * command) and passed in: the demo builds none itself.
+ */
+export interface DemoServices {
+  things: ThingsService;
+  regions: RegionService;
+  saveConfigs: SaveMetricConfigs;
+}
 
 /**
  * The home view's charts: the root region's metric configs. Regions sum additive metrics over all
@@ -68,13 +77,6 @@ export const HOME_CONFIGS: MetricConfigPatch['configs'] = [
   },
 ];
 
-/** A simulated thing as stored: its id, its device token and what the generator needs. */
-export interface SimThing extends SimThingSpec {
-  id: number;
-  name: string;
-  accessToken: string;
-}
-
 export interface SeedResult {
   /** False when the plant was already there (the marker category exists): nothing was written. */
   seeded: boolean;
@@ -93,13 +95,8 @@ async function findCategoryId(things: ThingsService, name: string): Promise<numb
  * `things` things bound to their regions. Skipped (seeded: false) when the category 电力仪表
  * already exists, so it is safe to call on every start.
  */
-export async function seedPlant(
-  db: Kysely<DB>,
-  options: { things: number; now?: () => number; saveMetricConfigs?: SaveMetricConfigs },
-): Promise<SeedResult> {
-  const now = options.now ?? Date.now;
-  const thingsService = createThingsService({ db, now });
-  const regionService = createRegionService(db, now);
+export async function seedPlant(services: DemoServices, options: { things: number }): Promise<SeedResult> {
+  const { things: thingsService, regions: regionService } = services;
   if ((await findCategoryId(thingsService, MARKER_CATEGORY)) !== undefined) {
     return { seeded: false, things: 0, regions: new Map() };
   }
@@ -173,8 +170,8 @@ export async function seedPlant(
   }
   for (const [regionId, thingIds] of byRegion) await regionService.bind(regionId, thingIds);
   const rootId = regions.get(ROOT_REGION);
-  if (options.saveMetricConfigs && rootId !== undefined) {
-    await options.saveMetricConfigs({ resourceType: 'region', resourceId: rootId, configs: HOME_CONFIGS });
+  if (rootId !== undefined) {
+    await services.saveConfigs({ resourceType: 'region', resourceId: rootId, configs: HOME_CONFIGS });
   }
   return { seeded: true, things: plan.length, regions };
 }
@@ -183,12 +180,14 @@ const attribute = (thing: Thing, identifier: string): string | undefined =>
   thing.setting.attributes.find((a) => a.identifier === identifier)?.value;
 
 /**
- * The simulated things in the database: things of the plant's categories whose 数据来源 attribute
+ * The simulated things as stored, for the simulator to publish as: things of the plant's categories whose 数据来源 attribute
  * says 模拟器, with their access tokens, in id order. Things an operator added to those
  * categories are left alone; deleted ones are simply not simulated.
  */
-export async function loadPlant(db: Kysely<DB>, options: { limit?: number } = {}): Promise<SimThing[]> {
-  const thingsService = createThingsService({ db, now: Date.now });
+export async function loadPlant(
+  thingsService: ThingsService,
+  options: { limit?: number } = {},
+): Promise<SimThing[]> {
   const result: SimThing[] = [];
   for (const plan of CATEGORIES) {
     const categoryId = await findCategoryId(thingsService, plan.name);

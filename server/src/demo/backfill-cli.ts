@@ -5,17 +5,15 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.ts';
-import { migrateToLatest, openDatabase } from './db/index.ts';
-import {
-  backfill,
-  DEFAULT_SEED,
-  loadPlant,
-  metricConfigSaver,
-  PlantGenerator,
-  seedPlant,
-} from './simulator/index.ts';
-import { type DuckDBTelemetryStore, openTelemetryStore } from './telemetry/index.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { type Database, migrateToLatest, openDatabase } from '../db/index.ts';
+import { createMemoryLive } from '../live/index.ts';
+import { createQueryService } from '../modules/query/index.ts';
+import { createRegionService } from '../modules/regions/index.ts';
+import { createThingsService } from '../modules/things/index.ts';
+import { DEFAULT_SEED, PlantGenerator } from '../simulator/index.ts';
+import { type DuckDBTelemetryStore, openTelemetryStore } from '../telemetry/index.ts';
+import { backfill, type DemoServices, loadPlant, seedPlant } from './index.ts';
 
 const DAY = 86_400_000;
 const USAGE = `Usage: npm run backfill -- [--days N] [--things N] [--step S] [--seed N]
@@ -101,15 +99,31 @@ async function openStore(): Promise<DuckDBTelemetryStore> {
 }
 const store = await openStore();
 
+/** The services the plant is seeded through, each built once, as app.ts builds them. */
+function demoServices(db: Database['db']): DemoServices {
+  const now = Date.now;
+  const things = createThingsService({ db, now });
+  const regions = createRegionService(db, now);
+  const query = createQueryService({
+    db,
+    store,
+    // A backfill writes history, not live values: the hub stays empty.
+    live: createMemoryLive((error) => console.error(error)),
+    regions,
+    things,
+    timeZone: config.telemetry.timeZone,
+    now,
+  });
+  return { things, regions, saveConfigs: (patch) => query.saveConfigs(patch) };
+}
+
 const database = openDatabase(config.database);
 try {
   await migrateToLatest(database.db, database.dialect);
-  const seeded = await seedPlant(database.db, {
-    things: config.simulator.things,
-    saveMetricConfigs: metricConfigSaver({ db: database.db, store, timeZone: config.telemetry.timeZone }),
-  });
+  const services = demoServices(database.db);
+  const seeded = await seedPlant(services, { things: config.simulator.things });
   if (seeded.seeded) console.info(`Seeded the demo plant: ${seeded.things} things.`);
-  const things = await loadPlant(database.db, { limit });
+  const things = await loadPlant(services.things, { limit });
   if (things.length === 0) {
     fail('No simulated things found (the 数据来源=模拟器 things of the demo plant were deleted?).');
   }
