@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
-import { type Logger, type SimThing, type Simulator, startSimulator } from '../simulator/index.ts';
+import { type Logger, type Simulator, startSimulator } from '../simulator/index.ts';
 import { type DemoServices, loadPlant, seedPlant } from './seed.ts';
 
 export { type BackfillOptions, type BackfillResult, backfill } from './backfill.ts';
@@ -34,7 +34,6 @@ export interface DemoOptions {
 }
 
 export interface DemoPlant extends Simulator {
-  readonly things: readonly SimThing[];
   /** False when the plant was already there and nothing was written. */
   readonly seeded: boolean;
 }
