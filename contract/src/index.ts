@@ -1,4 +1,5 @@
 export * from './admin.ts';
+export * from './alarms.ts';
 export * from './auth.ts';
 export * from './buckets.ts';
 export * from './calendar.ts';

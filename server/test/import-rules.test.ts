@@ -1,0 +1,123 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The layering rules of docs/architecture.md are Biome errors (biome.json overrides). A rule that
+// matches nothing passes silently, so each one is proven here: the repository's own biome.json lints a
+// probe tree in a temporary folder, where every probe file sits at a real path of the layout and
+// imports one thing. A forbidden import must be reported with the rule's message, and a permitted one
+// beside it must not, so a rule can neither vanish nor grow into a blanket ban unnoticed.
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const biome = join(root, 'node_modules/.bin/biome');
+
+interface Probe {
+  /** Where the probe file sits, as a path of the repository. */
+  file: string;
+  /** What it imports. */
+  imports: string;
+  /** A fragment of the rule's message, or null when the import is allowed. */
+  refused: string | null;
+}
+
+const STORE = 'the telemetry store knows no HTTP';
+const WING = 'the DuckDB wing is reached through';
+const PURE = 'the alarm engine is pure';
+const GATEWAY = 'the simulator is a gateway: MQTT only';
+const ENTRIES = "the demo provisions the plant through the modules' entries";
+
+const probes: Probe[] = [
+  { file: 'server/src/telemetry/p1.ts', imports: '../modules/things/index.ts', refused: STORE },
+  { file: 'server/src/telemetry/p2.ts', imports: '../db/index.ts', refused: STORE },
+  { file: 'server/src/telemetry/p3.ts', imports: 'fastify', refused: STORE },
+  { file: 'server/src/telemetry/p4.ts', imports: '@kilowatch/contract/calendar', refused: null },
+  { file: 'server/src/telemetry/p5.ts', imports: './duckdb/store.ts', refused: WING },
+  { file: 'server/src/telemetry/index.ts', imports: './duckdb/store.ts', refused: null },
+  { file: 'server/src/modules/query/p7.ts', imports: '../../telemetry/duckdb/reader.ts', refused: WING },
+  { file: 'server/src/modules/query/p8.ts', imports: '../../telemetry/index.ts', refused: null },
+  { file: 'server/src/modules/alarms/engine/p9.ts', imports: '../../../db/index.ts', refused: PURE },
+  { file: 'server/src/modules/alarms/engine/p10.ts', imports: '../../../live/index.ts', refused: PURE },
+  { file: 'server/src/modules/alarms/engine/p11.ts', imports: 'node:fs', refused: PURE },
+  { file: 'server/src/modules/alarms/engine/p12.ts', imports: '@kilowatch/contract', refused: null },
+  { file: 'server/src/modules/alarms/p13.ts', imports: '../../db/index.ts', refused: null },
+  { file: 'server/src/simulator/p14.ts', imports: '../db/index.ts', refused: GATEWAY },
+  { file: 'server/src/simulator/p15.ts', imports: '../telemetry/index.ts', refused: GATEWAY },
+  { file: 'server/src/simulator/p16.ts', imports: '../modules/things/index.ts', refused: GATEWAY },
+  { file: 'server/src/simulator/p17.ts', imports: '../demo/index.ts', refused: GATEWAY },
+  { file: 'server/src/simulator/p18.ts', imports: '../ingest/index.ts', refused: GATEWAY },
+  { file: 'server/src/simulator/p19.ts', imports: 'mqtt', refused: null },
+  { file: 'server/src/simulator/p20.ts', imports: '@kilowatch/contract/calendar', refused: null },
+  { file: 'server/src/demo/p21.ts', imports: '../modules/things/service.ts', refused: ENTRIES },
+  { file: 'server/src/demo/p22.ts', imports: '../modules/things/index.ts', refused: null },
+  { file: 'server/src/demo/p23.ts', imports: '../telemetry/duckdb/store.ts', refused: WING },
+  { file: 'server/src/demo/p24.ts', imports: '../simulator/index.ts', refused: null },
+];
+
+let dir = '';
+let found: Map<string, string[]>;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'kilowatch-import-rules-'));
+  const config = JSON.parse(readFileSync(join(root, 'biome.json'), 'utf8'));
+  delete config.$schema;
+  config.vcs = { enabled: false };
+  config.files = { includes: ['**'] };
+  writeFileSync(join(dir, 'biome.json'), JSON.stringify(config));
+  for (const probe of probes) {
+    mkdirSync(dirname(join(dir, probe.file)), { recursive: true });
+    writeFileSync(
+      join(dir, probe.file),
+      `import * as probe from '${probe.imports}';\nexport const used = probe;\n`,
+    );
+  }
+  // A two-file circle anywhere in the tree.
+  mkdirSync(join(dir, 'server/src/circle'), { recursive: true });
+  writeFileSync(
+    join(dir, 'server/src/circle/a.ts'),
+    "import { b } from './b.ts';\nexport const a = () => b;\n",
+  );
+  writeFileSync(
+    join(dir, 'server/src/circle/b.ts'),
+    "import { a } from './a.ts';\nexport const b = () => a;\n",
+  );
+
+  // Biome exits non-zero when it reports errors; the report is what is checked.
+  const { stdout } = await promisify(execFile)(
+    biome,
+    ['lint', '--reporter=json', '--max-diagnostics=none', '.'],
+    {
+      cwd: dir,
+    },
+  ).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
+  const report = JSON.parse(stdout) as {
+    diagnostics: { category: string; message: string; location: { path: string } }[];
+  };
+  found = new Map();
+  for (const d of report.diagnostics) {
+    const list = found.get(d.location.path) ?? [];
+    list.push(`${d.category}: ${d.message}`);
+    found.set(d.location.path, list);
+  }
+}, 60_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the import rules of biome.json', () => {
+  it.each(probes)('$file importing $imports', (probe) => {
+    const diagnostics = (found.get(probe.file) ?? []).filter((d) =>
+      d.startsWith('lint/style/noRestrictedImports'),
+    );
+    if (probe.refused === null) expect(diagnostics).toEqual([]);
+    else expect(diagnostics.some((d) => d.includes(probe.refused!))).toBe(true);
+  });
+
+  it('refuses an import circle', () => {
+    expect(found.get('server/src/circle/a.ts') ?? []).toContainEqual(expect.stringMatching(/noImportCycles/));
+  });
+});
