@@ -1,5 +1,7 @@
 import { type Static, Type } from 'typebox';
+import { Ok } from './common.ts';
 import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_PATTERN } from './constants.ts';
+import { endpoint } from './endpoint.ts';
 
 /** Public: the per-install key the console encrypts the login password with (spec §7). */
 export const LoginKey = Type.Object({
@@ -68,3 +70,66 @@ export const PasswordChange = Type.Object({
   }),
 });
 export type PasswordChange = Static<typeof PasswordChange>;
+
+// ---- endpoints: /api/auth (spec §7) -------------------------------------------------------------
+
+const tags = ['auth'];
+
+export const authLoginKey = endpoint({
+  method: 'GET',
+  path: '/api/auth/login-key',
+  response: LoginKey,
+  tags,
+  summary: 'Key the console encrypts the login password with',
+});
+
+/** Spec §7: the console uses the login response as-is, so it is the one unwrapped answer. */
+export const authLogin = endpoint({
+  method: 'POST',
+  path: '/api/auth/login',
+  body: LoginBody,
+  response: TokenPair,
+  raw: true,
+  tags,
+  summary: 'Log in; returns the token pair unwrapped (not inside `data`)',
+  description:
+    'username: base64 of the UTF-8 name (trimmed). password: base64(iv[16] ‖ AES-256-CBC/PKCS#7 ciphertext) with the key from /api/auth/login-key.',
+});
+
+export const authMe = endpoint({
+  method: 'GET',
+  path: '/api/auth/me',
+  querystring: MeQuery,
+  response: Me,
+  tags,
+  summary: 'The current user; the access token may also be given as ?token=',
+});
+
+export const authRefresh = endpoint({
+  method: 'POST',
+  path: '/api/auth/token',
+  body: RefreshBody,
+  response: TokenPair,
+  tags,
+  summary: 'Exchange a refresh token for a new pair (the old refresh token is spent)',
+});
+
+export const authLogout = endpoint({
+  method: 'POST',
+  path: '/api/auth/logout',
+  body: RefreshBody,
+  response: Ok,
+  tags,
+  summary: 'End the session of a refresh token; succeeds even if it is already dead',
+});
+
+export const authPasswordChange = endpoint({
+  method: 'POST',
+  path: '/api/auth/password',
+  body: PasswordChange,
+  response: Ok,
+  tags,
+  summary: 'Change your own password; ends your other sessions, this one stays logged in',
+  description:
+    'A wrong current password is 400 VALIDATION and counts as a failed login for the login throttle (429 + Retry-After while it holds).',
+});

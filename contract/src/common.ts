@@ -1,4 +1,4 @@
-import { type TSchema, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 
 /** Every error body: a stable code and a message in the request's language. */
 export const ErrorBody = Type.Object({
@@ -8,6 +8,10 @@ export const ErrorBody = Type.Object({
 
 /** Successful responses wrap their payload as `{ data }`; the console unwraps it. */
 export const Data = <T extends TSchema>(schema: T) => Type.Object({ data: schema });
+
+/** Body of calls that only acknowledge, e.g. logout. */
+export const Ok = Type.Object({ ok: Type.Literal(true) });
+export type Ok = Static<typeof Ok>;
 
 /** Ids are 32-bit integers in both databases; a larger one is a 400, not a database error. */
 export const MAX_ID = 2_147_483_647;

@@ -1,15 +1,14 @@
 import { type Static, Type } from 'typebox';
 import { MAX_EPOCH_MS, RowId } from './common.ts';
+import { endpoint } from './endpoint.ts';
 import { AGGREGATORS } from './things.ts';
 
 /**
- * Telemetry queries (spec §3 metric config, param settings, chart time range, data point, query
- * payload, device status; §7 "Query and monitoring").
+ * Telemetry queries (spec §3 param settings, chart time range, data point, query payload, device
+ * status; §7 "Query and monitoring"). Metric configs: metric-configs.ts; ingest: ingest.ts.
  */
 
-// Type.Enum, not Type.Union of a mapped array: the latter's static type is `never`/`undefined`.
-const Aggregator = Type.Enum(AGGREGATORS);
-const ResourceTypeSchema = Type.Union([Type.Literal('thing'), Type.Literal('region')]);
+export const ResourceTypeSchema = Type.Union([Type.Literal('thing'), Type.Literal('region')]);
 
 /** Bucket unit of groupByTime; the bucket is groupByInterval × this unit. */
 export const GROUP_BY_TIMES = ['second', 'minute', 'hour', 'day', 'month', 'year'] as const;
@@ -101,51 +100,6 @@ export const QueryResult = Type.Object({
 });
 export type QueryResult = Static<typeof QueryResult>;
 
-/** Metric config (spec §3): which metrics a resource's charts show, with colour and unit. */
-export const MetricConfig = Type.Object({
-  id: Type.Integer(),
-  resourceType: ResourceTypeSchema,
-  resourceId: Type.Integer(),
-  categoryId: Type.Union([Type.Integer(), Type.Null()]),
-  metricIdentifier: Type.String(),
-  metricName: Type.String(),
-  name: Type.String(),
-  enabled: Type.Boolean(),
-  unit: Type.String(),
-  aggregator: Aggregator,
-  function: Type.String(),
-  color: Type.String(),
-  sort: Type.Integer(),
-});
-export type MetricConfig = Static<typeof MetricConfig>;
-
-export const MetricConfigQuery = Type.Object({
-  resourceType: ResourceTypeSchema,
-  resourceId: RowId,
-  categoryId: Type.Optional(RowId),
-});
-
-/** PATCH /api/query/config: the whole list of a resource's metric configs, replaced at once. */
-export const MetricConfigPatch = Type.Object({
-  resourceType: ResourceTypeSchema,
-  resourceId: RowId,
-  categoryId: Type.Optional(Type.Union([RowId, Type.Null()])),
-  configs: Type.Array(
-    Type.Object({
-      metricIdentifier: Type.String({ minLength: 1, maxLength: 64 }),
-      metricName: Type.Optional(Type.String({ maxLength: 64 })),
-      name: Type.Optional(Type.String({ maxLength: 64 })),
-      enabled: Type.Boolean(),
-      unit: Type.Optional(Type.String({ maxLength: 32 })),
-      aggregator: Type.Optional(Aggregator),
-      function: Type.Optional(Type.String({ maxLength: 32 })),
-      color: Type.Optional(Type.String({ pattern: '^#[0-9A-Fa-f]{6}$' })),
-    }),
-    { maxItems: 200 },
-  ),
-});
-export type MetricConfigPatch = Static<typeof MetricConfigPatch>;
-
 export const RealtimeQuery = Type.Object({
   resourceId: RowId,
   /** Default thing. */
@@ -200,68 +154,8 @@ export const BoardComponentsQuery = Type.Object({
   successor: Type.Optional(Type.Boolean()),
 });
 
-/** Ingest over HTTP: POST /api/telemetry (device token in `x-Device-Token` or Bearer). */
-export const TelemetryMessage = Type.Object({
-  /** ms, or 10-digit seconds; default: arrival time. */
-  ts: Type.Optional(Type.Number()),
-  values: Type.Record(Type.String(), Type.Union([Type.Number(), Type.Boolean(), Type.String()])),
-});
-/** ThingsBoard's flat key-values `{"P":13.5,"Ia":5.2}`: every key a metric, stamped on arrival. */
-export const TelemetryFlat = Type.Record(
-  Type.String(),
-  Type.Union([Type.Number(), Type.Boolean(), Type.String()]),
-);
-/** Every shape ThingsBoard takes on v1/devices/me/telemetry: a message, flat values, or an array of either. */
-export const TelemetryBatch = Type.Union([
-  TelemetryMessage,
-  TelemetryFlat,
-  Type.Array(Type.Union([TelemetryMessage, TelemetryFlat]), { maxItems: 10000 }),
-]);
-export type TelemetryMessage = Static<typeof TelemetryMessage>;
-
-export const IngestRejection = Type.Object({
-  index: Type.Integer({ description: 'message index in the batch (or line number for line protocol)' }),
-  metric: Type.Union([Type.String(), Type.Null()]),
-  reason: Type.String(),
-});
-export const IngestResult = Type.Object({
-  accepted: Type.Integer(),
-  rejected: Type.Array(IngestRejection),
-});
-export type IngestResult = Static<typeof IngestResult>;
-
 /** Converts 10-digit second timestamps to ms (spec §9); leaves ms as they are. */
 export const toMillis = (t: number): number => (Math.abs(t) < 1e11 ? t * 1000 : t);
-
-/** GET /api/telemetry/stats: ingest counters since the server started (all sources). */
-export const IngestStats = Type.Object({
-  /** When the counters started (server start), ms. */
-  since: Type.Number(),
-  /** Values received (each value of each message or line counts once). */
-  received: Type.Integer(),
-  accepted: Type.Integer(),
-  /** Rejected values by reason ('unknown thing', 'unknown metric', 'bad value', 'bad timestamp', …). */
-  rejected: Type.Record(Type.String(), Type.Integer()),
-  /** Received values by source: mqtt, http, line. */
-  bySource: Type.Record(Type.String(), Type.Integer()),
-  lastError: Type.Union([
-    Type.Object({
-      at: Type.Number(),
-      source: Type.String(),
-      thing: Type.Union([Type.String(), Type.Null()]),
-      message: Type.String(),
-    }),
-    Type.Null(),
-  ]),
-  /** MQTT: 'broker' (in-process, with its port), 'subscriber' (external broker) or 'off'. */
-  mqtt: Type.Object({
-    mode: Type.Union([Type.Literal('broker'), Type.Literal('subscriber'), Type.Literal('off')]),
-    port: Type.Union([Type.Integer(), Type.Null()]),
-    connected: Type.Boolean(),
-    clients: Type.Integer(),
-  }),
-});
-export type IngestStats = Static<typeof IngestStats>;
 
 /** GET /api/query/live?thingIds=1,2 (Server-Sent Events; `?token=` since EventSource sends no headers). */
 export const LiveQuery = Type.Object({
@@ -277,13 +171,6 @@ export const LiveValue = Type.Object({
   value: Type.Union([Type.Number(), Type.String()]),
 });
 export type LiveValue = Static<typeof LiveValue>;
-
-/** POST /api/v2/write (InfluxDB v2 line protocol): query parameters; org and bucket are ignored. */
-export const LineProtocolQuery = Type.Object({
-  org: Type.Optional(Type.String()),
-  bucket: Type.Optional(Type.String()),
-  precision: Type.Optional(Type.Enum(['ns', 'us', 'ms', 's'])),
-});
 
 /**
  * Units of quantities that add up across devices (a region's power is the sum of its feeders'),
@@ -320,37 +207,46 @@ export const ADDITIVE_UNITS = [
 export const defaultCombine = (ability: { unit: string; cumulative: boolean }): 'sum' | 'avg' =>
   ability.cumulative || ADDITIVE_UNITS.includes(ability.unit) ? 'sum' : 'avg';
 
-/** POST /write (InfluxDB 1.x write API, Telegraf outputs.influxdb): db, rp and u are accepted and ignored. */
-export const InfluxV1WriteQuery = Type.Object({
-  db: Type.Optional(Type.String()),
-  rp: Type.Optional(Type.String()),
-  precision: Type.Optional(Type.Enum(['n', 'ns', 'u', 'us', 'ms', 's', 'm', 'h'])),
-  consistency: Type.Optional(Type.String()),
-  u: Type.Optional(Type.String()),
-  /** The device access token, when not sent as `Authorization: Token` or the basic-auth password. */
-  p: Type.Optional(Type.String()),
+// ---- endpoints: /api/query and /api/board (spec §7 "Query and monitoring") ----------------------
+
+export const queryData = endpoint({
+  method: 'POST',
+  path: '/api/query/data',
+  querystring: SeqQuery,
+  body: MetricQuery,
+  response: QueryResult,
+  tags: ['query'],
+  summary: 'One metric of a thing or region over a time range: buckets or raw points',
+  description:
+    'See docs/query-api.md. 400 bad range (end ≤ start, > 10 years, > 10,000 buckets) or formula; 404 unknown resource; 422 metric not an ability of the thing (or of any bound thing).',
 });
 
-/** InfluxDB 1.x clients read `error`; `code` and `message` as on every other error. */
-export const InfluxV1ErrorBody = Type.Object({
-  code: Type.String(),
-  message: Type.String(),
-  error: Type.Optional(Type.String()),
+export const queryRealtime = endpoint({
+  method: 'GET',
+  path: '/api/query/realtime',
+  querystring: RealtimeQuery,
+  response: Type.Array(DeviceStatus),
+  tags: ['query'],
+  summary: 'Latest value of every ability of a thing, or of the things bound to a region',
 });
 
-/** GET /health, InfluxDB 2.x's shape (what its clients and Telegraf read): `status` pass or fail. */
-export const InfluxHealth = Type.Object({
-  name: Type.String(),
-  message: Type.String(),
-  status: Type.Union([Type.Literal('pass'), Type.Literal('fail')]),
-  checks: Type.Array(
-    Type.Object({
-      name: Type.String(),
-      status: Type.Union([Type.Literal('pass'), Type.Literal('fail')]),
-      message: Type.Optional(Type.String()),
-    }),
-  ),
-  version: Type.String(),
-  commit: Type.String(),
+/** A stream, not JSON: the console opens it with EventSource. */
+export const queryLive = endpoint({
+  method: 'GET',
+  path: '/api/query/live',
+  querystring: LiveQuery,
+  tags: ['query'],
+  summary: 'Server-Sent Events: latest values of these things as they are written',
+  description:
+    'EventSource cannot send headers: pass the access token as `?token=`. Events: `values` (data: LiveValue[]), first a snapshot of the latest values, then each written batch; a comment heartbeat every 15 s. A consumer that falls behind gets the latest value of each metric once it catches up, and is dropped after 30 s without reading. The stream ends (event `end`, data `{code}`) when the token expires or the user is disabled, logs out or has the password reset; at most 4 streams per user (429 beyond). Use on top of polling, not instead of it.',
 });
-export type InfluxHealth = Static<typeof InfluxHealth>;
+
+export const boardComponents = endpoint({
+  method: 'GET',
+  path: '/api/board/components/:regionId',
+  params: Type.Object({ regionId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }),
+  querystring: BoardComponentsQuery,
+  response: Type.Array(Cabinet),
+  tags: ['board'],
+  summary: 'Cabinets of the things bound to a region: attributes, latest values, seconds since last seen',
+});

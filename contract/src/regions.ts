@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { MAX_SORT, RowId } from './common.ts';
+import { IdParams, MAX_SORT, Ok, RowId } from './common.ts';
+import { endpoint } from './endpoint.ts';
 import { Thing } from './things.ts';
 
 /**
@@ -51,7 +52,8 @@ function nodeSchema(depth: number): TSchema {
     children: depth <= 0 ? Type.Array(Type.Unknown(), { maxItems: 0 }) : Type.Array(nodeSchema(depth - 1)),
   });
 }
-export const RegionNodeSchema = nodeSchema(MAX_DEPTH);
+/** Typed as `RegionNode`, so `Static<>` of a tree answer is the tree, not `unknown`. */
+export const RegionNodeSchema = Type.Unsafe<RegionNode>(nodeSchema(MAX_DEPTH));
 export const REGION_MAX_DEPTH = MAX_DEPTH;
 
 export const RegionTreeQuery = Type.Object({
@@ -114,3 +116,106 @@ export const BindInput = Type.Object({
 });
 export type BindInput = Static<typeof BindInput>;
 export const UnbindQuery = Type.Object({ thingIds: Type.String({ minLength: 1, maxLength: 8000 }) });
+
+// ---- endpoints: /api/regions (spec §7 Regions) --------------------------------------------------
+
+const tags = ['regions'];
+const Tree = Type.Array(RegionNodeSchema);
+
+export const regionTree = endpoint({
+  method: 'GET',
+  path: '/api/regions',
+  querystring: RegionTreeQuery,
+  response: Tree,
+  tags,
+  summary: 'Region tree; withThings adds bound things as leaves (optionally of one category)',
+});
+
+export const regionCreate = endpoint({
+  method: 'POST',
+  path: '/api/regions',
+  body: RegionInput,
+  response: Region,
+  tags,
+  summary: 'Create a region (at the end of its parent, or as a root)',
+});
+
+export const regionOrder = endpoint({
+  method: 'PATCH',
+  path: '/api/regions/order',
+  body: RegionOrder,
+  response: Tree,
+  tags,
+  summary: 'Move and reorder regions in one step; answers the new tree',
+  description:
+    'Each entry sets the parent and sort of one region. Refused (422) when a region would sit under itself or one of its descendants, or the tree would be deeper than REGION_MAX_DEPTH.',
+});
+
+export const regionBindingsAll = endpoint({
+  method: 'GET',
+  path: '/api/regions/bindings',
+  querystring: AllBindingsQuery,
+  response: Type.Array(Binding),
+  tags,
+  summary: 'Every binding of a thing to a region, optionally of one category',
+});
+
+export const regionUnbound = endpoint({
+  method: 'GET',
+  path: '/api/regions/unbound',
+  querystring: AllBindingsQuery,
+  response: Type.Array(Thing),
+  tags,
+  summary: 'Things bound to no region (optionally of one category), by name',
+  description: 'Monitoring trees list them in an "unassigned" group so every device can be reached.',
+});
+
+export const regionUpdate = endpoint({
+  method: 'PUT',
+  path: '/api/regions/:id',
+  params: IdParams,
+  body: RegionUpdate,
+  response: Region,
+  tags,
+  summary: 'Rename a region or change its description',
+});
+
+export const regionDelete = endpoint({
+  method: 'DELETE',
+  path: '/api/regions/:id',
+  params: IdParams,
+  response: Ok,
+  tags,
+  summary: 'Delete a region without sub-regions (409 otherwise); its bindings go with it',
+});
+
+export const regionBindingList = endpoint({
+  method: 'GET',
+  path: '/api/regions/:id/bindings',
+  params: IdParams,
+  querystring: BindingsQuery,
+  response: Type.Array(Binding),
+  tags,
+  summary: 'Things bound to a region; successor=true includes its descendants',
+});
+
+export const regionBind = endpoint({
+  method: 'POST',
+  path: '/api/regions/:id/bindings',
+  params: IdParams,
+  body: BindInput,
+  response: Type.Array(Binding),
+  tags,
+  summary: "Bind things to a region (already bound ones are kept); answers the region's bindings",
+  description: 'A thing may be bound to several regions.',
+});
+
+export const regionUnbind = endpoint({
+  method: 'DELETE',
+  path: '/api/regions/:id/bindings',
+  params: IdParams,
+  querystring: UnbindQuery,
+  response: Type.Array(Binding),
+  tags,
+  summary: "Unbind things (?thingIds=1,2) from a region; answers the region's bindings",
+});

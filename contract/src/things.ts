@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { PageQuery, RowId } from './common.ts';
+import { IdParams, Ok, Page, PageQuery, RowId } from './common.ts';
+import { endpoint } from './endpoint.ts';
 
 /**
  * Device model (spec §3, §7 "Device management"): a category defines abilities (the metrics and
@@ -238,49 +239,7 @@ export const THING_IMPORT_COLUMNS = [
   'token',
 ] as const;
 
-// ---- units --------------------------------------------------------------------------------------
-
-export const Unit = Type.Object({
-  id: Type.Integer(),
-  symbol: Type.String(),
-  name: Type.String(),
-  quantity: Type.String({ description: 'what it measures, e.g. power, energy' }),
-});
-export type Unit = Static<typeof Unit>;
-
-/** GET /api/units: the console's unit cache asks for pageSize 1000 (spec §9); name matches symbol or name. */
-export const UnitQuery = NameSearchQuery;
-
-// ---- device connection and presence -------------------------------------------------------------
-
-/**
- * GET /api/telemetry/connection: what a device needs to reach this server (the token dialog's
- * snippets). `broker`: the in-process broker, token as MQTT username; `external`: the broker of
- * MQTT_URL, which authenticates devices itself; `off`: HTTP only.
- */
-export const DeviceConnection = Type.Object({
-  mqtt: Type.Object({
-    mode: Type.Enum(['broker', 'external', 'off']),
-    /** Host name devices connect to; null when MQTT is off. */
-    host: Type.Union([Type.String(), Type.Null()]),
-    port: Type.Union([Type.Integer(), Type.Null()]),
-    /** mqtt, mqtts, ws or wss. */
-    protocol: Type.String(),
-    /** The connected device's own topic (in-process broker only; null otherwise). */
-    ownTopic: Type.Union([Type.String(), Type.Null()]),
-    /** A thing's topic with `{identifier}` to fill in. */
-    thingTopic: Type.String(),
-  }),
-  http: Type.Object({
-    /** The server as the browser reached it, e.g. `http://plant.local:8080` (no trailing slash). */
-    baseUrl: Type.String(),
-    /** JSON ingest path (`POST`, device token in `x-Device-Token`). */
-    telemetryPath: Type.String(),
-    /** InfluxDB v2 line-protocol write path (`Authorization: Token …`). */
-    lineProtocolPath: Type.String(),
-  }),
-});
-export type DeviceConnection = Static<typeof DeviceConnection>;
+// ---- presence -------------------------------------------------------------------------
 
 /** Whether a thing sends: a value within its presence window, values but older, or never a value. */
 export const PRESENCE_STATES = ['online', 'offline', 'never'] as const;
@@ -302,3 +261,256 @@ export const ThingListQuery = Type.Object({
   presence: Type.Optional(Type.Enum(PRESENCE_STATES)),
 });
 export type ThingListQuery = Static<typeof ThingListQuery>;
+
+// ---- endpoints: /api/thing (spec §7 "Device management") ----------------------------------------
+
+const tags = ['things'];
+
+export const CategoryIdParams = Type.Object({ categoryId: RowId });
+export const AbilityIdParams = Type.Object({ abilityId: RowId });
+
+export const categoryList = endpoint({
+  method: 'GET',
+  path: '/api/thing/categories',
+  querystring: NameSearchQuery,
+  response: Page(Category),
+  tags,
+  summary: 'Categories, paged; `name` matches a substring of the name, ignoring case',
+});
+
+export const categoryCreate = endpoint({
+  method: 'POST',
+  path: '/api/thing/categories',
+  body: CategoryInput,
+  response: Category,
+  tags,
+  summary: 'Create a category (name unique, ignoring case)',
+});
+
+export const categoryUpdate = endpoint({
+  method: 'PUT',
+  path: '/api/thing/categories/:id',
+  params: IdParams,
+  body: CategoryInput,
+  response: Category,
+  tags,
+  summary: 'Rename or describe a category',
+});
+
+export const categoryDelete = endpoint({
+  method: 'DELETE',
+  path: '/api/thing/categories/:id',
+  params: IdParams,
+  response: Ok,
+  tags,
+  summary: 'Delete a category with its abilities; 409 naming the models while any use it',
+});
+
+export const categoryAbilityList = endpoint({
+  method: 'GET',
+  path: '/api/thing/categories/:categoryId/abilities',
+  params: CategoryIdParams,
+  response: Type.Array(CategoryAbility),
+  tags,
+  summary: 'The abilities (metrics and attributes) a category defines',
+});
+
+export const categoryAbilityCreate = endpoint({
+  method: 'POST',
+  path: '/api/thing/categories/:categoryId/abilities',
+  params: CategoryIdParams,
+  body: CategoryAbilityInput,
+  response: CategoryAbility,
+  tags,
+  summary: 'Add an ability to a category; 409 when its identifier is taken in the category',
+  description:
+    'Defaults: unit "", dataType number, cumulative false, aggregator avg (sum for a cumulative counter), sort 0.',
+});
+
+export const categoryAbilityUpdateMany = endpoint({
+  method: 'PATCH',
+  path: '/api/thing/categories/abilities/:categoryId',
+  params: CategoryIdParams,
+  body: CategoryAbilitiesPatch,
+  response: Type.Array(CategoryAbility),
+  tags,
+  summary: "Update several of a category's abilities at once; returns all its abilities",
+  description: 'All or nothing: 404 when an id is not an ability of this category.',
+});
+
+export const categoryAbilityDelete = endpoint({
+  method: 'DELETE',
+  path: '/api/thing/categories/abilities/:id',
+  params: IdParams,
+  response: Ok,
+  tags,
+  summary: "Delete a category ability with the models' overrides and things' removals of it",
+});
+
+export const modelList = endpoint({
+  method: 'GET',
+  path: '/api/thing/models',
+  querystring: ModelQuery,
+  response: Page(Model),
+  tags,
+  summary: 'Models, paged; filter by category and name substring',
+});
+
+export const modelCreate = endpoint({
+  method: 'POST',
+  path: '/api/thing/models',
+  body: ModelInput,
+  response: Model,
+  tags,
+  summary: 'Create a model in a category (name unique within it); 422 if the category does not exist',
+});
+
+export const modelUpdate = endpoint({
+  method: 'PUT',
+  path: '/api/thing/models/:id',
+  params: IdParams,
+  body: ModelInput,
+  response: Model,
+  tags,
+  summary: 'Edit a model; moving it to another category drops its overrides',
+});
+
+export const modelDelete = endpoint({
+  method: 'DELETE',
+  path: '/api/thing/models/:id',
+  params: IdParams,
+  response: Ok,
+  tags,
+  summary: 'Delete a model with its overrides; 409 naming the things while any use it',
+});
+
+export const modelAbilityList = endpoint({
+  method: 'GET',
+  path: '/api/thing/models/:id/abilities',
+  params: IdParams,
+  response: Type.Array(EffectiveAbility),
+  tags,
+  summary: "A model's abilities: its category's, with the model's overrides applied",
+});
+
+export const modelAbilityPatch = endpoint({
+  method: 'PATCH',
+  path: '/api/thing/models/abilities/:abilityId',
+  params: AbilityIdParams,
+  body: ModelAbilityPatch,
+  response: EffectiveAbility,
+  tags,
+  summary: 'Override (or with reset: true, stop overriding) one category ability for a model',
+  description: 'abilityId is the category ability id; 404 when it is not of the model’s category.',
+});
+
+export const thingList = endpoint({
+  method: 'GET',
+  path: '/api/thing/things',
+  querystring: ThingListQuery,
+  response: Page(ThingListItem),
+  tags,
+  summary:
+    'Things (devices), paged, with last seen time and presence; filter by category, model, name or identifier substring, and presence',
+  description:
+    'presence: online (a value within 5 minutes, or 3 of its usual intervals when slower), offline (older values), never (no value stored). See docs/devices.md.',
+});
+
+/** A file, not JSON: the console downloads it (`download()`), it does not `call()` it. */
+export const thingImportTemplate = endpoint({
+  method: 'GET',
+  path: '/api/thing/things/import-template',
+  querystring: ImportTemplateQuery,
+  response: Type.Unsafe<Blob>({ description: 'The template file', type: 'string', format: 'binary' }),
+  raw: true,
+  tags,
+  summary: 'Download the thing import template (xlsx with help and model list, or csv)',
+  produces: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'text/csv'],
+});
+
+/** A multipart body (field `file`): the console sends it with `upload()`. */
+export const thingImport = endpoint({
+  method: 'POST',
+  path: '/api/thing/things/import',
+  response: ImportResult,
+  responses: { 422: ImportErrorBody },
+  tags,
+  summary: 'Create things from an .xlsx or .csv file (multipart field `file`, at most 5 MB)',
+  description:
+    'Row 1 is the header: identifier, name, model, optional description, region (name or path) and token (the device access token), as keys or as the labels the console shows in any of its languages. The file is read as it arrives: more than 10,000 data rows (or 100,000 lines) answer 400 without reading on. Every row is checked first; any error answers 422 with every row at fault (columns named as the file wrote them) and nothing is created.',
+  consumes: ['multipart/form-data'],
+});
+
+export const thingGet = endpoint({
+  method: 'GET',
+  path: '/api/thing/things/:id',
+  params: IdParams,
+  response: Thing,
+  tags,
+  summary: 'One thing',
+});
+
+export const thingCreate = endpoint({
+  method: 'POST',
+  path: '/api/thing/things',
+  body: ThingInput,
+  response: Thing,
+  tags,
+  summary: 'Create a thing (identifier unique, case-sensitive); 422 if the model does not exist',
+});
+
+export const thingUpdate = endpoint({
+  method: 'PUT',
+  path: '/api/thing/things/:id',
+  params: IdParams,
+  body: ThingInput,
+  response: Thing,
+  tags,
+  summary: 'Edit a thing; a move to another category forgets its ability removals',
+});
+
+export const thingDelete = endpoint({
+  method: 'DELETE',
+  path: '/api/thing/things/:id',
+  params: IdParams,
+  response: Ok,
+  tags,
+  summary: 'Delete a thing with its ability removals and region bindings',
+});
+
+export const thingAbilityList = endpoint({
+  method: 'GET',
+  path: '/api/thing/things/:id/abilities',
+  params: IdParams,
+  response: Type.Array(EffectiveAbility),
+  tags,
+  summary: "A thing's abilities: its model's effective abilities minus those removed from it",
+});
+
+export const thingAbilityRemove = endpoint({
+  method: 'DELETE',
+  path: '/api/thing/things/:id/abilities',
+  params: IdParams,
+  querystring: ThingAbilityIdsQuery,
+  response: Type.Array(EffectiveAbility),
+  tags,
+  summary: 'Remove abilities (category ability ids, `ids=1,2`) from one thing; returns those left',
+});
+
+export const thingTokenGet = endpoint({
+  method: 'GET',
+  path: '/api/thing/things/:id/token',
+  params: IdParams,
+  response: ThingToken,
+  tags,
+  summary: 'The access token the device sends telemetry with (a credential: nodes grant only)',
+});
+
+export const thingTokenRegenerate = endpoint({
+  method: 'POST',
+  path: '/api/thing/things/:id/token',
+  params: IdParams,
+  response: ThingToken,
+  tags,
+  summary: 'Replace the device access token; the old one stops working at once',
+});

@@ -26,6 +26,11 @@ import {
   deriveLoginKey,
 } from './modules/auth/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
+import {
+  createMetricConfigService,
+  type MetricConfigService,
+  metricConfigRoutes,
+} from './modules/metric-configs/index.ts';
 import { boardRoutes, createQueryService, type QueryService, queryRoutes } from './modules/query/index.ts';
 import { createRegionService, type RegionService, regionRoutes } from './modules/regions/index.ts';
 import { bootstrapSystem, systemRoutes } from './modules/system/index.ts';
@@ -56,7 +61,12 @@ declare module 'fastify' {
     /** Telemetry ingest: the service every source writes through, and the MQTT side. */
     ingest: { service: IngestService; mqtt: MqttIngest };
     /** The domain services, built once; server.ts provisions the demo plant through them. */
-    services: { things: ThingsService; regions: RegionService; query: QueryService };
+    services: {
+      things: ThingsService;
+      regions: RegionService;
+      query: QueryService;
+      metricConfigs: MetricConfigService;
+    };
   }
 }
 
@@ -203,7 +213,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       timeZone: config.telemetry.timeZone,
       now,
     });
-    app.decorate('services', { things, regions, query });
+    const metricConfigs = createMetricConfigService({ db: database.db, regions, things, now });
+    app.decorate('services', { things, regions, query, metricConfigs });
 
     await app.register(
       async (api) => {
@@ -220,6 +231,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           mqttUrl: config.ingest.mqttUrl,
           mqtt,
         });
+        await api.register(metricConfigRoutes, { service: metricConfigs });
         await api.register(queryRoutes, { service: query, live, auth, now });
         await api.register(boardRoutes, { service: query });
       },

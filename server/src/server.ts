@@ -65,11 +65,11 @@ try {
 
 console.info(`Kilowatch listening on http://localhost:${config.port}`);
 if (config.simulator.enabled) {
-  const { things, regions, query } = app.services;
+  const { things, regions, metricConfigs } = app.services;
   demo = await startAppDemo(app, config, {
     things,
     regions,
-    saveConfigs: (patch) => query.saveConfigs(patch),
+    saveConfigs: (patch) => metricConfigs.saveConfigs(patch),
   });
 }
 

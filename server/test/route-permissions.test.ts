@@ -1,3 +1,5 @@
+import * as contract from '@kilowatch/contract';
+import { isEndpoint } from '@kilowatch/contract';
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -146,6 +148,12 @@ describe.each(dialects())('route permissions on %s', (dialect) => {
       expect(route, `${entry} is not a route any more`).toBeDefined();
       expect(route?.config?.resource, `${entry} declares a resource now`).toBeUndefined();
     }
+  });
+
+  it('registers every endpoint the contract declares', () => {
+    const registered = new Set(routes.map(key));
+    const declared = (Object.values(contract) as unknown[]).filter(isEndpoint);
+    expect(declared.map((e) => `${e.method} ${e.path}`).filter((k) => !registered.has(k))).toEqual([]);
   });
 
   it('lets a role grant reach a guarded route end to end', async () => {

@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { type Database, migrateToLatest, openDatabase } from '../db/index.ts';
-import { createMemoryLive } from '../live/index.ts';
-import { createQueryService } from '../modules/query/index.ts';
+import { createMetricConfigService } from '../modules/metric-configs/index.ts';
 import { createRegionService } from '../modules/regions/index.ts';
 import { createThingsService } from '../modules/things/index.ts';
 import { DEFAULT_SEED, PlantGenerator } from '../simulator/index.ts';
@@ -104,17 +103,8 @@ function demoServices(db: Database['db']): DemoServices {
   const now = Date.now;
   const things = createThingsService({ db, now });
   const regions = createRegionService(db, now);
-  const query = createQueryService({
-    db,
-    store,
-    // A backfill writes history, not live values: the hub stays empty.
-    live: createMemoryLive((error) => console.error(error)),
-    regions,
-    things,
-    timeZone: config.telemetry.timeZone,
-    now,
-  });
-  return { things, regions, saveConfigs: (patch) => query.saveConfigs(patch) };
+  const metricConfigs = createMetricConfigService({ db, regions, things, now });
+  return { things, regions, saveConfigs: (patch) => metricConfigs.saveConfigs(patch) };
 }
 
 const database = openDatabase(config.database);

@@ -11,11 +11,11 @@ describe.each(dialects())('seeding the demo plant (%s)', (dialect) => {
   afterAll(() => t?.close());
 
   it('creates categories, models, regions and bound things once', async () => {
-    const { things: thingsService, regions, query } = t.app.services;
+    const { things: thingsService, regions, metricConfigs } = t.app.services;
     const services: DemoServices = {
       things: thingsService,
       regions,
-      saveConfigs: (patch) => query.saveConfigs(patch),
+      saveConfigs: (patch) => metricConfigs.saveConfigs(patch),
     };
     const first = await seedPlant(services, { things: 50 });
     expect(first).toMatchObject({ seeded: true, things: 50 });

@@ -33,8 +33,8 @@ describe('live publisher over MQTT to the app broker', () => {
   beforeAll(async () => {
     port = await freePort();
     t = await buildTestApp('sqlite', { env: { MQTT_PORT: String(port), HOST: '127.0.0.1' } });
-    const { things, regions, query } = t.app.services;
-    services = { things, regions, saveConfigs: (patch) => query.saveConfigs(patch) };
+    const { things, regions, metricConfigs } = t.app.services;
+    services = { things, regions, saveConfigs: (patch) => metricConfigs.saveConfigs(patch) };
     await seedPlant(services, { things: 50 });
   });
   afterAll(() => t?.close());

@@ -1,6 +1,6 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Data, DeviceConnection, ErrorBody } from '@kilowatch/contract';
-import type { FastifyRequest } from 'fastify';
+import { type DeviceConnection, telemetryConnection } from '@kilowatch/contract';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { route } from '../plugins/route.ts';
 import { type MqttIngest, OWN_TOPIC, thingTopic } from './mqtt.ts';
 
 /** Listening on every interface says nothing about the name devices can reach the server by. */
@@ -70,18 +70,8 @@ export function deviceConnection(request: FastifyRequest, options: ConnectionOpt
 }
 
 /** GET /api/telemetry/connection: the facts the device token dialog turns into snippets. */
-export const connectionRoutes: FastifyPluginAsyncTypebox<ConnectionOptions> = async (app, options) => {
-  app.get(
-    '/telemetry/connection',
-    {
-      // Shown beside the device token: the same grant as the token itself.
-      config: { resource: '/device_management/nodes' },
-      schema: {
-        tags: ['telemetry'],
-        summary: 'How devices reach this server: MQTT host, port and topics, HTTP ingest URLs',
-        response: { 200: Data(DeviceConnection), '4xx': ErrorBody, '5xx': ErrorBody },
-      },
-    },
-    async (request) => ({ data: deviceConnection(request, options) }),
+export const connectionRoutes: FastifyPluginAsync<ConnectionOptions> = async (app, options) => {
+  route(app, telemetryConnection, { config: { resource: '/device_management/nodes' } }, async (request) =>
+    deviceConnection(request, options),
   );
 };

@@ -4,8 +4,6 @@ import {
   type DeviceStatus,
   defaultCombine,
   type EffectiveAbility,
-  type MetricConfig,
-  type MetricConfigPatch,
   type MetricQuery,
   MISSING_NAMES_MAX,
   type QueryAggregator,
@@ -34,7 +32,6 @@ import type { RegionService } from '../regions/index.ts';
 import { effectiveAbilitiesOf, type ThingsService } from '../things/index.ts';
 import { byThing, combineSeries, mergeRuns, missingThings, type Slot } from './buckets.ts';
 import { compileFormula, FormulaError, roundTo } from './formula.ts';
-import * as repo from './repository.ts';
 
 /** How long a resolved thing or region is reused when nothing in this process changed it. */
 export const METADATA_TTL_MS = 5_000;
@@ -48,8 +45,6 @@ const MAX_RANGE_MS = Math.round(MAX_RANGE_YEARS * 365.25 * DAY);
 export const DEFAULT_MAX_POINTS = 2000;
 /** Window of a query that names neither a period nor a start (spec §9: default history 1 hour). */
 const DEFAULT_WINDOW_MS = HOUR;
-/** Colours of new metric configs, in order (the first is the console's theme colour). */
-const PALETTE = ['#409EFF', '#67C23A', '#E6A23C', '#F56C6C', '#909399', '#9B59B6', '#1ABC9C', '#34495E'];
 const UNIT_MS = { second: 1000, minute: MINUTE, hour: HOUR, day: DAY } as const;
 
 export interface QueryDeps {
@@ -58,7 +53,7 @@ export interface QueryDeps {
   /** Latest values as they arrive (strings are only there; numbers also sit in the store). */
   live: Pick<Live, 'latest'>;
   regions: RegionService;
-  things: Pick<ThingsService, 'getThing' | 'categoryAbilities'>;
+  things: Pick<ThingsService, 'getThing'>;
   /** PLANT_TIMEZONE: periods and day/month/year buckets follow its calendar. */
   timeZone: string;
   now: () => number;
@@ -83,8 +78,8 @@ const badRequest = (
 ) => new AppError('BAD_REQUEST', 400, params, { message });
 
 /**
- * Telemetry queries (spec §7 "Query and monitoring"): metric configs, bucketed and raw series of
- * things and regions, real-time status and board cabinets.
+ * Telemetry queries (spec §7 "Query and monitoring"): bucketed and raw series of things and
+ * regions, real-time status and board cabinets.
  */
 export function createQueryService(deps: QueryDeps) {
   const { db, store, now } = deps;
@@ -199,71 +194,6 @@ export function createQueryService(deps: QueryDeps) {
   }
 
   return {
-    // ---- metric configs ----
-
-    async configs(key: repo.ConfigKey): Promise<MetricConfig[]> {
-      return repo.listConfigs(db, key);
-    },
-
-    /** Replaces a resource's configs; metrics must be abilities of the thing (or region's things). */
-    async saveConfigs(patch: MetricConfigPatch): Promise<MetricConfig[]> {
-      const key: repo.ConfigKey = {
-        resourceType: patch.resourceType,
-        resourceId: patch.resourceId,
-        categoryId: patch.categoryId ?? null,
-      };
-      const { things } = await resource(patch.resourceType, patch.resourceId, {
-        categoryId: key.categoryId ?? undefined,
-        successor: true,
-      });
-      const known = new Map<string, EffectiveAbility>();
-      for (const list of (
-        await effectiveAbilitiesOf(
-          db,
-          things.map((t) => t.id),
-        )
-      ).values()) {
-        for (const a of list) if (!known.has(a.identifier)) known.set(a.identifier, a);
-      }
-      if (known.size === 0 && key.categoryId !== null) {
-        for (const a of await deps.things.categoryAbilities(key.categoryId)) {
-          known.set(a.identifier, { ...a, abilityId: a.id, overridden: false });
-        }
-      }
-      // A region with nothing bound yet (and no category) has nothing to check against.
-      const check = patch.resourceType === 'thing' || known.size > 0;
-      const seen = new Set<string>();
-      const values = patch.configs.map((c, index): repo.ConfigValues => {
-        if (seen.has(c.metricIdentifier)) {
-          throw new AppError(
-            'UNPROCESSABLE',
-            422,
-            { metric: c.metricIdentifier },
-            { message: 'query.duplicateMetric' },
-          );
-        }
-        seen.add(c.metricIdentifier);
-        const ability = known.get(c.metricIdentifier);
-        if (check && !ability) throw unknownMetric(c.metricIdentifier, patch.resourceType);
-        const aggregator = c.aggregator ?? ability?.aggregator ?? 'avg';
-        const name = c.name ?? c.metricName ?? ability?.name ?? c.metricIdentifier;
-        return {
-          metricIdentifier: c.metricIdentifier,
-          metricName: c.metricName ?? ability?.name ?? name,
-          name,
-          enabled: c.enabled,
-          unit: c.unit ?? ability?.unit ?? '',
-          aggregator,
-          function: c.function ?? aggregator,
-          color: c.color ?? (PALETTE[index % PALETTE.length] as string),
-          sort: index,
-        };
-      });
-      const at = new Date(now()).toISOString();
-      await db.transaction().execute((trx) => repo.replaceConfigs(trx, key, values, at));
-      return repo.listConfigs(db, key);
-    },
-
     // ---- series ----
 
     async data(q: MetricQuery, seq: string | null): Promise<QueryResult> {

@@ -1,7 +1,4 @@
-import { DEFAULT_PAGE_SIZE, ErrorBody } from '@kilowatch/contract';
-
-/** Error responses every route declares. */
-export const errors = { '4xx': ErrorBody, '5xx': ErrorBody };
+import { DEFAULT_PAGE_SIZE } from '@kilowatch/contract';
 
 /** LIMIT/OFFSET of a page query, with the contract's defaults. */
 export const paging = (query: { page?: number; pageSize?: number }) => {

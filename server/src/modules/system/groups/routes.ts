@@ -1,67 +1,17 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Data, Group, GroupInput, IdParams, KeywordQuery, Ok, Page } from '@kilowatch/contract';
-import { errors } from '../shared.ts';
+import { groupCreate, groupDelete, groupList, groupUpdate } from '@kilowatch/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import { route } from '../../../plugins/route.ts';
 import type { GroupService } from './service.ts';
 
-const tags = ['system'];
-const config = { resource: '/sys_management/group' };
+const options = { config: { resource: '/sys_management/group' } };
 
 /** /api/groups (/sys_management/group). */
-export const groupRoutes: FastifyPluginAsyncTypebox<{ service: GroupService }> = async (app, { service }) => {
-  app.get(
-    '/groups',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'User groups, paged; name searches the group name',
-        querystring: KeywordQuery,
-        response: { 200: Data(Page(Group)), ...errors },
-      },
-    },
-    async (request) => ({ data: await service.list(request.query) }),
-  );
-  app.post(
-    '/groups',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Create a group (409 when the name is taken)',
-        body: GroupInput,
-        response: { 200: Data(Group), ...errors },
-      },
-    },
-    async (request) => ({ data: await service.create(request.body) }),
-  );
-  app.put(
-    '/groups/:id',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Rename a group or change its description',
-        params: IdParams,
-        body: GroupInput,
-        response: { 200: Data(Group), ...errors },
-      },
-    },
-    async (request) => ({ data: await service.update(request.params.id, request.body) }),
-  );
-  app.delete(
-    '/groups/:id',
-    {
-      config,
-      schema: {
-        tags,
-        summary: 'Delete a group; its members stay, only the membership goes',
-        params: IdParams,
-        response: { 200: Data(Ok), ...errors },
-      },
-    },
-    async (request) => {
-      await service.remove(request.params.id);
-      return { data: { ok: true as const } };
-    },
-  );
+export const groupRoutes: FastifyPluginAsync<{ service: GroupService }> = async (app, { service }) => {
+  route(app, groupList, options, async (request) => service.list(request.query));
+  route(app, groupCreate, options, async (request) => service.create(request.body));
+  route(app, groupUpdate, options, async (request) => service.update(request.params.id, request.body));
+  route(app, groupDelete, options, async (request) => {
+    await service.remove(request.params.id);
+    return { ok: true as const };
+  });
 };
