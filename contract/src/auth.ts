@@ -46,6 +46,11 @@ export const Me = Type.Object({
   routes: Type.Array(Type.String()),
   userLevel: Type.Union([Type.Integer(), Type.Null()]),
   setting: UserSetting,
+  /**
+   * The plant's IANA time zone (PLANT_TIMEZONE): the console reads dates, periods and their
+   * labels on this calendar, as the server's buckets do, whatever the browser's zone.
+   */
+  timeZone: Type.String(),
 });
 export type Me = Static<typeof Me>;
 

@@ -44,3 +44,21 @@ export function bucketWidthFor(need: number, limits: { min?: number; max?: numbe
   }
   return Math.ceil(need / DAY) * DAY;
 }
+
+/**
+ * A bucket width in the query's words: the largest unit of GroupByTime that divides it.
+ * @example bucketOfWidth(30 * 60_000) // { groupByTime: 'minute', groupByInterval: 30 }
+ */
+export function bucketOfWidth(width: number): {
+  groupByTime: 'second' | 'minute' | 'hour' | 'day';
+  groupByInterval: number;
+} {
+  for (const [unit, ms] of [
+    ['day', DAY],
+    ['hour', HOUR],
+    ['minute', MINUTE],
+  ] as const) {
+    if (width % ms === 0) return { groupByTime: unit, groupByInterval: width / ms };
+  }
+  return { groupByTime: 'second', groupByInterval: Math.max(1, Math.round(width / SECOND)) };
+}

@@ -3,6 +3,7 @@ export * from './auth.ts';
 export * from './buckets.ts';
 export * from './calendar.ts';
 export * from './common.ts';
+export * from './compare.ts';
 export * from './constants.ts';
 export * from './endpoint.ts';
 export * from './health.ts';

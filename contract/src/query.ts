@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { MAX_EPOCH_MS, RowId } from './common.ts';
+import { CompareResult, QueryComparison } from './compare.ts';
 import { endpoint } from './endpoint.ts';
 import { AGGREGATORS } from './things.ts';
 
@@ -45,7 +46,8 @@ export const MetricQuery = Type.Object({
    * the region; `none` returns one series per thing (group = thing name).
    */
   combine: Type.Optional(Type.Union([Type.Literal('sum'), Type.Literal('avg'), Type.Literal('none')])),
-  groupByTime: Type.Optional(Type.Enum(GROUP_BY_TIMES)),
+  /** `auto`: the server picks the width from the one bucket table (BUCKET_WIDTHS) for `maxPoints`. */
+  groupByTime: Type.Optional(Type.Enum([...GROUP_BY_TIMES, 'auto'])),
   groupByInterval: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000 })),
   /** A calendar period around `startTime` (or now): today, this month, this year. */
   period: Type.Optional(Type.Enum(PERIODS)),
@@ -62,6 +64,8 @@ export const MetricQuery = Type.Object({
   color: Type.Optional(Type.String({ maxLength: 32 })),
   /** The console's stamp may also travel in the body (spec §7); `?seq=` wins when both are sent. */
   seq: Type.Optional(Type.String({ maxLength: 64 })),
+  /** The same metric over a second range on the same buckets (year on year, base period…). */
+  compare: Type.Optional(QueryComparison),
 });
 export type MetricQuery = Static<typeof MetricQuery>;
 
@@ -97,6 +101,12 @@ export const QueryResult = Type.Object({
   resolution: Type.String(),
   /** The plant's IANA time zone (PLANT_TIMEZONE): periods follow it, exports print times in it. */
   timeZone: Type.Optional(Type.String()),
+  /** The buckets the answer has (absent for raw points): `auto` answers with the width it picked. */
+  bucket: Type.Optional(
+    Type.Object({ groupByTime: Type.Enum(GROUP_BY_TIMES), groupByInterval: Type.Integer({ minimum: 1 }) }),
+  ),
+  /** The query's `compare`, answered. */
+  compare: Type.Optional(CompareResult),
 });
 export type QueryResult = Static<typeof QueryResult>;
 
@@ -218,7 +228,7 @@ export const queryData = endpoint({
   tags: ['query'],
   summary: 'One metric of a thing or region over a time range: buckets or raw points',
   description:
-    'See docs/query-api.md. 400 bad range (end ≤ start, > 10 years, > 10,000 buckets) or formula; 404 unknown resource; 422 metric not an ability of the thing (or of any bound thing).',
+    'See docs/query-api.md. groupByTime auto: the server picks the width (answer: bucket); compare: the same metric over a second range on the same buckets (year on year, base period). 400 bad range (end ≤ start, > 10 years, > 10,000 buckets), formula or compare; 404 unknown resource; 422 metric not an ability of the thing (or of any bound thing).',
 });
 
 export const queryRealtime = endpoint({

@@ -127,7 +127,7 @@ test.describe('accessibility (axe)', () => {
     baseURL,
   }) => {
     test.setTimeout(240_000);
-    // The theme a user picks in the size/theme menu is kept in this cookie (app/ui-store.ts).
+    // The theme a user picks in the size/theme menu is kept in this cookie (web/src/lib/ui-store.ts).
     await page.context().addCookies([{ name: 'theme', value: 'highContrast', url: baseURL! }]);
     await scanEverything(page, 'highContrast');
   });

@@ -200,6 +200,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       throttle: createLoginThrottle({ db: database.db, now }),
       loginKey: deriveLoginKey(config.jwtSecret),
       now,
+      timeZone: config.telemetry.timeZone,
     });
 
     const things = createThingsService({ db: database.db, now, seen: () => telemetry.lastSeen() });

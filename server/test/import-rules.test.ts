@@ -29,6 +29,10 @@ const WING = 'the DuckDB wing is reached through';
 const PURE = 'the alarm engine is pure';
 const GATEWAY = 'the simulator is a gateway: MQTT only';
 const ENTRIES = "the demo provisions the plant through the modules' entries";
+const FEATURES = 'features never import each other';
+const APP = 'nothing imports web/src/app';
+const SHARED = 'features are screens: shared code imports none of them';
+const FLOOR = 'lib/ is the floor';
 
 const probes: Probe[] = [
   { file: 'server/src/telemetry/p1.ts', imports: '../modules/things/index.ts', refused: STORE },
@@ -55,6 +59,23 @@ const probes: Probe[] = [
   { file: 'server/src/demo/p22.ts', imports: '../modules/things/index.ts', refused: null },
   { file: 'server/src/demo/p23.ts', imports: '../telemetry/duckdb/store.ts', refused: WING },
   { file: 'server/src/demo/p24.ts', imports: '../simulator/index.ts', refused: null },
+  { file: 'web/src/features/home/components/w1.tsx', imports: '../../regions/index.ts', refused: FEATURES },
+  { file: 'web/src/features/home/components/w2.tsx', imports: '../lib/period-query.ts', refused: null },
+  { file: 'web/src/features/home/components/w3.tsx', imports: '../../../api/things.ts', refused: null },
+  { file: 'web/src/features/home/w4.ts', imports: '../regions/index.ts', refused: FEATURES },
+  { file: 'web/src/features/home/w5.ts', imports: '../../app/router.tsx', refused: APP },
+  { file: 'web/src/features/home/hooks/w6.ts', imports: '../../../app/providers.tsx', refused: APP },
+  { file: 'web/src/features/home/lib/x/w16.tsx', imports: '../../../regions/index.ts', refused: FEATURES },
+  { file: 'web/src/features/home/lib/x/w17.tsx', imports: '../../lib/period-query.ts', refused: null },
+  { file: 'web/src/features/home/w7.test.ts', imports: '../../app/providers.tsx', refused: null },
+  { file: 'web/src/components/w8.ts', imports: '../features/home/index.ts', refused: SHARED },
+  { file: 'web/src/layout/w9.ts', imports: '../app/guard.ts', refused: APP },
+  { file: 'web/src/api/w10.ts', imports: '../features/home/index.ts', refused: SHARED },
+  { file: 'web/src/api/w11.ts', imports: '../lib/call.ts', refused: null },
+  { file: 'web/src/config/w12.ts', imports: '../app/router.tsx', refused: APP },
+  { file: 'web/src/lib/w13.ts', imports: '../api/keys.ts', refused: FLOOR },
+  { file: 'web/src/lib/w14.ts', imports: '../components/switch-language.ts', refused: FLOOR },
+  { file: 'web/src/lib/w15.ts', imports: './http.ts', refused: null },
 ];
 
 let dir = '';

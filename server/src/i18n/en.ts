@@ -152,4 +152,5 @@ export const en: Messages = {
   'import.tokenDuplicateInFile': 'The token repeats row {row}',
   'import.tokenExists': 'Another device already uses this token',
   'import.tooManyLines': 'Too many lines: at most {limit}, blank lines included',
+  'query.badCompare': 'A comparison needs either a shift or the base period start (startTime), not both',
 };

@@ -156,4 +156,6 @@ export const es: Messages = {
   'import.tokenDuplicateInFile': 'El token repite la fila {row}',
   'import.tokenExists': 'Otro equipo ya usa este token',
   'import.tooManyLines': 'Demasiadas líneas: como máximo {limit}, incluidas las vacías',
+  'query.badCompare':
+    'Una comparación necesita un desplazamiento (shift) o el inicio del periodo base (startTime), no ambos',
 };

@@ -142,4 +142,5 @@ export const zh = {
   'import.tokenDuplicateInFile': '令牌与第 {row} 行重复',
   'import.tokenExists': '该令牌已被其他设备使用',
   'import.tooManyLines': '文件行数过多：连同空行最多 {limit} 行',
+  'query.badCompare': '对比须给出偏移（shift）或基准期开始时间（startTime）之一',
 } as const;

@@ -9,7 +9,14 @@ export {
   PlantCalendar,
   processTimeZone,
 } from '@kilowatch/contract/calendar';
-export { bucketWidthFor, MAX_BUCKETS, MIN_GAP_MS, type Resolution } from './buckets.ts';
+export {
+  bucketStart,
+  bucketWidthFor,
+  gridOf,
+  MAX_BUCKETS,
+  MIN_GAP_MS,
+  type Resolution,
+} from './buckets.ts';
 export { counterConsumption, counterIncrement, counterIncrements } from './counter.ts';
 export { downsample, lttb } from './downsample.ts';
 export { DuckDBTelemetryStore } from './duckdb/store.ts';

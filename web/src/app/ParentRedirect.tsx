@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
+import type { ConsoleRoute } from '../config/routes.ts';
 import { canAccessRoute, useSession } from '../lib/session.ts';
-import type { ConsoleRoute } from './route-table.ts';
 
 /**
  * A parent path (e.g. /device_management) opens its first child this user may see, so a user

@@ -1,8 +1,8 @@
 import type { Me } from '@kilowatch/contract';
 import { describe, expect, it } from 'vitest';
+import { type ConsoleRoute, menuFor } from '../config/routes.ts';
 import { canAccessRoute, isGranted, useSession } from '../lib/session.ts';
 import { decide, type GuardInput } from './guard.ts';
-import { type ConsoleRoute, menuFor } from './route-table.ts';
 
 const editor = { roles: ['editor'], grants: ['/device_management/nodes'] };
 

@@ -1,5 +1,5 @@
+import { findRoute, routeAllowed } from '../config/routes.ts';
 import { canAccessRoute } from '../lib/session.ts';
-import { findRoute, routeAllowed } from './route-table.ts';
 
 /** Spec §4: the only routes reachable without a token. */
 export const WHITE_LIST = ['/login', '/auth-redirect'];

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { isCanceled } from '../lib/http.ts';
 import { useLoadingStore } from '../lib/loading.ts';
 import { setNotifier, TOAST_SECONDS } from '../lib/notify.ts';
-import { type Theme, useUi } from './ui-store.ts';
+import { type Theme, useUi } from '../lib/ui-store.ts';
 
 /** antd's and dayjs's strings for en and es load when chosen, like the console's own (lib/i18n.ts). */
 const LOCALES: Record<Language, () => Promise<Locale>> = {

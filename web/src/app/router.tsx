@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { createHashRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import { type ConsoleRoute, ROUTES } from '../config/routes.ts';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { screens as deviceScreens } from '../features/devices/index.ts';
 import { screens as homeScreens } from '../features/home/index.ts';
@@ -7,10 +8,9 @@ import { screens as monitoringScreens } from '../features/monitoring/index.ts';
 import { RouteErrorBoundary } from '../features/pages/RouteErrorBoundary.tsx';
 import { screens as regionScreens } from '../features/regions/index.ts';
 import { screens as systemScreens } from '../features/system/index.ts';
+import type { ScreenMap } from '../lib/lazy-screen.tsx';
 import { ParentRedirect } from './ParentRedirect.tsx';
-import { type ConsoleRoute, ROUTES } from './route-table.ts';
 import { runGuard } from './run-guard.ts';
-import type { ScreenMap } from './screens.ts';
 
 /** Screens that exist; every other layout route shows its title and a plain "not built yet". */
 const SCREENS: ScreenMap = {

@@ -1,5 +1,5 @@
 import { redirect } from 'react-router';
-import { getMe } from '../features/auth/api.ts';
+import { getMe } from '../api/auth.ts';
 import { t } from '../lib/i18n.ts';
 import { isTokenExpired } from '../lib/jwt.ts';
 import { notify } from '../lib/notify.ts';

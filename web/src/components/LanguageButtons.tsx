@@ -1,7 +1,7 @@
 import { LANGUAGES } from '@kilowatch/contract';
 import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useUi } from '../app/ui-store.ts';
+import { useUi } from '../lib/ui-store.ts';
 import { switchLanguage } from './switch-language.ts';
 
 /**

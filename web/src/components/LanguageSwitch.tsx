@@ -2,7 +2,7 @@ import { TranslationOutlined } from '@ant-design/icons';
 import { LANGUAGES, type Language } from '@kilowatch/contract';
 import { Button, Dropdown } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useUi } from '../app/ui-store.ts';
+import { useUi } from '../lib/ui-store.ts';
 import { switchLanguage } from './switch-language.ts';
 
 /** zh / en / es switch (spec §2); the choice is kept in a cookie. */

@@ -1,7 +1,7 @@
 import type { Language } from '@kilowatch/contract';
-import { useUi } from '../app/ui-store.ts';
 import i18n from '../lib/i18n.ts';
 import { notify } from '../lib/notify.ts';
+import { useUi } from '../lib/ui-store.ts';
 
 /** Switches the console's language, keeps the choice (cookie) and says so. */
 export async function switchLanguage(language: Language) {

@@ -1,7 +1,7 @@
 import { Breadcrumb } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { routeTrail } from '../app/route-table.ts';
+import { routeTrail } from '../config/routes.ts';
 
 export function Breadcrumbs() {
   const { t } = useTranslation();

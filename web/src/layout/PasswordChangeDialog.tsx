@@ -2,7 +2,7 @@ import { PASSWORD_MAX, PASSWORD_PATTERN } from '@kilowatch/contract';
 import { useMutation } from '@tanstack/react-query';
 import { Form, Input, Modal, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { changePassword } from '../features/auth/api.ts';
+import { changePassword } from '../api/auth.ts';
 import { HttpError } from '../lib/http.ts';
 import { notify } from '../lib/notify.ts';
 

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_LOGO_SRC, useStartupLogo } from '../features/system/index.ts';
+import { useStartupLogo } from '../api/system.ts';
+import { DEFAULT_LOGO_SRC } from '../lib/logo.ts';
 import { useSession } from '../lib/session.ts';
 import styles from './layout.module.css';
 import { SidebarMenu } from './SidebarMenu.tsx';

@@ -2,7 +2,7 @@ import { Menu, type MenuProps } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { type ConsoleRoute, menuFor, routeTrail } from '../app/route-table.ts';
+import { type ConsoleRoute, menuFor, routeTrail } from '../config/routes.ts';
 import { canAccessRoute, useSession } from '../lib/session.ts';
 import { MENU_ICONS } from './menu-icons.tsx';
 

@@ -2,8 +2,8 @@ import { ColumnHeightOutlined } from '@ant-design/icons';
 import { SIZES, type Size } from '@kilowatch/contract';
 import { Button, Dropdown } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { THEMES, type Theme, useUi } from '../app/ui-store.ts';
 import { notify } from '../lib/notify.ts';
+import { THEMES, type Theme, useUi } from '../lib/ui-store.ts';
 
 export function SizeSelect() {
   const { t } = useTranslation();

@@ -3,8 +3,8 @@ import { Dropdown, type MenuProps } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { findRoute } from '../app/route-table.ts';
-import { nextPathAfterClosing, useUi, type VisitedView } from '../app/ui-store.ts';
+import { findRoute } from '../config/routes.ts';
+import { nextPathAfterClosing, useUi, type VisitedView } from '../lib/ui-store.ts';
 import styles from './layout.module.css';
 
 /** Visited views as tabs; right-click offers refresh, close, close others, close all (spec §2). */

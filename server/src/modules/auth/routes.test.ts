@@ -119,6 +119,7 @@ describe.each(dialects())('auth API on %s', (dialect) => {
           routes: [],
           userLevel: 1,
           setting: {},
+          timeZone: t.config.telemetry.timeZone,
         },
       };
       const byQuery = await t.app.inject({ method: 'GET', url: `/api/auth/me?token=${token}` });

@@ -48,6 +48,8 @@ export interface AuthServiceDeps {
   throttle: LoginThrottle;
   loginKey: Buffer;
   now: () => number;
+  /** PLANT_TIMEZONE, told to the console with the current user (Me.timeZone). */
+  timeZone: string;
 }
 
 export interface LoginInput {
@@ -101,7 +103,7 @@ const assertMayLogIn = (user: User, status: number): void => {
   if (user.userLevel === null) throw new AppError('NO_USER_LEVEL', status);
 };
 
-export function createAuthService({ db, tokens, throttle, loginKey, now }: AuthServiceDeps) {
+export function createAuthService({ db, tokens, throttle, loginKey, now, timeZone }: AuthServiceDeps) {
   const isoNow = () => new Date(now()).toISOString();
   // Unknown names are checked against this too, so the answer takes as long as for a real user.
   const dummyHash = hashPassword(randomBytes(16).toString('hex'));
@@ -233,6 +235,7 @@ export function createAuthService({ db, tokens, throttle, loginKey, now }: AuthS
         routes: grants,
         userLevel: user.userLevel,
         setting: user.setting,
+        timeZone,
       };
     },
 

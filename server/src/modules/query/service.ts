@@ -10,7 +10,6 @@ import {
   type QueryResult,
   type ResourceType,
   type Thing,
-  toMillis,
 } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
@@ -18,11 +17,9 @@ import { metadataGeneration } from '../../db/metadata-generation.ts';
 import { AppError } from '../../errors.ts';
 import type { Live } from '../../live/index.ts';
 import {
-  type BucketSpec,
   bucketWidthFor,
   DAY,
   downsample,
-  HOUR,
   MAX_BUCKETS,
   MINUTE,
   PlantCalendar,
@@ -32,6 +29,17 @@ import type { RegionService } from '../regions/index.ts';
 import { effectiveAbilitiesOf, type ThingsService } from '../things/index.ts';
 import { byThing, combineSeries, mergeRuns, missingThings, type Slot } from './buckets.ts';
 import { compileFormula, FormulaError, roundTo } from './formula.ts';
+import {
+  alignPoints,
+  type Buckets,
+  bucketKeys,
+  compareAnswer,
+  compareRange,
+  fixedBuckets,
+  queryBuckets,
+  queryRange,
+  type Range,
+} from './ranges.ts';
 
 /** How long a resolved thing or region is reused when nothing in this process changed it. */
 export const METADATA_TTL_MS = 5_000;
@@ -43,9 +51,6 @@ export const MAX_RANGE_YEARS = 10;
 const MAX_RANGE_MS = Math.round(MAX_RANGE_YEARS * 365.25 * DAY);
 /** Raw points per series without groupByTime, unless the query says otherwise. */
 export const DEFAULT_MAX_POINTS = 2000;
-/** Window of a query that names neither a period nor a start (spec §9: default history 1 hour). */
-const DEFAULT_WINDOW_MS = HOUR;
-const UNIT_MS = { second: 1000, minute: MINUTE, hour: HOUR, day: DAY } as const;
 
 export interface QueryDeps {
   db: Kysely<DB>;
@@ -73,7 +78,12 @@ const unknownMetric = (metric: string, resourceType: ResourceType) =>
   new AppError('UNPROCESSABLE', 422, { metric, resource: resourceType }, { message: 'query.unknownMetric' });
 
 const badRequest = (
-  message: 'query.badRange' | 'query.rangeTooLong' | 'query.tooManyBuckets' | 'query.badFormula',
+  message:
+    | 'query.badRange'
+    | 'query.rangeTooLong'
+    | 'query.tooManyBuckets'
+    | 'query.badFormula'
+    | 'query.badCompare',
   params = {},
 ) => new AppError('BAD_REQUEST', 400, params, { message });
 
@@ -137,43 +147,6 @@ export function createQueryService(deps: QueryDeps) {
     return found;
   }
 
-  /** The time range of a query, [start, end). */
-  function range(q: MetricQuery): { start: number; end: number } {
-    if (q.period) {
-      const anchor = q.startTime !== undefined ? toMillis(q.startTime) : now();
-      const day = calendar.dayOf(anchor);
-      if (q.period === 'day') return { start: calendar.dayStart(day), end: calendar.dayStart(day + 1) };
-      const month = PlantCalendar.monthOfDay(day);
-      const [m0, m1] =
-        q.period === 'month' ? [month, month + 1] : [month - (month % 12), month - (month % 12) + 12];
-      return {
-        start: calendar.dayStart(PlantCalendar.firstDayOfMonth(m0)),
-        end: calendar.dayStart(PlantCalendar.firstDayOfMonth(m1)),
-      };
-    }
-    const end = q.endTime !== undefined ? toMillis(q.endTime) : now();
-    const start = q.startTime !== undefined ? toMillis(q.startTime) : end - DEFAULT_WINDOW_MS;
-    return { start: Math.round(start), end: Math.round(end) };
-  }
-
-  /** Bucket spec, how many store buckets make one answer bucket, and the answer's bucket count. */
-  function grid(
-    q: MetricQuery,
-    start: number,
-    end: number,
-  ): { spec: BucketSpec; merge: number; count: number } {
-    const n = q.groupByInterval ?? 1;
-    const unit = q.groupByTime as keyof typeof UNIT_MS | 'month' | 'year';
-    if (unit === 'month' || unit === 'year') {
-      const m0 = PlantCalendar.monthOfDay(calendar.dayOf(start));
-      const m1 = PlantCalendar.monthOfDay(calendar.dayOf(end - 1));
-      const stored = unit === 'month' ? m1 - m0 + 1 : Math.floor(m1 / 12) - Math.floor(m0 / 12) + 1;
-      return { spec: { calendar: unit }, merge: n, count: Math.ceil(stored / n) };
-    }
-    const width = n * UNIT_MS[unit];
-    return { spec: { widthMs: width }, merge: 1, count: Math.ceil((end - start) / width) + 1 };
-  }
-
   function transform(q: MetricQuery): (value: number | null) => number | null {
     let formula: ((x: number) => number) | undefined;
     if (q.formula?.trim()) {
@@ -210,7 +183,8 @@ export function createQueryService(deps: QueryDeps) {
         .find((a) => a !== undefined);
       if (!ability || things.length === 0) throw unknownMetric(q.metricIdentifier, q.resourceType);
 
-      const { start, end } = range(q);
+      const range = queryRange(q, calendar, now());
+      const { start, end } = range;
       if (!(end > start)) throw badRequest('query.badRange');
       if (end - start > MAX_RANGE_MS) throw badRequest('query.rangeTooLong', { years: MAX_RANGE_YEARS });
       const apply = transform(q);
@@ -219,18 +193,30 @@ export function createQueryService(deps: QueryDeps) {
       const metric = q.metricIdentifier;
       const maxPoints = q.maxPoints ?? DEFAULT_MAX_POINTS;
 
-      const answer = (result: DataPoint[], resolution: string): QueryResult => ({
-        result,
-        seq,
-        unit,
-        resolution,
-        timeZone: deps.timeZone,
-      });
-      const bucketed = async (spec: BucketSpec, merge: number, aggregator: QueryAggregator) => {
+      /** Buckets and their aggregator, or null for raw points. */
+      let plan: { buckets: Buckets; aggregator: QueryAggregator } | null = null;
+      if (q.groupByTime) {
+        const buckets = queryBuckets(q, range, calendar, maxPoints);
+        const { count, merge } = buckets;
+        if (count > MAX_QUERY_BUCKETS || count * merge * things.length > MAX_BUCKETS) {
+          throw badRequest('query.tooManyBuckets', { count, max: MAX_QUERY_BUCKETS });
+        }
+        plan = { buckets, aggregator: q.aggregator ?? (ability.cumulative ? 'delta' : ability.aggregator) };
+      } else if (combine !== 'none') {
+        // Raw points of several things do not line up in time: a region's sum is bucketed.
+        // Auto buckets of region sums without groupByTime: the table's widths from a minute to a day.
+        const width = bucketWidthFor((end - start) / maxPoints, { min: MINUTE, max: DAY });
+        plan = {
+          buckets: fixedBuckets(width, range),
+          aggregator: q.aggregator ?? (ability.cumulative ? 'last' : ability.aggregator),
+        };
+      }
+
+      const bucketed = async ({ spec, merge }: Buckets, aggregator: QueryAggregator, r: Range) => {
         const { buckets, resolution } = await store.buckets({
           series: things.map((t) => ({ thingId: t.id, metric })),
-          start,
-          end,
+          start: r.start,
+          end: r.end,
           bucket: spec,
           aggregator,
         });
@@ -246,35 +232,47 @@ export function createQueryService(deps: QueryDeps) {
                 series,
                 things.map((t) => t.name),
               );
-        return answer(result, resolution);
+        return { result, resolution };
       };
-
-      if (q.groupByTime) {
-        const { spec, merge, count } = grid(q, start, end);
-        if (count > MAX_QUERY_BUCKETS || count * merge * things.length > MAX_BUCKETS) {
-          throw badRequest('query.tooManyBuckets', { count, max: MAX_QUERY_BUCKETS });
+      const raw = async (r: Range) => {
+        const result: DataPoint[] = [];
+        for (const t of things) {
+          const points = await downsample(store, { thingId: t.id, metric }, r.start, r.end, maxPoints);
+          for (const p of points)
+            result.push({ key: p.ts, value: apply(p.value), group: t.name, complete: true });
         }
-        const aggregator: QueryAggregator =
-          q.aggregator ?? (ability.cumulative ? 'delta' : ability.aggregator);
-        return bucketed(spec, merge, aggregator);
-      }
+        return { result, resolution: 'raw' };
+      };
+      const read = (r: Range) => (plan ? bucketed(plan.buckets, plan.aggregator, r) : raw(r));
 
-      if (combine !== 'none') {
-        // Raw points of several things do not line up in time: a region's sum is bucketed.
-        const need = (end - start) / maxPoints;
-        // Auto buckets of region sums without groupByTime: the table's widths from a minute to a day.
-        const width = bucketWidthFor(need, { min: MINUTE, max: DAY });
-        const aggregator: QueryAggregator =
-          q.aggregator ?? (ability.cumulative ? 'last' : ability.aggregator);
-        return bucketed({ widthMs: width }, 1, aggregator);
+      const { result, resolution } = await read(range);
+      const out: QueryResult = {
+        result,
+        seq,
+        unit,
+        resolution,
+        timeZone: deps.timeZone,
+        ...(plan ? { bucket: plan.buckets.bucket } : {}),
+      };
+      if (q.compare) {
+        const compared =
+          q.compare.shift && q.compare.startTime !== undefined
+            ? null
+            : compareRange(q, q.compare, range, calendar);
+        if (!compared) throw badRequest('query.badCompare');
+        if (compared.end - compared.start > MAX_RANGE_MS) {
+          throw badRequest('query.rangeTooLong', { years: MAX_RANGE_YEARS });
+        }
+        const other = await read(compared);
+        const keys = plan
+          ? {
+              base: bucketKeys(calendar, plan.buckets, range),
+              compare: bucketKeys(calendar, plan.buckets, compared),
+            }
+          : null;
+        out.compare = compareAnswer(compared, alignPoints(other.result, keys, range, compared));
       }
-      const result: DataPoint[] = [];
-      for (const t of things) {
-        const points = await downsample(store, { thingId: t.id, metric }, start, end, maxPoints);
-        for (const p of points)
-          result.push({ key: p.ts, value: apply(p.value), group: t.name, complete: true });
-      }
-      return answer(result, 'raw');
+      return out;
     },
 
     // ---- real-time status and boards ----

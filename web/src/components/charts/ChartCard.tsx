@@ -1,7 +1,7 @@
 import { Button, Card, Space } from 'antd';
 import { type KeyboardEvent, type ReactNode, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { plantTimeZone } from './api/telemetry.ts';
+import { plantTimeZone } from '../../api/telemetry.ts';
 import { chartIn } from './chart-instance.ts';
 import { ExportMenu, type ExportSource } from './export/ExportMenu.tsx';
 import { seriesSheet } from './export/sheet.ts';

@@ -1,6 +1,7 @@
 import ReactEChartsCore from 'echarts-for-react/esm/core';
 import { type CSSProperties, useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { usePlantCalendar } from '../../lib/plant-calendar.ts';
 import { useShownSeries } from './ChartCard.tsx';
 import { echarts } from './echarts.ts';
 import {
@@ -60,6 +61,7 @@ function CartesianChart(props: SeriesChartProps & { kind: 'line' | 'bar' }) {
   // Every chart obeys the series limit; screens that export pass the same limited list in.
   const series = useShownSeries(props.series);
   const missingLabel = useCallback((names: string) => t('charts.missing', { names }), [t]);
+  const calendar = usePlantCalendar();
   const windowStart = props.window?.start;
   const windowEnd = props.window?.end;
   const periodName = period?.period;
@@ -80,6 +82,7 @@ function CartesianChart(props: SeriesChartProps & { kind: 'line' | 'bar' }) {
             ? { start: windowStart, end: windowEnd }
             : undefined,
         missingLabel,
+        calendar,
       }),
     [
       series,
@@ -93,6 +96,7 @@ function CartesianChart(props: SeriesChartProps & { kind: 'line' | 'bar' }) {
       windowStart,
       windowEnd,
       missingLabel,
+      calendar,
     ],
   );
   return <EChart option={option} height={height ?? theme.height} loading={loading} onClick={onClick} />;

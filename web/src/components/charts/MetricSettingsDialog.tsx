@@ -11,10 +11,10 @@ import {
   Table,
   type TableColumnsType,
 } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { type ResourceRef, useSaveMetricConfigs } from '../../api/metric-configs.ts';
 import { notify } from '../../lib/notify.ts';
-import { type ResourceRef, useSaveMetricConfigs } from './api/telemetry.ts';
 import { MAX_CHART_METRICS, type MetricSource } from './metrics.ts';
 import { enabledCount, moveRow, type SettingRow, settingRows, toPatch } from './rows.ts';
 
@@ -52,6 +52,19 @@ export function MetricSettingsDialog(props: MetricSettingsDialogProps) {
 function SettingsForm({ resource, configs, sources, onClose, onSaved }: MetricSettingsDialogProps) {
   const { t } = useTranslation();
   const [rows, setRows] = useState<SettingRow[]>(() => settingRows(configs, sources));
+  // Sources may arrive after the dialog opened (the category and ability lists load, or refresh
+  // after a write on another screen): their metrics join the end, unchecked; edits made stay.
+  useEffect(() => {
+    setRows((list) => {
+      if (list.length === 0) {
+        const fresh = settingRows(configs, sources);
+        return fresh.length ? fresh : list;
+      }
+      const known = new Set(list.map((r) => r.metricIdentifier));
+      const added = settingRows(configs, sources).filter((r) => !known.has(r.metricIdentifier));
+      return added.length ? [...list, ...added.map((r) => ({ ...r, enabled: false }))] : list;
+    });
+  }, [configs, sources]);
   const save = useSaveMetricConfigs();
   const full = enabledCount(rows) >= MAX_CHART_METRICS;
   const update = (index: number, change: Partial<SettingRow>) =>

@@ -1,11 +1,10 @@
 /**
  * The shared chart layer: ECharts wrappers (trimmed ECharts via echarts-for-react/esm/core),
- * pure series/period/option helpers, the telemetry calls and the metric settings dialog.
+ * pure series/period/option helpers and the metric settings dialog (its data comes from api/).
  * Importing this index pulls ECharts in: import it from lazily loaded screens only
- * (see lazy-screen.tsx).
+ * (see lib/lazy-screen.tsx).
  */
 export * from './abilities.ts';
-export * from './api/telemetry.ts';
 export * from './ChartCard.tsx';
 export * from './Charts.tsx';
 export * from './export/ExportMenu.tsx';

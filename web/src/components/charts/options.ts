@@ -1,4 +1,4 @@
-import dayjs from 'dayjs';
+import { type PlantCalendar, processTimeZone } from '@kilowatch/contract';
 import type { BarSeriesOption, LineSeriesOption, PieSeriesOption } from 'echarts/charts';
 import type {
   DataZoomComponentOption,
@@ -7,6 +7,7 @@ import type {
   TooltipComponentOption,
 } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
+import { calendarOf } from '../../lib/plant-calendar.ts';
 import { formatPeriodLabel, type Period, periodBuckets } from './period.ts';
 import { type ChartSeries, formatValue, type Pair, pointCount, splitByCompleteness } from './series.ts';
 import { type ChartTheme, paletteColor } from './theme.ts';
@@ -46,6 +47,11 @@ export interface CartesianInput {
   legend?: boolean;
   /** The requested time range [start, end): the time axis spans it whatever the data covers. */
   window?: { start: number; end: number };
+  /**
+   * The plant calendar (lib/plant-calendar.ts): periods and time labels are read on it, as the
+   * server's buckets are. Absent only in tests: the process's zone.
+   */
+  calendar?: PlantCalendar;
 }
 
 const MINUTE_MS = 60_000;
@@ -62,9 +68,12 @@ export function timeAxisLabels(spanMs: number): { format: string; minInterval: n
   return { format: 'YYYY-MM-DD', minInterval: DAY_MS };
 }
 
-export function timeLabelFormatter(spanMs: number): (value: number) => string {
+export function timeLabelFormatter(
+  spanMs: number,
+  calendar: PlantCalendar = calendarOf(processTimeZone()),
+): (value: number) => string {
   const { format } = timeAxisLabels(spanMs);
-  return (value) => dayjs(value).format(format);
+  return (value) => calendar.format(value, format);
 }
 
 /**
@@ -171,8 +180,9 @@ export function buildCartesianOption(input: CartesianInput): ChartOption {
     units.filter((u) => series.every((s) => (s.unit ?? '') !== u || s.counter === true)),
   );
   const period = input.period;
-  const categories = period ? periodBuckets(period.period, period.time) : null;
-  const label = (key: number) => (period ? formatPeriodLabel(key, period.period) : key);
+  const calendar = input.calendar ?? calendarOf(processTimeZone());
+  const categories = period ? periodBuckets(period.period, period.time, calendar) : null;
+  const label = (key: number) => (period ? formatPeriodLabel(key, period.period, calendar) : key);
   const toData = (pairs: Pair[]) => pairs.map(([k, v]) => [label(k), v] as [string | number, number | null]);
   let anyIncomplete = false;
   const missing = new Map<string, Map<string | number, { names: readonly string[]; count: number }>>();
@@ -277,12 +287,12 @@ export function buildCartesianOption(input: CartesianInput): ChartOption {
   const window = input.window && input.window.end > input.window.start ? input.window : undefined;
   const span = window ? window.end - window.start : timeSpan(series);
   const timeLabels = timeAxisLabels(span);
-  const spanLabel = timeLabelFormatter(span);
+  const spanLabel = timeLabelFormatter(span, calendar);
   const axisLabel = (value: unknown, fallback: string) =>
     period
       ? String(value ?? fallback)
       : typeof value === 'number'
-        ? dayjs(value).format('YYYY-MM-DD HH:mm:ss')
+        ? calendar.format(value, 'YYYY-MM-DD HH:mm:ss')
         : fallback;
 
   return {
@@ -307,6 +317,8 @@ export function buildCartesianOption(input: CartesianInput): ChartOption {
     tooltip: {
       trigger: 'axis',
       confine: true,
+      // Named, so the browser suite can read what a user reads.
+      className: 'kw-chart-tooltip',
       formatter: tooltipFormatter(
         unitOf,
         axisLabel,

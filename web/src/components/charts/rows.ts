@@ -1,5 +1,5 @@
 import type { Aggregator, MetricConfig } from '@kilowatch/contract';
-import type { ConfigPatch, ResourceRef } from './api/telemetry.ts';
+import type { ConfigPatch, ResourceRef } from '../../api/metric-configs.ts';
 import { lineSources, MAX_CHART_METRICS, type MetricSource } from './metrics.ts';
 import { isSpecialMetric } from './series.ts';
 import { paletteColor } from './theme.ts';

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useUi } from '../../app/ui-store.ts';
+import { useUi } from '../../lib/ui-store.ts';
 import { type ChartTheme, type ChartVariant, chartTheme } from './theme.ts';
 
 /** Chart height and font for the console's size setting; `card` for small charts in cards. */

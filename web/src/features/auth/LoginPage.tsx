@@ -4,9 +4,9 @@ import { Button, Input } from 'antd';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
+import { login } from '../../api/auth.ts';
 import { LanguageButtons } from '../../components/LanguageButtons.tsx';
 import { useSession } from '../../lib/session.ts';
-import { login } from './api.ts';
 import styles from './login.module.css';
 
 type Field = 'username' | 'password';

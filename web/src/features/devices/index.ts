@@ -1,7 +1,4 @@
-import { lazyScreen } from '../../app/lazy-screen.tsx';
-import type { ScreenMap } from '../../app/screens.ts';
-
-export { useUnits } from './api/units.ts';
+import { lazyScreen, type ScreenMap } from '../../lib/lazy-screen.tsx';
 
 /** Screens of this feature by route name (contract/src/routes.ts), loaded on first visit. */
 export const screens: ScreenMap = {

@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useUnits } from './api/units.ts';
+import { useUnits } from '../../api/units.ts';
 import { mockApi, page } from './test-utils.tsx';
 
 const units: Unit[] = [

@@ -1,5 +1,4 @@
-import { lazyScreen } from '../../app/lazy-screen.tsx';
-import type { ScreenMap } from '../../app/screens.ts';
+import { lazyScreen, type ScreenMap } from '../../lib/lazy-screen.tsx';
 
 /**
  * Screens of the home feature by route name (contract/src/routes.ts), loaded on first visit so

@@ -1,5 +1,4 @@
-import { lazyScreen } from '../../app/lazy-screen.tsx';
-import type { ScreenMap } from '../../app/screens.ts';
+import { lazyScreen, type ScreenMap } from '../../lib/lazy-screen.tsx';
 
 export { useAbilities as useRegionAbilities } from './abilities.ts';
 

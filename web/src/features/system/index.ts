@@ -1,8 +1,4 @@
-import { lazyScreen } from '../../app/lazy-screen.tsx';
-import type { ScreenMap } from '../../app/screens.ts';
-
-export { useStartupLogo } from './api/logo.ts';
-export { DEFAULT_LOGO_SRC } from './lib/logo.ts';
+import { lazyScreen, type ScreenMap } from '../../lib/lazy-screen.tsx';
 
 /** Screens of this feature by route name (contract/src/routes.ts), loaded on first visit. */
 export const screens: ScreenMap = {

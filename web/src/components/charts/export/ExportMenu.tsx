@@ -2,7 +2,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { App, Button, Dropdown, type MenuProps } from 'antd';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { plantTimeZone } from '../api/telemetry.ts';
+import { plantTimeZone } from '../../../api/telemetry.ts';
 import { toCsv } from './csv.ts';
 import { saveBlob, saveUrl, XLSX_MIME } from './download.ts';
 import { exportFileName, type Sheet } from './sheet.ts';

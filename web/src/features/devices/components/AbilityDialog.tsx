@@ -1,9 +1,9 @@
 import type { CategoryAbility, CategoryAbilityInput, DataType } from '@kilowatch/contract';
 import { Form, Input, InputNumber, Modal, Select, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
+import type { AbilitySave } from '../../../api/things.ts';
 import { HttpError } from '../../../lib/http.ts';
 import { notify } from '../../../lib/notify.ts';
-import type { AbilitySave } from '../api/category-abilities.ts';
 import { AbilityNameField } from './AbilityNameField.tsx';
 import { aggregatorOptions, dataTypeOptions, identifierRules } from './ability-options.ts';
 import { EnumOptionsEditor } from './EnumOptionsEditor.tsx';

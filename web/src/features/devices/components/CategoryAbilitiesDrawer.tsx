@@ -3,8 +3,8 @@ import type { Category, CategoryAbility } from '@kilowatch/contract';
 import { App, Button, Drawer, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCategoryAbilities, useCategoryAbilityMutations } from '../../../api/things.ts';
 import { notify } from '../../../lib/notify.ts';
-import { useCategoryAbilities, useCategoryAbilityMutations } from '../api/category-abilities.ts';
 import { AbilityDialog } from './AbilityDialog.tsx';
 import { QueryResult } from './QueryResult.tsx';
 

@@ -5,9 +5,9 @@ import { Button, Form, Input } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { keys, thenInvalidate } from '../../../api/keys.ts';
+import { createCategory, deleteCategory, getCategories, updateCategory } from '../../../api/things.ts';
 import { CrudPage } from '../../../components/crud/CrudPage.tsx';
-import { createCategory, deleteCategory, getCategories, updateCategory } from '../api/categories.ts';
-import { categoryKeys, thenInvalidate, thingRootKey } from '../api/keys.ts';
 import { CategoryAbilitiesDrawer } from './CategoryAbilitiesDrawer.tsx';
 
 export const formatTime = (iso: string) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : '');
@@ -23,12 +23,12 @@ export function CategoryPage() {
   const queryClient = useQueryClient();
   const [abilitiesOf, setAbilitiesOf] = useState<Category | null>(null);
   // Category names show in the model and thing screens: refresh everything under /api/thing.
-  const refreshAll = [thingRootKey] as const;
+  const refreshAll = [keys.things.all] as const;
 
   return (
     <>
       <CrudPage<Category, CategoryInput>
-        queryKey={categoryKeys.all}
+        queryKey={keys.things.categories.all}
         title={t('route.category')}
         searchPlaceholder={t('devices.category.searchPlaceholder')}
         fetchPage={(params) => getCategories(params)}

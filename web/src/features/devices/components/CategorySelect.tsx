@@ -1,6 +1,6 @@
 import { Select, type SelectProps } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useCategoryOptions } from '../api/categories.ts';
+import { useCategoryOptions } from '../../../api/things.ts';
 
 /** Every category by name, searchable. */
 export function CategorySelect(props: Omit<SelectProps<number>, 'options'>) {

@@ -1,8 +1,8 @@
 import type { DeviceConnection, Thing } from '@kilowatch/contract';
 import { Alert, Descriptions, Skeleton, Tabs, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useDeviceConnection } from '../api/connection.ts';
-import { useThingAbilities } from '../api/things.ts';
+import { useDeviceConnection } from '../../../api/realtime.ts';
+import { useThingAbilities } from '../../../api/things.ts';
 import {
   curlJson,
   mosquittoPub,

@@ -4,7 +4,7 @@ import { Alert, Space, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLatestValues } from '../api/connection.ts';
+import { useLatestValues } from '../../../api/realtime.ts';
 
 const newestOf = (statuses: readonly DeviceStatus[]): number | null =>
   statuses.reduce<number | null>(

@@ -15,8 +15,8 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useModelAbilities, usePatchModelAbility } from '../../../api/things.ts';
 import { notify } from '../../../lib/notify.ts';
-import { useModelAbilities, usePatchModelAbility } from '../api/models.ts';
 import { AbilityNameField } from './AbilityNameField.tsx';
 import { abilityColumns } from './ability-columns.tsx';
 import { aggregatorOptions } from './ability-options.ts';

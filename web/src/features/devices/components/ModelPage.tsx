@@ -4,9 +4,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { keys, thenInvalidate } from '../../../api/keys.ts';
+import { createModel, deleteModel, getModels, updateModel } from '../../../api/things.ts';
 import { CrudPage } from '../../../components/crud/CrudPage.tsx';
-import { modelKeys, thenInvalidate, thingRootKey } from '../api/keys.ts';
-import { createModel, deleteModel, getModels, updateModel } from '../api/models.ts';
 import { CategorySelect } from './CategorySelect.tsx';
 import { ModelAbilitiesDrawer } from './ModelAbilitiesDrawer.tsx';
 import { useIdFilters } from './use-id-filter.ts';
@@ -26,12 +26,12 @@ export function ModelPage() {
   const [filters, setFilters] = useIdFilters(FILTERS);
   const [abilitiesOf, setAbilitiesOf] = useState<Model | null>(null);
   // Categories count their models; things show their model's name.
-  const refreshAll = [thingRootKey] as const;
+  const refreshAll = [keys.things.all] as const;
 
   return (
     <>
       <CrudPage<Model, ModelInput>
-        queryKey={modelKeys.list(filters)}
+        queryKey={keys.things.models.list(filters)}
         title={t('route.model')}
         searchPlaceholder={t('devices.model.searchPlaceholder')}
         fetchPage={(params) => getModels({ ...params, ...filters })}

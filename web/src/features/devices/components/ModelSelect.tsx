@@ -1,7 +1,7 @@
 import type { Model } from '@kilowatch/contract';
 import { Select, type SelectProps } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useModelOptions } from '../api/models.ts';
+import { useModelOptions } from '../../../api/things.ts';
 
 /** Models grouped by category; `categoryId` narrows the list to one category. */
 export function ModelSelect({

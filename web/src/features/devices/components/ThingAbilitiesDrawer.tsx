@@ -3,8 +3,8 @@ import type { EffectiveAbility, Thing } from '@kilowatch/contract';
 import { App, Button, Drawer, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useRemoveThingAbilities, useThingAbilities } from '../../../api/things.ts';
 import { notify } from '../../../lib/notify.ts';
-import { useRemoveThingAbilities, useThingAbilities } from '../api/things.ts';
 import { abilityColumns } from './ability-columns.tsx';
 import { QueryResult } from './QueryResult.tsx';
 

@@ -3,7 +3,6 @@ import { type ImportRowError, THING_IMPORT_COLUMNS } from '@kilowatch/contract';
 import { Alert, Button, Modal, Space, Table, Typography, Upload, type UploadFile } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { notify } from '../../../lib/notify.ts';
 import {
   downloadImportTemplate,
   IMPORT_FORMATS,
@@ -11,7 +10,8 @@ import {
   type ImportFormat,
   ImportRefused,
   useImportThings,
-} from '../api/things.ts';
+} from '../../../api/things.ts';
+import { notify } from '../../../lib/notify.ts';
 
 const ACCEPT = '.xlsx,.csv';
 

@@ -4,9 +4,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { keys, thenInvalidate } from '../../../api/keys.ts';
+import { createThing, deleteThing, getThings, updateThing } from '../../../api/things.ts';
 import { CrudPage } from '../../../components/crud/CrudPage.tsx';
-import { thenInvalidate, thingKeys, thingRootKey } from '../api/keys.ts';
-import { createThing, deleteThing, getThings, updateThing } from '../api/things.ts';
 import { AttributesEditor } from './AttributesEditor.tsx';
 import { identifierRules } from './ability-options.ts';
 import { CategorySelect } from './CategorySelect.tsx';
@@ -52,12 +52,12 @@ export function ThingPage() {
   const [tokenOf, setTokenOf] = useState<Thing | null>(null);
   const [importOpen, setImportOpen] = useState(false);
   // Models count their things.
-  const refreshAll = [thingRootKey] as const;
+  const refreshAll = [keys.things.all] as const;
 
   return (
     <>
       <CrudPage<ThingListItem, ThingValues>
-        queryKey={thingKeys.list(filters)}
+        queryKey={keys.things.things.list(filters)}
         title={t('route.nodes')}
         searchPlaceholder={t('devices.thing.searchPlaceholder')}
         fetchPage={(params) => getThings({ ...params, ...filters })}
@@ -180,7 +180,7 @@ export function ThingPage() {
         onClose={() => {
           setTokenOf(null);
           // The device may have sent its first message meanwhile: its presence changed.
-          void queryClient.invalidateQueries({ queryKey: thingKeys.lists() });
+          void queryClient.invalidateQueries({ queryKey: keys.things.things.lists() });
         }}
       />
       <ThingImportModal open={importOpen} onClose={() => setImportOpen(false)} />

@@ -1,7 +1,7 @@
 import { Select, type SelectProps } from 'antd';
 import { useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useThingSearch } from '../api/things.ts';
+import { useThingSearch } from '../../../api/things.ts';
 
 /** A searchable thing select that asks the server (`?name=`) as the user types. */
 export function ThingPicker({

@@ -1,6 +1,6 @@
 import { Select, type SelectProps } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useUnits } from '../api/units.ts';
+import { useUnits } from '../../../api/units.ts';
 
 type UnitSelectProps = Omit<SelectProps<string>, 'options' | 'value' | 'onChange'> & {
   /** A unit symbol; '' means no unit. */

@@ -1,9 +1,10 @@
 import type { RegionNode, Video, VideoInput } from '@kilowatch/contract';
 import { Form, Input, Radio, Space, Tag, TreeSelect, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { keys } from '../../../api/keys.ts';
+import { useRegionTree } from '../../../api/regions.ts';
+import { createVideo, deleteVideo, getVideos, updateVideo } from '../../../api/videos.ts';
 import { CrudPage } from '../../../components/crud/CrudPage.tsx';
-import { videoKeys } from '../api/keys.ts';
-import { createVideo, deleteVideo, getVideos, updateVideo, useRegionTree } from '../api/videos.ts';
 import { ThingPicker } from './ThingPicker.tsx';
 
 /** Schemes a stream address may use (contract VideoInput.streamUrl). */
@@ -61,7 +62,7 @@ export function VideoPage() {
   const { t } = useTranslation();
   return (
     <CrudPage<Video, VideoValues>
-      queryKey={videoKeys.all}
+      queryKey={keys.videos.all}
       title={
         <Space size="middle" wrap>
           {t('route.videoManagement')}

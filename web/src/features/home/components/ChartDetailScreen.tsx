@@ -5,6 +5,8 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
+import { metricConfigsQuery } from '../../../api/metric-configs.ts';
+import { plantTimeZone } from '../../../api/telemetry.ts';
 import {
   BarChart,
   buildSeries,
@@ -14,36 +16,36 @@ import {
   configMetric,
   ExportMenu,
   type ExportSource,
-  invertShift,
   LineChart,
-  metricConfigsQuery,
   type Period,
   paletteColor,
-  plantTimeZone,
   seriesSheet,
-  shiftPoints,
   useSheetLabels,
   useShownSeries,
   withUnit,
   type YoyOption,
-  yoyShift,
+  yoyCompare,
 } from '../../../components/charts/index.ts';
-import { usePeriodData } from '../api/home.ts';
+import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
+import { usePeriodData } from '../hooks/home.ts';
 import { formatDateParam, parseDetailParams, yoyOptionsFor } from '../lib/detail-params.ts';
 import { chartKind, periodQuery } from '../lib/period-query.ts';
 
 const PICKER: Record<Period, 'date' | 'month' | 'year'> = { day: 'date', month: 'month', year: 'year' };
+const DATE_PARAM = 'YYYY-MM-DD';
 
 /**
  * /home/chartdetail: one metric large, by day (HH:00), month (MM-DD) or year (YYYY-MM), with a
  * date picker and a year-on-year comparison (yesterday -24 h, last week -168 h, or a chosen
- * date) drawn on the same axis.
+ * date) drawn on the same axis. Dates, periods and the comparison are the plant's: the server
+ * answers the comparison on its calendar, keyed on the shown period's buckets.
  */
 export default function ChartDetailScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
-  const state = useMemo(() => parseDetailParams(params), [params]);
+  const calendar = usePlantCalendar();
+  const state = useMemo(() => parseDetailParams(params, calendar), [params, calendar]);
   const { resource, period, date, yoy, compare } = state;
   const configs = useQuery(metricConfigsQuery(resource ? { ...resource, categoryId: null } : null));
   const metric: ChartMetric | null = useMemo(() => {
@@ -60,21 +62,21 @@ export default function ChartDetailScreen() {
     };
   }, [configs.data, state.metric]);
 
-  const shift = useMemo(() => yoyShift(yoy, period, date, compare), [yoy, period, date, compare]);
-  const baseQuery = useMemo(
-    () => (resource && metric && !configs.isPending ? periodQuery(resource, metric, period, date) : null),
-    [resource, metric, period, date, configs.isPending],
+  const comparison = useMemo(
+    () => yoyCompare(yoy, period, date, compare, calendar),
+    [yoy, period, date, compare, calendar],
   );
-  const compareQuery = useMemo(
+  const baseQuery = useMemo(
     () =>
-      baseQuery && shift && resource && metric ? periodQuery(resource, metric, period, date, shift) : null,
-    [baseQuery, resource, metric, period, date, shift],
+      resource && metric && !configs.isPending
+        ? periodQuery(resource, metric, period, date, calendar, comparison)
+        : null,
+    [resource, metric, period, date, calendar, comparison, configs.isPending],
   );
   const base = usePeriodData(baseQuery);
-  const comparison = usePeriodData(compareQuery);
 
   const compareLabel =
-    yoy === 'date' && compare !== null ? formatDateParam(compare) : t(`home.detail.yoy.${yoy}`);
+    yoy === 'date' && compare !== null ? formatDateParam(compare, calendar) : t(`home.detail.yoy.${yoy}`);
   const series = useMemo<ChartSeries[]>(() => {
     if (!metric) return [];
     const unit = metric.unit || base.data?.unit;
@@ -86,21 +88,23 @@ export default function ChartDetailScreen() {
       totalName: t('charts.total'),
     };
     const main = buildSeries(base.data?.result ?? [], options);
-    if (!shift || !comparison.data || !compareQuery) return main;
-    // Comparison buckets moved forward by the same shift: they share the base axis labels.
-    const moved = shiftPoints(comparison.data.result, invertShift(shift));
-    const other = buildSeries(moved, {
+    // The server keys the comparison on the shown period's buckets: they share its axis labels.
+    const other = base.data?.compare;
+    if (!comparison || !other) return main;
+    const moved = buildSeries(other.result, {
       ...options,
       name: `${metric.name} (${compareLabel})`,
       color: paletteColor(3),
     }).map((s) => ({ ...s, compare: true }));
-    return [...main, ...other];
-  }, [metric, base.data, comparison.data, compareQuery, shift, compareLabel, t]);
+    return [...main, ...moved];
+  }, [metric, base.data, comparison, compareLabel, t]);
 
   const shown = useShownSeries(series);
   const labels = useSheetLabels();
   const chartBox = useRef<HTMLDivElement>(null);
 
+  // The pickers work in the browser's zone: they show the plant's date as a local one.
+  const pickerValue = (time: number) => dayjs(calendar.dateOf(time));
   const set = (change: Record<string, string | null>) =>
     setParams(
       (prev) => {
@@ -127,7 +131,7 @@ export default function ChartDetailScreen() {
   const Chart = chartKind(metric) === 'bar' ? BarChart : LineChart;
   const title = withUnit(metric.name, metric.unit);
   const exportSource: ExportSource = {
-    title: `${title} ${formatDateParam(date)}`,
+    title: `${title} ${formatDateParam(date, calendar)}`,
     timeZone: base.data?.timeZone,
     sheet: () => seriesSheet(title, shown, labels, base.data?.timeZone || plantTimeZone()),
     chart: () => chartBox.current,
@@ -162,8 +166,8 @@ export default function ChartDetailScreen() {
           picker={PICKER[period]}
           allowClear={false}
           aria-label={t('home.detail.date')}
-          value={dayjs(date)}
-          onChange={(d: Dayjs | null) => d && set({ date: formatDateParam(d.valueOf()) })}
+          value={pickerValue(date)}
+          onChange={(d: Dayjs | null) => d && set({ date: d.format(DATE_PARAM) })}
         />
         <Select<YoyOption>
           style={{ width: 160 }}
@@ -176,8 +180,8 @@ export default function ChartDetailScreen() {
           <DatePicker
             picker={PICKER[period]}
             aria-label={t('home.detail.compareDate')}
-            value={compare !== null ? dayjs(compare) : null}
-            onChange={(d: Dayjs | null) => set({ compare: d ? formatDateParam(d.valueOf()) : null })}
+            value={compare !== null ? pickerValue(compare) : null}
+            onChange={(d: Dayjs | null) => set({ compare: d ? d.format(DATE_PARAM) : null })}
           />
         )}
       </Space>

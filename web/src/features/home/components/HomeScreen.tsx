@@ -1,9 +1,9 @@
 import { SettingOutlined } from '@ant-design/icons';
 import { Button, Card, Col, Empty, Row, Skeleton, Space, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import type { ResourceRef } from '../../../api/keys.ts';
 import {
   BarChart,
   buildSeries,
@@ -15,13 +15,13 @@ import {
   LineChart,
   lineSources,
   MetricSettingsDialog,
-  type ResourceRef,
   summarize,
   useChartAbilities,
   useShownSeries,
   withUnit,
 } from '../../../components/charts/index.ts';
-import { useAllSources, useHomeConfigs, usePeriodData, useRootRegion } from '../api/home.ts';
+import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
+import { useAllSources, useHomeConfigs, usePeriodData, useRootRegion } from '../hooks/home.ts';
 import { type ChartResource, chartKind, periodQuery } from '../lib/period-query.ts';
 
 /**
@@ -30,6 +30,7 @@ import { type ChartResource, chartKind, periodQuery } from '../lib/period-query.
  */
 export default function HomeScreen() {
   const { t } = useTranslation();
+  const calendar = usePlantCalendar();
   const navigate = useNavigate();
   const abilities = useChartAbilities();
   const { root, isPending: rootPending } = useRootRegion();
@@ -69,7 +70,7 @@ export default function HomeScreen() {
           <Space>
             <span>{root.name}</span>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {t('home.today', { date: dayjs().format('YYYY-MM-DD') })}
+              {t('home.today', { date: calendar.dateOf(Date.now()) })}
             </Typography.Text>
           </Space>
         }
@@ -136,9 +137,13 @@ function HomeChartCard({
   onOpen(): void;
 }) {
   const { t } = useTranslation();
-  // The day rolls over at midnight: the key (and so the query) follows on the next render.
-  const today = dayjs().startOf('day').valueOf();
-  const query = useMemo(() => periodQuery(resource, metric, 'day', today), [resource, metric, today]);
+  const calendar = usePlantCalendar();
+  // The plant's day rolls over at its midnight: the key (and so the query) follows on the next render.
+  const today = calendar.startOfDay(Date.now());
+  const query = useMemo(
+    () => periodQuery(resource, metric, 'day', today, calendar),
+    [resource, metric, today, calendar],
+  );
   const data = usePeriodData(query);
   const series = useMemo(
     () =>

@@ -3,6 +3,11 @@ import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderScreen } from '../../../components/charts/test-utils.tsx';
 import type { RequestOptions } from '../../../lib/http.ts';
+import { useSession } from '../../../lib/session.ts';
+
+// The browser in New York; the plant's zone is the browser's until a test signs in a user whose
+// server says otherwise (Me.timeZone). Node follows a TZ set at run time (own process per file).
+process.env.TZ = 'America/New_York';
 
 vi.mock('echarts-for-react/esm/core', () => ({
   default: (props: { option: { xAxis?: { data?: string[] }; series?: { name?: string }[] } }) => (
@@ -14,7 +19,11 @@ vi.mock('echarts-for-react/esm/core', () => ({
   ),
 }));
 const http = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), patch: vi.fn() }));
-vi.mock('../../../lib/http.ts', () => ({ http }));
+// lib/call.ts sends through `request`; it reaches the doubled verbs.
+vi.mock('../../../lib/http.ts', async () => {
+  const { requestViaHttp } = await import('../../../testing/request-via-http.ts');
+  return { http, request: requestViaHttp(http) };
+});
 const { default: HomeScreen } = await import('./HomeScreen.tsx');
 const { default: ChartDetailScreen } = await import('./ChartDetailScreen.tsx');
 
@@ -80,17 +89,29 @@ beforeEach(() => {
       ];
     return [];
   });
-  http.post.mockImplementation(async (_u: string, body: { startTime: number }) => ({
+  http.post.mockImplementation(async (_u: string, body: { startTime: number; compare?: unknown }) => ({
     result: [{ key: body.startTime + 14 * 3600_000, value: 5, group: '总厂', complete: false }],
     seq: null,
     unit: 'kWh',
     resolution: 'hour',
+    // The server keys comparison points on the shown period's buckets (query/ranges.ts).
+    ...(body.compare
+      ? {
+          compare: {
+            startTime: 0,
+            endTime: 0,
+            shift: { amount: -1, unit: 'day' },
+            result: [{ key: body.startTime, at: 0, value: 4, group: '总厂', complete: true }],
+          },
+        }
+      : {}),
   }));
 });
 
 afterEach(() => {
   vi.useRealTimers();
   vi.clearAllMocks();
+  useSession.getState().clear();
 });
 
 describe('HomeScreen', () => {
@@ -158,7 +179,9 @@ describe('ChartDetailScreen', () => {
     await flush();
     const starts = posts().map(([, body]) => body.startTime);
     const today = new Date(2024, 2, 5).getTime();
-    expect(starts).toEqual([today, today - 24 * 3600_000]);
+    // One call: the server answers the comparison -24 h on the same buckets.
+    expect(starts).toEqual([today]);
+    expect(posts()[0]![1].compare).toEqual({ shift: { amount: -24, unit: 'hour' } });
     expect(screen.getByTestId('echart').getAttribute('data-names')).toBe('电量|电量 (昨日)|数据不完整');
   });
 
@@ -173,7 +196,66 @@ describe('ChartDetailScreen', () => {
       groupByTime: 'day',
       startTime: new Date(2024, 1, 1).getTime(),
     });
-    expect(posts()[1]![1]).toMatchObject({ startTime: new Date(2023, 1, 1).getTime() });
+    expect(posts()[0]![1].compare).toEqual({ startTime: new Date(2023, 1, 1).getTime() });
     expect(screen.getByTestId('echart').getAttribute('data-labels')!.split(',')[0]).toBe('02-01');
+  });
+});
+
+describe('a plant in another zone than the browser', () => {
+  // 2024-03-05 14:30 in New York is 2024-03-06 03:30 in Shanghai.
+  const shanghai = (text: string) => Date.parse(`${text}+08:00`);
+  beforeEach(() => {
+    useSession.getState().setUser({
+      id: 1,
+      username: 'admin',
+      name: '管理员',
+      avatar: '',
+      introduction: '',
+      roles: ['admin'],
+      routes: [],
+      userLevel: 1,
+      setting: {},
+      timeZone: 'Asia/Shanghai',
+    });
+  });
+
+  it("home charts the plant's today with the plant's hour labels", async () => {
+    renderScreen(<HomeScreen />, '/home');
+    await flush();
+    expect(posts()[0]![1]).toMatchObject({
+      period: 'day',
+      startTime: shanghai('2024-03-06T00:00'),
+      endTime: shanghai('2024-03-07T00:00'),
+    });
+    const labels = screen.getByTestId('echart').getAttribute('data-labels')!.split(',');
+    expect(labels).toHaveLength(24);
+    expect(labels[0]).toBe('00:00');
+    expect(screen.getByText(/2024-03-06/)).toBeTruthy();
+  });
+
+  it("the detail's dates, periods, labels and year-on-year are the plant's", async () => {
+    renderScreen(
+      <ChartDetailScreen />,
+      '/home/chartdetail?resourceType=region&resourceId=1&metric=E&period=month&date=2024-02-10&yoy=date&compare=2023-02-01',
+    );
+    await flush();
+    // One call: the comparison comes with it.
+    const month = posts().filter(([, body]) => body.period === 'month');
+    expect(month).toHaveLength(1);
+    expect(month[0]![1]).toMatchObject({
+      period: 'month',
+      groupByTime: 'day',
+      startTime: shanghai('2024-02-01T00:00'),
+      endTime: shanghai('2024-03-01T00:00'),
+      compare: { startTime: shanghai('2023-02-01T00:00') },
+    });
+    // The server's day buckets start at the plant's midnights: labelled by the plant's date
+    // (New York's clock would call the first one 01-31).
+    const labels = screen.getByTestId('echart').getAttribute('data-labels')!.split(',');
+    expect(labels).toHaveLength(29);
+    expect(labels[0]).toBe('02-01');
+    expect(labels[28]).toBe('02-29');
+    // The date picker shows the plant's date.
+    expect(screen.getByDisplayValue('2024-02')).toBeTruthy();
   });
 });

@@ -1,5 +1,4 @@
-import { PERIODS } from '@kilowatch/contract';
-import dayjs from 'dayjs';
+import { PERIODS, PlantCalendar } from '@kilowatch/contract';
 import { type Period, YOY_OPTIONS, type YoyOption } from '../../../components/charts/period.ts';
 import type { ChartResource } from './period-query.ts';
 
@@ -8,28 +7,31 @@ export interface DetailParams {
   resource: ChartResource | null;
   metric: string | null;
   period: Period;
-  /** A time inside the shown period (ms). */
+  /** A time inside the shown period (ms): the plant's midnight of the address's date. */
   date: number;
   yoy: YoyOption;
-  /** The chosen comparison date (yoy 'date'). */
+  /** The chosen comparison date (yoy 'date'), the plant's midnight of it. */
   compare: number | null;
 }
 
-const DATE_FORMAT = 'YYYY-MM-DD';
-
-const parseDate = (v: string | null): number | null => {
-  if (!v) return null;
-  const d = dayjs(v);
-  return d.isValid() ? d.valueOf() : null;
+/** A YYYY-MM-DD date of the address: the plant's day, whatever the browser's zone. */
+const parseDate = (v: string | null, calendar: PlantCalendar): number | null => {
+  const day = v ? PlantCalendar.dayOfDate(v) : null;
+  return day === null ? null : calendar.dayStart(day);
 };
 
-export const formatDateParam = (time: number) => dayjs(time).format(DATE_FORMAT);
+/** The address's YYYY-MM-DD of a time: its date on the plant calendar. */
+export const formatDateParam = (time: number, calendar: PlantCalendar) => calendar.dateOf(time);
 
 /** Yesterday and last week compare days; any period can compare with a chosen date. */
 export const yoyOptionsFor = (period: Period): YoyOption[] =>
   period === 'day' ? [...YOY_OPTIONS] : YOY_OPTIONS.filter((o) => o === 'none' || o === 'date');
 
-export function parseDetailParams(params: URLSearchParams, now: number = Date.now()): DetailParams {
+export function parseDetailParams(
+  params: URLSearchParams,
+  calendar: PlantCalendar,
+  now: number = Date.now(),
+): DetailParams {
   const type = params.get('resourceType');
   const id = Number(params.get('resourceId'));
   const resource: ChartResource | null =
@@ -45,8 +47,8 @@ export function parseDetailParams(params: URLSearchParams, now: number = Date.no
     resource,
     metric: params.get('metric') || null,
     period,
-    date: parseDate(params.get('date')) ?? now,
+    date: parseDate(params.get('date'), calendar) ?? calendar.startOfDay(now),
     yoy,
-    compare: parseDate(params.get('compare')),
+    compare: parseDate(params.get('compare'), calendar),
   };
 }

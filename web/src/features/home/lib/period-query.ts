@@ -1,13 +1,7 @@
-import type { ResourceType } from '@kilowatch/contract';
-import type { ChartQuery } from '../../../components/charts/api/telemetry.ts';
+import type { PlantCalendar, QueryComparison, ResourceType } from '@kilowatch/contract';
+import type { ChartQuery } from '../../../api/telemetry.ts';
 import type { ChartMetric } from '../../../components/charts/metrics.ts';
-import {
-  PERIOD_BUCKET,
-  type Period,
-  periodRange,
-  type Shift,
-  shiftTime,
-} from '../../../components/charts/period.ts';
+import { PERIOD_BUCKET, type Period, periodRange } from '../../../components/charts/period.ts';
 import { isAdditive } from '../../../components/charts/series.ts';
 
 export interface ChartResource {
@@ -17,20 +11,19 @@ export interface ChartResource {
 
 /**
  * The body of a period chart: the day by hours, the month by days or the year by months that
- * holds `time`. Regions include every descendant's things and answer one series (summed for
- * additive metrics, averaged otherwise). With `shift`, the same buckets that far back (year on
- * year comparison).
+ * holds `time` on the plant calendar. Regions include every descendant's things and answer one
+ * series (summed for additive metrics, averaged otherwise). With `compare`, the server answers
+ * the comparison too, on the same buckets (year on year: contract QueryComparison).
  */
 export function periodQuery(
   resource: ChartResource,
   metric: ChartMetric,
   period: Period,
   time: number,
-  shift: Shift | null = null,
+  calendar: PlantCalendar,
+  compare: QueryComparison | null = null,
 ): ChartQuery {
-  const range = periodRange(period, time);
-  const start = shift ? shiftTime(range.start, shift) : range.start;
-  const end = shift ? shiftTime(range.end, shift) : range.end;
+  const range = periodRange(period, time, calendar);
   const region = resource.resourceType === 'region';
   return {
     resourceType: resource.resourceType,
@@ -41,12 +34,13 @@ export function periodQuery(
     period,
     groupByTime: PERIOD_BUCKET[period],
     groupByInterval: 1,
-    startTime: start,
-    endTime: end,
+    startTime: range.start,
+    endTime: range.end,
     unit: metric.unit || undefined,
     // The server combines a region's things by the metric's nature (sum for power and energy,
     // average for temperatures and voltages: contract defaultCombine).
     ...(region ? { successor: true } : {}),
+    ...(compare ? { compare } : {}),
   };
 }
 

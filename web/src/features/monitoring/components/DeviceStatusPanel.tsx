@@ -1,11 +1,11 @@
 import type { DeviceStatus } from '@kilowatch/contract';
 import { Card, Col, Empty, Row, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { plantTimeZone } from '../../../components/charts/api/telemetry.ts';
+import { plantTimeZone } from '../../../api/telemetry.ts';
 import { ExportMenu } from '../../../components/charts/export/ExportMenu.tsx';
 import type { Sheet } from '../../../components/charts/export/sheet.ts';
 import { formatValue, isStatusMetric } from '../../../components/charts/series.ts';
-import { useDeviceStatus } from '../api/monitoring.ts';
+import { useDeviceStatus } from '../hooks/monitoring.ts';
 import type { Selection } from '../lib/selection.ts';
 import { RunStateTag } from './StatusTag.tsx';
 

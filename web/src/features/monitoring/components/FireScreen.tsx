@@ -3,15 +3,12 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import { Alert, Card, Col, Empty, Row, Select, Skeleton, Space, Tag, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  categoriesQuery,
-  categoryAbilitiesQuery,
-  regionTreeQuery,
-} from '../../../components/charts/api/telemetry.ts';
+import { regionTreeQuery } from '../../../api/regions.ts';
+import { categoryAbilitiesQuery, METADATA_STALE_MS, useCategories } from '../../../api/things.ts';
 import { ExportMenu, type ExportSource } from '../../../components/charts/export/ExportMenu.tsx';
 import type { Sheet } from '../../../components/charts/export/sheet.ts';
 import { formatWithUnit } from '../../../components/charts/series.ts';
-import { usePolledCabinets } from '../api/monitoring.ts';
+import { usePolledCabinets } from '../hooks/monitoring.ts';
 import {
   countStates,
   detectFireCategory,
@@ -42,10 +39,14 @@ const READABLE = { color: 'rgba(0, 0, 0, 0.88)' };
 export default function FireScreen() {
   const { t } = useTranslation();
   const { categoryId: chosen, setCategory } = useMonitorParams();
-  const categories = useQuery(categoriesQuery());
+  const categories = useCategories();
   const probed = (categories.data ?? []).slice(0, MAX_PROBED_CATEGORIES);
   const abilities = useQueries({
-    queries: probed.map((c) => ({ ...categoryAbilitiesQuery(c.id), enabled: chosen === null })),
+    queries: probed.map((c) => ({
+      ...categoryAbilitiesQuery(c.id),
+      staleTime: METADATA_STALE_MS,
+      enabled: chosen === null,
+    })),
   });
   const detected = useMemo(() => {
     if (chosen !== null || abilities.some((a) => a.isPending)) return null;
@@ -54,7 +55,10 @@ export default function FireScreen() {
   }, [chosen, abilities, probed]);
   const categoryId = chosen ?? detected;
 
-  const tree = useQuery({ ...regionTreeQuery(true, categoryId), enabled: categoryId !== null });
+  const tree = useQuery({
+    ...regionTreeQuery({ withThings: true, categoryId }),
+    enabled: categoryId !== null,
+  });
   const roots = tree.data ?? [];
   const cabinetResults = usePolledCabinets(
     roots.map((r) => r.id),

@@ -19,6 +19,7 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { plantTimeZone } from '../../../api/telemetry.ts';
 import {
   allLineMetrics,
   buildSeries,
@@ -31,7 +32,6 @@ import {
   groupPoints,
   LineChart,
   MAX_CHART_METRICS,
-  plantTimeZone,
   seriesSheet,
   seriesTable,
   summarize,
@@ -39,8 +39,9 @@ import {
   useSheetLabels,
   useShownSeries,
 } from '../../../components/charts/index.ts';
-import { useCounterSummary, useHistorySeries } from '../api/history.ts';
-import { useResourceMetrics } from '../api/metrics.ts';
+import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
+import { useCounterSummary, useHistorySeries } from '../hooks/history.ts';
+import { useResourceMetrics } from '../hooks/metrics.ts';
 import { HISTORY_HOURS, parseWindow, resolveWindow } from '../lib/window.ts';
 import { MonitorLayout } from './MonitorLayout.tsx';
 import { useMonitor } from './use-monitor.ts';
@@ -57,6 +58,11 @@ type View = 'chart' | 'table';
  */
 export default function HistoryScreen() {
   const { t } = useTranslation();
+  // Times are the plant's wall clock; the pickers work in the browser's zone and are translated.
+  const calendar = usePlantCalendar();
+  const pickerValue = (time: number) => dayjs(calendar.format(time, 'YYYY-MM-DDTHH:mm:ss'));
+  const fromPicker = (d: Dayjs) =>
+    calendar.fromWall(Date.UTC(d.year(), d.month(), d.date(), d.hour(), d.minute(), d.second()));
   const ctx = useMonitor();
   const { selection, node, categoryId, params, update } = ctx;
   const resource = useResourceMetrics(selection, node, categoryId);
@@ -142,10 +148,10 @@ export default function HistoryScreen() {
                 showTime={{ format: 'HH:mm' }}
                 format="YYYY-MM-DD HH:mm"
                 aria-label={t('monitoring.history.range')}
-                value={window.kind === 'range' ? [dayjs(window.start), dayjs(window.end)] : null}
+                value={window.kind === 'range' ? [pickerValue(window.start), pickerValue(window.end)] : null}
                 onChange={(values) => {
                   const [from, to] = (values ?? []) as (Dayjs | null)[];
-                  if (from && to) update({ start: from.valueOf(), end: to.valueOf(), hours: null });
+                  if (from && to) update({ start: fromPicker(from), end: fromPicker(to), hours: null });
                   else update({ start: null, end: null });
                 }}
               />
@@ -179,7 +185,8 @@ export default function HistoryScreen() {
               />
             </Space>
             <Typography.Paragraph type="secondary" style={{ margin: '8px 0 0' }} data-testid="history-range">
-              {dayjs(range.start).format('YYYY-MM-DD HH:mm')} ~ {dayjs(range.end).format('YYYY-MM-DD HH:mm')}
+              {calendar.format(range.start, 'YYYY-MM-DD HH:mm')} ~{' '}
+              {calendar.format(range.end, 'YYYY-MM-DD HH:mm')}
             </Typography.Paragraph>
           </Card>
           {resource.counters.length ? (
@@ -254,6 +261,7 @@ export const HISTORY_PAGE_SIZES = [TOP_DATA_CHUNK, 50, 100, 500];
 /** The series as a table: 10 points a page (spec §9) or more, 2 decimals, * for incomplete. */
 export function HistoryTable({ series }: { series: ChartSeries[] }) {
   const { t } = useTranslation();
+  const calendar = usePlantCalendar();
   const rows = useMemo(() => seriesTable(series), [series]);
   const [pageSize, setPageSize] = useState<number>(TOP_DATA_CHUNK);
   const columns: TableColumnsType<TableRow> = [
@@ -261,7 +269,7 @@ export function HistoryTable({ series }: { series: ChartSeries[] }) {
       title: t('monitoring.history.time'),
       dataIndex: 'key',
       width: 180,
-      render: (key: number) => dayjs(key).format('YYYY-MM-DD HH:mm:ss'),
+      render: (key: number) => calendar.format(key, 'YYYY-MM-DD HH:mm:ss'),
     },
     ...series.map((s) => ({
       title: s.unit ? `${s.name} (${s.unit})` : s.name,

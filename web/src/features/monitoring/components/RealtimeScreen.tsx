@@ -19,8 +19,8 @@ import {
   useShownSeries,
   withUnit,
 } from '../../../components/charts/index.ts';
-import { useResourceMetrics } from '../api/metrics.ts';
-import { useRealtimeSeries, useTickCabinets } from '../api/monitoring.ts';
+import { useResourceMetrics } from '../hooks/metrics.ts';
+import { useRealtimeSeries, useTickCabinets } from '../hooks/monitoring.ts';
 import type { Selection } from '../lib/selection.ts';
 import { useSeqTicker } from '../lib/seq.ts';
 import { realtimeWindow } from '../lib/window.ts';

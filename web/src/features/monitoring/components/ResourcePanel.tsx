@@ -1,11 +1,10 @@
 import { ApartmentOutlined, DesktopOutlined, InboxOutlined } from '@ant-design/icons';
 import type { RegionNode } from '@kilowatch/contract';
-import { useQuery } from '@tanstack/react-query';
 import { Card, Empty, Input, Select, Skeleton, Tree, type TreeDataNode } from 'antd';
 import type { TFunction } from 'i18next';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { categoriesQuery } from '../../../components/charts/api/telemetry.ts';
+import { useCategories } from '../../../api/things.ts';
 import {
   filterTree,
   isUnassignedGroup,
@@ -70,7 +69,7 @@ export function ResourcePanel({
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const [expanded, setExpanded] = useState<string[] | null>(null);
-  const categories = useQuery({ ...categoriesQuery(), enabled: categoryFilter });
+  const categories = useCategories(categoryFilter);
   const filtered = useMemo(() => filterTree(ctx.roots, search), [ctx.roots, search]);
   const treeData = useMemo(() => toTreeData(filtered.nodes), [filtered.nodes]);
   const byKey = useMemo(

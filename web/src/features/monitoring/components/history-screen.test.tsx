@@ -3,6 +3,7 @@ import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderScreen } from '../../../components/charts/test-utils.tsx';
 import type { RequestOptions } from '../../../lib/http.ts';
+import { useSession } from '../../../lib/session.ts';
 
 vi.mock('echarts-for-react/esm/core', () => ({
   default: (props: { option: { series?: { name?: string; data?: unknown[] }[] } }) => (
@@ -10,7 +11,11 @@ vi.mock('echarts-for-react/esm/core', () => ({
   ),
 }));
 const http = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), patch: vi.fn() }));
-vi.mock('../../../lib/http.ts', () => ({ http }));
+// lib/call.ts sends through `request`; it reaches the doubled verbs.
+vi.mock('../../../lib/http.ts', async () => {
+  const { requestViaHttp } = await import('../../../testing/request-via-http.ts');
+  return { http, request: requestViaHttp(http) };
+});
 const { default: HistoryScreen } = await import('./HistoryScreen.tsx');
 
 const NOW = 1_700_000_000_000;
@@ -124,15 +129,17 @@ describe('HistoryScreen', () => {
     expect(names).toContain('数据不完整');
   });
 
-  it('asks for 5-minute buckets over 72 h', async () => {
+  // The server picks 5-minute buckets for these 72 h (server/src/modules/query/compare.test.ts).
+  it('asks the server for automatic buckets of at most 2000 points over 72 h', async () => {
     renderScreen(<HistoryScreen />, '/energy_monitor/history?resourceType=thing&resourceId=11&hours=72');
     await flush();
     const line = posts().find(([, body]) => body.metricIdentifier === 'E')!;
     expect(line[1]).toMatchObject({
       startTime: NOW - 72 * 3600_000,
-      groupByTime: 'minute',
-      groupByInterval: 5,
+      groupByTime: 'auto',
+      maxPoints: 2000,
     });
+    expect(line[1]).not.toHaveProperty('groupByInterval');
     expect(line[1]).not.toHaveProperty('combine');
   });
 
@@ -145,5 +152,28 @@ describe('HistoryScreen', () => {
     const changer = document.querySelector('.ant-pagination-options-size-changer');
     expect(changer).not.toBeNull();
     expect(changer!.textContent).toContain('10');
+  });
+
+  it("prints the window and the table's times on the plant's clock", async () => {
+    // NOW is 2023-11-14 22:13:20 UTC: 2023-11-15 06:13 in Shanghai, whatever the browser's zone.
+    useSession.getState().setUser({
+      id: 1,
+      username: 'admin',
+      name: '管理员',
+      avatar: '',
+      introduction: '',
+      roles: ['admin'],
+      routes: [],
+      userLevel: 1,
+      setting: {},
+      timeZone: 'Asia/Shanghai',
+    });
+    try {
+      renderScreen(<HistoryScreen />, '/energy_monitor/history?resourceType=region&resourceId=1');
+      await flush();
+      expect(screen.getByTestId('history-range').textContent).toBe('2023-11-15 05:13 ~ 2023-11-15 06:13');
+    } finally {
+      useSession.getState().clear();
+    }
   });
 });

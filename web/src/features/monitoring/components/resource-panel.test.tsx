@@ -9,7 +9,11 @@ vi.setConfig({ testTimeout: 20_000 });
 vi.mock('echarts-for-react/esm/core', () => ({ default: () => <div data-testid="echart" /> }));
 
 const http = vi.hoisted(() => ({ get: vi.fn(), post: vi.fn(), patch: vi.fn() }));
-vi.mock('../../../lib/http.ts', () => ({ http }));
+// lib/call.ts sends through `request`; it reaches the doubled verbs.
+vi.mock('../../../lib/http.ts', async () => {
+  const { requestViaHttp } = await import('../../../testing/request-via-http.ts');
+  return { http, request: requestViaHttp(http) };
+});
 
 const { default: RealtimeScreen } = await import('./RealtimeScreen.tsx');
 const { default: HistoryScreen } = await import('./HistoryScreen.tsx');

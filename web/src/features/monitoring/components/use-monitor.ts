@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { regionTreeQuery } from '../../../components/charts/api/telemetry.ts';
-import { unboundThingsQuery } from '../api/monitoring.ts';
+import { regionTreeQuery, unboundThingsQuery } from '../../../api/regions.ts';
 import { effectiveSelection, useMonitorParams } from '../lib/selection.ts';
 import { findNode, withUnassigned } from '../lib/tree.ts';
 
@@ -13,7 +12,7 @@ import { findNode, withUnassigned } from '../lib/tree.ts';
 export function useMonitor() {
   const { t } = useTranslation();
   const params = useMonitorParams();
-  const tree = useQuery(regionTreeQuery(true, params.categoryId));
+  const tree = useQuery(regionTreeQuery({ withThings: true, categoryId: params.categoryId }));
   const unbound = useQuery(unboundThingsQuery(params.categoryId));
   const label = t('monitoring.tree.unassigned');
   const roots = useMemo(

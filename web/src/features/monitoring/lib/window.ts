@@ -1,5 +1,6 @@
-import { DEFAULT_HISTORY_HOURS, type GroupByTime, REALTIME_WINDOW_MINUTES } from '@kilowatch/contract';
-import type { ChartMetric, ChartQuery } from '../../../components/charts/index.ts';
+import { DEFAULT_HISTORY_HOURS, REALTIME_WINDOW_MINUTES } from '@kilowatch/contract';
+import type { ChartQuery } from '../../../api/telemetry.ts';
+import type { ChartMetric } from '../../../components/charts/index.ts';
 import type { Selection } from './selection.ts';
 
 /** Time windows and query bodies of the real-time and history views (spec §4, §9). */
@@ -41,30 +42,19 @@ export function parseWindow(params: URLSearchParams): HistoryWindow {
     : DEFAULT_HISTORY_WINDOW;
 }
 
-const BUCKETS: { unit: GroupByTime; ms: number; intervals: number[] }[] = [
-  { unit: 'minute', ms: 60_000, intervals: [1, 2, 5, 10, 15, 30] },
-  { unit: 'hour', ms: 3600_000, intervals: [1, 2, 3, 6, 12] },
-  { unit: 'day', ms: 86400_000, intervals: [1, 2, 7, 14, 30] },
-];
-
 /**
- * How to ask for a span: up to 6 h raw points downsampled to 2000 (maxPoints); beyond, the
- * smallest minute/hour/day bucket that keeps the series at or under 2000 points.
- * @example bucketFor(0, 24 * 3600_000) // { groupByTime: 'minute', groupByInterval: 1 }
+ * How to ask for a span: up to 6 h raw points downsampled to 2000 (maxPoints); beyond, automatic
+ * buckets of at most 2000 points, whose width the server picks from the one bucket table
+ * (contract BUCKET_WIDTHS) and names in its answer (`bucket`).
+ * @example bucketFor(0, 24 * 3600_000) // { groupByTime: 'auto', maxPoints: 2000 }
  */
 export function bucketFor(
   start: number,
   end: number,
-): { maxPoints: number } | { groupByTime: GroupByTime; groupByInterval: number } {
+): { maxPoints: number } | { groupByTime: 'auto'; maxPoints: number } {
   const span = Math.max(0, end - start);
   if (span <= RAW_SPAN_MS) return { maxPoints: MAX_HISTORY_POINTS };
-  for (const b of BUCKETS) {
-    for (const interval of b.intervals) {
-      if (span / (b.ms * interval) <= MAX_HISTORY_POINTS)
-        return { groupByTime: b.unit, groupByInterval: interval };
-    }
-  }
-  return { groupByTime: 'day', groupByInterval: Math.ceil(span / 86400_000 / MAX_HISTORY_POINTS) };
+  return { groupByTime: 'auto', maxPoints: MAX_HISTORY_POINTS };
 }
 
 /**

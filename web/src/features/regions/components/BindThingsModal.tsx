@@ -2,9 +2,9 @@ import { DEFAULT_PAGE_SIZE, type RegionNode, type Thing } from '@kilowatch/contr
 import { Alert, Button, Flex, Input, Modal, Select, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useBindThings } from '../../../api/regions.ts';
+import { useCategories, useThingPicker } from '../../../api/things.ts';
 import { notify } from '../../../lib/notify.ts';
-import { useBindThings } from '../api/bindings.ts';
-import { useCategories, useThingPicker } from '../api/things.ts';
 
 /** Picks things to bind to `region`: name search, category filter, paging, checkboxes across pages. */
 export function BindThingsModal({

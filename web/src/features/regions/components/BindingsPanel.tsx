@@ -4,10 +4,10 @@ import { App, Button, Card, Empty, Flex, Result, Select, Switch, Table, Typograp
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { useBindings, useUnbindThings } from '../../../api/regions.ts';
+import { useCategories } from '../../../api/things.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useAbilities } from '../abilities.ts';
-import { useBindings, useUnbindThings } from '../api/bindings.ts';
-import { useCategories } from '../api/things.ts';
 import { BindThingsModal } from './BindThingsModal.tsx';
 
 /** The binding filters, kept in the address (`successor=1`, `categoryId=3`). */

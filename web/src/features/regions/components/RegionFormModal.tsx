@@ -1,8 +1,8 @@
 import type { RegionNode } from '@kilowatch/contract';
 import { Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { useCreateRegion, useUpdateRegion } from '../../../api/regions.ts';
 import { notify } from '../../../lib/notify.ts';
-import { useCreateRegion, useUpdateRegion } from '../api/regions.ts';
 
 /** What the region dialog does: add under `parent` (null: a root), or rename `node`. */
 export type RegionDialog = { mode: 'create'; parent: RegionNode | null } | { mode: 'edit'; node: RegionNode };

@@ -1,7 +1,7 @@
 import type { RegionNode } from '@kilowatch/contract';
 import { Col, Row } from 'antd';
 import { useSearchParams } from 'react-router';
-import { useRegionTree } from '../api/regions.ts';
+import { useRegionTree } from '../../../api/regions.ts';
 import { BindingsPanel } from './BindingsPanel.tsx';
 import { RegionTreePanel } from './RegionTreePanel.tsx';
 

@@ -17,9 +17,9 @@ import {
 } from 'antd';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDeleteRegion, useRegionTree, useReorderRegions } from '../../../api/regions.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useAbilities } from '../abilities.ts';
-import { useDeleteRegion, useRegionTree, useReorderRegions } from '../api/regions.ts';
 import { computeRegionOrder, type DropPlacement, placementFromAntd } from '../lib/tree-drop.ts';
 import { type RegionDialog, RegionFormModal } from './RegionFormModal.tsx';
 

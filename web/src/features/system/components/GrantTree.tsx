@@ -1,7 +1,7 @@
 import { Alert, Button, Skeleton, Tree, type TreeDataNode } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useResources } from '../api/resources.ts';
+import { useResources } from '../../../api/system.ts';
 import { buildResourceTree, type ResourceNode } from '../lib/resource-tree.ts';
 
 export interface GrantTreeProps {

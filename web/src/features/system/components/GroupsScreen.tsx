@@ -1,9 +1,9 @@
 import type { Group, GroupInput } from '@kilowatch/contract';
 import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { keys } from '../../../api/keys.ts';
+import { createGroup, deleteGroup, getGroups, updateGroup } from '../../../api/system.ts';
 import { CrudPage } from '../../../components/crud/CrudPage.tsx';
-import { createGroup, deleteGroup, getGroups, updateGroup } from '../api/groups.ts';
-import { groupKeys } from '../api/keys.ts';
 
 /** /sys_management/group: user groups. */
 export function GroupsScreen() {
@@ -11,7 +11,7 @@ export function GroupsScreen() {
   const nameLabel = t('system.group.fields.name');
   return (
     <CrudPage<Group, GroupInput>
-      queryKey={groupKeys.all}
+      queryKey={keys.groups.all}
       title={t('system.group.title')}
       fetchPage={(p) => getGroups({ page: p.page, pageSize: p.pageSize, name: p.name || undefined })}
       describeRow={(g) => g.name}

@@ -3,11 +3,11 @@ import { LOGO_TYPES, SYSTEM_SETTING_IDENTIFIER } from '@kilowatch/contract';
 import { Alert, Button, Card, Form, Space, Switch, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSaveLogo, useSysConfigByIdentifier } from '../../../api/system.ts';
+import { DEFAULT_LOGO_SRC, toLogoConfig } from '../../../lib/logo.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useSession } from '../../../lib/session.ts';
-import { useSaveLogo } from '../api/logo.ts';
-import { useSysConfigByIdentifier } from '../api/sysconfigs.ts';
-import { checkLogoFile, DEFAULT_LOGO_SRC, LOGO_MAX_KB, readAsDataUrl, toLogoConfig } from '../lib/logo.ts';
+import { checkLogoFile, LOGO_MAX_KB, readAsDataUrl } from '../lib/logo.ts';
 
 /** The built-in image shown when no logo image is set (the sidebar does the same). */
 
@@ -41,7 +41,7 @@ export function LogoForm() {
 
   const onSave = () =>
     save.mutate(
-      { logo: draft, existing: config.data ?? null },
+      { logo: draft, existing: config.data ?? null, name: t('system.logo.configName') },
       {
         onSuccess: () => {
           setImg(null);

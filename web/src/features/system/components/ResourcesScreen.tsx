@@ -3,9 +3,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { keys } from '../../../api/keys.ts';
+import { resourcesQuery, useResources } from '../../../api/system.ts';
 import { CrudPage } from '../../../components/crud/CrudPage.tsx';
-import { resourceKeys } from '../api/keys.ts';
-import { resourcesQuery, useResources } from '../api/resources.ts';
 import { buildResourceTree, filterResourceTree, type ResourceNode } from '../lib/resource-tree.ts';
 
 const parentIds = (nodes: readonly ResourceNode[]): number[] =>
@@ -24,7 +24,7 @@ export function ResourcesScreen() {
 
   return (
     <CrudPage<ResourceNode, never>
-      queryKey={resourceKeys.all}
+      queryKey={keys.resources.all}
       title={t('system.resource.title')}
       searchPlaceholder={t('system.resource.searchPlaceholder')}
       toolbar={<Typography.Text type="secondary">{t('system.resource.subtitle')}</Typography.Text>}

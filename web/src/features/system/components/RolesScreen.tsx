@@ -2,10 +2,9 @@ import type { Role, RoleInput } from '@kilowatch/contract';
 import { Form, Input, Tag, Tooltip } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { keys } from '../../../api/keys.ts';
+import { createRole, deleteRole, getRoles, updateRole, useResources } from '../../../api/system.ts';
 import { CrudPage } from '../../../components/crud/CrudPage.tsx';
-import { roleKeys } from '../api/keys.ts';
-import { useResources } from '../api/resources.ts';
-import { createRole, deleteRole, getRoles, updateRole } from '../api/roles.ts';
 import { GrantTree } from './GrantTree.tsx';
 
 const CODE_PATTERN = /^[a-z][a-z0-9_-]{1,31}$/;
@@ -30,7 +29,7 @@ export function RolesScreen() {
 
   return (
     <CrudPage<Role, RoleInput>
-      queryKey={roleKeys.all}
+      queryKey={keys.roles.all}
       title={t('system.role.title')}
       dialogWidth={640}
       fetchPage={(p) => getRoles({ page: p.page, pageSize: p.pageSize, name: p.name || undefined })}

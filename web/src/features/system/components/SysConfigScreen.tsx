@@ -3,12 +3,17 @@ import { SYSTEM_SETTING_IDENTIFIER, type SysConfig, type SysConfigInput } from '
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Flex, Form, Input, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { keys } from '../../../api/keys.ts';
+import {
+  createSysConfig,
+  deleteSysConfig,
+  getSysConfigs,
+  updateSysConfig,
+  useApplyLogo,
+} from '../../../api/system.ts';
 import { CrudPage } from '../../../components/crud/CrudPage.tsx';
+import { toLogoConfig } from '../../../lib/logo.ts';
 import { notify } from '../../../lib/notify.ts';
-import { sysConfigKeys } from '../api/keys.ts';
-import { useApplyLogo } from '../api/logo.ts';
-import { createSysConfig, deleteSysConfig, getSysConfigs, updateSysConfig } from '../api/sysconfigs.ts';
-import { toLogoConfig } from '../lib/logo.ts';
 import { LogoForm } from './LogoForm.tsx';
 
 const IDENTIFIER_PATTERN = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
@@ -29,7 +34,7 @@ export function SysConfigScreen() {
     mutationFn: (c: SysConfig) => deleteSysConfig(c.id),
     onSuccess: async () => {
       notify.success(t('toast.deleted'));
-      await queryClient.invalidateQueries({ queryKey: sysConfigKeys.all });
+      await queryClient.invalidateQueries({ queryKey: keys.sysconfigs.all });
     },
   });
 
@@ -57,7 +62,7 @@ export function SysConfigScreen() {
     <Flex vertical gap={16}>
       <LogoForm />
       <CrudPage<SysConfig, SysConfigInput>
-        queryKey={sysConfigKeys.all}
+        queryKey={keys.sysconfigs.all}
         title={t('system.config.title')}
         searchPlaceholder={t('system.config.searchPlaceholder')}
         dialogWidth={640}

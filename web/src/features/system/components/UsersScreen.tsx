@@ -4,11 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, Modal, Select, Space, Switch, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CrudPage } from '../../../components/crud/CrudPage.tsx';
-import { notify } from '../../../lib/notify.ts';
-import { useGroupOptions } from '../api/groups.ts';
-import { userKeys } from '../api/keys.ts';
-import { useRoleOptions } from '../api/roles.ts';
+import { keys } from '../../../api/keys.ts';
 import {
   createUser,
   deleteUser,
@@ -16,7 +12,11 @@ import {
   resetUserPassword,
   toUserUpdate,
   updateUser,
-} from '../api/users.ts';
+  useGroupOptions,
+  useRoleOptions,
+} from '../../../api/system.ts';
+import { CrudPage } from '../../../components/crud/CrudPage.tsx';
+import { notify } from '../../../lib/notify.ts';
 
 /** Spec §4: userLevel 1 is admin, above 1 editor. */
 export const USER_LEVELS = [
@@ -113,7 +113,7 @@ export function UsersScreen() {
     mutationFn: (user: User) => updateUser(user.id, toUserUpdate(user, { disabled: !user.disabled })),
     onSuccess: async () => {
       notify.success(t('toast.done'));
-      await queryClient.invalidateQueries({ queryKey: userKeys.all });
+      await queryClient.invalidateQueries({ queryKey: keys.users.all });
     },
   });
 
@@ -134,7 +134,7 @@ export function UsersScreen() {
   return (
     <>
       <CrudPage<User, UserFormValues>
-        queryKey={userKeys.all}
+        queryKey={keys.users.all}
         title={t('system.user.title')}
         searchPlaceholder={t('system.user.searchPlaceholder')}
         fetchPage={(p) => getUsers({ page: p.page, pageSize: p.pageSize, name: p.name || undefined })}

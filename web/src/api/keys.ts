@@ -1,0 +1,142 @@
+import type { Presence, ResourceType } from '@kilowatch/contract';
+import type { QueryClient } from '@tanstack/react-query';
+
+/**
+ * The one query-key factory of the console. Every key starts with the server resource it caches
+ * (`things`, `regions`, `metric-configs`, `telemetry`, …), never with the screen that asked, so one
+ * answer has one cache entry wherever it shows, and a mutation invalidates the resource's root:
+ * a category created on the devices screen refreshes the category lists of monitoring, home and
+ * regions at once.
+ */
+
+export interface ModelFilters {
+  categoryId?: number;
+}
+
+export interface ThingFilters {
+  categoryId?: number;
+  modelId?: number;
+  presence?: Presence;
+}
+
+export interface BindingFilters {
+  categoryId?: number;
+  successor?: boolean;
+}
+
+export interface ThingPickerParams {
+  name: string;
+  categoryId?: number;
+  page: number;
+  pageSize: number;
+}
+
+export interface TreeOptions {
+  /** Things as leaves under their regions (monitoring); the bare tree otherwise. */
+  withThings?: boolean;
+  categoryId?: number | null;
+}
+
+/** A chart resource: a region (optionally narrowed to a category) or a thing. */
+export interface ResourceRef {
+  resourceType: ResourceType;
+  resourceId: number;
+  categoryId?: number | null;
+}
+
+/** Everything under /api/thing: categories count models and abilities, models count things. */
+const things = ['things'] as const;
+const categories = [...things, 'categories'] as const;
+const models = [...things, 'models'] as const;
+const thingList = [...things, 'things'] as const;
+const regions = ['regions'] as const;
+const telemetry = ['telemetry'] as const;
+
+export const keys = {
+  things: {
+    all: things,
+    categories: {
+      all: categories,
+      /** Every category (one page of MAX_PAGE_SIZE), for selects and filters on every screen. */
+      options: () => [...categories, 'options'] as const,
+      abilities: (categoryId: number) => [...categories, categoryId, 'abilities'] as const,
+    },
+    models: {
+      all: models,
+      list: (filters: ModelFilters) => [...models, 'list', filters] as const,
+      options: () => [...models, 'options'] as const,
+      abilities: (modelId: number) => [...models, modelId, 'abilities'] as const,
+    },
+    things: {
+      all: thingList,
+      lists: () => [...thingList, 'list'] as const,
+      list: (filters: ThingFilters) => [...thingList, 'list', filters] as const,
+      search: (name: string) => [...thingList, 'search', name] as const,
+      /** The region screen's bind picker. */
+      picker: (params: ThingPickerParams) => [...thingList, 'picker', params] as const,
+      abilities: (thingId: number) => [...thingList, thingId, 'abilities'] as const,
+      token: (thingId: number) => [...thingList, thingId, 'token'] as const,
+    },
+  },
+  units: { all: ['units'] as const },
+  videos: { all: ['videos'] as const },
+  regions: {
+    all: regions,
+    tree: ({ withThings = false, categoryId = null }: TreeOptions = {}) =>
+      [...regions, 'tree', { withThings, categoryId }] as const,
+    bindings: {
+      all: [...regions, 'bindings'] as const,
+      of: (regionId: number, filters: BindingFilters) => [...regions, 'bindings', regionId, filters] as const,
+    },
+    /** Devices bound to no region (the monitoring tree's "unassigned" group). */
+    unbound: (categoryId: number | null) => [...regions, 'unbound', categoryId] as const,
+  },
+  metricConfigs: {
+    all: ['metric-configs'] as const,
+    of: (r: ResourceRef) => ['metric-configs', r.resourceType, r.resourceId, r.categoryId ?? null] as const,
+    none: () => ['metric-configs', 'none'] as const,
+  },
+  telemetry: {
+    all: telemetry,
+    /** A metric query; `seq` makes every tick of a real-time view its own entry. */
+    data: (query: object, seq: string | null = null) => [...telemetry, 'data', query, seq] as const,
+    /** The placeholder entry of a chart with nothing to ask yet. */
+    idle: (...what: (string | number)[]) => [...telemetry, 'data', 'idle', ...what] as const,
+    /** Latest values of a resource (GET /api/query/realtime) at tick `seq`. */
+    realtime: (r: ResourceRef, seq: string | null) =>
+      [...telemetry, 'realtime', r.resourceType, r.resourceId, r.categoryId ?? null, seq] as const,
+    /** A thing's latest values, polled by the token dialog's first-message check. */
+    firstMessage: (thingId: number) => [...telemetry, 'realtime', 'first-message', thingId] as const,
+    /** Broker and HTTP ingest addresses. */
+    connection: () => [...telemetry, 'connection'] as const,
+  },
+  boards: {
+    all: ['boards'] as const,
+    /** Cabinets of a region (with descendants), of one tick or poll. */
+    cabinets: (regionId: number, categoryId: number | null, seq: string | null = null) =>
+      ['boards', 'cabinets', regionId, categoryId, seq] as const,
+  },
+  users: { all: ['users'] as const },
+  groups: { all: ['groups'] as const, options: () => ['groups', 'options'] as const },
+  roles: { all: ['roles'] as const, options: () => ['roles', 'options'] as const },
+  resources: { all: ['resources'] as const, list: () => ['resources', 'list'] as const },
+  sysconfigs: {
+    all: ['sysconfigs'] as const,
+    byIdentifier: (identifier: string) => ['sysconfigs', 'identifier', identifier] as const,
+  },
+  /** The public logo (/api/sysconfigs/logo): its own root, so sysconfig table refreshes leave it. */
+  logo: { all: ['logo'] as const },
+};
+
+/** Runs `fn`, then refreshes every cache under `roots` (for mutations passed to CrudPage). */
+export const thenInvalidate =
+  <A extends unknown[], R>(
+    queryClient: QueryClient,
+    roots: readonly (readonly unknown[])[],
+    fn: (...a: A) => Promise<R>,
+  ) =>
+  async (...args: A): Promise<R> => {
+    const result = await fn(...args);
+    await Promise.all(roots.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+    return result;
+  };
