@@ -5,8 +5,6 @@ export default defineProject({
   plugins: [react()],
   test: {
     name: 'web',
-    // Under CI a failed test runs once more, as in the root config and the browser suite.
-    retry: process.env.CI ? 1 : 0,
     root: import.meta.dirname,
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',

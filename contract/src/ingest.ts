@@ -133,6 +133,10 @@ export const DeviceConnection = Type.Object({
     telemetryPath: Type.String(),
     /** InfluxDB v2 line-protocol write path (`Authorization: Token …`). */
     lineProtocolPath: Type.String(),
+    /** ThingsBoard's HTTP device API path (`POST`, JSON) with `{token}` to fill in. */
+    thingsboardPath: Type.String(),
+    /** InfluxDB 1.x line-protocol write path (the token as basic-auth password, `?p=` or `Token …`). */
+    lineProtocolV1Path: Type.String(),
   }),
 });
 export type DeviceConnection = Static<typeof DeviceConnection>;

@@ -106,6 +106,29 @@ test('a new device is connected from its token dialog: copy, publish, received, 
   await expect(check).toContainText(`${metric} = ${String(value)}`);
   await finalScreenshot(page, testInfo, 'received');
 
+  // The ThingsBoard and InfluxDB 1.x snippets work as printed: their words, sent as curl would.
+  const word = (command: string, flag: string) => {
+    const match = new RegExp(`${flag} '([^']*)'`).exec(command);
+    if (!match) throw new Error(`no ${flag} in ${command}`);
+    return match[1] as string;
+  };
+  await dialog.getByRole('tab', { name: 'ThingsBoard 设备接口' }).click();
+  const thingsboard = (await dialog.getByTestId('snippet-thingsboard').textContent()) ?? '';
+  const viaThingsboard = await fetch(word(thingsboard, 'curl -sS'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: word(thingsboard, '-d'),
+  });
+  expect(viaThingsboard.status, await viaThingsboard.text()).toBe(200);
+  await dialog.getByRole('tab', { name: 'InfluxDB 1.x' }).click();
+  const influx = (await dialog.getByTestId('snippet-influx-v1').textContent()) ?? '';
+  const viaInflux = await fetch(word(influx, 'curl -sS'), {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(word(influx, '-u')).toString('base64')}` },
+    body: word(influx, '--data-binary'),
+  });
+  expect(viaInflux.status, await viaInflux.text()).toBe(204);
+
   await dialog
     .locator('.ant-modal-footer')
     .getByRole('button', { name: buttonName('关闭') })

@@ -40,6 +40,8 @@ describe.each(dialects())('GET /api/telemetry/connection on %s', (dialect) => {
           baseUrl: 'http://plant.example:8080',
           telemetryPath: '/api/telemetry',
           lineProtocolPath: '/api/v2/write',
+          thingsboardPath: '/api/v1/{token}/telemetry',
+          lineProtocolV1Path: '/write',
         },
       },
     });
@@ -98,6 +100,8 @@ describe('deviceConnection with an external broker', () => {
         baseUrl: 'https://console.example',
         telemetryPath: '/api/telemetry',
         lineProtocolPath: '/api/v2/write',
+        thingsboardPath: '/api/v1/{token}/telemetry',
+        lineProtocolV1Path: '/write',
       },
     });
     expect(JSON.stringify(answer)).not.toContain('secret');

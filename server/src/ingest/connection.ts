@@ -31,6 +31,8 @@ export function deviceConnection(request: FastifyRequest, options: ConnectionOpt
     baseUrl: `${request.protocol}://${request.host}`,
     telemetryPath: '/api/telemetry',
     lineProtocolPath: '/api/v2/write',
+    thingsboardPath: '/api/v1/{token}/telemetry',
+    lineProtocolV1Path: '/write',
   };
   const thing = thingTopic('{identifier}');
   if (options.mqttUrl) {

@@ -1,3 +1,4 @@
+import { LoadingOutlined } from '@ant-design/icons';
 import { DEFAULT_THEME_COLOR, type Language, type Size } from '@kilowatch/contract';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { message as antMessage, ConfigProvider, Spin, theme } from 'antd';
@@ -49,6 +50,14 @@ const THEME_TOKENS: Record<Theme, Record<string, string>> = {
 };
 
 const ANTD_SIZES: Record<Size, 'middle' | 'small'> = { medium: 'middle', small: 'small', mini: 'small' };
+
+/**
+ * Buttons show their loading icon without antd's grow/shrink motion. That motion removes the icon
+ * only when its CSS transition ends; a call answered while the icon is still growing cancels the
+ * transition, no transitionend follows, and the invisible icon stayed in the button for good (a
+ * dialog's OK read "loading 确 定" long after its call had failed). A set icon skips the motion.
+ */
+const BUTTON_CONFIG = { loadingIcon: <LoadingOutlined /> };
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -107,6 +116,7 @@ export function Providers({ children }: { children: ReactNode }) {
       <ConfigProvider
         locale={antdLocale}
         componentSize={ANTD_SIZES[size]}
+        button={BUTTON_CONFIG}
         theme={{
           token: THEME_TOKENS[colours],
           algorithm:

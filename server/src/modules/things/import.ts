@@ -138,14 +138,20 @@ async function buffered(source: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Rows of the first worksheet (sheet1), read with exceljs's streaming reader (blank rows are not stored). */
 /**
  * exceljs's streaming reader over a whole zip. Zip writers (exceljs's own among them) may store a
  * sheet before xl/workbook.xml; the reader then looks up the sheet's name in a workbook model it
  * has not read yet and throws. Without the model a sheet keeps its file number as id, which is all
  * this reader needs.
+ *
+ * A sheet that comes before the shared strings or the workbook's relations would be spooled to a
+ * temp file and read after the zip; for a sheet it does not emit, the reader opens a stream on that
+ * file and deletes the file at once, and when the delete wins (a busy thread pool) the stream's
+ * ENOENT is thrown with nobody listening: the import worker died with every upload it was parsing
+ * (a 500). Given both up front, the reader reads every sheet straight from the zip and never
+ * spools. The shared strings are the first pass's (see xlsxRows); the relations only name sheets.
  */
-function workbookReader(zip: Buffer, worksheets: 'emit' | 'ignore') {
+function workbookReader(zip: Buffer, worksheets: 'emit' | 'ignore', sharedStrings: unknown[] = []) {
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([zip]), {
     worksheets,
     sharedStrings: 'cache',
@@ -153,8 +159,15 @@ function workbookReader(zip: Buffer, worksheets: 'emit' | 'ignore') {
     styles: 'ignore',
     entries: 'ignore',
   });
-  (reader as unknown as { model?: { sheets: unknown[] } }).model ??= { sheets: [] };
-  return reader as typeof reader & { sharedStrings?: unknown[] };
+  const state = reader as unknown as {
+    model?: { sheets: unknown[] };
+    sharedStrings?: unknown[];
+    workbookRels?: unknown[];
+  };
+  state.model ??= { sheets: [] };
+  state.sharedStrings = sharedStrings;
+  state.workbookRels = [];
+  return reader as typeof reader & { sharedStrings: unknown[] };
 }
 
 async function* xlsxRows(source: Readable): AsyncGenerator<RawRow> {
@@ -167,8 +180,7 @@ async function* xlsxRows(source: Readable): AsyncGenerator<RawRow> {
   for await (const _sheet of strings) {
     // Nothing is emitted: this pass only fills `strings.sharedStrings`.
   }
-  const reader = workbookReader(zip, 'emit');
-  if (strings.sharedStrings) reader.sharedStrings = strings.sharedStrings;
+  const reader = workbookReader(zip, 'emit', strings.sharedStrings);
   for await (const sheet of reader) {
     // The things are on the first sheet, xl/worksheets/sheet1.xml; the zip may hold the
     // template's help, model and region sheets before it. Others are skipped unread.

@@ -39,6 +39,8 @@ const CONNECTION: DeviceConnection = {
     baseUrl: 'http://plant.local:8080',
     telemetryPath: '/api/telemetry',
     lineProtocolPath: '/api/v2/write',
+    thingsboardPath: '/api/v1/{token}/telemetry',
+    lineProtocolV1Path: '/write',
   },
 };
 const P: EffectiveAbility = {
@@ -123,6 +125,16 @@ describe('token dialog', () => {
       expect(within(dialog).getByTestId('snippet-mosquitto').textContent).toContain("-u 'tok-secret-8'"),
     );
     expect(within(dialog).getByTestId('snippet-mosquitto').textContent).toContain("-h 'plant.local' -p 1884");
+    // ThingsBoard devices and InfluxDB 1.x clients each have their own tab, token filled in.
+    fireEvent.click(within(dialog).getByRole('tab', { name: 'ThingsBoard 设备接口' }));
+    expect((await within(dialog).findByTestId('snippet-thingsboard')).textContent).toContain(
+      "'http://plant.local:8080/api/v1/tok-secret-8/telemetry'",
+    );
+    expect(dialog.textContent).toContain('只需把服务器地址改为本服务器');
+    fireEvent.click(within(dialog).getByRole('tab', { name: 'InfluxDB 1.x' }));
+    const influx = await within(dialog).findByTestId('snippet-influx-v1');
+    expect(influx.textContent).toContain("-u 'kilowatch:tok-secret-8'");
+    expect(influx.textContent).toContain("--data-binary 'kilowatch P=12.5'");
 
     expect((await within(dialog).findByTestId('first-message')).textContent).toContain('等待第一条消息…');
     latest = status(12.5, NOW);

@@ -1,3 +1,4 @@
+import { parse as parseCsv } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import type { ChartSeries } from '../series.ts';
@@ -26,35 +27,6 @@ const series: ChartSeries[] = [
   { name: '温度', unit: '℃', points: [{ key: T0 + MIN, value: -4.5, complete: true }] },
 ];
 
-/** RFC 4180 reader: enough to check what a spreadsheet would see. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  return rows;
-}
-
 describe('exports read back cell by cell', () => {
   const sheet = seriesSheet('历史数据', series, labels, ZONE);
 
@@ -79,7 +51,7 @@ describe('exports read back cell by cell', () => {
     const steps: number[] = [];
     const text = await toCsv(withFormula, ZONE, (done) => steps.push(done));
     expect(text.startsWith('\uFEFF')).toBe(true);
-    expect(parseCsv(text.slice(1))).toEqual([
+    expect(parseCsv(text.slice(1), { record_delimiter: '\r\n' })).toEqual([
       ['时间 (Asia/Shanghai)', '一车间 (kW)', '温度 (℃)', '数据不完整'],
       ['2026-11-22 10:00:00', '12.345678', '', ''],
       ['2026-11-22 10:01:00', '13', '-4.5', '一车间（缺少：电表2, 电表3）'],

@@ -4,7 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { useDeviceConnection } from '../../../api/realtime.ts';
 import { useThingAbilities } from '../../../api/things.ts';
 import {
+  curlInfluxV1,
   curlJson,
+  curlThingsboard,
   mosquittoPub,
   type SnippetInput,
   sampleValues,
@@ -13,33 +15,36 @@ import {
 } from '../lib/snippets.ts';
 
 /** A command or config with a copy button; the copy always carries the real token. */
-function Snippet({ id, shown, copied }: { id: string; shown: string; copied: string }) {
+function Snippet({ id, shown, copied, hint }: { id: string; shown: string; copied: string; hint?: string }) {
   const { t } = useTranslation();
   return (
-    <Typography.Paragraph
-      copyable={{
-        text: copied,
-        tooltips: [t('devices.token.copy'), t('devices.token.copied')],
-      }}
-      style={{ display: 'flex', alignItems: 'flex-start', gap: 8, marginBottom: 0 }}
-    >
-      <pre
-        data-testid={`snippet-${id}`}
-        style={{
-          flex: 1,
-          margin: 0,
-          padding: 12,
-          overflowX: 'auto',
-          fontSize: 12,
-          whiteSpace: 'pre',
-          background: 'rgba(128, 128, 128, 0.08)',
-          border: '1px solid rgba(128, 128, 128, 0.2)',
-          borderRadius: 6,
+    <>
+      {hint && <Typography.Paragraph type="secondary">{hint}</Typography.Paragraph>}
+      <Typography.Paragraph
+        copyable={{
+          text: copied,
+          tooltips: [t('devices.token.copy'), t('devices.token.copied')],
         }}
+        style={{ display: 'flex', alignItems: 'flex-start', gap: 8, marginBottom: 0 }}
       >
-        {shown}
-      </pre>
-    </Typography.Paragraph>
+        <pre
+          data-testid={`snippet-${id}`}
+          style={{
+            flex: 1,
+            margin: 0,
+            padding: 12,
+            overflowX: 'auto',
+            fontSize: 12,
+            whiteSpace: 'pre',
+            background: 'rgba(128, 128, 128, 0.08)',
+            border: '1px solid rgba(128, 128, 128, 0.2)',
+            borderRadius: 6,
+          }}
+        >
+          {shown}
+        </pre>
+      </Typography.Paragraph>
+    </>
   );
 }
 
@@ -78,7 +83,8 @@ function Facts({ connection, identifier }: { connection: DeviceConnection; ident
 
 /**
  * How to connect this device: the broker, login and topic, then ready-to-copy mosquitto_pub,
- * curl and Telegraf snippets with the token filled in (shown masked until the token is).
+ * curl, Telegraf, ThingsBoard HTTP and InfluxDB 1.x snippets with the token filled in (shown
+ * masked until the token is).
  */
 export function DeviceConnectPanel({
   thing,
@@ -111,6 +117,8 @@ export function DeviceConnectPanel({
   const mqtt = both(mosquittoPub);
   const curl = both(curlJson);
   const telegraf = both(telegrafOutput);
+  const thingsboard = both(curlThingsboard);
+  const influxV1 = both(curlInfluxV1);
   const items = [
     mqtt && {
       key: 'mqtt',
@@ -122,6 +130,16 @@ export function DeviceConnectPanel({
       key: 'telegraf',
       label: 'Telegraf',
       children: <Snippet id="telegraf" {...telegraf} />,
+    },
+    thingsboard && {
+      key: 'thingsboard',
+      label: t('devices.connect.thingsboard'),
+      children: <Snippet id="thingsboard" hint={t('devices.connect.thingsboardHint')} {...thingsboard} />,
+    },
+    influxV1 && {
+      key: 'influxV1',
+      label: t('devices.connect.influxV1'),
+      children: <Snippet id="influx-v1" hint={t('devices.connect.influxV1Hint')} {...influxV1} />,
     },
   ].filter((x) => x !== null);
 

@@ -1,6 +1,14 @@
 import type { DeviceConnection, EffectiveAbility } from '@kilowatch/contract';
 import { describe, expect, it } from 'vitest';
-import { curlJson, mosquittoPub, sampleValues, telegrafOutput, topicOf } from './snippets.ts';
+import {
+  curlInfluxV1,
+  curlJson,
+  curlThingsboard,
+  mosquittoPub,
+  sampleValues,
+  telegrafOutput,
+  topicOf,
+} from './snippets.ts';
 
 const broker: DeviceConnection = {
   mqtt: {
@@ -15,6 +23,8 @@ const broker: DeviceConnection = {
     baseUrl: 'http://plant.local:8080',
     telemetryPath: '/api/telemetry',
     lineProtocolPath: '/api/v2/write',
+    thingsboardPath: '/api/v1/{token}/telemetry',
+    lineProtocolV1Path: '/write',
   },
 };
 const input = { connection: broker, identifier: 'Meter-01', token: 'tok_ABC-123', values: { P: 12.5 } };
@@ -91,6 +101,30 @@ describe('device snippets', () => {
     expect(telegraf).toContain('[[outputs.influxdb_v2]]');
     expect(telegraf).toContain('urls = ["http://plant.local:8080"]');
     expect(telegraf).toContain('token = "tok_ABC-123"');
+  });
+
+  it('ThingsBoard HTTP puts the token in the path and sends the values flat', () => {
+    expect(curlThingsboard({ ...input, values: { P: 12.5, ON: true } })).toBe(
+      [
+        "curl -sS 'http://plant.local:8080/api/v1/tok_ABC-123/telemetry' \\",
+        "  -H 'content-type: application/json' \\",
+        `  -d '{"P":12.5,"ON":true}'`,
+      ].join('\n'),
+    );
+  });
+
+  it('InfluxDB 1.x logs in with the token as password and writes one line of fields', () => {
+    expect(curlInfluxV1({ ...input, values: { P: 12.5, ON: true, RUN: '1' } })).toBe(
+      [
+        "curl -sS 'http://plant.local:8080/write?db=kilowatch' \\",
+        "  -u 'kilowatch:tok_ABC-123' \\",
+        `  --data-binary 'kilowatch P=12.5,ON=true,RUN="1"'`,
+      ].join('\n'),
+    );
+    // Line-protocol escapes in keys and text, then the shell's quoting around the whole line.
+    expect(curlInfluxV1({ ...input, values: { 'a b,c=d': 'say "it\'s"' } })).toContain(
+      `--data-binary 'kilowatch a\\ b\\,c\\=d="say \\"it'\\''s\\""'`,
+    );
   });
 
   it('samples up to three stored abilities with values they accept', () => {

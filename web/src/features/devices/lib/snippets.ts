@@ -67,6 +67,41 @@ export function curlJson(input: SnippetInput): string {
   ].join('\n');
 }
 
+/**
+ * `curl` to ThingsBoard's HTTP device API: the token in the path and the values flat, as devices
+ * and gateways set up for ThingsBoard send them (only the host changes).
+ */
+export function curlThingsboard(input: SnippetInput): string {
+  const { http } = input.connection;
+  return [
+    `curl -sS ${quote(`${http.baseUrl}${http.thingsboardPath.replace('{token}', input.token)}`)} \\`,
+    `  -H 'content-type: application/json' \\`,
+    `  -d ${quote(JSON.stringify(input.values))}`,
+  ].join('\n');
+}
+
+/** A line-protocol field key: commas, equals signs and spaces are escaped. */
+const fieldKey = (key: string) => key.replace(/[,= ]/g, '\\$&');
+/** Numbers and booleans as they are; text as a quoted string field. */
+const fieldValue = (value: number | boolean | string) =>
+  typeof value === 'string' ? `"${value.replace(/["\\]/g, '\\$&')}"` : String(value);
+
+/**
+ * `curl` to the InfluxDB 1.x write API, logged in the way 1.x clients are (any user name, the token
+ * as password); the database and the measurement are ignored, each field is an ability.
+ */
+export function curlInfluxV1(input: SnippetInput): string {
+  const { http } = input.connection;
+  const fields = Object.entries(input.values)
+    .map(([key, value]) => `${fieldKey(key)}=${fieldValue(value)}`)
+    .join(',');
+  return [
+    `curl -sS ${quote(`${http.baseUrl}${http.lineProtocolV1Path}?db=kilowatch`)} \\`,
+    `  -u ${quote(`kilowatch:${input.token}`)} \\`,
+    `  --data-binary ${quote(`kilowatch ${fields}`)}`,
+  ].join('\n');
+}
+
 /** Telegraf's InfluxDB v2 output pointed at /api/v2/write (fields named after the abilities). */
 export function telegrafOutput(input: SnippetInput): string {
   const fields = Object.keys(input.values);
