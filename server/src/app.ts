@@ -7,34 +7,22 @@ import Fastify, {
 } from 'fastify';
 import { ensureAdmin, type FirstStartAdmin } from './bootstrap/admin.ts';
 import type { Config } from './config.ts';
-import { type Database, migrateToLatest, openDatabase } from './db/index.ts';
+import { type Database, migrateToLatest, openDatabase, ping } from './db/index.ts';
 import {
   connectionRoutes,
-  createIngestService,
-  createMqttIngest,
   type IngestService,
   influxRoutes,
   ingestRoutes,
   type MqttIngest,
 } from './ingest/index.ts';
 import { createMemoryLive } from './live/index.ts';
-import {
-  authRoutes,
-  createAuthService,
-  createLoginThrottle,
-  createTokens,
-  deriveLoginKey,
-} from './modules/auth/index.ts';
+import { authRoutes } from './modules/auth/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
-import {
-  createMetricConfigService,
-  type MetricConfigService,
-  metricConfigRoutes,
-} from './modules/metric-configs/index.ts';
-import { boardRoutes, createQueryService, type QueryService, queryRoutes } from './modules/query/index.ts';
-import { createRegionService, type RegionService, regionRoutes } from './modules/regions/index.ts';
+import { metricConfigRoutes } from './modules/metric-configs/index.ts';
+import { boardRoutes, queryRoutes } from './modules/query/index.ts';
+import { regionRoutes } from './modules/regions/index.ts';
 import { bootstrapSystem, systemRoutes } from './modules/system/index.ts';
-import { createThingsService, type ThingsService, thingsRoutes } from './modules/things/index.ts';
+import { thingsRoutes } from './modules/things/index.ts';
 import { unitsRoutes } from './modules/units/index.ts';
 import { authenticate } from './plugins/authenticate.ts';
 import { compression } from './plugins/compression.ts';
@@ -44,6 +32,7 @@ import { openapi } from './plugins/openapi.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
 import { validation } from './plugins/validation.ts';
 import { web } from './plugins/web.ts';
+import { buildServices, type Services } from './services.ts';
 import {
   type DuckDBTelemetryStore,
   HOUR,
@@ -60,13 +49,8 @@ declare module 'fastify' {
     telemetry: TelemetryStore;
     /** Telemetry ingest: the service every source writes through, and the MQTT side. */
     ingest: { service: IngestService; mqtt: MqttIngest };
-    /** The domain services, built once; server.ts provisions the demo plant through them. */
-    services: {
-      things: ThingsService;
-      regions: RegionService;
-      query: QueryService;
-      metricConfigs: MetricConfigService;
-    };
+    /** Every service, built once (services.ts): the demo plant takes what it needs from here. */
+    services: Services;
   }
 }
 
@@ -156,31 +140,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     clearInterval(retention);
     await telemetry.close();
   });
-  const live = createMemoryLive((error) => app.log.error({ err: error }, 'live listener failed'));
-  const ingest = createIngestService({
-    db: database.db,
-    live,
-    store: telemetry,
-    log: app.log.child({ module: 'ingest' }),
-    now,
-    maxBatch: config.ingest.maxBatch,
-    writableFrom: (at) => telemetry.writableFrom(at),
-  });
-  const mqtt = createMqttIngest(ingest, {
-    port: config.ingest.mqttPort,
-    url: config.ingest.mqttUrl,
-    shareGroup: config.ingest.mqttShareGroup,
-    maxPacket: config.ingest.mqttMaxPacket,
-    host: config.host,
-    instance: String(config.port),
-    log: app.log.child({ module: 'mqtt' }),
-  });
-  app.decorate('ingest', { service: ingest, mqtt });
-  app.addHook('onClose', () => mqtt.stop());
-
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   try {
+    const live = createMemoryLive((error) => app.log.error({ err: error }, 'live listener failed'));
+    const services = buildServices({ config, database, store: telemetry, live, now, log: app.log });
+    const { ingest, mqtt } = services;
+    app.decorate('services', services);
+    app.decorate('ingest', { service: ingest, mqtt });
+    app.addHook('onClose', () => mqtt.stop());
+
     securityHeaders(app);
     errorHandler(app);
     validation(app);
@@ -188,58 +157,29 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await compression(app);
     await openapi(app);
 
-    const tokens = createTokens({
-      secret: config.jwtSecret,
-      accessTtl: config.accessTokenTtl,
-      refreshTtl: config.refreshTokenTtl,
-      now,
-    });
-    const auth = createAuthService({
-      db: database.db,
-      tokens,
-      throttle: createLoginThrottle({ db: database.db, now }),
-      loginKey: deriveLoginKey(config.jwtSecret),
-      now,
-      timeZone: config.telemetry.timeZone,
-    });
-
-    const things = createThingsService({ db: database.db, now, seen: () => telemetry.lastSeen() });
-    const regions = createRegionService(database.db, now);
-    const query = createQueryService({
-      db: database.db,
-      store: telemetry,
-      live,
-      regions,
-      things,
-      timeZone: config.telemetry.timeZone,
-      now,
-    });
-    const metricConfigs = createMetricConfigService({ db: database.db, regions, things, now });
-    app.decorate('services', { things, regions, query, metricConfigs });
-
     await app.register(
       async (api) => {
-        authenticate(api, auth);
+        authenticate(api, services.auth);
         await api.register(healthRoutes, { database });
-        await api.register(authRoutes, { prefix: '/auth', service: auth });
-        await api.register(thingsRoutes, { prefix: '/thing', service: things });
+        await api.register(authRoutes, { prefix: '/auth', service: services.auth });
+        await api.register(thingsRoutes, { prefix: '/thing', service: services.things });
         await api.register(unitsRoutes, { db: database.db });
-        await api.register(regionRoutes, { service: regions });
-        await api.register(systemRoutes, { db: database.db, now });
+        await api.register(regionRoutes, { service: services.regions });
+        await api.register(systemRoutes, { services: services.system });
         await api.register(ingestRoutes, { service: ingest, mqtt });
         await api.register(connectionRoutes, {
           listenHost: config.host,
           mqttUrl: config.ingest.mqttUrl,
           mqtt,
         });
-        await api.register(metricConfigRoutes, { service: metricConfigs });
-        await api.register(queryRoutes, { service: query, live, auth, now });
-        await api.register(boardRoutes, { service: query });
+        await api.register(metricConfigRoutes, { service: services.metricConfigs });
+        await api.register(queryRoutes, { service: services.query, live, auth: services.auth, now });
+        await api.register(boardRoutes, { service: services.query });
       },
       { prefix: '/api' },
     );
     // InfluxDB clients call /ping, /health and /write at the server's root.
-    await app.register(influxRoutes, { service: ingest, database });
+    await app.register(influxRoutes, { service: ingest, ping: () => ping(database.db) });
     await web(app, config.webDist);
     await app.ready();
     // Devices connect once the whole app can take their data.

@@ -29,6 +29,9 @@ const WING = 'the DuckDB wing is reached through';
 const PURE = 'the alarm engine is pure';
 const GATEWAY = 'the simulator is a gateway: MQTT only';
 const ENTRIES = "the demo provisions the plant through the modules' entries";
+const CATALOG = "ingest reads thing metadata through the catalog's entry";
+const ENTRY = 'another module is imported through its index.ts only';
+const ENGINES = 'only the query module';
 const FEATURES = 'features never import each other';
 const APP = 'nothing imports web/src/app';
 const SHARED = 'features are screens: shared code imports none of them';
@@ -59,6 +62,37 @@ const probes: Probe[] = [
   { file: 'server/src/demo/p22.ts', imports: '../modules/things/index.ts', refused: null },
   { file: 'server/src/demo/p23.ts', imports: '../telemetry/duckdb/store.ts', refused: WING },
   { file: 'server/src/demo/p24.ts', imports: '../simulator/index.ts', refused: null },
+  { file: 'server/src/ingest/p14.ts', imports: '../db/index.ts', refused: CATALOG },
+  { file: 'server/src/ingest/p15.ts', imports: '../modules/things/index.ts', refused: CATALOG },
+  { file: 'server/src/ingest/p16.ts', imports: '../modules/catalog/service.ts', refused: CATALOG },
+  { file: 'server/src/ingest/p17.ts', imports: '../modules/catalog/index.ts', refused: null },
+  { file: 'server/src/ingest/p18.ts', imports: '../telemetry/duckdb/store.ts', refused: WING },
+  { file: 'server/src/ingest/p19.ts', imports: '../telemetry/index.ts', refused: null },
+  { file: 'server/src/ingest/p20.test.ts', imports: '../modules/things/testing.ts', refused: null },
+  { file: 'server/src/modules/things/p21.ts', imports: '../regions/service.ts', refused: ENTRY },
+  {
+    file: 'server/src/modules/things/p22.ts',
+    imports: '../../modules/regions/repository.ts',
+    refused: ENTRY,
+  },
+  { file: 'server/src/modules/things/p23.ts', imports: '../regions/index.ts', refused: null },
+  { file: 'server/src/modules/things/p24.ts', imports: '../../db/sql.ts', refused: null },
+  { file: 'server/src/modules/things/p25.ts', imports: '../../telemetry/index.ts', refused: ENGINES },
+  { file: 'server/src/modules/things/p26.ts', imports: '../../live/index.ts', refused: ENGINES },
+  { file: 'server/src/modules/things/p27.ts', imports: '../../telemetry/duckdb/store.ts', refused: WING },
+  { file: 'server/src/modules/system/groups/p28.ts', imports: '../../things/service.ts', refused: ENTRY },
+  { file: 'server/src/modules/system/groups/p29.ts', imports: '../../things/index.ts', refused: null },
+  { file: 'server/src/modules/system/groups/p30.ts', imports: '../shared.ts', refused: null },
+  {
+    file: 'server/src/modules/system/groups/p31.ts',
+    imports: '../../../telemetry/index.ts',
+    refused: ENGINES,
+  },
+  { file: 'server/src/modules/query/p32.ts', imports: '../things/service.ts', refused: ENTRY },
+  { file: 'server/src/modules/query/p33.ts', imports: '../../live/index.ts', refused: null },
+  { file: 'server/src/modules/alarms/p34.ts', imports: '../../telemetry/index.ts', refused: null },
+  { file: 'server/src/modules/alarms/p35.ts', imports: '../catalog/service.ts', refused: ENTRY },
+  { file: 'server/src/modules/alarms/p36.ts', imports: '../catalog/index.ts', refused: null },
   { file: 'web/src/features/home/components/w1.tsx', imports: '../../regions/index.ts', refused: FEATURES },
   { file: 'web/src/features/home/components/w2.tsx', imports: '../lib/period-query.ts', refused: null },
   { file: 'web/src/features/home/components/w3.tsx', imports: '../../../api/things.ts', refused: null },

@@ -5,11 +5,11 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import Fastify from 'fastify';
 import { ConfigError, loadConfig } from '../config.ts';
-import { type Database, migrateToLatest, openDatabase } from '../db/index.ts';
-import { createMetricConfigService } from '../modules/metric-configs/index.ts';
-import { createRegionService } from '../modules/regions/index.ts';
-import { createThingsService } from '../modules/things/index.ts';
+import { migrateToLatest, openDatabase } from '../db/index.ts';
+import { createMemoryLive } from '../live/index.ts';
+import { buildServices } from '../services.ts';
 import { DEFAULT_SEED, PlantGenerator } from '../simulator/index.ts';
 import { type DuckDBTelemetryStore, openTelemetryStore } from '../telemetry/index.ts';
 import { backfill, type DemoServices, loadPlant, seedPlant } from './index.ts';
@@ -98,19 +98,28 @@ async function openStore(): Promise<DuckDBTelemetryStore> {
 }
 const store = await openStore();
 
-/** The services the plant is seeded through, each built once, as app.ts builds them. */
-function demoServices(db: Database['db']): DemoServices {
-  const now = Date.now;
-  const things = createThingsService({ db, now });
-  const regions = createRegionService(db, now);
-  const metricConfigs = createMetricConfigService({ db, regions, things, now });
-  return { things, regions, saveConfigs: (patch) => metricConfigs.saveConfigs(patch) };
-}
-
 const database = openDatabase(config.database);
 try {
   await migrateToLatest(database.db, database.dialect);
-  const services = demoServices(database.db);
+  // The server's own logger settings, without a server: only a failing live listener would log.
+  const { log } = Fastify({ logger: { level: config.logLevel } });
+  const {
+    things: thingsService,
+    regions,
+    metricConfigs,
+  } = buildServices({
+    config,
+    database,
+    store,
+    live: createMemoryLive((error) => log.error({ err: error }, 'live listener failed')),
+    now: Date.now,
+    log,
+  });
+  const services: DemoServices = {
+    things: thingsService,
+    regions,
+    saveConfigs: (patch) => metricConfigs.saveConfigs(patch),
+  };
   const seeded = await seedPlant(services, { things: config.simulator.things });
   if (seeded.seeded) console.info(`Seeded the demo plant: ${seeded.things} things.`);
   const things = await loadPlant(services.things, { limit });

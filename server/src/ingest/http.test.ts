@@ -330,4 +330,35 @@ describe.each(dialects())('HTTP ingest on %s', (dialect) => {
     const editor = await editorWith(() => t.app, api as never, 'watcher');
     expect((await editor.api.get('/api/telemetry/stats')).status).toBe(403);
   });
+
+  it('takes a metric as soon as its ability is added, and refuses it as soon as it is removed', async () => {
+    const m4 = plant.things[3]!;
+    const send = async () =>
+      (
+        await post(
+          '/api/telemetry',
+          { ts: now - 5_000, values: { P: 1, HZ: 50 } },
+          { 'x-device-token': m4.token },
+        )
+      ).json().data;
+    expect(await send()).toEqual({
+      accepted: 1,
+      rejected: [{ index: 0, metric: 'HZ', reason: 'unknown metric' }],
+    });
+    const added = await api.post(`/api/thing/categories/${plant.categoryId}/abilities`, {
+      identifier: 'HZ',
+      name: '频率',
+      unit: 'Hz',
+    });
+    expect(added.status).toBe(200);
+    // The thing's abilities were just read (and cached): the write above must reach ingest at once.
+    expect(await send()).toEqual({ accepted: 2, rejected: [] });
+    expect((await api.del(`/api/thing/things/${m4.id}/abilities?ids=${added.body.data.id}`)).status).toBe(
+      200,
+    );
+    expect(await send()).toEqual({
+      accepted: 1,
+      rejected: [{ index: 0, metric: 'HZ', reason: 'unknown metric' }],
+    });
+  });
 });

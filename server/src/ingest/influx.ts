@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ErrorBody, InfluxHealth, InfluxV1ErrorBody, InfluxV1WriteQuery } from '@kilowatch/contract';
 import { Type } from 'typebox';
-import { type Database, ping } from '../db/index.ts';
 import { SERVER_VERSION } from '../version.ts';
 import { acceptRawBodies, DEVICE_ROUTE, influxToken, requireDevice } from './device-http.ts';
 import type { Precision } from './line-protocol.ts';
@@ -27,10 +26,11 @@ const V1_PRECISION: Record<string, Precision> = { n: 'ns', u: 'us' };
  * call at the server's root: GET /ping, GET /health, POST /write (1.x write API) and POST
  * /query (only CREATE DATABASE, which Telegraf's outputs.influxdb sends when it starts).
  */
-export const influxRoutes: FastifyPluginAsyncTypebox<{ service: IngestService; database: Database }> = async (
-  app,
-  { service, database },
-) => {
+export const influxRoutes: FastifyPluginAsyncTypebox<{
+  service: IngestService;
+  /** Rejects when the database cannot answer (the health check). */
+  ping: () => Promise<void>;
+}> = async (app, { service, ping }) => {
   app.get(
     '/ping',
     {
@@ -64,7 +64,7 @@ export const influxRoutes: FastifyPluginAsyncTypebox<{ service: IngestService; d
       reply.headers(VERSION_HEADERS);
       let failure: string | undefined;
       try {
-        await ping(database.db);
+        await ping();
       } catch (error) {
         failure = (error as Error).message;
       }

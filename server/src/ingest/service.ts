@@ -1,13 +1,10 @@
-import type { EffectiveAbility, IngestResult, IngestStats, LiveValue } from '@kilowatch/contract';
+import type { IngestResult, IngestStats, LiveValue } from '@kilowatch/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/index.ts';
 import { createMemoryLive, type Live } from '../live/index.ts';
-import { effectiveAbilitiesOf, findThingByAccessToken } from '../modules/things/index.ts';
+import type { Catalog } from '../modules/catalog/index.ts';
 import type { Point, TelemetryStore } from '../telemetry/index.ts';
 import type { Line } from './line-protocol.ts';
 import { telemetryItems } from './payload.ts';
-import { findThingIdByIdentifier } from './repository.ts';
 import { coerce, MAX_PAST_MS, pointTime, type RejectReason } from './values.ts';
 
 /** The thing a message belongs to. */
@@ -33,7 +30,8 @@ export interface Incoming {
 }
 
 export interface IngestDeps {
-  db: Kysely<DB>;
+  /** Which thing a token or identifier names and what abilities it has (cached there). */
+  catalog: Pick<Catalog, 'thingByToken' | 'thingByIdentifier' | 'abilitiesOf'>;
   store: TelemetryStore;
   log: FastifyBaseLogger;
   now: () => number;
@@ -45,15 +43,8 @@ export interface IngestDeps {
   live?: Live;
 }
 
-/** How long looked-up abilities, tokens and identifiers are reused: ability edits apply within it. */
-export const CACHE_MS = 5_000;
 /** A repeated rejection of the same thing and reason is logged at most once per this. */
 const LOG_EVERY_MS = 60_000;
-
-interface Cached<T> {
-  at: number;
-  value: T;
-}
 
 /**
  * Telemetry ingest shared by MQTT, HTTP JSON and line protocol: validates values against the
@@ -61,10 +52,7 @@ interface Cached<T> {
  * every accepted value (numbers and strings) to the live hub, and counts everything.
  */
 export function createIngestService(deps: IngestDeps) {
-  const { db, store, log, now } = deps;
-  const abilitiesCache = new Map<number, Cached<Map<string, EffectiveAbility>>>();
-  const tokenCache = new Map<string, Cached<Device | undefined>>();
-  const identifierCache = new Map<string, Cached<Device | undefined>>();
+  const { catalog, store, log, now } = deps;
   const live = deps.live ?? createMemoryLive((error) => log.error({ err: error }, 'live listener failed'));
   const loggedAt = new Map<string, number>();
   const counters = {
@@ -75,22 +63,6 @@ export function createIngestService(deps: IngestDeps) {
     bySource: {} as Record<string, number>,
     lastError: null as IngestStats['lastError'],
   };
-
-  const fresh = <T>(entry: Cached<T> | undefined): entry is Cached<T> =>
-    entry !== undefined && now() - entry.at < CACHE_MS;
-
-  const remember = <K, T>(map: Map<K, Cached<T>>, key: K, value: T): T => {
-    if (map.size > 10_000) map.clear();
-    map.set(key, { at: now(), value });
-    return value;
-  };
-
-  async function abilitiesOf(thingId: number): Promise<Map<string, EffectiveAbility>> {
-    const hit = abilitiesCache.get(thingId);
-    if (fresh(hit)) return hit.value;
-    const list = (await effectiveAbilitiesOf(db, [thingId])).get(thingId) ?? [];
-    return remember(abilitiesCache, thingId, new Map(list.map((a) => [a.identifier, a])));
-  }
 
   function noteError(source: Source | 'mqtt-topic', thing: string | null, message: string): void {
     counters.lastError = { at: now(), source, thing, message };
@@ -108,23 +80,16 @@ export function createIngestService(deps: IngestDeps) {
   }
 
   return {
-    /** The thing owning a device access token; `cached` reuses a lookup for CACHE_MS (MQTT publishes). */
-    async deviceByToken(token: string, { cached = false } = {}): Promise<Device | undefined> {
-      // Device text reaches here unvalidated (a path or MQTT username); NUL is never stored and
-      // PostgreSQL refuses it in a query, so such a token names no device.
-      if (token.includes('\u0000')) return undefined;
-      const hit = tokenCache.get(token);
-      if (cached && fresh(hit)) return hit.value;
-      const thing = await findThingByAccessToken(db, token);
-      const device = thing && { id: thing.id, identifier: thing.identifier, name: thing.name };
-      return remember(tokenCache, token, device);
+    /**
+     * The thing owning a device access token. Without `cached` the database is asked (a CONNECT,
+     * an HTTP request); with it the catalog's copy may answer (every MQTT publish re-checks).
+     */
+    deviceByToken(token: string, { cached = false } = {}): Promise<Device | undefined> {
+      return catalog.thingByToken(token, { cached });
     },
 
-    async deviceByIdentifier(identifier: string): Promise<Device | undefined> {
-      if (identifier.includes('\u0000')) return undefined;
-      const hit = identifierCache.get(identifier);
-      if (fresh(hit)) return hit.value;
-      return remember(identifierCache, identifier, await findThingIdByIdentifier(db, identifier));
+    deviceByIdentifier(identifier: string): Promise<Device | undefined> {
+      return catalog.thingByIdentifier(identifier);
     },
 
     /**
@@ -152,7 +117,7 @@ export function createIngestService(deps: IngestDeps) {
         );
         return { accepted: 0, rejected: [{ index: 0, metric: null, reason: 'batch too large' }] };
       }
-      const abilities = await abilitiesOf(device.id);
+      const abilities = await catalog.abilitiesOf(device.id);
       const points: Point[] = [];
       const texts: LiveValue[] = [];
       const refuse = (index: number, metric: string | null, reason: RejectReason, count = 1) => {

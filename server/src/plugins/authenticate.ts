@@ -61,12 +61,6 @@ export function requestToken(request: FastifyRequest): string | undefined {
   );
 }
 
-/** The caller of a non-public route; throws when called on a public one by mistake. */
-export function requireUser(request: FastifyRequest): AuthUser {
-  if (!request.user) throw new AppError('UNAUTHORIZED', 401);
-  return request.user;
-}
-
 /**
  * Guards every route registered in `api` (the /api subtree) unless it is marked
  * `config: { public: true }`: the `x-Authorization: Bearer <token>` header (spec §7) must

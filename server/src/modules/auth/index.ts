@@ -1,5 +1,6 @@
 export { deriveLoginKey, hashPassword } from './crypto.ts';
 export { revokeUserTokens } from './repository.ts';
+export { requireUser } from './request.ts';
 export { authRoutes } from './routes.ts';
 export { type AuthService, type AuthUser, createAuthService } from './service.ts';
 export { createLoginThrottle } from './throttle.ts';

@@ -1,7 +1,6 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { DB, RefreshTokensTable } from '../../db/index.ts';
-
-type Db = Kysely<DB> | Transaction<DB>;
+import type { Selectable } from 'kysely';
+import type { RefreshTokensTable } from '../../db/index.ts';
+import type { Db } from '../../db/sql.ts';
 
 export interface RefreshTokenRecord {
   id: string;

@@ -7,8 +7,8 @@ import {
   authRefresh,
 } from '@kilowatch/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { requireUser } from '../../plugins/authenticate.ts';
 import { route } from '../../plugins/route.ts';
+import { requireUser } from './request.ts';
 import type { AuthService } from './service.ts';
 
 const ok = { ok: true as const };

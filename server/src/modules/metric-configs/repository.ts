@@ -1,9 +1,7 @@
 import type { Aggregator, MetricConfig, ResourceType } from '@kilowatch/contract';
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { DB } from '../../db/index.ts';
+import type { Selectable } from 'kysely';
 import type { MetricConfigsTable } from '../../db/schema.ts';
-
-type Db = Kysely<DB> | Transaction<DB>;
+import type { Db } from '../../db/sql.ts';
 
 /** Which list of metric configs: a resource, optionally narrowed to one category (0 = none). */
 export interface ConfigKey {

@@ -1,15 +1,8 @@
-import type {
-  EffectiveAbility,
-  MetricConfig,
-  MetricConfigPatch,
-  ResourceType,
-  Thing,
-} from '@kilowatch/contract';
+import type { EffectiveAbility, MetricConfig, MetricConfigPatch, ResourceType } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
-import type { RegionService } from '../regions/index.ts';
-import { effectiveAbilitiesOf, type ThingsService } from '../things/index.ts';
+import type { Catalog } from '../catalog/index.ts';
 import * as repo from './repository.ts';
 
 /** Colours of new metric configs, in order (the first is the console's theme colour). */
@@ -17,8 +10,8 @@ const PALETTE = ['#409EFF', '#67C23A', '#E6A23C', '#F56C6C', '#909399', '#9B59B6
 
 export interface MetricConfigDeps {
   db: Kysely<DB>;
-  regions: Pick<RegionService, 'bindings'>;
-  things: Pick<ThingsService, 'getThing' | 'categoryAbilities'>;
+  /** The thing's, or the region's things', effective abilities (what a config may name). */
+  catalog: Pick<Catalog, 'select' | 'categoryAbilities'>;
   now: () => number;
 }
 
@@ -32,15 +25,6 @@ const unknownMetric = (metric: string, resourceType: ResourceType) =>
 export function createMetricConfigService(deps: MetricConfigDeps) {
   const { db, now } = deps;
 
-  /** A thing, or the things bound to a region or below it (unique, of one category when asked). */
-  async function thingsOf(resourceType: ResourceType, id: number, categoryId?: number): Promise<Thing[]> {
-    if (resourceType === 'thing') return [await deps.things.getThing(id)];
-    const bindings = await deps.regions.bindings(id, { categoryId, successor: true });
-    const things = new Map<number, Thing>();
-    for (const b of bindings) things.set(b.thing.id, b.thing);
-    return [...things.values()];
-  }
-
   return {
     async configs(key: repo.ConfigKey): Promise<MetricConfig[]> {
       return repo.listConfigs(db, key);
@@ -53,18 +37,18 @@ export function createMetricConfigService(deps: MetricConfigDeps) {
         resourceId: patch.resourceId,
         categoryId: patch.categoryId ?? null,
       };
-      const things = await thingsOf(patch.resourceType, patch.resourceId, key.categoryId ?? undefined);
+      const { abilities } = await deps.catalog.select({
+        resourceType: patch.resourceType,
+        id: patch.resourceId,
+        categoryId: key.categoryId ?? undefined,
+        successor: true,
+      });
       const known = new Map<string, EffectiveAbility>();
-      for (const list of (
-        await effectiveAbilitiesOf(
-          db,
-          things.map((t) => t.id),
-        )
-      ).values()) {
+      for (const list of abilities.values()) {
         for (const a of list) if (!known.has(a.identifier)) known.set(a.identifier, a);
       }
       if (known.size === 0 && key.categoryId !== null) {
-        for (const a of await deps.things.categoryAbilities(key.categoryId)) {
+        for (const a of await deps.catalog.categoryAbilities(key.categoryId)) {
           known.set(a.identifier, { ...a, abilityId: a.id, overridden: false });
         }
       }

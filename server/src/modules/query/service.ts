@@ -9,11 +9,7 @@ import {
   type QueryAggregator,
   type QueryResult,
   type ResourceType,
-  type Thing,
 } from '@kilowatch/contract';
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/index.ts';
-import { metadataGeneration } from '../../db/metadata-generation.ts';
 import { AppError } from '../../errors.ts';
 import type { Live } from '../../live/index.ts';
 import {
@@ -25,8 +21,7 @@ import {
   PlantCalendar,
   type TelemetryStore,
 } from '../../telemetry/index.ts';
-import type { RegionService } from '../regions/index.ts';
-import { effectiveAbilitiesOf, type ThingsService } from '../things/index.ts';
+import type { Catalog } from '../catalog/index.ts';
 import { byThing, combineSeries, mergeRuns, missingThings, type Slot } from './buckets.ts';
 import { compileFormula, FormulaError, roundTo } from './formula.ts';
 import {
@@ -41,9 +36,6 @@ import {
   type Range,
 } from './ranges.ts';
 
-/** How long a resolved thing or region is reused when nothing in this process changed it. */
-export const METADATA_TTL_MS = 5_000;
-
 /** Most buckets one series of a query may have (spec: charts, not exports). */
 export const MAX_QUERY_BUCKETS = 10_000;
 /** Longest range a query may cover. */
@@ -53,25 +45,14 @@ const MAX_RANGE_MS = Math.round(MAX_RANGE_YEARS * 365.25 * DAY);
 export const DEFAULT_MAX_POINTS = 2000;
 
 export interface QueryDeps {
-  db: Kysely<DB>;
   store: TelemetryStore;
   /** Latest values as they arrive (strings are only there; numbers also sit in the store). */
   live: Pick<Live, 'latest'>;
-  regions: RegionService;
-  things: Pick<ThingsService, 'getThing'>;
+  /** Things, regions' things and their abilities (cached there, dropped on every metadata write). */
+  catalog: Pick<Catalog, 'select' | 'categoryAbilities'>;
   /** PLANT_TIMEZONE: periods and day/month/year buckets follow its calendar. */
   timeZone: string;
   now: () => number;
-}
-
-interface Resource {
-  name: string;
-  things: Thing[];
-}
-
-/** A resource with the effective abilities of each of its things. */
-interface Target extends Resource {
-  abilities: Map<number, EffectiveAbility[]>;
 }
 
 const unknownMetric = (metric: string, resourceType: ResourceType) =>
@@ -92,60 +73,8 @@ const badRequest = (
  * regions, real-time status and board cabinets.
  */
 export function createQueryService(deps: QueryDeps) {
-  const { db, store, now } = deps;
+  const { store, now } = deps;
   const calendar = new PlantCalendar(deps.timeZone);
-
-  /** A thing, or a region's bound things (unique, of one category when asked), with its name. */
-  async function resource(
-    resourceType: ResourceType,
-    id: number,
-    { categoryId, successor }: { categoryId?: number | undefined; successor?: boolean | undefined } = {},
-  ): Promise<Resource> {
-    if (resourceType === 'thing') {
-      const thing = await deps.things.getThing(id);
-      return { name: thing.name, things: [thing] };
-    }
-    const bindings = await deps.regions.bindings(id, { categoryId, successor });
-    const things = new Map<number, Thing>();
-    for (const b of bindings) things.set(b.thing.id, b.thing);
-    // Without successors every binding names the region; otherwise one row, not the whole tree.
-    const name =
-      (!successor ? bindings[0]?.regionName : undefined) ?? (await deps.regions.find(id))?.name ?? `#${id}`;
-    return { name, things: [...things.values()] };
-  }
-
-  /**
-   * Resolved resources (name, things, their effective abilities) of recent reads, so a query
-   * does not read the same metadata from the database again. An entry is used for at most
-   * METADATA_TTL_MS and never after a write of the things or regions services in this process
-   * (markMetadataChanged); a write by another server process is seen within the TTL.
-   */
-  const cache = new Map<string, { gen: number; at: number; target: Target }>();
-  const CACHE_MAX = 1000;
-
-  async function target(
-    resourceType: ResourceType,
-    id: number,
-    options: { categoryId?: number | undefined; successor?: boolean | undefined } = {},
-  ): Promise<Target> {
-    const key =
-      resourceType === 'thing'
-        ? `thing:${id}`
-        : `region:${id}:${options.categoryId ?? ''}:${options.successor ? 1 : 0}`;
-    const hit = cache.get(key);
-    const gen = metadataGeneration();
-    if (hit && hit.gen === gen && performance.now() - hit.at < METADATA_TTL_MS) return hit.target;
-    // The generation is taken before reading: a write committed meanwhile makes this entry stale.
-    const res = await resource(resourceType, id, options);
-    const abilities = await effectiveAbilitiesOf(
-      db,
-      res.things.map((t) => t.id),
-    );
-    const found: Target = { ...res, abilities };
-    if (cache.size >= CACHE_MAX) cache.clear();
-    cache.set(key, { gen, at: performance.now(), target: found });
-    return found;
-  }
 
   function transform(q: MetricQuery): (value: number | null) => number | null {
     let formula: ((x: number) => number) | undefined;
@@ -170,14 +99,14 @@ export function createQueryService(deps: QueryDeps) {
     // ---- series ----
 
     async data(q: MetricQuery, seq: string | null): Promise<QueryResult> {
-      const res = await target(q.resourceType, q.resourceId, {
+      const res = await deps.catalog.select({
+        resourceType: q.resourceType,
+        id: q.resourceId,
         categoryId: q.categoryId,
         successor: q.successor,
+        ability: q.metricIdentifier,
       });
-      const { abilities } = res;
-      const things = res.things.filter((t) =>
-        abilities.get(t.id)?.some((a) => a.identifier === q.metricIdentifier),
-      );
+      const { abilities, things } = res;
       const ability = things
         .map((t) => abilities.get(t.id)?.find((a) => a.identifier === q.metricIdentifier))
         .find((a) => a !== undefined);
@@ -283,7 +212,12 @@ export function createQueryService(deps: QueryDeps) {
       categoryId?: number | undefined;
       successor?: boolean | undefined;
     }): Promise<DeviceStatus[]> {
-      const { things, abilities } = await target(query.resourceType ?? 'thing', query.resourceId, query);
+      const { things, abilities } = await deps.catalog.select({
+        resourceType: query.resourceType ?? 'thing',
+        id: query.resourceId,
+        categoryId: query.categoryId,
+        successor: query.successor,
+      });
       const out: DeviceStatus[] = [];
       for (const t of things) {
         for (const [ability, latest] of latestOf(t.id, abilities.get(t.id) ?? [])) {
@@ -304,7 +238,12 @@ export function createQueryService(deps: QueryDeps) {
       regionId: number,
       query: { categoryId?: number | undefined; successor?: boolean | undefined },
     ): Promise<Cabinet[]> {
-      const { things, abilities } = await target('region', regionId, query);
+      const { things, abilities } = await deps.catalog.select({
+        resourceType: 'region',
+        id: regionId,
+        categoryId: query.categoryId,
+        successor: query.successor,
+      });
       const at = now();
       return things.map((t) => {
         const attrMap: Cabinet['attrMap'] = {};

@@ -1,9 +1,6 @@
 import type { Thing } from '@kilowatch/contract';
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../../db/index.ts';
+import type { Db } from '../../db/sql.ts';
 import type { RegionRecord } from './tree.ts';
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 export async function listRegions(db: Db): Promise<RegionRecord[]> {
   const rows = await db

@@ -13,7 +13,8 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.ts';
 import { route } from '../../plugins/route.ts';
-import { parseIdList, type RegionService } from './service.ts';
+import { parseIdList } from '../../shared/ids.ts';
+import type { RegionService } from './service.ts';
 
 /**
  * Reads are open to every logged-in user. Writes need admin or a role granting '/region': the

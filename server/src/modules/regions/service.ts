@@ -10,7 +10,6 @@ import {
 } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
-import { markMetadataChanged } from '../../db/metadata-generation.ts';
 import { AppError } from '../../errors.ts';
 import * as repo from './repository.ts';
 import { applyOrder, buildTree, levelOf, type RegionRecord, subtreeIds } from './tree.ts';
@@ -18,18 +17,25 @@ import { applyOrder, buildTree, levelOf, type RegionRecord, subtreeIds } from '.
 const notFound = () => new AppError('NOT_FOUND', 404);
 const toRegion = (r: RegionRecord): Region => ({ ...r });
 
-/** Runs a write, then tells the query service's metadata cache (names, bindings) it changed. */
-async function changed<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } finally {
-    markMetadataChanged();
-  }
+export interface RegionServiceDeps {
+  db: Kysely<DB>;
+  now: () => number;
+  /** Told after every write (committed or not): the catalog drops what it cached (names, bindings). */
+  onChange?: () => void;
 }
 
 /** Region tree and thing bindings (spec §3 tree node, §7 Regions). */
-export function createRegionService(db: Kysely<DB>, now: () => number) {
+export function createRegionService(deps: RegionServiceDeps) {
+  const { db, now } = deps;
   const iso = () => new Date(now()).toISOString();
+
+  async function changed<T>(work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } finally {
+      deps.onChange?.();
+    }
+  }
 
   async function requireRegion(id: number): Promise<RegionRecord> {
     const region = await repo.findRegion(db, id);
@@ -200,13 +206,3 @@ export function createRegionService(db: Kysely<DB>, now: () => number) {
 }
 
 export type RegionService = ReturnType<typeof createRegionService>;
-
-/** `"1,2,3"` → [1, 2, 3]; undefined when any part is not a positive 32-bit integer. */
-export function parseIdList(text: string): number[] | undefined {
-  // Plain decimal ids only: no spaces (a `+` in a query string is one), signs or leading zeros.
-  const parts = text.split(',');
-  if (parts.some((p) => !/^[1-9]\d{0,9}$/.test(p))) return undefined;
-  const ids = parts.map(Number);
-  // Ids are 32-bit integer columns; a larger number would be a database error, not a miss.
-  return ids.every((id) => id <= 2_147_483_647) ? ids : undefined;
-}

@@ -14,19 +14,31 @@ import { createVideoService } from './videos/service.ts';
 
 export { bootstrapSystem, resourceSeeds } from './bootstrap.ts';
 export { parseLogo } from './sysconfigs/logo.ts';
-export { createUserAdminService } from './users/service.ts';
+
+/** The services of system management, built once by services.ts. */
+export function createSystemServices({ db, now }: { db: Kysely<DB>; now: () => number }) {
+  return {
+    users: createUserAdminService(db, now),
+    groups: createGroupService(db, now),
+    roles: createRoleService(db, now),
+    sysConfigs: createSysConfigService(db, now),
+    videos: createVideoService(db, now),
+  };
+}
+
+export type SystemServices = ReturnType<typeof createSystemServices>;
 
 /**
  * System management (spec §2 admin routes): /api/users, /api/groups, /api/roles,
  * /api/resources, /api/sysconfigs (and the public logo), /api/videos.
  */
-export const systemRoutes: FastifyPluginAsyncTypebox<{ db: Kysely<DB>; now: () => number }> = async (
+export const systemRoutes: FastifyPluginAsyncTypebox<{ services: SystemServices }> = async (
   app,
-  { db, now },
+  { services },
 ) => {
-  await app.register(userRoutes, { service: createUserAdminService(db, now) });
-  await app.register(groupRoutes, { service: createGroupService(db, now) });
-  await app.register(roleRoutes, { service: createRoleService(db, now) });
-  await app.register(sysConfigRoutes, { service: createSysConfigService(db, now) });
-  await app.register(videoRoutes, { service: createVideoService(db, now) });
+  await app.register(userRoutes, { service: services.users });
+  await app.register(groupRoutes, { service: services.groups });
+  await app.register(roleRoutes, { service: services.roles });
+  await app.register(sysConfigRoutes, { service: services.sysConfigs });
+  await app.register(videoRoutes, { service: services.videos });
 };

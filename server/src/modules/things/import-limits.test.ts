@@ -16,6 +16,12 @@ import { apiAs, seedDevices } from './testing.ts';
  */
 const MAX_P99_DELAY_MS = 150;
 const MAX_DELAY_MS = 250;
+/**
+ * On a machine busier than that, the bounds grow with the noise floor measured in the same run
+ * (the same uploads, refused before parsing): a stall of the parser's own making is seconds long
+ * and stays far beyond twice the floor, while scheduling noise moves both alike.
+ */
+const FLOOR_FACTOR = 2;
 
 /** A zip archive (deflate, no data descriptors) of `files`, in order: what an .xlsx is. */
 function zip(files: [name: string, content: Buffer][]): Buffer {
@@ -148,6 +154,11 @@ describe.each(dialects())('import limits while reading on %s', (dialect) => {
   let address: string;
   let rows900k: Buffer;
   let rowsAtLimit: Buffer;
+  const floor = { p99: 0, max: 0 };
+  const bounded = (res: { p99DelayMs: number; maxDelayMs: number }) => {
+    expect(res.p99DelayMs).toBeLessThan(Math.max(MAX_P99_DELAY_MS, FLOOR_FACTOR * floor.p99));
+    expect(res.maxDelayMs).toBeLessThan(Math.max(MAX_DELAY_MS, FLOOR_FACTOR * floor.max));
+  };
   const blankCsv = Buffer.from(`identifier,name,model\n${'\n'.repeat(IMPORT_MAX_BYTES - 100)}`);
   beforeAll(async () => {
     rows900k = xlsxOfOneCellRows(900_000);
@@ -170,8 +181,15 @@ describe.each(dialects())('import limits while reading on %s', (dialect) => {
   });
 
   it('measures the same uploads unparsed (refused for their file type): the noise floor', async () => {
-    expect((await measuredUpload(address, token, 'rows.txt', rows900k)).status).toBe(400);
-    expect((await measuredUpload(address, token, 'blank.txt', blankCsv)).status).toBe(400);
+    for (const [name, file] of [
+      ['rows.txt', rows900k],
+      ['blank.txt', blankCsv],
+    ] as const) {
+      const res = await measuredUpload(address, token, name, file);
+      expect(res.status).toBe(400);
+      floor.p99 = Math.max(floor.p99, res.p99DelayMs);
+      floor.max = Math.max(floor.max, res.maxDelayMs);
+    }
   }, 120_000);
 
   it('stops reading an xlsx of 900,000 one-cell rows at the row limit without stalling the server', async () => {
@@ -180,8 +198,7 @@ describe.each(dialects())('import limits while reading on %s', (dialect) => {
     const res = await measuredUpload(address, token, 'rows.xlsx', file);
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(`At most ${IMPORT_MAX_ROWS} rows can be imported at once`);
-    expect(res.p99DelayMs).toBeLessThan(MAX_P99_DELAY_MS);
-    expect(res.maxDelayMs).toBeLessThan(MAX_DELAY_MS);
+    bounded(res);
     expect(res.rssMb).toBeLessThan(200);
   }, 120_000);
 
@@ -190,8 +207,7 @@ describe.each(dialects())('import limits while reading on %s', (dialect) => {
     const res = await measuredUpload(address, token, 'blank.csv', file);
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(`Too many lines: at most ${IMPORT_MAX_LINES}, blank lines included`);
-    expect(res.p99DelayMs).toBeLessThan(MAX_P99_DELAY_MS);
-    expect(res.maxDelayMs).toBeLessThan(MAX_DELAY_MS);
+    bounded(res);
     expect(res.rssMb).toBeLessThan(200);
   }, 120_000);
 
@@ -204,7 +220,6 @@ describe.each(dialects())('import limits while reading on %s', (dialect) => {
     expect(res.body.message).toBe(
       `Import failed: ${3 * IMPORT_MAX_ROWS} error(s) found, nothing was imported`,
     );
-    expect(res.p99DelayMs).toBeLessThan(MAX_P99_DELAY_MS);
-    expect(res.maxDelayMs).toBeLessThan(MAX_DELAY_MS);
+    bounded(res);
   }, 120_000);
 });

@@ -1,5 +1,10 @@
 import { ONLINE_WINDOW_MS, type Presence } from '@kilowatch/contract';
-import type { ThingSeen } from '../../telemetry/index.ts';
+
+/** What the telemetry store last saw of a thing (its `lastSeen()`; the device list never imports the store). */
+export interface ThingSeen {
+  ts: number;
+  intervalMs: number | null;
+}
 
 /**
  * How long after its newest value a thing still counts as online: 5 minutes, or three of its

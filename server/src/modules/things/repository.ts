@@ -8,14 +8,14 @@ import type {
   Thing,
   ThingAttribute,
 } from '@kilowatch/contract';
-import { type ExpressionBuilder, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
 import type { DB } from '../../db/index.ts';
 import type { ThingCategoriesTable, ThingCategoryAbilitiesTable, ThingModelsTable } from '../../db/schema.ts';
 
 // All SQL of the device model lives here. Rows (0/1, JSON text, bigint-string counts) become
 // contract objects before they leave this file.
 
-export type Db = Kysely<DB> | Transaction<DB>;
+import { containsPattern, type Db } from '../../db/sql.ts';
 
 export interface PageArgs {
   page: number;
@@ -29,9 +29,6 @@ export interface Rows<T> {
 
 const offset = ({ page, pageSize }: PageArgs) => (page - 1) * pageSize;
 
-/** `%text%` for LIKE, with the wildcards of the user's text escaped (`\` is the escape character). */
-const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /** lower(column) LIKE lower('%text%') ESCAPE '\': the same on SQLite and PostgreSQL. */
 const nameContains = (column: string, text: string) =>
   sql<boolean>`lower(${sql.ref(column)}) like ${containsPattern(text)} escape '\\'`;
@@ -42,18 +39,6 @@ const parseJson = <T>(text: string, fallback: T): T => {
   } catch {
     return fallback;
   }
-};
-
-/** A database refused a duplicate (unique index or primary key), on either dialect. */
-export const isUniqueViolation = (error: unknown): boolean => {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-};
-
-/** A row still referenced, or a reference to a missing row, on either dialect. */
-export const isForeignKeyViolation = (error: unknown): boolean => {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 };
 
 // ---- categories ---------------------------------------------------------------------------------

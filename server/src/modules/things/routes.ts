@@ -9,7 +9,6 @@ import {
   categoryList,
   categoryUpdate,
   IMPORT_MAX_BYTES,
-  MAX_ID,
   modelAbilityList,
   modelAbilityPatch,
   modelCreate,
@@ -32,6 +31,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.ts';
 import { pickLanguage, translate } from '../../i18n/index.ts';
 import { route } from '../../plugins/route.ts';
+import { parseIdList } from '../../shared/ids.ts';
 import { buildImportTemplate, formatOf, inTurns } from './import.ts';
 import { ImportRejected, type ThingsService } from './service.ts';
 
@@ -42,16 +42,11 @@ const CATEGORY = { config: { resource: '/device_management/category' } };
 const MODEL = { config: { resource: '/device_management/model' } };
 const NODES = { config: { resource: '/device_management/nodes' } };
 
-/**
- * `ids=1,2` or `ids=1&ids=2` → [1, 2]; 400 for anything but plain decimal ids of the 32-bit
- * columns (`0x1`, `1e0` or `01` would otherwise address id 1).
- */
+/** `ids=1,2` or `ids=1&ids=2` → [1, 2]; 400 for anything but plain decimal ids. */
 const parseIds = (ids: string | string[]): number[] => {
-  const texts = (Array.isArray(ids) ? ids : [ids]).flatMap((s) => s.split(','));
-  if (texts.some((t) => !/^[1-9][0-9]{0,9}$/.test(t) || Number(t) > MAX_ID)) {
-    throw new AppError('VALIDATION', 400, {}, { message: 'things.badIds' });
-  }
-  return texts.map(Number);
+  const parsed = parseIdList(ids);
+  if (!parsed) throw new AppError('VALIDATION', 400, {}, { message: 'things.badIds' });
+  return parsed;
 };
 
 /**

@@ -20,10 +20,9 @@ import type {
 } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
-import { markMetadataChanged } from '../../db/metadata-generation.ts';
+import { type Db, isForeignKeyViolation, isUniqueViolation, page } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
 import type { MessageKey, MessageParams } from '../../i18n/index.ts';
-import type { ThingSeen } from '../../telemetry/index.ts';
 import {
   ACCESS_TOKEN_PATTERN,
   type ImportColumn,
@@ -32,7 +31,7 @@ import {
   parseImportUpload,
   validateImportRows,
 } from './import.ts';
-import { presenceOf } from './presence.ts';
+import { presenceOf, type ThingSeen } from './presence.ts';
 import * as repo from './repository.ts';
 
 /** One row error of an import, still to be put into the request's language. */
@@ -59,6 +58,8 @@ export interface ThingsServiceDeps {
   now: () => number;
   /** What the telemetry store last saw of each thing (the device list's presence); none without it. */
   seen?: () => ReadonlyMap<number, ThingSeen>;
+  /** Told after every write (committed or not): the catalog drops what it cached. */
+  onChange?: () => void;
 }
 
 interface Paging {
@@ -79,7 +80,11 @@ const IN_USE_NAMES = 10;
 /** A device credential: 32 random bytes, base64url (43 characters). */
 export const newAccessToken = (): string => randomBytes(32).toString('base64url');
 
-const paging = (q: Paging) => ({ page: q.page ?? 1, pageSize: q.pageSize ?? 10 });
+/** The page a list asks for; the repository computes its own offset. */
+const paging = (q: Paging) => {
+  const { page: at, pageSize } = page(q);
+  return { page: at, pageSize };
+};
 
 const namesList = ({ count, names }: { count: number; names: string[] }) =>
   count > names.length ? `${names.join(', ')}, …` : names.join(', ');
@@ -115,19 +120,19 @@ export function createThingsService(deps: ThingsServiceDeps) {
   const { db, now } = deps;
   const isoNow = () => new Date(now()).toISOString();
 
-  async function requireCategory(trx: repo.Db, id: number): Promise<Category> {
+  async function requireCategory(trx: Db, id: number): Promise<Category> {
     const category = await repo.findCategory(trx, id);
     if (!category) throw notFound('things.categoryNotFound', id);
     return category;
   }
 
-  async function requireModel(trx: repo.Db, id: number): Promise<Model> {
+  async function requireModel(trx: Db, id: number): Promise<Model> {
     const model = await repo.findModel(trx, id);
     if (!model) throw notFound('things.modelNotFound', id);
     return model;
   }
 
-  async function requireThing(trx: repo.Db, id: number): Promise<Thing> {
+  async function requireThing(trx: Db, id: number): Promise<Thing> {
     const thing = await repo.findThing(trx, id);
     if (!thing) throw notFound('things.thingNotFound', id);
     return thing;
@@ -138,27 +143,27 @@ export function createThingsService(deps: ThingsServiceDeps) {
     new AppError('UNPROCESSABLE', 422, { id }, { message });
 
   /** Runs `work` in a transaction; a unique index that still fires (a race) becomes `conflict`. */
-  async function write<T>(work: (trx: repo.Db) => Promise<T>, conflict: () => AppError): Promise<T> {
+  async function write<T>(work: (trx: Db) => Promise<T>, conflict: () => AppError): Promise<T> {
     try {
       return await db.transaction().execute(work);
     } catch (error) {
-      if (repo.isUniqueViolation(error)) throw conflict();
-      if (repo.isForeignKeyViolation(error)) throw new AppError('CONFLICT', 409);
+      if (isUniqueViolation(error)) throw conflict();
+      if (isForeignKeyViolation(error)) throw new AppError('CONFLICT', 409);
       throw error;
     } finally {
-      // Things, models and abilities are what queries resolve: their cached copies are stale now.
-      markMetadataChanged();
+      // Things, models and abilities are what the catalog caches: its copies are stale now.
+      deps.onChange?.();
     }
   }
 
-  async function assertCategoryNameFree(trx: repo.Db, name: string, exceptId?: number) {
+  async function assertCategoryNameFree(trx: Db, name: string, exceptId?: number) {
     const taken = await repo.findCategoryIdByName(trx, name);
     if (taken !== undefined && taken !== exceptId) {
       throw new AppError('CONFLICT', 409, { name }, { message: 'things.categoryNameTaken' });
     }
   }
 
-  async function assertModelNameFree(trx: repo.Db, category: Category, name: string, exceptId?: number) {
+  async function assertModelNameFree(trx: Db, category: Category, name: string, exceptId?: number) {
     const taken = await repo.findModelIdByName(trx, category.id, name);
     if (taken !== undefined && taken !== exceptId) {
       throw new AppError(
@@ -170,7 +175,7 @@ export function createThingsService(deps: ThingsServiceDeps) {
     }
   }
 
-  async function assertIdentifierFree(trx: repo.Db, identifier: string, exceptId?: number) {
+  async function assertIdentifierFree(trx: Db, identifier: string, exceptId?: number) {
     const taken = await repo.findThingByIdentifier(trx, identifier);
     if (taken && taken.id !== exceptId) {
       throw new AppError(
@@ -498,6 +503,20 @@ export function createThingsService(deps: ThingsServiceDeps) {
     },
 
     getThing: (id: number): Promise<Thing> => requireThing(db, id),
+
+    /** The thing a device access token belongs to, or undefined (the unique index on the token). */
+    thingByToken: (token: string): Promise<Thing | undefined> => repo.findThingByToken(db, token),
+
+    thingByIdentifier: (identifier: string): Promise<Thing | undefined> =>
+      repo.findThingByIdentifier(db, identifier),
+
+    /**
+     * The effective abilities of each thing (model overrides applied, removals left out), in one
+     * query; every requested id is a key, unknown ids map to [].
+     * @example (await things.effectiveAbilities([1, 2])).get(1) // [{ identifier: 'P', … }]
+     */
+    effectiveAbilities: (thingIds: readonly number[]): Promise<Map<number, EffectiveAbility[]>> =>
+      repo.effectiveAbilitiesOfThings(db, thingIds),
 
     async createThing(input: ThingInput): Promise<Thing> {
       const conflict = () =>

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, createUser, dialects, login, type TestApp } from '../../../test/helpers.ts';
-import { effectiveAbilitiesOf, findThingByAccessToken } from './index.ts';
 import { type Api, apiAs, seedDevices } from './testing.ts';
 
 describe.each(dialects())('things API on %s', (dialect) => {
@@ -129,11 +128,11 @@ describe.each(dialects())('things API on %s', (dialect) => {
       (await api.del(`/api/thing/things/${a.id}/abilities?ids=${power.id}&ids=${energy.id}`)).body.data,
     ).toEqual([]);
 
-    const map = await effectiveAbilitiesOf(t.app.db.db, [a.id, b.id, 9999]);
+    const map = await t.app.services.things.effectiveAbilities([a.id, b.id, 9999]);
     expect(map.get(a.id)).toEqual([]);
     expect(map.get(b.id)?.map((x) => x.identifier)).toEqual(['P', 'EP']);
     expect(map.get(9999)).toEqual([]);
-    expect((await effectiveAbilitiesOf(t.app.db.db, [])).size).toBe(0);
+    expect((await t.app.services.things.effectiveAbilities([])).size).toBe(0);
 
     // A new category ability reaches every thing that has not removed it.
     await api.post(`/api/thing/categories/${category.id}/abilities`, {
@@ -164,7 +163,7 @@ describe.each(dialects())('things API on %s', (dialect) => {
     expect(left).toEqual([]);
   });
 
-  it('gives each thing a device token, found by findThingByAccessToken, and regenerates it', async () => {
+  it('gives each thing a device token, found by thingByToken, and regenerates it', async () => {
     const { things } = await seedDevices(api, 2);
     const [a, b] = things;
     const first = await api.get(`/api/thing/things/${a.id}/token`);
@@ -175,20 +174,20 @@ describe.each(dialects())('things API on %s', (dialect) => {
     });
     const other = (await api.get(`/api/thing/things/${b.id}/token`)).body.data.accessToken;
     expect(other).not.toBe(first.body.data.accessToken);
-    expect((await findThingByAccessToken(t.app.db.db, first.body.data.accessToken))?.id).toBe(a.id);
+    expect((await t.app.services.things.thingByToken(first.body.data.accessToken))?.id).toBe(a.id);
 
     const renewed = await api.post(`/api/thing/things/${a.id}/token`);
     expect(renewed.status).toBe(200);
     expect(renewed.body.data.accessToken).not.toBe(first.body.data.accessToken);
-    expect(await findThingByAccessToken(t.app.db.db, first.body.data.accessToken)).toBeUndefined();
-    expect(await findThingByAccessToken(t.app.db.db, renewed.body.data.accessToken)).toMatchObject({
+    expect(await t.app.services.things.thingByToken(first.body.data.accessToken)).toBeUndefined();
+    expect(await t.app.services.things.thingByToken(renewed.body.data.accessToken)).toMatchObject({
       id: a.id,
       identifier: 'M1',
     });
     expect((await api.get(`/api/thing/things/${a.id}/token`)).body.data).toEqual(renewed.body.data);
     expect((await api.get('/api/thing/things/9999/token')).status).toBe(404);
     expect((await api.post('/api/thing/things/9999/token')).status).toBe(404);
-    expect(await findThingByAccessToken(t.app.db.db, 'nope')).toBeUndefined();
+    expect(await t.app.services.things.thingByToken('nope')).toBeUndefined();
   });
 
   it('moving a thing to a model of another category forgets its removals', async () => {

@@ -1,10 +1,6 @@
 import type { Unit } from '@kilowatch/contract';
-import { type Kysely, sql, type Transaction } from 'kysely';
-import type { DB } from '../../db/index.ts';
-
-type Db = Kysely<DB> | Transaction<DB>;
-
-const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+import { sql } from 'kysely';
+import { containsPattern, type Db } from '../../db/sql.ts';
 
 /** Units in their seeded order; `name` matches a substring of the symbol or the name, ignoring case. */
 export async function listUnits(

@@ -1,5 +1,4 @@
 export {
-  containsPattern,
   countOtherEnabledAdmins,
   countUsers,
   deleteUser,

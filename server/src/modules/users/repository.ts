@@ -1,5 +1,6 @@
-import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
-import type { DB, UsersTable } from '../../db/index.ts';
+import { type Selectable, sql } from 'kysely';
+import type { UsersTable } from '../../db/index.ts';
+import { containsPattern, type Db } from '../../db/sql.ts';
 
 /** A user as the rest of the server sees it; the row's 0/1 and JSON text never leave this file. */
 export interface User {
@@ -26,8 +27,6 @@ export interface NewUser {
   disabled?: boolean;
   setting?: Record<string, unknown>;
 }
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 const parseSetting = (text: string): Record<string, unknown> => {
   try {
@@ -114,9 +113,6 @@ export async function updatePasswordHash(
 }
 
 // ---- administration (system management: /sys_management/user) -------------------------------------
-
-/** `%text%` for LIKE, with LIKE's own wildcards in `text` taken literally (used with escape '\'). */
-export const containsPattern = (text: string): string => `%${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
 
 export interface UserSearch {
   /** Matches username or name, case-insensitively. */

@@ -1,8 +1,8 @@
 import type { Group, GroupInput } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/index.ts';
+import { isUniqueViolation, page } from '../../../db/sql.ts';
 import { AppError } from '../../../errors.ts';
-import { isUniqueViolation, paging } from '../shared.ts';
 import * as repo from './repository.ts';
 
 const notFound = () => new AppError('NOT_FOUND', 404);
@@ -13,9 +13,9 @@ export function createGroupService(db: Kysely<DB>, now: () => number) {
   const iso = () => new Date(now()).toISOString();
   return {
     async list(query: { page?: number; pageSize?: number; name?: string }) {
-      const { page, pageSize, limit, offset } = paging(query);
+      const { page: at, pageSize, limit, offset } = page(query);
       const { groups, total } = await repo.listGroups(db, { keyword: query.name, limit, offset });
-      return { list: groups, total, page, pageSize };
+      return { list: groups, total, page: at, pageSize };
     },
 
     async create(input: GroupInput): Promise<Group> {

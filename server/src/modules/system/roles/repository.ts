@@ -1,9 +1,6 @@
 import type { Resource, Role } from '@kilowatch/contract';
-import { type Kysely, sql, type Transaction } from 'kysely';
-import type { DB } from '../../../db/index.ts';
-import { containsPattern } from '../../users/index.ts';
-
-type Db = Kysely<DB> | Transaction<DB>;
+import { sql } from 'kysely';
+import { containsPattern, type Db } from '../../../db/sql.ts';
 
 // ---- resources ----------------------------------------------------------------------------------
 

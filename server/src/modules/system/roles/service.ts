@@ -1,8 +1,8 @@
 import { ROLE_ADMIN, ROLE_EDITOR, type Role, type RoleInput } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/index.ts';
+import { isUniqueViolation, page } from '../../../db/sql.ts';
 import { AppError } from '../../../errors.ts';
-import { isUniqueViolation, paging } from '../shared.ts';
 import * as repo from './repository.ts';
 
 const notFound = () => new AppError('NOT_FOUND', 404);
@@ -39,9 +39,9 @@ export function createRoleService(db: Kysely<DB>, now: () => number) {
     resources: () => repo.listResources(db),
 
     async list(query: { page?: number; pageSize?: number; name?: string }) {
-      const { page, pageSize, limit, offset } = paging(query);
+      const { page: at, pageSize, limit, offset } = page(query);
       const { roles, total } = await repo.listRoles(db, { keyword: query.name, limit, offset });
-      return { list: roles, total, page, pageSize };
+      return { list: roles, total, page: at, pageSize };
     },
 
     async create(input: RoleInput): Promise<Role> {

@@ -1,8 +1,7 @@
 import type { SysConfig } from '@kilowatch/contract';
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { DB, SysConfigsTable } from '../../../db/schema.ts';
-
-type Db = Kysely<DB> | Transaction<DB>;
+import type { Selectable } from 'kysely';
+import type { SysConfigsTable } from '../../../db/schema.ts';
+import type { Db } from '../../../db/sql.ts';
 
 const toConfig = (r: Selectable<SysConfigsTable>): SysConfig => ({
   id: r.id,

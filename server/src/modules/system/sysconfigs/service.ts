@@ -6,8 +6,8 @@ import {
 } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/index.ts';
+import { isUniqueViolation, page } from '../../../db/sql.ts';
 import { AppError } from '../../../errors.ts';
-import { isUniqueViolation, paging } from '../shared.ts';
 import { parseLogo, readLogo } from './logo.ts';
 import * as repo from './repository.ts';
 
@@ -31,9 +31,9 @@ export function createSysConfigService(db: Kysely<DB>, now: () => number) {
   const iso = () => new Date(now()).toISOString();
   return {
     async list(query: { page?: number; pageSize?: number; identifier?: string }) {
-      const { page, pageSize, limit, offset } = paging(query);
+      const { page: at, pageSize, limit, offset } = page(query);
       const { configs, total } = await repo.listConfigs(db, { identifier: query.identifier, limit, offset });
-      return { list: configs, total, page, pageSize };
+      return { list: configs, total, page: at, pageSize };
     },
 
     async create(input: SysConfigInput): Promise<SysConfig> {

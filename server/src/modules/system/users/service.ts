@@ -1,14 +1,13 @@
 import { ROLE_ADMIN, type User, type UserCreate, type UserUpdate } from '@kilowatch/contract';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/index.ts';
+import type { Db } from '../../../db/sql.ts';
+import { page } from '../../../db/sql.ts';
 import { AppError } from '../../../errors.ts';
 import { type AuthUser, hashPassword, revokeUserTokens } from '../../auth/index.ts';
 import * as users from '../../users/index.ts';
 import { existingGroupIds } from '../groups/repository.ts';
 import { existingRoleIds } from '../roles/repository.ts';
-import { paging } from '../shared.ts';
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 const notFound = () => new AppError('NOT_FOUND', 404);
 const rule = (message: 'user.selfDelete' | 'user.selfDisable' | 'user.lastAdmin') =>
@@ -99,9 +98,9 @@ export function createUserAdminService(db: Kysely<DB>, now: () => number) {
 
   return {
     async list(query: { page?: number; pageSize?: number; name?: string }) {
-      const { page, pageSize, limit, offset } = paging(query);
+      const { page: at, pageSize, limit, offset } = page(query);
       const { users: found, total } = await users.listUsers(db, { keyword: query.name, limit, offset });
-      return { list: await toContract(db, found), total, page, pageSize };
+      return { list: await toContract(db, found), total, page: at, pageSize };
     },
 
     async create(actor: AuthUser, input: UserCreate): Promise<User> {

@@ -1,8 +1,8 @@
 import type { Video, VideoInput } from '@kilowatch/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../../db/index.ts';
+import { page } from '../../../db/sql.ts';
 import { AppError } from '../../../errors.ts';
-import { paging } from '../shared.ts';
 import * as repo from './repository.ts';
 
 const notFound = () => new AppError('NOT_FOUND', 404);
@@ -25,9 +25,9 @@ export function createVideoService(db: Kysely<DB>, now: () => number) {
 
   return {
     async list(query: { page?: number; pageSize?: number; name?: string }) {
-      const { page, pageSize, limit, offset } = paging(query);
+      const { page: at, pageSize, limit, offset } = page(query);
       const { videos, total } = await repo.listVideos(db, { keyword: query.name, limit, offset });
-      return { list: videos, total, page, pageSize };
+      return { list: videos, total, page: at, pageSize };
     },
 
     async create(input: VideoInput): Promise<Video> {

@@ -1,0 +1,93 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import type { Database } from './db/index.ts';
+import { createIngestService, createMqttIngest } from './ingest/index.ts';
+import type { Live } from './live/index.ts';
+import {
+  createAuthService,
+  createLoginThrottle,
+  createTokens,
+  deriveLoginKey,
+} from './modules/auth/index.ts';
+import { createCatalog } from './modules/catalog/index.ts';
+import { createMetricConfigService } from './modules/metric-configs/index.ts';
+import { createQueryService } from './modules/query/index.ts';
+import { createRegionService } from './modules/regions/index.ts';
+import { createSystemServices } from './modules/system/index.ts';
+import { createThingsService } from './modules/things/index.ts';
+import type { DuckDBTelemetryStore } from './telemetry/index.ts';
+
+export interface ServiceDeps {
+  config: Config;
+  database: Database;
+  store: DuckDBTelemetryStore;
+  live: Live;
+  now: () => number;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * Every service of the server, each built once: the only place that wires one module's service
+ * into another's. app.ts registers routes with these; the demo plant and the backfill CLI take
+ * what they need from here instead of building their own.
+ */
+export function buildServices(deps: ServiceDeps) {
+  const { config, store, live, now, log } = deps;
+  const { db } = deps.database;
+
+  // The catalog caches what these two services write: they tell it after every write. It is
+  // declared below them; their onChange runs only on a write, by which time it exists.
+  const onChange = () => catalog.changed();
+  const things = createThingsService({ db, now, seen: () => store.lastSeen(), onChange });
+  const regions = createRegionService({ db, now, onChange });
+  const catalog = createCatalog({ things, regions });
+
+  const ingest = createIngestService({
+    catalog,
+    live,
+    store,
+    log: log.child({ module: 'ingest' }),
+    now,
+    maxBatch: config.ingest.maxBatch,
+    writableFrom: (at) => store.writableFrom(at),
+  });
+  const mqtt = createMqttIngest(ingest, {
+    port: config.ingest.mqttPort,
+    url: config.ingest.mqttUrl,
+    shareGroup: config.ingest.mqttShareGroup,
+    maxPacket: config.ingest.mqttMaxPacket,
+    host: config.host,
+    instance: String(config.port),
+    log: log.child({ module: 'mqtt' }),
+  });
+
+  const tokens = createTokens({
+    secret: config.jwtSecret,
+    accessTtl: config.accessTokenTtl,
+    refreshTtl: config.refreshTokenTtl,
+    now,
+  });
+  const auth = createAuthService({
+    db,
+    tokens,
+    throttle: createLoginThrottle({ db, now }),
+    loginKey: deriveLoginKey(config.jwtSecret),
+    now,
+    timeZone: config.telemetry.timeZone,
+  });
+
+  const query = createQueryService({
+    store,
+    live,
+    catalog,
+    timeZone: config.telemetry.timeZone,
+    now,
+  });
+
+  const metricConfigs = createMetricConfigService({ db, catalog, now });
+  const system = createSystemServices({ db, now });
+
+  return { things, regions, catalog, ingest, mqtt, auth, query, metricConfigs, system };
+}
+
+export type Services = ReturnType<typeof buildServices>;
