@@ -1,4 +1,6 @@
 import { type Static, Type } from 'typebox';
+import { IdParams, MAX_EPOCH_MS, Ok, Page, PageQuery, RowId } from './common.ts';
+import { endpoint } from './endpoint.ts';
 
 /**
  * Alarm rules (spec §7 Alarms; issue 11). A rule watches one ability of a thing with a condition,
@@ -79,3 +81,378 @@ export type AlarmTiming = Static<typeof AlarmTiming>;
 /** Chattering: more than `count` raises within `minutes` flag the alarm and stop new rings. */
 export const CHATTER_COUNT = 5;
 export const CHATTER_MINUTES = 10;
+
+// ---- rules, templates, monitors ------------------------------------------------------------------
+
+const Name = Type.String({ minLength: 1, maxLength: 64 });
+const Identifier = Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_.:-]{0,63}$', maxLength: 64 });
+
+const RuleFields = {
+  name: Name,
+  /** The ability (metric identifier) watched. */
+  ability: Identifier,
+  /** The category whose ability it is; null for a rule meant for any thing that has the ability. */
+  categoryId: Type.Union([RowId, Type.Null()]),
+  condition: AlarmCondition,
+  ...AlarmTiming.properties,
+  severity: Type.Enum(SEVERITIES),
+  /** Shown with the alarm; `{value}`, `{unit}`, `{thing}`, `{region}`, `{rule}` are filled in. */
+  message: Type.String({ maxLength: 200 }),
+};
+
+export const AlarmRuleInput = Type.Object({
+  ...RuleFields,
+  templateId: Type.Optional(Type.Union([RowId, Type.Null()])),
+});
+export type AlarmRuleInput = Static<typeof AlarmRuleInput>;
+
+export const AlarmRule = Type.Object({
+  id: Type.Integer(),
+  ...RuleFields,
+  templateId: Type.Union([Type.Integer(), Type.Null()]),
+  templateName: Type.String(),
+  enabled: Type.Boolean(),
+  /** How many things its monitors cover now. */
+  things: Type.Integer(),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+});
+export type AlarmRule = Static<typeof AlarmRule>;
+
+export const RULE_STATE_ACTIONS = ['enable', 'disable'] as const;
+export const RuleStateBody = Type.Object({ action: Type.Enum(RULE_STATE_ACTIONS) });
+
+export const AlarmRuleQuery = Type.Object({
+  ...PageQuery.properties,
+  name: Type.Optional(Type.String({ maxLength: 64 })),
+  templateId: Type.Optional(RowId),
+});
+export type AlarmRuleQuery = Static<typeof AlarmRuleQuery>;
+
+export const AlarmTemplateInput = Type.Object({
+  name: Name,
+  categoryId: RowId,
+  description: Type.String({ maxLength: 500 }),
+});
+export type AlarmTemplateInput = Static<typeof AlarmTemplateInput>;
+
+export const AlarmTemplate = Type.Object({
+  id: Type.Integer(),
+  ...AlarmTemplateInput.properties,
+  categoryName: Type.String(),
+  rules: Type.Integer(),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+});
+export type AlarmTemplate = Static<typeof AlarmTemplate>;
+
+export const AlarmTemplateQuery = Type.Object({
+  ...PageQuery.properties,
+  name: Type.Optional(Type.String({ maxLength: 64 })),
+});
+export type AlarmTemplateQuery = Static<typeof AlarmTemplateQuery>;
+
+export const MONITOR_APPLIED = ['rule', 'template'] as const;
+export const MONITOR_TARGETS = ['thing', 'region'] as const;
+
+/** POST /api/alarm/monitors/batch: apply one rule or template to many things and regions at once. */
+export const MonitorBatch = Type.Object({
+  appliedType: Type.Enum(MONITOR_APPLIED),
+  appliedId: RowId,
+  targets: Type.Array(Type.Object({ type: Type.Enum(MONITOR_TARGETS), id: RowId }), {
+    minItems: 1,
+    maxItems: 1000,
+  }),
+});
+export type MonitorBatch = Static<typeof MonitorBatch>;
+
+export const AlarmMonitor = Type.Object({
+  id: Type.Integer(),
+  appliedType: Type.Enum(MONITOR_APPLIED),
+  appliedId: Type.Integer(),
+  appliedName: Type.String(),
+  targetType: Type.Enum(MONITOR_TARGETS),
+  targetId: Type.Integer(),
+  targetName: Type.String(),
+  createdAt: Type.String(),
+});
+export type AlarmMonitor = Static<typeof AlarmMonitor>;
+
+export const AlarmMonitorQuery = Type.Object({
+  ...PageQuery.properties,
+  appliedType: Type.Optional(Type.Enum(MONITOR_APPLIED)),
+  appliedId: Type.Optional(RowId),
+});
+export type AlarmMonitorQuery = Static<typeof AlarmMonitorQuery>;
+
+// ---- history and actions ---------------------------------------------------------------------------
+
+/**
+ * An alarm's state as the list and the bell filter it (docs/alarms.md): 1 is what the bell rings for,
+ * active and unacknowledged (not shelved, not suppressed).
+ */
+export const ALARM_STATE = {
+  unacknowledged: 1,
+  acknowledged: 2,
+  returnedUnacknowledged: 3,
+  normal: 4,
+  shelved: 5,
+  suppressed: 6,
+} as const;
+export type AlarmStateCode = (typeof ALARM_STATE)[keyof typeof ALARM_STATE];
+const StateCode = Type.Integer({ minimum: 1, maximum: 6 });
+/** ms since the epoch: a number, since it outgrows the 32-bit integers ids use. */
+const EpochMs = Type.Number({ minimum: 0, maximum: MAX_EPOCH_MS });
+
+export const AlarmHistoryQuery = Type.Object({
+  ...PageQuery.properties,
+  /** A substring of the resource's, the thing's or the rule's name. */
+  name: Type.Optional(Type.String({ maxLength: 64 })),
+  templateName: Type.Optional(Type.String({ maxLength: 64 })),
+  id: Type.Optional(RowId),
+  ruleId: Type.Optional(RowId),
+  state: Type.Optional(StateCode),
+  severity: Type.Optional(Type.Enum(SEVERITIES)),
+  /** Raised at or after / before, ms since the epoch. */
+  start: Type.Optional(EpochMs),
+  end: Type.Optional(EpochMs),
+});
+export type AlarmHistoryQuery = Static<typeof AlarmHistoryQuery>;
+
+export const AlarmHistoryItem = Type.Object({
+  id: Type.Integer(),
+  ruleId: Type.Integer(),
+  ruleName: Type.String(),
+  templateName: Type.String(),
+  /** What the monitor was applied to: the spec's 区域 (region) or 设备 (thing). */
+  resourceType: Type.Enum(MONITOR_TARGETS),
+  resourceId: Type.Integer(),
+  resourceName: Type.String(),
+  thingId: Type.Integer(),
+  thingName: Type.String(),
+  ability: Type.String(),
+  severity: Type.Enum(SEVERITIES),
+  message: Type.String(),
+  value: Type.String(),
+  alarmAt: Type.String(),
+  returnedAt: Type.Union([Type.String(), Type.Null()]),
+  state: StateCode,
+  shelvedUntil: Type.Union([Type.String(), Type.Null()]),
+  chattering: Type.Boolean(),
+  occurrences: Type.Integer(),
+});
+export type AlarmHistoryItem = Static<typeof AlarmHistoryItem>;
+
+/** The spec's list shape: `size` counts every match (the bell's badge), `hasNextPage` for paging. */
+export const AlarmHistoryPage = Type.Object({
+  list: Type.Array(AlarmHistoryItem),
+  hasNextPage: Type.Boolean(),
+  size: Type.Integer(),
+});
+
+export const ALARM_ACTION_TYPES = ['acknowledge', 'comment', 'shelve', 'unshelve', 'close'] as const;
+export type AlarmActionType = (typeof ALARM_ACTION_TYPES)[number];
+
+export const AlarmActionBody = Type.Object({
+  action: Type.Enum(ALARM_ACTION_TYPES),
+  comment: Type.Optional(Type.String({ maxLength: 500 })),
+  /** Shelve until, ms since the epoch. */
+  until: Type.Optional(EpochMs),
+});
+export type AlarmActionBody = Static<typeof AlarmActionBody>;
+
+export const AlarmActionEntry = Type.Object({
+  id: Type.Integer(),
+  action: Type.Enum(ALARM_ACTION_TYPES),
+  username: Type.String(),
+  comment: Type.String(),
+  until: Type.Union([Type.String(), Type.Null()]),
+  at: Type.String(),
+});
+export type AlarmActionEntry = Static<typeof AlarmActionEntry>;
+
+export const AlarmDetail = Type.Object({
+  ...AlarmHistoryItem.properties,
+  actions: Type.Array(AlarmActionEntry),
+});
+export type AlarmDetail = Static<typeof AlarmDetail>;
+
+// ---- backtest ------------------------------------------------------------------------------------
+
+/** Run a rule (saved or not) over one thing's stored history, before enabling it. */
+export const BacktestBody = Type.Object({
+  rule: AlarmRuleInput,
+  thingId: RowId,
+  start: EpochMs,
+  end: EpochMs,
+});
+export type BacktestBody = Static<typeof BacktestBody>;
+
+export const BacktestResult = Type.Object({
+  alarms: Type.Array(
+    Type.Object({
+      raisedAt: Type.Integer(),
+      returnedAt: Type.Union([Type.Integer(), Type.Null()]),
+      value: Type.Union([Type.Number(), Type.String(), Type.Null()]),
+      chattering: Type.Boolean(),
+    }),
+  ),
+  /** The metric's raw points the rule ran over ([ms, value]), for the chart. */
+  points: Type.Array(Type.Tuple([Type.Number(), Type.Number()])),
+  /** Whether the range held more points than one backtest reads (the last ones were left out). */
+  truncated: Type.Boolean(),
+});
+export type BacktestResult = Static<typeof BacktestResult>;
+
+// ---- endpoints ----------------------------------------------------------------------------------
+
+const tags = ['alarms'];
+
+export const alarmRuleList = endpoint({
+  method: 'GET',
+  path: '/api/alarm/rules',
+  querystring: AlarmRuleQuery,
+  response: Page(AlarmRule),
+  tags,
+  summary: 'Alarm rules, paged; `name` matches a substring, `templateId` narrows to one template',
+});
+
+export const alarmRuleCreate = endpoint({
+  method: 'POST',
+  path: '/api/alarm/rules',
+  body: AlarmRuleInput,
+  response: AlarmRule,
+  tags,
+  summary: 'Create a rule (disabled until its state is set to enable)',
+});
+
+export const alarmRuleUpdate = endpoint({
+  method: 'PUT',
+  path: '/api/alarm/rules/:id',
+  params: IdParams,
+  body: AlarmRuleInput,
+  response: AlarmRule,
+  tags,
+  summary: 'Change a rule; the engine applies it at once',
+});
+
+export const alarmRuleDelete = endpoint({
+  method: 'DELETE',
+  path: '/api/alarm/rules/:id',
+  params: IdParams,
+  response: Ok,
+  tags,
+  summary: 'Delete a rule and its monitors; its alarms stay in history',
+});
+
+export const alarmRuleState = endpoint({
+  method: 'POST',
+  path: '/api/alarm/rules/:id/state',
+  params: IdParams,
+  body: RuleStateBody,
+  response: AlarmRule,
+  tags,
+  summary: 'Enable or disable a rule (`action`: enable | disable)',
+});
+
+export const alarmRuleBacktest = endpoint({
+  method: 'POST',
+  path: '/api/alarm/rules/backtest',
+  body: BacktestBody,
+  response: BacktestResult,
+  tags,
+  summary: 'Run a rule over one thing’s stored history: the alarms it would have raised, and the points',
+});
+
+export const alarmTemplateList = endpoint({
+  method: 'GET',
+  path: '/api/alarm/templates',
+  querystring: AlarmTemplateQuery,
+  response: Page(AlarmTemplate),
+  tags,
+  summary: 'Alarm templates (rule sets for a device category), paged',
+});
+
+export const alarmTemplateCreate = endpoint({
+  method: 'POST',
+  path: '/api/alarm/templates',
+  body: AlarmTemplateInput,
+  response: AlarmTemplate,
+  tags,
+  summary: 'Create a template',
+});
+
+export const alarmTemplateUpdate = endpoint({
+  method: 'PUT',
+  path: '/api/alarm/templates/:id',
+  params: IdParams,
+  body: AlarmTemplateInput,
+  response: AlarmTemplate,
+  tags,
+  summary: 'Change a template (its category only while it has no rules)',
+});
+
+export const alarmTemplateDelete = endpoint({
+  method: 'DELETE',
+  path: '/api/alarm/templates/:id',
+  params: IdParams,
+  response: Ok,
+  tags,
+  summary: 'Delete a template with its rules and monitors',
+});
+
+export const alarmMonitorList = endpoint({
+  method: 'GET',
+  path: '/api/alarm/monitors',
+  querystring: AlarmMonitorQuery,
+  response: Page(AlarmMonitor),
+  tags,
+  summary: 'Monitors (a rule or template applied to a thing or region), paged',
+});
+
+export const alarmMonitorBatch = endpoint({
+  method: 'POST',
+  path: '/api/alarm/monitors/batch',
+  body: MonitorBatch,
+  response: Type.Object({ created: Type.Integer() }),
+  tags,
+  summary: 'Apply one rule or template to many things and regions (a region covers its descendants)',
+});
+
+export const alarmMonitorDelete = endpoint({
+  method: 'DELETE',
+  path: '/api/alarm/monitors/:id',
+  params: IdParams,
+  response: Ok,
+  tags,
+  summary: 'Remove a monitor',
+});
+
+export const alarmHistoryList = endpoint({
+  method: 'GET',
+  path: '/api/alarm/history',
+  querystring: AlarmHistoryQuery,
+  response: AlarmHistoryPage,
+  tags,
+  summary:
+    'Alarm history, newest first; `state` 1 is what the bell rings for (active, unacknowledged); `size` counts every match',
+});
+
+export const alarmHistoryGet = endpoint({
+  method: 'GET',
+  path: '/api/alarm/history/:id',
+  params: IdParams,
+  response: AlarmDetail,
+  tags,
+  summary: 'One alarm with its action trail',
+});
+
+export const alarmHistoryAction = endpoint({
+  method: 'POST',
+  path: '/api/alarm/history/:id/actions',
+  params: IdParams,
+  body: AlarmActionBody,
+  response: AlarmDetail,
+  tags,
+  summary: 'Acknowledge, comment, shelve (with `until`), unshelve or close an alarm',
+});

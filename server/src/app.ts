@@ -16,6 +16,7 @@ import {
   type MqttIngest,
 } from './ingest/index.ts';
 import { createMemoryLive } from './live/index.ts';
+import { alarmRoutes } from './modules/alarms/index.ts';
 import { authRoutes } from './modules/auth/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
 import { metricConfigRoutes } from './modules/metric-configs/index.ts';
@@ -175,13 +176,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         await api.register(metricConfigRoutes, { service: services.metricConfigs });
         await api.register(queryRoutes, { service: services.query, live, auth: services.auth, now });
         await api.register(boardRoutes, { service: services.query });
+        await api.register(alarmRoutes, { service: services.alarms });
       },
       { prefix: '/api' },
     );
     // InfluxDB clients call /ping, /health and /write at the server's root.
     await app.register(influxRoutes, { service: ingest, ping: () => ping(database.db) });
     await web(app, config.webDist);
+    app.addHook('onClose', () => services.alarmRunner.stop());
     await app.ready();
+    // The alarm engine listens before devices connect, so their first points are judged too.
+    await services.alarmRunner.start();
     // Devices connect once the whole app can take their data.
     await mqtt.start();
   } catch (error) {

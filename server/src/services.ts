@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/index.ts';
 import { createIngestService, createMqttIngest } from './ingest/index.ts';
 import type { Live } from './live/index.ts';
+import { createAlarmRunner, createAlarmsService } from './modules/alarms/index.ts';
 import {
   createAuthService,
   createLoginThrottle,
@@ -37,7 +38,11 @@ export function buildServices(deps: ServiceDeps) {
 
   // The catalog caches what these two services write: they tell it after every write. It is
   // declared below them; their onChange runs only on a write, by which time it exists.
-  const onChange = () => catalog.changed();
+  const onChange = () => {
+    catalog.changed();
+    // Monitors on regions cover what is bound there now: the runner resolves them again.
+    void alarmRunner.reload();
+  };
   const things = createThingsService({ db, now, seen: () => store.lastSeen(), onChange });
   const regions = createRegionService({ db, now, onChange });
   const catalog = createCatalog({ things, regions });
@@ -87,7 +92,10 @@ export function buildServices(deps: ServiceDeps) {
   const metricConfigs = createMetricConfigService({ db, catalog, now });
   const system = createSystemServices({ db, now });
 
-  return { things, regions, catalog, ingest, mqtt, auth, query, metricConfigs, system };
+  const alarmRunner = createAlarmRunner({ db, catalog, live, now, log: log.child({ module: 'alarms' }) });
+  const alarms = createAlarmsService({ db, catalog, store, now, onChange: () => void alarmRunner.reload() });
+
+  return { things, regions, catalog, ingest, mqtt, auth, query, metricConfigs, system, alarms, alarmRunner };
 }
 
 export type Services = ReturnType<typeof buildServices>;

@@ -25,6 +25,8 @@ const ABSENT_ID = 999_999;
 const LENIENT_IDS = ['0x1', '1e0', '+1', '01', '1.0', ' 1', '1 ', '0b1', '0o1', '1.', '.1e1', '1_0'];
 const NON_FINITE_TEXT = ['Infinity', '-Infinity', 'NaN', '1e400', '-1e400', '99999999999999999999'];
 const INT32_MAX = 2_147_483_647;
+/** The text a `number` parameter may be (server/src/plugins/validation.ts). */
+const NUMBER_GRAMMAR = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 const INT32_MIN = -2_147_483_648;
 /** How long a call may take; a stream (no 2xx body declared) may stay open instead. */
 const CALL_TIMEOUT_MS = 5_000;
@@ -289,11 +291,23 @@ function textDefects(schema: Schema): Defect[] {
     { what: 'bad escape', value: '%zz', refuse: numeric },
   ];
   if (numeric) {
+    // An integer (an id) is plain decimal digits; a number (a time in ms) may add a fraction and an
+    // exponent (docs/robustness.md), within its bounds.
+    const fractional = t.has('number');
+    const inBounds = (value: number) =>
+      (typeof schema.minimum !== 'number' || value >= schema.minimum) &&
+      (typeof schema.maximum !== 'number' || value <= schema.maximum);
+    const acceptedNumber = (text: string) =>
+      fractional && NUMBER_GRAMMAR.test(text) && Number.isFinite(Number(text)) && inBounds(Number(text));
     for (const text of [...LENIENT_IDS, ...NON_FINITE_TEXT]) {
       // `1.` and `.1e1` are not numbers in either grammar; a fraction is a number, not an integer.
-      out.push({ what: `"${text}"`, value: text, refuse: true });
+      out.push({ what: `"${text}"`, value: text, refuse: !acceptedNumber(text) });
     }
-    out.push({ what: 'int32 overflow', value: String(INT32_MAX + 1), refuse: true });
+    out.push({
+      what: 'int32 overflow',
+      value: String(INT32_MAX + 1),
+      refuse: !acceptedNumber(String(INT32_MAX + 1)),
+    });
     out.push({ what: 'empty', value: '', refuse: !t.has('null') });
     out.push({ what: 'a word', value: 'abc', refuse: true });
     out.push({ what: 'negative', value: '-1', refuse: true });

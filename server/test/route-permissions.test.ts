@@ -31,6 +31,15 @@ const OPEN_TO_EVERY_USER = new Set([
   'GET /api/board/components/:regionId',
   'GET /api/regions/unbound',
   'POST /api/auth/password',
+  // The alarm centre: everyone reads; acknowledge, comment and (un)shelve are every operator's,
+  // close is checked in the handler against /alarm_center/alarm_history (docs/alarms.md).
+  'GET /api/alarm/rules',
+  'POST /api/alarm/rules/backtest',
+  'GET /api/alarm/templates',
+  'GET /api/alarm/monitors',
+  'GET /api/alarm/history',
+  'GET /api/alarm/history/:id',
+  'POST /api/alarm/history/:id/actions',
 ]);
 /**
  * Public for the user-token hook but guarded by a device access token of their own (telemetry

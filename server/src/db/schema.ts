@@ -248,3 +248,103 @@ export interface LoginFailuresTable {
   /** When the count is forgotten: a fixed time after the last failure, per kind of key. */
   forget_at: string;
 }
+
+// ---- alarms (migration 0110; docs/alarms.md) -------------------------------------------------------
+
+export interface DB {
+  alarm_templates: AlarmTemplatesTable;
+  alarm_rules: AlarmRulesTable;
+  alarm_monitors: AlarmMonitorsTable;
+  alarm_history: AlarmHistoryTable;
+  alarm_actions: AlarmActionsTable;
+  alarm_maintenance: AlarmMaintenanceTable;
+}
+
+export interface AlarmTemplatesTable {
+  id: Generated<number>;
+  name: string;
+  category_id: number;
+  description: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AlarmRulesTable {
+  id: Generated<number>;
+  name: string;
+  /** The template the rule belongs to, or NULL for a free rule. */
+  template_id: number | null;
+  /** The category whose ability it watches (a template's rules share the template's). */
+  category_id: number | null;
+  ability: string;
+  /** The contract's AlarmCondition, JSON text. */
+  condition: string;
+  on_delay: number;
+  off_delay: number;
+  deadband: number;
+  severity: string;
+  message: string;
+  enabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AlarmMonitorsTable {
+  id: Generated<number>;
+  /** rule | template */
+  applied_type: string;
+  applied_id: number;
+  /** thing | region */
+  target_type: string;
+  target_id: number;
+  created_at: string;
+}
+
+export interface AlarmHistoryTable {
+  id: Generated<number>;
+  monitor_id: number;
+  rule_id: number;
+  rule_name: string;
+  template_name: string;
+  thing_id: number;
+  thing_name: string;
+  /** thing | region: what the monitor was applied to (the spec's 设备 / 区域). */
+  resource_type: string;
+  resource_id: number;
+  resource_name: string;
+  severity: string;
+  message: string;
+  /** The value at the raise, as text (numbers and states alike). */
+  value: string;
+  alarm_at: string;
+  returned_at: string | null;
+  active: number;
+  acknowledged: number;
+  closed: number;
+  shelved_until: string | null;
+  suppressed: number;
+  chattering: number;
+  occurrences: number;
+  updated_at: string;
+}
+
+export interface AlarmActionsTable {
+  id: Generated<number>;
+  history_id: number;
+  action: string;
+  user_id: number | null;
+  username: string;
+  comment: string;
+  until: string | null;
+  at: string;
+}
+
+export interface AlarmMaintenanceTable {
+  id: Generated<number>;
+  target_type: string;
+  target_id: number;
+  starts_at: string;
+  ends_at: string;
+  reason: string;
+  created_at: string;
+}

@@ -6,6 +6,7 @@ import * as regionsSystem from './2026-11-22-0003-regions-system.ts';
 import * as queryConfigs from './2026-11-22-0004-query-configs.ts';
 import * as loginFailures from './2026-11-23-0040-login-failures.ts';
 import * as openSessions from './2026-11-23-0041-open-sessions.ts';
+import * as alarms from './2026-11-23-0110-alarms.ts';
 
 interface DialectMigration {
   // biome-ignore lint/suspicious/noExplicitAny: migrations are written against no schema type
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-22-0004-query-configs': queryConfigs,
   '2026-11-23-0040-login-failures': loginFailures,
   '2026-11-23-0041-open-sessions': openSessions,
+  '2026-11-23-0110-alarms': alarms,
 };
 
 /** The migrations with the dialect bound, as Kysely's Migrator expects them. */

@@ -8,6 +8,7 @@ import {
   reraised,
   returned,
   rings,
+  stateCode,
   unshelvedByTime,
 } from './state.ts';
 
@@ -110,5 +111,21 @@ describe('operator actions', () => {
     const closed = act(fresh(), 'close');
     expect(act(closed, 'comment')).toEqual(closed);
     expect(phaseOf(closed)).toBe('normal');
+  });
+});
+
+describe('state codes', () => {
+  it('state 1 is exactly what rings', () => {
+    const cases: AlarmStatus[] = [
+      fresh(),
+      act(fresh(), 'acknowledge'),
+      returned(fresh()),
+      act(fresh(), 'close'),
+      act(fresh(), 'shelve', NOW + 1000),
+      raised({ suppressed: true, chattering: false }),
+      reraised(returned(fresh()), { suppressed: false, chattering: false }),
+    ];
+    expect(cases.map((s) => stateCode(s, NOW))).toEqual([1, 2, 3, 4, 5, 6, 1]);
+    for (const s of cases) expect(stateCode(s, NOW) === 1).toBe(rings(s, NOW));
   });
 });

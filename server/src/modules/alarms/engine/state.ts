@@ -1,3 +1,5 @@
+import { ALARM_STATE, type AlarmActionType, type AlarmStateCode } from '@kilowatch/contract';
+
 /**
  * An alarm's life after it is raised, per ISA-18.2 / IEC 62682: whether its condition is active and
  * whether an operator has acknowledged it are separate, so an alarm is
@@ -6,9 +8,6 @@
  * Shelving silences it until a chosen time; a raise inside a maintenance window is suppressed (kept
  * in history, never rung). Pure: the service applies these to stored rows.
  */
-
-export const ALARM_ACTIONS = ['acknowledge', 'comment', 'shelve', 'unshelve', 'close'] as const;
-export type AlarmAction = (typeof ALARM_ACTIONS)[number];
 
 /** Shelving is for a shift's nuisance, not a way to hide an alarm: at most 7 days. */
 export const MAX_SHELVE_MS = 7 * 86_400_000;
@@ -31,6 +30,14 @@ export function phaseOf(s: AlarmStatus): AlarmPhase {
   if (s.closed) return 'normal';
   if (s.active) return s.acknowledged ? 'acknowledged' : 'unacknowledged';
   return 'returnedUnacknowledged';
+}
+
+/** The code lists and the bell filter by: silenced kinds first, so state 1 is exactly what rings. */
+export function stateCode(s: AlarmStatus, now: number): AlarmStateCode {
+  if (s.closed) return ALARM_STATE.normal;
+  if (s.suppressed) return ALARM_STATE.suppressed;
+  if (s.shelvedUntil !== null && s.shelvedUntil > now) return ALARM_STATE.shelved;
+  return ALARM_STATE[phaseOf(s)];
 }
 
 /** Whether the bell should ring for it now: active, unseen, not shelved, not suppressed. */
@@ -94,7 +101,7 @@ export type ActionRefusal =
 /** An operator's action on one alarm; a refusal says why, for the API's 409/400. */
 export function applyAction(
   s: AlarmStatus,
-  action: { type: AlarmAction; until?: number },
+  action: { type: AlarmActionType; until?: number },
   now: number,
 ): ActionResult {
   if (action.type === 'comment') return { ok: true, status: s };
@@ -104,11 +111,11 @@ export function applyAction(
       if (s.acknowledged) return { ok: false, reason: 'alreadyAcknowledged' };
       return { ok: true, status: { ...s, acknowledged: true, closed: !s.active } };
     case 'shelve': {
-      if (!s.active) return { ok: false, reason: 'notActive' };
       const until = action.until;
       if (until === undefined || until <= now || until > now + MAX_SHELVE_MS) {
         return { ok: false, reason: 'shelveUntilInvalid' };
       }
+      if (!s.active) return { ok: false, reason: 'notActive' };
       return { ok: true, status: { ...s, shelvedUntil: until } };
     }
     case 'unshelve':

@@ -1,0 +1,280 @@
+import type { LiveValue } from '@kilowatch/contract';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/index.ts';
+import {
+  type EngineRule,
+  newTrack,
+  onPoint,
+  onTick,
+  type Track,
+  type Transition,
+} from './engine/evaluate.ts';
+import { raised, reraised, returned } from './engine/state.ts';
+import * as repo from './repository.ts';
+import type { AlarmCatalog } from './service.ts';
+
+export interface AlarmRunnerDeps {
+  db: Kysely<DB>;
+  catalog: AlarmCatalog;
+  live: { subscribe(fn: (values: readonly LiveValue[]) => void): () => void };
+  now: () => number;
+  log: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
+  /** How often delays and silence are checked, ms. */
+  tickMs?: number;
+  /** Told after each alarm written (the tests wait on it; notifications will hang here). */
+  onWritten?: (transition: Transition & { alarmId: number }) => void;
+}
+
+/** One rule watching one metric of one thing, through one monitor. */
+interface Watch {
+  key: string;
+  monitor: repo.MonitorRecord;
+  rule: repo.RuleRecord;
+  engine: EngineRule;
+  thingId: number;
+  thingName: string;
+  resourceName: string;
+  track: Track;
+}
+
+const keyOf = (monitorId: number, ruleId: number, thingId: number) => `${monitorId}:${ruleId}:${thingId}`;
+
+/**
+ * The live alarm engine: it subscribes to the live hub, runs each value of a watched metric through
+ * the pure engine, and writes raises and returns to alarm history on a queue of its own, so ingest
+ * never waits on it. Timers (on/off delays, no data, shelves running out) tick on the injected clock.
+ * After a restart it resumes from history: an alarm still open keeps its condition active, so the
+ * same condition is not raised twice, and points older than its last transition are ignored.
+ */
+export function createAlarmRunner(deps: AlarmRunnerDeps) {
+  const { db, catalog, now, log } = deps;
+  /** thingId → metric → watches. */
+  let byThing = new Map<number, Map<string, Watch[]>>();
+  let watches = new Map<string, Watch>();
+  let writing: Promise<void> = Promise.resolve();
+  let loading: Promise<void> | undefined;
+  let reloadAsked = false;
+  let unsubscribe: (() => void) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function load(): Promise<void> {
+    const [rules, monitors, open] = await Promise.all([
+      repo.enabledRules(db),
+      repo.allMonitors(db),
+      repo.openHistory(db),
+    ]);
+    const openByKey = new Map(open.map((h) => [keyOf(h.monitorId, h.ruleId, h.thingId), h]));
+    const next = new Map<string, Watch>();
+    for (const monitor of monitors) {
+      const applied = rules.filter((r) =>
+        monitor.appliedType === 'rule' ? r.id === monitor.appliedId : r.templateId === monitor.appliedId,
+      );
+      for (const rule of applied) {
+        const resolved = await catalog
+          .select({
+            resourceType: monitor.targetType,
+            id: monitor.targetId,
+            successor: true,
+            ability: rule.ability,
+          })
+          .catch((error: unknown) => {
+            // A monitor whose thing or region was deleted watches nothing until it is removed.
+            log.warn({ err: error, monitor: monitor.id }, 'alarm monitor target not found');
+            return undefined;
+          });
+        if (!resolved) continue;
+        for (const thing of resolved.things) {
+          if (
+            rule.categoryId !== null &&
+            thing.categoryId !== undefined &&
+            thing.categoryId !== rule.categoryId
+          ) {
+            continue;
+          }
+          const key = keyOf(monitor.id, rule.id, thing.id);
+          const engine: EngineRule = {
+            condition: rule.condition,
+            timing: { onDelay: rule.onDelay, offDelay: rule.offDelay, deadband: rule.deadband },
+          };
+          const previous = watches.get(key);
+          let track = previous?.track ?? newTrack(now());
+          if (!previous) {
+            const alarm = openByKey.get(key);
+            if (alarm?.status.active) {
+              const lastAt = Math.max(alarm.alarmAt, alarm.returnedAt ?? 0);
+              track = { ...track, active: true, holding: true, lastAt };
+            } else if (alarm?.returnedAt != null) {
+              track = { ...track, lastAt: alarm.returnedAt };
+            }
+          }
+          next.set(key, {
+            key,
+            monitor,
+            rule,
+            engine,
+            thingId: thing.id,
+            thingName: thing.name,
+            resourceName: monitor.targetType === 'thing' ? thing.name : resolved.name,
+            track,
+          });
+        }
+      }
+    }
+    const index = new Map<number, Map<string, Watch[]>>();
+    for (const w of next.values()) {
+      let metrics = index.get(w.thingId);
+      if (!metrics) {
+        metrics = new Map();
+        index.set(w.thingId, metrics);
+      }
+      const list = metrics.get(w.rule.ability) ?? [];
+      list.push(w);
+      metrics.set(w.rule.ability, list);
+    }
+    watches = next;
+    byThing = index;
+  }
+
+  function write(watch: Watch, transitions: readonly Transition[]): void {
+    if (transitions.length === 0) return;
+    const snapshot = { ...watch };
+    writing = writing
+      .then(async () => {
+        for (const t of transitions) await persist(snapshot, t);
+      })
+      .catch((error: unknown) => log.error({ err: error, watch: watch.key }, 'alarm history write failed'));
+  }
+
+  async function persist(watch: Watch, t: Transition): Promise<void> {
+    const at = now();
+    const stamp = new Date(at).toISOString();
+    const alarmId = await db.transaction().execute(async (tx) => {
+      const open = await repo.findOpen(tx, {
+        monitorId: watch.monitor.id,
+        ruleId: watch.rule.id,
+        thingId: watch.thingId,
+      });
+      const value = t.value === null ? '' : String(t.value);
+      if (t.type === 'raise') {
+        const targets = [
+          { type: 'thing' as const, id: watch.thingId },
+          ...(watch.monitor.targetType === 'region'
+            ? [{ type: 'region' as const, id: watch.monitor.targetId }]
+            : []),
+        ];
+        const suppressed = await repo.inMaintenance(tx, targets, t.at);
+        if (open) {
+          await repo.updateHistory(
+            tx,
+            open.id,
+            {
+              status: reraised(open.status, { suppressed, chattering: t.chattering }),
+              returnedAt: null,
+              value,
+            },
+            stamp,
+          );
+          return open.id;
+        }
+        return repo.insertHistory(
+          tx,
+          {
+            monitorId: watch.monitor.id,
+            ruleId: watch.rule.id,
+            ruleName: watch.rule.name,
+            templateName: watch.rule.templateName,
+            thingId: watch.thingId,
+            thingName: watch.thingName,
+            resourceType: watch.monitor.targetType,
+            resourceId: watch.monitor.targetType === 'thing' ? watch.thingId : watch.monitor.targetId,
+            resourceName: watch.resourceName,
+            severity: watch.rule.severity,
+            message: watch.rule.message,
+            value,
+            alarmAt: t.at,
+            returnedAt: null,
+            status: raised({ suppressed, chattering: t.chattering }),
+          },
+          stamp,
+        );
+      }
+      // A return with no open alarm: an operator closed it while its condition was still active.
+      if (!open) return null;
+      await repo.updateHistory(tx, open.id, { status: returned(open.status), returnedAt: t.at }, stamp);
+      return open.id;
+    });
+    if (alarmId !== null) deps.onWritten?.({ ...t, alarmId });
+  }
+
+  function onValues(values: readonly LiveValue[]): void {
+    const at = now();
+    for (const v of values) {
+      const list = byThing.get(v.thingId)?.get(v.metric);
+      if (!list) continue;
+      for (const w of list) {
+        const step = onPoint(w.engine, w.track, { at: v.ts, value: v.value }, at);
+        w.track = step.track;
+        write(w, step.transitions);
+      }
+    }
+  }
+
+  function tick(): void {
+    const at = now();
+    for (const w of watches.values()) {
+      const step = onTick(w.engine, w.track, at);
+      w.track = step.track;
+      write(w, step.transitions);
+    }
+    writing = writing
+      .then(() => repo.expireShelves(db, at))
+      .catch((error: unknown) => log.error({ err: error }, 'alarm shelf expiry failed'));
+  }
+
+  /** Reloads rules, monitors and targets; asks made while one runs are folded into one more. */
+  function reload(): Promise<void> {
+    if (loading) {
+      reloadAsked = true;
+      return loading;
+    }
+    loading = load()
+      .catch((error: unknown) => log.error({ err: error }, 'alarm rules could not be loaded'))
+      .finally(() => {
+        loading = undefined;
+        if (reloadAsked) {
+          reloadAsked = false;
+          void reload();
+        }
+      });
+    return loading;
+  }
+
+  return {
+    async start(): Promise<void> {
+      await reload();
+      unsubscribe = deps.live.subscribe(onValues);
+      timer = setInterval(tick, deps.tickMs ?? 1000);
+      timer.unref();
+    },
+    reload,
+    /** Runs timers now (tests drive the clock). */
+    tick,
+    /** Resolves once every transition so far is written. */
+    flush: async (): Promise<void> => {
+      let current: Promise<void>;
+      do {
+        current = writing;
+        await current;
+      } while (current !== writing);
+    },
+    async stop(): Promise<void> {
+      unsubscribe?.();
+      if (timer) clearInterval(timer);
+      await writing;
+    },
+    /** How many (monitor, rule, thing) pairs are watched. */
+    size: () => watches.size,
+  };
+}
+
+export type AlarmRunner = ReturnType<typeof createAlarmRunner>;

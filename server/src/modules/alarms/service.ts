@@ -1,0 +1,384 @@
+import type {
+  AlarmActionBody,
+  AlarmCondition,
+  AlarmDetail,
+  AlarmHistoryItem,
+  AlarmHistoryQuery,
+  AlarmMonitorQuery,
+  AlarmRule,
+  AlarmRuleInput,
+  AlarmRuleQuery,
+  AlarmTemplateInput,
+  AlarmTemplateQuery,
+  BacktestBody,
+  BacktestResult,
+  CategoryAbility,
+  MonitorBatch,
+} from '@kilowatch/contract';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/index.ts';
+import { isUniqueViolation, page as pageOf } from '../../db/sql.ts';
+import { AppError } from '../../errors.ts';
+import { backtest } from './engine/evaluate.ts';
+import { applyAction, stateCode } from './engine/state.ts';
+import * as repo from './repository.ts';
+
+/** What the alarms service needs of the catalog (modules/catalog): category abilities, and targets. */
+export interface AlarmCatalog {
+  categoryAbilities(categoryId: number): Promise<CategoryAbility[]>;
+  select(selection: {
+    resourceType: 'thing' | 'region';
+    id: number;
+    successor?: boolean;
+    ability?: string;
+  }): Promise<{ name: string; things: readonly { id: number; name: string; categoryId?: number }[] }>;
+}
+
+/** What the backtest reads of the telemetry store. */
+export interface AlarmHistoryReader {
+  points(
+    series: { thingId: number; metric: string },
+    start: number,
+    end: number,
+    limit: number,
+  ): Promise<{ ts: number; value: number }[]>;
+}
+
+/** A backtest reads at most this many raw points (30 days of 5 s data). */
+export const BACKTEST_MAX_POINTS = 518_400;
+/** Points drawn on the backtest chart. */
+const BACKTEST_CHART_POINTS = 2_000;
+
+export interface AlarmsDeps {
+  db: Kysely<DB>;
+  catalog: AlarmCatalog;
+  store: AlarmHistoryReader;
+  now: () => number;
+  /** Told after every change of rules, templates or monitors (the engine reloads what it watches). */
+  onChange?: () => void;
+}
+
+export interface Actor {
+  id: number | null;
+  username: string;
+}
+
+const notFound = () => new AppError('NOT_FOUND', 404);
+const iso = (ms: number) => new Date(ms).toISOString();
+
+const NUMERIC_KINDS: ReadonlySet<AlarmCondition['kind']> = new Set(['threshold', 'range', 'rate']);
+
+/**
+ * Rules, templates, monitors and the alarm history with its operator actions. The engine that raises
+ * alarms (runner.ts) writes history through the repository; everything a person does goes through here.
+ */
+export function createAlarmsService(deps: AlarmsDeps) {
+  const { db, catalog, now } = deps;
+  const changed = () => deps.onChange?.();
+
+  /** A rule must watch an ability its category has, with a condition that fits the ability's type. */
+  async function checkRule(input: AlarmRuleInput): Promise<void> {
+    const c = input.condition;
+    if (c.kind === 'range' && !(c.low < c.high)) {
+      throw new AppError('VALIDATION', 400, {}, { message: 'alarm.rangeOrder' });
+    }
+    if (input.templateId != null) {
+      const template = await repo.findTemplate(db, input.templateId);
+      if (!template)
+        throw new AppError(
+          'UNPROCESSABLE',
+          422,
+          { id: input.templateId },
+          { message: 'alarm.templateUnknown' },
+        );
+      if (input.categoryId !== template.categoryId) {
+        throw new AppError('UNPROCESSABLE', 422, {}, { message: 'alarm.templateCategory' });
+      }
+    }
+    if (input.categoryId === null) return;
+    const abilities = await catalog.categoryAbilities(input.categoryId);
+    const ability = abilities.find((a) => a.identifier === input.ability);
+    if (!ability) {
+      throw new AppError(
+        'UNPROCESSABLE',
+        422,
+        { ability: input.ability },
+        { message: 'alarm.abilityUnknown' },
+      );
+    }
+    if (NUMERIC_KINDS.has(c.kind) && ability.dataType !== 'number') {
+      throw new AppError(
+        'UNPROCESSABLE',
+        422,
+        { ability: input.ability },
+        { message: 'alarm.abilityNotNumeric' },
+      );
+    }
+  }
+
+  async function thingsCovered(ruleId: number, templateId: number | null, ability: string): Promise<number> {
+    const monitors = (await repo.allMonitors(db)).filter(
+      (m) =>
+        (m.appliedType === 'rule' && m.appliedId === ruleId) ||
+        (m.appliedType === 'template' && templateId !== null && m.appliedId === templateId),
+    );
+    const ids = new Set<number>();
+    for (const m of monitors) {
+      const resolved = await catalog
+        .select({ resourceType: m.targetType, id: m.targetId, successor: true, ability })
+        .catch(() => ({ things: [] }));
+      for (const t of resolved.things) ids.add(t.id);
+    }
+    return ids.size;
+  }
+
+  async function ruleOut(record: repo.RuleRecord): Promise<AlarmRule> {
+    return { ...record, things: await thingsCovered(record.id, record.templateId, record.ability) };
+  }
+
+  function historyOut(r: repo.HistoryRecord, ability: string): AlarmHistoryItem {
+    const at = now();
+    return {
+      id: r.id,
+      ruleId: r.ruleId,
+      ruleName: r.ruleName,
+      templateName: r.templateName,
+      resourceType: r.resourceType,
+      resourceId: r.resourceId,
+      resourceName: r.resourceName,
+      thingId: r.thingId,
+      thingName: r.thingName,
+      ability,
+      severity: r.severity,
+      message: r.message,
+      value: r.value,
+      alarmAt: iso(r.alarmAt),
+      returnedAt: r.returnedAt === null ? null : iso(r.returnedAt),
+      state: stateCode(r.status, at),
+      shelvedUntil: r.status.shelvedUntil === null ? null : iso(r.status.shelvedUntil),
+      chattering: r.status.chattering,
+      occurrences: r.status.occurrences,
+    };
+  }
+
+  /** The watched ability of each alarm's rule (history keeps names, not the rule's ability). */
+  async function describe(records: readonly repo.HistoryRecord[]): Promise<AlarmHistoryItem[]> {
+    const abilities = new Map<number, string>();
+    for (const r of records) {
+      if (!abilities.has(r.ruleId))
+        abilities.set(r.ruleId, (await repo.findRule(db, r.ruleId))?.ability ?? '');
+    }
+    return records.map((r) => historyOut(r, abilities.get(r.ruleId) ?? ''));
+  }
+
+  return {
+    // ---- rules ----
+    async listRules(query: AlarmRuleQuery) {
+      const { page, pageSize } = pageOf(query);
+      const { list, total } = await repo.listRules(db, { ...query, page, pageSize });
+      return { list: await Promise.all(list.map(ruleOut)), total, page, pageSize };
+    },
+
+    async getRule(id: number): Promise<AlarmRule> {
+      const rule = await repo.findRule(db, id);
+      if (!rule) throw notFound();
+      return ruleOut(rule);
+    },
+
+    async createRule(input: AlarmRuleInput): Promise<AlarmRule> {
+      await checkRule(input);
+      const id = await repo.insertRule(db, { ...input, templateId: input.templateId ?? null }, iso(now()));
+      changed();
+      return this.getRule(id);
+    },
+
+    async updateRule(id: number, input: AlarmRuleInput): Promise<AlarmRule> {
+      if (!(await repo.findRule(db, id))) throw notFound();
+      await checkRule(input);
+      await repo.updateRule(db, id, { ...input, templateId: input.templateId ?? null }, iso(now()));
+      changed();
+      return this.getRule(id);
+    },
+
+    async deleteRule(id: number): Promise<void> {
+      const deleted = await db.transaction().execute((tx) => repo.deleteRule(tx, id));
+      if (!deleted) throw notFound();
+      changed();
+    },
+
+    async setRuleState(id: number, action: 'enable' | 'disable'): Promise<AlarmRule> {
+      if (!(await repo.setRuleEnabled(db, id, action === 'enable', iso(now())))) throw notFound();
+      changed();
+      return this.getRule(id);
+    },
+
+    /**
+     * What a rule would have raised on one thing over stored history: the same engine as live,
+     * over the raw points (numbers only: strings are not stored), with the chart's points thinned.
+     */
+    async backtest(body: BacktestBody): Promise<BacktestResult> {
+      if (body.end <= body.start)
+        throw new AppError('VALIDATION', 400, {}, { message: 'alarm.backtestRange' });
+      await checkRule(body.rule);
+      const thing = await catalog.select({ resourceType: 'thing', id: body.thingId });
+      if (body.rule.categoryId !== null && thing.things[0]?.categoryId !== body.rule.categoryId) {
+        throw new AppError('UNPROCESSABLE', 422, {}, { message: 'alarm.backtestCategory' });
+      }
+      const series = { thingId: body.thingId, metric: body.rule.ability };
+      const points = await deps.store.points(series, body.start, body.end, BACKTEST_MAX_POINTS + 1);
+      const truncated = points.length > BACKTEST_MAX_POINTS;
+      if (truncated) points.length = BACKTEST_MAX_POINTS;
+      const { condition, onDelay, offDelay, deadband } = body.rule;
+      const alarms = backtest(
+        { condition, timing: { onDelay, offDelay, deadband } },
+        points.map((p) => ({ at: p.ts, value: p.value })),
+        body.start,
+        truncated ? points[points.length - 1]!.ts : body.end,
+      );
+      const step = Math.max(1, Math.ceil(points.length / BACKTEST_CHART_POINTS));
+      const chart: [number, number][] = [];
+      for (let i = 0; i < points.length; i += step) chart.push([points[i]!.ts, points[i]!.value]);
+      return { alarms, points: chart, truncated };
+    },
+
+    // ---- templates ----
+    async listTemplates(query: AlarmTemplateQuery) {
+      const { page, pageSize } = pageOf(query);
+      return { ...(await repo.listTemplates(db, { ...query, page, pageSize })), page, pageSize };
+    },
+
+    async createTemplate(input: AlarmTemplateInput) {
+      await this.checkCategory(input.categoryId);
+      try {
+        const id = await repo.insertTemplate(db, input, iso(now()));
+        return (await repo.findTemplate(db, id))!;
+      } catch (error) {
+        if (isUniqueViolation(error))
+          throw new AppError('CONFLICT', 409, { name: input.name }, { message: 'alarm.templateExists' });
+        throw error;
+      }
+    },
+
+    async updateTemplate(id: number, input: AlarmTemplateInput) {
+      const current = await repo.findTemplate(db, id);
+      if (!current) throw notFound();
+      await this.checkCategory(input.categoryId);
+      if (current.categoryId !== input.categoryId && current.rules > 0) {
+        throw new AppError('CONFLICT', 409, {}, { message: 'alarm.templateHasRules' });
+      }
+      try {
+        await repo.updateTemplate(db, id, input, iso(now()));
+      } catch (error) {
+        if (isUniqueViolation(error))
+          throw new AppError('CONFLICT', 409, { name: input.name }, { message: 'alarm.templateExists' });
+        throw error;
+      }
+      changed();
+      return (await repo.findTemplate(db, id))!;
+    },
+
+    async deleteTemplate(id: number): Promise<void> {
+      const deleted = await db.transaction().execute((tx) => repo.deleteTemplate(tx, id));
+      if (!deleted) throw notFound();
+      changed();
+    },
+
+    async checkCategory(categoryId: number): Promise<void> {
+      const found = await db
+        .selectFrom('thing_categories')
+        .select('id')
+        .where('id', '=', categoryId)
+        .executeTakeFirst();
+      if (!found)
+        throw new AppError('UNPROCESSABLE', 422, { id: categoryId }, { message: 'alarm.categoryUnknown' });
+    },
+
+    // ---- monitors ----
+    async listMonitors(query: AlarmMonitorQuery) {
+      const { page, pageSize } = pageOf(query);
+      return { ...(await repo.listMonitors(db, { ...query, page, pageSize })), page, pageSize };
+    },
+
+    /** Applies a rule or template to things and regions; answers how many monitors are new. */
+    async applyMonitors(batch: MonitorBatch): Promise<{ created: number }> {
+      const applied =
+        batch.appliedType === 'rule'
+          ? await repo.findRule(db, batch.appliedId)
+          : await repo.findTemplate(db, batch.appliedId);
+      if (!applied)
+        throw new AppError(
+          'UNPROCESSABLE',
+          422,
+          { id: batch.appliedId },
+          { message: 'alarm.appliedUnknown' },
+        );
+      for (const target of batch.targets) {
+        // The target's own service answers 404 for one that does not exist.
+        await catalog.select({ resourceType: target.type, id: target.id });
+      }
+      const created = await repo.insertMonitors(
+        db,
+        { type: batch.appliedType, id: batch.appliedId },
+        batch.targets,
+        iso(now()),
+      );
+      if (created > 0) changed();
+      return { created };
+    },
+
+    async deleteMonitor(id: number): Promise<void> {
+      if (!(await repo.deleteMonitor(db, id))) throw notFound();
+      changed();
+    },
+
+    // ---- history ----
+    async listHistory(query: AlarmHistoryQuery) {
+      const { page, pageSize } = pageOf(query);
+      const { list, size } = await repo.listHistory(db, { ...query, page, pageSize }, now());
+      return { list: await describe(list), size, hasNextPage: page * pageSize < size };
+    },
+
+    async getAlarm(id: number): Promise<AlarmDetail> {
+      const record = await repo.findHistory(db, id);
+      if (!record) throw notFound();
+      const [item] = await describe([record]);
+      return { ...item!, actions: await repo.actionsOf(db, id) };
+    },
+
+    /** An operator's action; a refusal is a 409 saying why, and nothing is written. */
+    async act(id: number, body: AlarmActionBody, actor: Actor): Promise<AlarmDetail> {
+      await db.transaction().execute(async (tx) => {
+        const record = await repo.findHistory(tx, id);
+        if (!record) throw notFound();
+        const at = now();
+        const result = applyAction(record.status, { type: body.action, until: body.until }, at);
+        if (!result.ok) {
+          const status = result.reason === 'shelveUntilInvalid' ? 400 : 409;
+          throw new AppError(
+            status === 400 ? 'VALIDATION' : 'CONFLICT',
+            status,
+            {},
+            { message: `alarm.refused.${result.reason}` },
+          );
+        }
+        if (result.status !== record.status)
+          await repo.updateHistory(tx, id, { status: result.status }, iso(at));
+        await repo.insertAction(
+          tx,
+          {
+            historyId: id,
+            action: body.action,
+            userId: actor.id,
+            username: actor.username,
+            comment: body.comment ?? '',
+            until: body.action === 'shelve' ? (body.until ?? null) : null,
+          },
+          iso(at),
+        );
+      });
+      return this.getAlarm(id);
+    },
+  };
+}
+
+export type AlarmsService = ReturnType<typeof createAlarmsService>;
