@@ -4,6 +4,7 @@ import {
   Button,
   Card,
   DatePicker,
+  Empty,
   Form,
   Input,
   InputNumber,
@@ -280,7 +281,9 @@ export function AlarmHistoryScreen() {
           dataSource={history.data?.list ?? []}
           columns={columns}
           scroll={{ x: 'max-content' }}
-          locale={{ emptyText: t('alarms.history.empty') }}
+          locale={{
+            emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('alarms.history.empty')} />,
+          }}
           pagination={{
             current: query.page,
             pageSize: query.pageSize,

@@ -1,6 +1,6 @@
 import { DeleteOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { AlarmMonitor } from '@kilowatch/contract';
-import { App, Button, Result, Select, Space, Table, type TableColumnsType, Tag } from 'antd';
+import { App, Button, Empty, Result, Select, Space, Table, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAlarmMonitors, useDeleteMonitor } from '../../../api/alarms.ts';
@@ -128,7 +128,9 @@ export function MonitorsTab() {
         dataSource={monitors.data?.list ?? []}
         columns={columns}
         scroll={{ x: 'max-content' }}
-        locale={{ emptyText: t('alarms.monitor.empty') }}
+        locale={{
+          emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('alarms.monitor.empty')} />,
+        }}
         pagination={{
           current: page.page,
           pageSize: page.pageSize,

@@ -6,7 +6,7 @@ import {
   ReloadOutlined,
 } from '@ant-design/icons';
 import type { AlarmRule } from '@kilowatch/contract';
-import { App, Button, Input, Result, Select, Space, Switch, Table, type TableColumnsType } from 'antd';
+import { App, Button, Empty, Input, Result, Select, Space, Switch, Table, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -194,7 +194,9 @@ export function RulesTab() {
         dataSource={rules.data?.list ?? []}
         columns={columns}
         scroll={{ x: 'max-content' }}
-        locale={{ emptyText: t('alarms.rule.empty') }}
+        locale={{
+          emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('alarms.rule.empty')} />,
+        }}
         pagination={{
           current: page.page,
           pageSize: page.pageSize,
