@@ -33,7 +33,7 @@ if ((env.SIMULATOR ?? 'on') === 'on') {
   // day of history up to now: the history view's last hour and the home view's today have data.
   // It must run before the server, which holds the telemetry store while it runs.
   const things = env.SIMULATOR_THINGS ?? '50';
-  run('server/src/backfill.ts', ['--days', '1', '--things', things]);
+  run('server/src/demo/backfill-cli.ts', ['--days', '1', '--things', things]);
 }
 console.info(`e2e: setup took ${((performance.now() - started) / 1000).toFixed(1)} s, starting the server`);
 const server = spawn(process.execPath, [...tsx, join(root, 'server/src/server.ts')], {

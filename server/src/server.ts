@@ -1,8 +1,8 @@
 import { buildApp } from './app.ts';
 import { type FirstStartAdmin, firstStartBanner } from './bootstrap/admin.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { type DemoPlant, startAppDemo } from './demo/index.ts';
 import { prettyLogStream } from './log-format.ts';
-import { type Simulator, startAppSimulator } from './simulator/index.ts';
 
 const fail = (message: string): never => {
   console.error(message);
@@ -40,13 +40,13 @@ const app = await buildApp(config, {
   return fail(`Kilowatch could not start: ${message}${hint}`);
 });
 
-let simulator: Simulator | undefined;
+let demo: DemoPlant | undefined;
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     app.log.info({ signal }, 'shutting down');
     // The demo plant's devices disconnect first, so the broker does not see them drop.
-    Promise.resolve(simulator?.stop())
+    Promise.resolve(demo?.stop())
       .then(() => app.close())
       .then(
         () => process.exit(0),
@@ -64,7 +64,14 @@ try {
 }
 
 console.info(`Kilowatch listening on http://localhost:${config.port}`);
-if (config.simulator.enabled) simulator = await startAppSimulator(app, config);
+if (config.simulator.enabled) {
+  const { things, regions, metricConfigs } = app.services;
+  demo = await startAppDemo(app, config, {
+    things,
+    regions,
+    saveConfigs: (patch) => metricConfigs.saveConfigs(patch),
+  });
+}
 
 if (firstStart) {
   showFirstStart();

@@ -27,6 +27,8 @@ interface Probe {
 const STORE = 'the telemetry store knows no HTTP';
 const WING = 'the DuckDB wing is reached through';
 const PURE = 'the alarm engine is pure';
+const GATEWAY = 'the simulator is a gateway: MQTT only';
+const ENTRIES = "the demo provisions the plant through the modules' entries";
 const CATALOG = "ingest reads thing metadata through the catalog's entry";
 const ENTRY = 'another module is imported through its index.ts only';
 const ENGINES = 'only the query module';
@@ -49,6 +51,17 @@ const probes: Probe[] = [
   { file: 'server/src/modules/alarms/engine/p11.ts', imports: 'node:fs', refused: PURE },
   { file: 'server/src/modules/alarms/engine/p12.ts', imports: '@kilowatch/contract', refused: null },
   { file: 'server/src/modules/alarms/p13.ts', imports: '../../db/index.ts', refused: null },
+  { file: 'server/src/simulator/p14.ts', imports: '../db/index.ts', refused: GATEWAY },
+  { file: 'server/src/simulator/p15.ts', imports: '../telemetry/index.ts', refused: GATEWAY },
+  { file: 'server/src/simulator/p16.ts', imports: '../modules/things/index.ts', refused: GATEWAY },
+  { file: 'server/src/simulator/p17.ts', imports: '../demo/index.ts', refused: GATEWAY },
+  { file: 'server/src/simulator/p18.ts', imports: '../ingest/index.ts', refused: GATEWAY },
+  { file: 'server/src/simulator/p19.ts', imports: 'mqtt', refused: null },
+  { file: 'server/src/simulator/p20.ts', imports: '@kilowatch/contract/calendar', refused: null },
+  { file: 'server/src/demo/p21.ts', imports: '../modules/things/service.ts', refused: ENTRIES },
+  { file: 'server/src/demo/p22.ts', imports: '../modules/things/index.ts', refused: null },
+  { file: 'server/src/demo/p23.ts', imports: '../telemetry/duckdb/store.ts', refused: WING },
+  { file: 'server/src/demo/p24.ts', imports: '../simulator/index.ts', refused: null },
   { file: 'server/src/ingest/p14.ts', imports: '../db/index.ts', refused: CATALOG },
   { file: 'server/src/ingest/p15.ts', imports: '../modules/things/index.ts', refused: CATALOG },
   { file: 'server/src/ingest/p16.ts', imports: '../modules/catalog/service.ts', refused: CATALOG },

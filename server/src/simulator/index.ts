@@ -1,11 +1,17 @@
-import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.ts';
-import type { Services } from '../services.ts';
+/**
+ * The demo plant's gateway: it animates simulated devices and publishes their telemetry over MQTT,
+ * nothing else. What it simulates (ids, tokens, kinds) comes in as data from its caller
+ * (`server/src/demo/`), so it reads no database and writes no store (docs/architecture.md).
+ */
 import { PlantGenerator } from './generator.ts';
-import { type Logger, type Publisher, type PublisherStats, startPublisher } from './publisher.ts';
-import { loadPlant, type SaveMetricConfigs, type SimThing, seedPlant } from './seed.ts';
+import {
+  type Logger,
+  type Publisher,
+  type PublisherStats,
+  type SimThing,
+  startPublisher,
+} from './publisher.ts';
 
-export { type BackfillOptions, type BackfillResult, backfill } from './backfill.ts';
 export {
   KINDS,
   type Kind,
@@ -16,36 +22,30 @@ export {
   type SimThingSpec,
 } from './generator.ts';
 export {
+  ATTR,
+  attributesOf,
   CATEGORIES,
+  type CategoryPlan,
   MARKER_CATEGORY,
   MAX_THINGS,
   MIN_THINGS,
   planThings,
+  profileOfLabel,
   REGIONS,
+  type RegionPlan,
   ROOT_REGION,
+  SOURCE_VALUE,
 } from './plant.ts';
-export { DEFAULT_INTERVAL_MS, TELEMETRY_TOPIC } from './publisher.ts';
-export { HOME_CONFIGS, loadPlant, type SeedResult, type SimThing, seedPlant } from './seed.ts';
+export { DEFAULT_INTERVAL_MS, type Logger, type SimThing, TELEMETRY_TOPIC } from './publisher.ts';
 
 /** The generator's seed: live publishing and the backfill must use the same one. */
 export const DEFAULT_SEED = 1;
 
-/**
- * The metric-configs module's `saveConfigs` of the server's services, for the home metric configs
- * a fresh plant gets.
- */
-export const metricConfigSaver =
-  (services: Pick<Services, 'metricConfigs'>): SaveMetricConfigs =>
-  (patch) =>
-    services.metricConfigs.saveConfigs(patch);
-
 export interface SimulatorOptions {
-  /** The server's services: the plant is seeded and read through them. */
-  services: Pick<Services, 'things' | 'regions' | 'metricConfigs'>;
+  /** The devices to simulate, as provisioned by the caller. */
+  things: readonly SimThing[];
   /** The broker devices publish to, e.g. mqtt://127.0.0.1:1883. */
   mqttUrl: string;
-  /** How many things a fresh plant gets (SIMULATOR_THINGS, 50–200). */
-  things: number;
   /** The plant's IANA zone (shifts and weekends are local). */
   timeZone: string;
   /** See PublisherOptions.topic. */
@@ -58,25 +58,16 @@ export interface SimulatorOptions {
 
 export interface Simulator {
   readonly things: readonly SimThing[];
-  readonly seeded: boolean;
   readonly stats: PublisherStats;
   connected(): number;
   stop(): Promise<void>;
 }
 
-/**
- * Seeds the demo plant if needed, then publishes every simulated thing's telemetry over MQTT
- * every 10 s until `stop()`.
- */
-export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
-  const seed = await seedPlant(options.services, {
-    things: options.things,
-    saveMetricConfigs: metricConfigSaver(options.services),
-  });
-  const things = await loadPlant(options.services);
+/** Publishes every given thing's telemetry over MQTT every 10 s until `stop()`. */
+export function startSimulator(options: SimulatorOptions): Simulator {
   const generator = new PlantGenerator({ seed: options.seed ?? DEFAULT_SEED, timeZone: options.timeZone });
   const publisher: Publisher = startPublisher({
-    things,
+    things: options.things,
     generator,
     url: options.mqttUrl,
     topic: options.topic,
@@ -84,49 +75,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     now: options.now,
     log: options.log,
   });
-  options.log?.info(
-    { things: things.length, seeded: seed.seeded, broker: options.mqttUrl },
-    'demo plant simulator started',
-  );
   return {
-    things,
-    seeded: seed.seeded,
+    things: options.things,
     stats: publisher.stats,
     connected: publisher.connected,
     stop: publisher.stop,
   };
-}
-
-/**
- * What server.ts runs after listening when SIMULATOR=on: the simulator publishing to the
- * in-process broker (or to MQTT_URL's broker on the things' own topics). Failures are logged, not
- * fatal: the server is useful without its demo plant. Undefined when it did not start.
- */
-export async function startAppSimulator(
-  app: FastifyInstance,
-  config: Config,
-): Promise<Simulator | undefined> {
-  const log = app.log.child({ module: 'simulator' });
-  const external = config.ingest.mqttUrl;
-  const port = app.ingest.mqtt.status().port;
-  if (!external && !port) {
-    log.warn(
-      'the demo plant simulator needs an MQTT broker (MQTT_PORT is 0 and MQTT_URL unset): not started',
-    );
-    return undefined;
-  }
-  const host = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host;
-  try {
-    return await startSimulator({
-      services: app.services,
-      mqttUrl: external ?? `mqtt://${host.includes(':') ? `[${host}]` : host}:${port}`,
-      topic: external ? 'thing' : 'own',
-      things: config.simulator.things,
-      timeZone: config.telemetry.timeZone,
-      log,
-    });
-  } catch (error) {
-    log.error({ err: error }, 'the demo plant simulator could not start');
-    return undefined;
-  }
 }

@@ -1,10 +1,19 @@
 import mqtt, { type MqttClient } from 'mqtt';
-import type { PlantGenerator, ThingModel } from './generator.ts';
-import type { SimThing } from './seed.ts';
+import type { PlantGenerator, SimThingSpec, ThingModel } from './generator.ts';
 
 /** The topic a device publishes its telemetry on (ThingsBoard style: the token says who it is). */
 export const TELEMETRY_TOPIC = 'v1/devices/me/telemetry';
 export const DEFAULT_INTERVAL_MS = 10_000;
+
+/**
+ * A simulated device as its caller provisioned it: its thing id, its access token (the MQTT
+ * username) and what the generator needs. The gateway gets this as data, never from the database.
+ */
+export interface SimThing extends SimThingSpec {
+  id: number;
+  name: string;
+  accessToken: string;
+}
 
 export interface Logger {
   info(obj: object, msg?: string): void;

@@ -126,6 +126,17 @@ export const keys = {
   },
   /** The public logo (/api/sysconfigs/logo): its own root, so sysconfig table refreshes leave it. */
   logo: { all: ['logo'] as const },
+  /** Everything under /api/alarm: an action or a rule change refreshes the lists and the bell. */
+  alarms: {
+    all: ['alarms'] as const,
+    rules: (query: object) => ['alarms', 'rules', query] as const,
+    templates: (query: object) => ['alarms', 'templates', query] as const,
+    monitors: (query: object) => ['alarms', 'monitors', query] as const,
+    history: (query: object) => ['alarms', 'history', 'list', query] as const,
+    alarm: (id: number) => ['alarms', 'history', id] as const,
+    /** The navbar bell's poll (page 1, 5 ringing alarms). */
+    bell: () => ['alarms', 'history', 'bell'] as const,
+  },
 };
 
 /** Runs `fn`, then refreshes every cache under `roots` (for mutations passed to CrudPage). */

@@ -285,3 +285,12 @@ export function useImportThings() {
 /** Every category for the chart and region screens' filters, reused for a minute between writes. */
 export const useCategories = (enabled = true) =>
   useQuery({ ...categoriesQuery(), staleTime: METADATA_STALE_MS, enabled });
+
+/** Every thing of a category (one page of MAX_PAGE_SIZE), for pickers such as the alarm backtest. */
+export const useThingsOfCategory = (categoryId: number | null) =>
+  useQuery({
+    queryKey: keys.things.things.list({ categoryId: categoryId ?? undefined }),
+    queryFn: () => getThings({ page: 1, pageSize: ALL_PAGE_SIZE, categoryId: categoryId! }, true),
+    enabled: categoryId != null,
+    select: (page) => page.list,
+  });

@@ -15,6 +15,7 @@ import { logout } from '../api/auth.ts';
 import { LanguageSwitch } from '../components/LanguageSwitch.tsx';
 import { useSession } from '../lib/session.ts';
 import { useUi } from '../lib/ui-store.ts';
+import { AlarmBell } from './AlarmBell.tsx';
 import { Breadcrumbs } from './Breadcrumbs.tsx';
 import { ErrorLogButton } from './ErrorLogButton.tsx';
 import { FullscreenToggle } from './FullscreenToggle.tsx';
@@ -48,6 +49,7 @@ export function Navbar() {
         <Breadcrumbs />
       </div>
       <Space size={2} className={styles.actions}>
+        <AlarmBell />
         <ErrorLogButton />
         {device === 'desktop' && <FullscreenToggle />}
         <SizeSelect />

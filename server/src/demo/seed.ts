@@ -1,23 +1,34 @@
 import type { MetricConfigPatch, RegionNode, Thing } from '@kilowatch/contract';
 import type { RegionService } from '../modules/regions/index.ts';
 import type { ThingsService } from '../modules/things/index.ts';
-import type { Kind, SimThingSpec } from './generator.ts';
 import {
   ATTR,
   attributesOf,
   CATEGORIES,
   type CategoryPlan,
+  type Kind,
   MARKER_CATEGORY,
   planThings,
   profileOfLabel,
   REGIONS,
   type RegionPlan,
   ROOT_REGION,
+  type SimThing,
   SOURCE_VALUE,
-} from './plant.ts';
+} from '../simulator/index.ts';
 
-/** Saves a resource's metric configs: the query module's `saveConfigs`. */
+/** Saves a resource's metric configs (the metric-config service's `saveConfigs`). */
 export type SaveMetricConfigs = (patch: MetricConfigPatch) => Promise<unknown>;
+
+/**
+ * The services the demo plant is provisioned through, built once by the app (or the backfill
+ * command) and passed in: the demo builds none itself.
+ */
+export interface DemoServices {
+  things: ThingsService;
+  regions: RegionService;
+  saveConfigs: SaveMetricConfigs;
+}
 
 /**
  * The home view's charts: the root region's metric configs. Regions sum additive metrics over all
@@ -66,13 +77,6 @@ export const HOME_CONFIGS: MetricConfigPatch['configs'] = [
   },
 ];
 
-/** A simulated thing as stored: its id, its device token and what the generator needs. */
-export interface SimThing extends SimThingSpec {
-  id: number;
-  name: string;
-  accessToken: string;
-}
-
 export interface SeedResult {
   /** False when the plant was already there (the marker category exists): nothing was written. */
   seeded: boolean;
@@ -91,10 +95,7 @@ async function findCategoryId(things: ThingsService, name: string): Promise<numb
  * `things` things bound to their regions. Skipped (seeded: false) when the category 电力仪表
  * already exists, so it is safe to call on every start.
  */
-export async function seedPlant(
-  services: { things: ThingsService; regions: RegionService },
-  options: { things: number; saveMetricConfigs?: SaveMetricConfigs },
-): Promise<SeedResult> {
+export async function seedPlant(services: DemoServices, options: { things: number }): Promise<SeedResult> {
   const { things: thingsService, regions: regionService } = services;
   if ((await findCategoryId(thingsService, MARKER_CATEGORY)) !== undefined) {
     return { seeded: false, things: 0, regions: new Map() };
@@ -169,8 +170,8 @@ export async function seedPlant(
   }
   for (const [regionId, thingIds] of byRegion) await regionService.bind(regionId, thingIds);
   const rootId = regions.get(ROOT_REGION);
-  if (options.saveMetricConfigs && rootId !== undefined) {
-    await options.saveMetricConfigs({ resourceType: 'region', resourceId: rootId, configs: HOME_CONFIGS });
+  if (rootId !== undefined) {
+    await services.saveConfigs({ resourceType: 'region', resourceId: rootId, configs: HOME_CONFIGS });
   }
   return { seeded: true, things: plan.length, regions };
 }
@@ -179,15 +180,14 @@ const attribute = (thing: Thing, identifier: string): string | undefined =>
   thing.setting.attributes.find((a) => a.identifier === identifier)?.value;
 
 /**
- * The simulated things in the database: things of the plant's categories whose 数据来源 attribute
+ * The simulated things as stored, for the simulator to publish as: things of the plant's categories whose 数据来源 attribute
  * says 模拟器, with their access tokens, in id order. Things an operator added to those
  * categories are left alone; deleted ones are simply not simulated.
  */
 export async function loadPlant(
-  services: { things: ThingsService },
+  thingsService: ThingsService,
   options: { limit?: number } = {},
 ): Promise<SimThing[]> {
-  const thingsService = services.things;
   const result: SimThing[] = [];
   for (const plan of CATEGORIES) {
     const categoryId = await findCategoryId(thingsService, plan.name);

@@ -1,9 +1,9 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/helpers.ts';
-import { PlantGenerator } from './generator.ts';
-import { startAppSimulator } from './index.ts';
-import { startPublisher } from './publisher.ts';
+import { PlantGenerator } from '../simulator/generator.ts';
+import { startPublisher } from '../simulator/publisher.ts';
+import { type DemoServices, startAppDemo } from './index.ts';
 import { loadPlant, seedPlant } from './seed.ts';
 
 /** A port nobody listens on right now. */
@@ -29,15 +29,18 @@ async function until(check: () => boolean, what: string, timeoutMs = 15_000): Pr
 describe('live publisher over MQTT to the app broker', () => {
   let t: TestApp;
   let port: number;
+  let services: DemoServices;
   beforeAll(async () => {
     port = await freePort();
     t = await buildTestApp('sqlite', { env: { MQTT_PORT: String(port), HOST: '127.0.0.1' } });
-    await seedPlant(t.app.services, { things: 50 });
+    const { things, regions, metricConfigs } = t.app.services;
+    services = { things, regions, saveConfigs: (patch) => metricConfigs.saveConfigs(patch) };
+    await seedPlant(services, { things: 50 });
   });
   afterAll(() => t?.close());
 
   it('publishes valid payloads per thing with its token, QoS 1, and stops cleanly', async () => {
-    const things = await loadPlant(t.app.services, { limit: 12 });
+    const things = await loadPlant(services.things, { limit: 12 });
     const generator = new PlantGenerator({ timeZone: t.config.telemetry.timeZone });
     const publisher = startPublisher({
       things,
@@ -89,10 +92,11 @@ describe('live publisher over MQTT to the app broker', () => {
   });
 
   it('starts from server.ts with the app and config: seeds (once) and connects every thing', async () => {
-    const simulator = await startAppSimulator(t.app, {
-      ...t.config,
-      simulator: { enabled: true, things: 60 },
-    });
+    const simulator = await startAppDemo(
+      t.app,
+      { ...t.config, simulator: { enabled: true, things: 60 } },
+      services,
+    );
     expect(simulator).toBeDefined();
     try {
       expect(simulator!.seeded).toBe(false); // the plant of the first test stays as it is

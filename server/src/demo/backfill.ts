@@ -1,5 +1,5 @@
+import type { PlantGenerator, SimThingSpec } from '../simulator/index.ts';
 import type { Point, TelemetryStore } from '../telemetry/index.ts';
-import type { PlantGenerator, SimThingSpec } from './generator.ts';
 
 export interface BackfillOptions {
   store: Pick<TelemetryStore, 'write'>;

@@ -1,22 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, dialects, login, type TestApp } from '../../test/helpers.ts';
-import { metricConfigSaver } from './index.ts';
-import { CATEGORIES, planThings, ROOT_REGION } from './plant.ts';
-import { HOME_CONFIGS, loadPlant, seedPlant } from './seed.ts';
-
-describe('demo plant plan', () => {
-  it.each([50, 120, 200])('plans %i things with unique identifiers over every kind', (total) => {
-    const things = planThings(total);
-    expect(things).toHaveLength(total);
-    expect(new Set(things.map((t) => t.identifier)).size).toBe(total);
-    for (const category of CATEGORIES) expect(things.some((t) => t.kind === category.kind)).toBe(true);
-  });
-
-  it('refuses totals outside 50–200', () => {
-    expect(() => planThings(49)).toThrow(RangeError);
-    expect(() => planThings(201)).toThrow(RangeError);
-  });
-});
+import { CATEGORIES, ROOT_REGION } from '../simulator/index.ts';
+import { type DemoServices, HOME_CONFIGS, loadPlant, seedPlant } from './seed.ts';
 
 describe.each(dialects())('seeding the demo plant (%s)', (dialect) => {
   let t: TestApp;
@@ -26,17 +11,22 @@ describe.each(dialects())('seeding the demo plant (%s)', (dialect) => {
   afterAll(() => t?.close());
 
   it('creates categories, models, regions and bound things once', async () => {
-    const saveMetricConfigs = metricConfigSaver(t.app.services);
-    const first = await seedPlant(t.app.services, { things: 50, saveMetricConfigs });
+    const { things: thingsService, regions, metricConfigs } = t.app.services;
+    const services: DemoServices = {
+      things: thingsService,
+      regions,
+      saveConfigs: (patch) => metricConfigs.saveConfigs(patch),
+    };
+    const first = await seedPlant(services, { things: 50 });
     expect(first).toMatchObject({ seeded: true, things: 50 });
-    const again = await seedPlant(t.app.services, { things: 80, saveMetricConfigs });
+    const again = await seedPlant(services, { things: 80 });
     expect(again.seeded).toBe(false);
 
-    const things = await loadPlant(t.app.services);
+    const things = await loadPlant(thingsService);
     expect(things).toHaveLength(50);
     expect(new Set(things.map((x) => x.accessToken)).size).toBe(50);
     expect(things.every((x) => x.accessToken.length > 20 && x.rated > 0)).toBe(true);
-    expect(await loadPlant(t.app.services, { limit: 5 })).toHaveLength(5);
+    expect(await loadPlant(thingsService, { limit: 5 })).toHaveLength(5);
 
     const { token } = await login(t.app);
     const get = async (url: string) => {

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PlantGenerator, type SimThingSpec } from '../simulator/index.ts';
 import { DEFAULT_RETENTION, type DuckDBTelemetryStore, openTelemetryStore } from '../telemetry/index.ts';
 import { backfill } from './backfill.ts';
-import { PlantGenerator, type SimThingSpec } from './generator.ts';
 
 const STEP = 10_000;
 const things: (SimThingSpec & { id: number })[] = [

@@ -6,19 +6,13 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
-import { ConfigError, loadConfig } from './config.ts';
-import { migrateToLatest, openDatabase } from './db/index.ts';
-import { createMemoryLive } from './live/index.ts';
-import { buildServices } from './services.ts';
-import {
-  backfill,
-  DEFAULT_SEED,
-  loadPlant,
-  metricConfigSaver,
-  PlantGenerator,
-  seedPlant,
-} from './simulator/index.ts';
-import { type DuckDBTelemetryStore, openTelemetryStore } from './telemetry/index.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { migrateToLatest, openDatabase } from '../db/index.ts';
+import { createMemoryLive } from '../live/index.ts';
+import { buildServices } from '../services.ts';
+import { DEFAULT_SEED, PlantGenerator } from '../simulator/index.ts';
+import { type DuckDBTelemetryStore, openTelemetryStore } from '../telemetry/index.ts';
+import { backfill, type DemoServices, loadPlant, seedPlant } from './index.ts';
 
 const DAY = 86_400_000;
 const USAGE = `Usage: npm run backfill -- [--days N] [--things N] [--step S] [--seed N]
@@ -109,7 +103,11 @@ try {
   await migrateToLatest(database.db, database.dialect);
   // The server's own logger settings, without a server: only a failing live listener would log.
   const { log } = Fastify({ logger: { level: config.logLevel } });
-  const services = buildServices({
+  const {
+    things: thingsService,
+    regions,
+    metricConfigs,
+  } = buildServices({
     config,
     database,
     store,
@@ -117,12 +115,14 @@ try {
     now: Date.now,
     log,
   });
-  const seeded = await seedPlant(services, {
-    things: config.simulator.things,
-    saveMetricConfigs: metricConfigSaver(services),
-  });
+  const services: DemoServices = {
+    things: thingsService,
+    regions,
+    saveConfigs: (patch) => metricConfigs.saveConfigs(patch),
+  };
+  const seeded = await seedPlant(services, { things: config.simulator.things });
   if (seeded.seeded) console.info(`Seeded the demo plant: ${seeded.things} things.`);
-  const things = await loadPlant(services, { limit });
+  const things = await loadPlant(services.things, { limit });
   if (things.length === 0) {
     fail('No simulated things found (the 数据来源=模拟器 things of the demo plant were deleted?).');
   }

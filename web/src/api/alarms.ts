@@ -1,0 +1,159 @@
+import {
+  ALARM_STATE,
+  type AlarmActionBody,
+  type AlarmHistoryQuery,
+  type AlarmMonitorQuery,
+  type AlarmRuleInput,
+  type AlarmRuleQuery,
+  type AlarmTemplateInput,
+  type AlarmTemplateQuery,
+  alarmHistoryAction,
+  alarmHistoryGet,
+  alarmHistoryList,
+  alarmMonitorBatch,
+  alarmMonitorDelete,
+  alarmMonitorList,
+  alarmRuleBacktest,
+  alarmRuleCreate,
+  alarmRuleDelete,
+  alarmRuleList,
+  alarmRuleState,
+  alarmRuleUpdate,
+  alarmTemplateCreate,
+  alarmTemplateDelete,
+  alarmTemplateList,
+  alarmTemplateUpdate,
+  type BacktestBody,
+  type MonitorBatch,
+} from '@kilowatch/contract';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { call } from '../lib/call.ts';
+import { keys } from './keys.ts';
+
+/**
+ * The alarm centre (/api/alarm, spec §7 Alarms): rules, templates, monitors, history and the
+ * operator's actions. Every key sits under `keys.alarms.all` and every write invalidates it: an
+ * acknowledged alarm leaves the bell and changes the list at once.
+ */
+
+/** Spec §9: the bell asks every 10 s for the first 5 ringing alarms. */
+export const ALARM_POLL_MS = 10_000;
+export const BELL_PAGE_SIZE = 5;
+
+/** The window event an alarm action fires so the bell asks again at once (spec §4). */
+export const REMOVE_WARN_EVENT = 'removeWarn';
+export const fireRemoveWarn = () => window.dispatchEvent(new Event(REMOVE_WARN_EVENT));
+
+// ---- history ------------------------------------------------------------------------------------
+
+export const getAlarmHistory = (query: AlarmHistoryQuery, silent = true) =>
+  call(alarmHistoryList, { query, silent });
+
+/** What the bell rings for: state 1 (active, unacknowledged, not shelved or suppressed). */
+export const getBellAlarms = () =>
+  call(alarmHistoryList, {
+    query: { page: 1, pageSize: BELL_PAGE_SIZE, state: ALARM_STATE.unacknowledged },
+    silent: true,
+    quiet: true,
+    allowDuplicate: true,
+  });
+
+export const useBellAlarms = () =>
+  useQuery({
+    queryKey: keys.alarms.bell(),
+    queryFn: getBellAlarms,
+    refetchInterval: ALARM_POLL_MS,
+    refetchIntervalInBackground: true,
+  });
+
+export const useAlarmHistory = (query: AlarmHistoryQuery) =>
+  useQuery({
+    queryKey: keys.alarms.history(query),
+    queryFn: () => getAlarmHistory(query),
+    placeholderData: keepPreviousData,
+  });
+
+export const useAlarm = (id: number | null) =>
+  useQuery({
+    queryKey: keys.alarms.alarm(id ?? 0),
+    queryFn: () => call(alarmHistoryGet, { params: { id: id! }, silent: true }),
+    enabled: id != null,
+  });
+
+function useAlarmMutation<V, R>(fn: (v: V) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: keys.alarms.all }),
+  });
+}
+
+/** Acknowledge, comment, shelve, unshelve or close; the bell is told through `removeWarn`. */
+export const useAlarmAction = () =>
+  useAlarmMutation(async ({ id, body }: { id: number; body: AlarmActionBody }) => {
+    const detail = await call(alarmHistoryAction, { params: { id }, body });
+    fireRemoveWarn();
+    return detail;
+  });
+
+// ---- rules --------------------------------------------------------------------------------------
+
+export const useAlarmRules = (query: AlarmRuleQuery) =>
+  useQuery({
+    queryKey: keys.alarms.rules(query),
+    queryFn: () => call(alarmRuleList, { query, silent: true }),
+    placeholderData: keepPreviousData,
+  });
+
+export const useSaveAlarmRule = () =>
+  useAlarmMutation(({ id, input }: { id: number | null; input: AlarmRuleInput }) =>
+    id === null
+      ? call(alarmRuleCreate, { body: input })
+      : call(alarmRuleUpdate, { params: { id }, body: input }),
+  );
+
+export const useDeleteAlarmRule = () =>
+  useAlarmMutation((id: number) => call(alarmRuleDelete, { params: { id } }));
+
+export const useSetAlarmRuleState = () =>
+  useAlarmMutation(({ id, enabled }: { id: number; enabled: boolean }) =>
+    call(alarmRuleState, { params: { id }, body: { action: enabled ? 'enable' : 'disable' } }),
+  );
+
+/** Runs a rule over stored history; nothing is written, so nothing is invalidated. */
+export const useBacktest = () =>
+  useMutation({ mutationFn: (body: BacktestBody) => call(alarmRuleBacktest, { body }) });
+
+// ---- templates ----------------------------------------------------------------------------------
+
+export const getAlarmTemplates = (query: AlarmTemplateQuery) =>
+  call(alarmTemplateList, { query, silent: true });
+
+export const useAlarmTemplates = (query: AlarmTemplateQuery) =>
+  useQuery({
+    queryKey: keys.alarms.templates(query),
+    queryFn: () => getAlarmTemplates(query),
+    placeholderData: keepPreviousData,
+  });
+
+export const createAlarmTemplate = (body: AlarmTemplateInput) => call(alarmTemplateCreate, { body });
+
+export const updateAlarmTemplate = (id: number, body: AlarmTemplateInput) =>
+  call(alarmTemplateUpdate, { params: { id }, body });
+
+export const deleteAlarmTemplate = (id: number) => call(alarmTemplateDelete, { params: { id } });
+
+// ---- monitors -----------------------------------------------------------------------------------
+
+export const useAlarmMonitors = (query: AlarmMonitorQuery) =>
+  useQuery({
+    queryKey: keys.alarms.monitors(query),
+    queryFn: () => call(alarmMonitorList, { query, silent: true }),
+    placeholderData: keepPreviousData,
+  });
+
+export const useApplyMonitors = () =>
+  useAlarmMutation((body: MonitorBatch) => call(alarmMonitorBatch, { body }));
+
+export const useDeleteMonitor = () =>
+  useAlarmMutation((id: number) => call(alarmMonitorDelete, { params: { id } }));

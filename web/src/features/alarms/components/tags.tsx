@@ -1,0 +1,40 @@
+import { ALARM_STATE, type AlarmStateCode, type Severity } from '@kilowatch/contract';
+import { Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+
+/** State codes by name, for labels: `alarms.state.unacknowledged` … */
+export const STATE_NAMES = Object.fromEntries(
+  Object.entries(ALARM_STATE).map(([name, code]) => [code, name]),
+) as Record<AlarmStateCode, keyof typeof ALARM_STATE>;
+
+const STATE_COLORS: Record<keyof typeof ALARM_STATE, string> = {
+  unacknowledged: 'red',
+  acknowledged: 'orange',
+  returnedUnacknowledged: 'gold',
+  normal: 'green',
+  shelved: 'purple',
+  suppressed: 'default',
+};
+
+const SEVERITY_COLORS: Record<Severity, string> = {
+  critical: 'red',
+  major: 'volcano',
+  minor: 'gold',
+  warning: 'blue',
+};
+
+export function StateTag({ state }: { state: number }) {
+  const { t } = useTranslation();
+  const name = STATE_NAMES[state as AlarmStateCode];
+  if (!name) return <Tag>{state}</Tag>;
+  return (
+    <Tag color={STATE_COLORS[name]} data-testid="alarm-state">
+      {t(`alarms.state.${name}`)}
+    </Tag>
+  );
+}
+
+export function SeverityTag({ severity }: { severity: Severity }) {
+  const { t } = useTranslation();
+  return <Tag color={SEVERITY_COLORS[severity]}>{t(`alarms.severity.${severity}`)}</Tag>;
+}

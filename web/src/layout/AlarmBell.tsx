@@ -1,0 +1,166 @@
+import { BellOutlined, MutedOutlined, SoundOutlined } from '@ant-design/icons';
+import { type AlarmHistoryItem, SEVERITIES, type Severity } from '@kilowatch/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { Badge, Button, Empty, Popover, Tooltip } from 'antd';
+import dayjs from 'dayjs';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { REMOVE_WARN_EVENT, useBellAlarms } from '../api/alarms.ts';
+import { keys } from '../api/keys.ts';
+import { AlarmSound, type AlarmSoundOptions } from './alarm-sound.ts';
+import styles from './layout.module.css';
+
+/** Spec §9: the badge shows at most 99 ("99+"), names are cut at 20 characters plus an ellipsis. */
+export const BADGE_CAP = 99;
+export const NAME_MAX = 20;
+
+export const cutName = (name: string, max = NAME_MAX) => {
+  const chars = Array.from(name);
+  return chars.length > max ? `${chars.slice(0, max).join('')}…` : name;
+};
+
+const HISTORY_PATH = '/alarm_center/alarm_history';
+
+const mostSevere = (list: readonly AlarmHistoryItem[]): Severity =>
+  SEVERITIES.find((s) => list.some((a) => a.severity === s)) ?? 'warning';
+
+/**
+ * The sound follows `ringing`: loops while true, pauses when false. Until the page has had a
+ * user gesture the browser refuses audio; `blocked` says so, and the first click anywhere starts it.
+ */
+function useAlarmSound(ringing: boolean, severity: Severity, options?: AlarmSoundOptions) {
+  const [blocked, setBlocked] = useState(false);
+  const sound = useRef<AlarmSound | null>(null);
+  sound.current ??= new AlarmSound({ ...options, onBlocked: setBlocked });
+
+  useEffect(() => {
+    if (ringing) sound.current?.play(severity);
+    else sound.current?.pause();
+  }, [ringing, severity]);
+
+  useEffect(() => () => sound.current?.pause(), []);
+
+  useEffect(() => {
+    if (!blocked) return;
+    const unlock = () => sound.current?.unlock();
+    document.addEventListener('pointerdown', unlock, true);
+    document.addEventListener('keydown', unlock, true);
+    return () => {
+      document.removeEventListener('pointerdown', unlock, true);
+      document.removeEventListener('keydown', unlock, true);
+    };
+  }, [blocked]);
+
+  return { blocked };
+}
+
+/**
+ * The top bar's bell (spec §2, §4): polls the ringing alarms every 10 s and on `removeWarn`,
+ * shows their count and the newest five, and sounds while any ring. "Mute until a new alarm"
+ * remembers the newest alarm id seen; a newer one ends the mute.
+ */
+export function AlarmBell({ sound: soundOptions }: { sound?: AlarmSoundOptions } = {}) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { data } = useBellAlarms();
+  const [open, setOpen] = useState(false);
+  const [mutedAt, setMutedAt] = useState<number | null>(null);
+  const { pathname, search } = useLocation();
+
+  // Any navigation (a tab, the menu, back) closes the dropdown.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the location is the trigger
+  useEffect(() => setOpen(false), [pathname, search]);
+
+  useEffect(() => {
+    const refresh = () => void queryClient.invalidateQueries({ queryKey: keys.alarms.bell() });
+    window.addEventListener(REMOVE_WARN_EVENT, refresh);
+    return () => window.removeEventListener(REMOVE_WARN_EVENT, refresh);
+  }, [queryClient]);
+
+  const list = useMemo(() => data?.list ?? [], [data]);
+  const size = data?.size ?? 0;
+  const newest = list.reduce((max, a) => Math.max(max, a.id), 0);
+
+  useEffect(() => {
+    if (mutedAt !== null && newest > mutedAt) setMutedAt(null);
+  }, [newest, mutedAt]);
+
+  const muted = mutedAt !== null;
+  const ringing = size > 0 && list.length > 0 && !muted;
+  const { blocked } = useAlarmSound(ringing, mostSevere(list), soundOptions);
+
+  const go = (path: string) => {
+    setOpen(false);
+    navigate(path);
+  };
+
+  const content = (
+    <div className={styles.bellPanel} data-testid="alarm-bell-panel">
+      {list.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('alarmBell.empty')} />
+      ) : (
+        <ul className={styles.bellList}>
+          {list.map((a) => (
+            <li key={a.id}>
+              <button
+                type="button"
+                className={styles.bellItem}
+                data-testid="alarm-bell-item"
+                onClick={() => go(`${HISTORY_PATH}?id=${a.id}`)}
+              >
+                <span className={styles.bellItemTitle}>
+                  <span className={styles.bellType}>{t(`alarmBell.resourceType.${a.resourceType}`)}</span>
+                  {cutName(a.resourceName)} · {cutName(a.ruleName)}
+                </span>
+                <span className={styles.bellItemTime}>{dayjs(a.alarmAt).format('YYYY-MM-DD HH:mm:ss')}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className={styles.bellFooter}>
+        {size > 0 && (
+          <Button
+            size="small"
+            type="text"
+            icon={muted ? <SoundOutlined /> : <MutedOutlined />}
+            onClick={() => setMutedAt(muted ? null : newest)}
+            data-testid="alarm-bell-mute"
+          >
+            {t(muted ? 'alarmBell.unmute' : 'alarmBell.mute')}
+          </Button>
+        )}
+        <Button size="small" type="link" onClick={() => go(HISTORY_PATH)} data-testid="alarm-bell-more">
+          {t('alarmBell.viewMore')}
+        </Button>
+      </div>
+    </div>
+  );
+
+  const label = t('alarmBell.label', { count: size });
+  return (
+    <>
+      {ringing && blocked && (
+        <Tooltip title={t('alarmBell.blocked')}>
+          <MutedOutlined className={styles.bellBlocked} aria-label={t('alarmBell.blocked')} role="img" />
+        </Tooltip>
+      )}
+      <Popover
+        trigger="click"
+        placement="bottomRight"
+        open={open}
+        onOpenChange={setOpen}
+        title={t('alarmBell.title')}
+        content={content}
+      >
+        <Button type="text" aria-label={label} data-testid="alarm-bell">
+          <Badge count={size} overflowCount={BADGE_CAP} size="small" data-testid="alarm-bell-badge">
+            <BellOutlined className={styles.bellIcon} />
+          </Badge>
+        </Button>
+      </Popover>
+    </>
+  );
+}
