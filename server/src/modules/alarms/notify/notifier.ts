@@ -34,6 +34,9 @@ export interface NotifierDeps {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+/** Sent and given-up notifications are kept this long for the outbox list, then forgotten. */
+export const OUTBOX_KEEP_MS = 30 * 24 * 3_600_000;
+const PRUNE_EVERY_MS = 3_600_000;
 const reason = (error: unknown) =>
   error instanceof Error
     ? error.cause instanceof Error
@@ -58,6 +61,7 @@ export function createNotifier(deps: NotifierDeps) {
   let pumping: Promise<void> | undefined;
   let lookAgain = false;
   let timer: NodeJS.Timeout | undefined;
+  let pruneTimer: NodeJS.Timeout | undefined;
   let stopped = false;
   /** Aborted by stop(): sends under way give up at once and stay pending for the next start. */
   let stopping = new AbortController();
@@ -158,6 +162,13 @@ export function createNotifier(deps: NotifierDeps) {
       });
   }
 
+  function prune(): Promise<void> {
+    return repo
+      .prune(db, iso(now() - OUTBOX_KEEP_MS))
+      .then(() => undefined)
+      .catch((error: unknown) => log.error({ err: error }, 'alarm outbox not pruned'));
+  }
+
   return {
     /** The engine's hook (AlarmRunnerDeps.onWritten): a raise or a return was written. */
     alarmWritten(t: { type: 'raise' | 'return'; alarmId: number }): void {
@@ -173,7 +184,10 @@ export function createNotifier(deps: NotifierDeps) {
       if (stopping.signal.aborted) stopping = new AbortController();
       timer = setInterval(pump, deps.pollMs ?? 1000);
       timer.unref();
+      pruneTimer = setInterval(() => void prune(), PRUNE_EVERY_MS);
+      pruneTimer.unref();
       pump();
+      void prune();
     },
     /**
      * Stops sending; waits for what is being queued and for the sends under way, cut short (unsent
@@ -183,6 +197,7 @@ export function createNotifier(deps: NotifierDeps) {
     async stop(): Promise<void> {
       stopped = true;
       if (timer) clearInterval(timer);
+      if (pruneTimer) clearInterval(pruneTimer);
       stopping.abort();
       await queued;
       await Promise.all(inFlight.values());
@@ -203,6 +218,8 @@ export function createNotifier(deps: NotifierDeps) {
         await Promise.all(inFlight.values());
       } while (pumping || inFlight.size > 0);
     },
+    /** Forgets old sent and given-up notifications now (start() does it hourly). */
+    prune,
     /** Sends a test message through a route at once, outside the outbox. */
     async test(route: repo.RouteRecord): Promise<{ ok: boolean; error: string | null }> {
       const at = now();

@@ -428,6 +428,40 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
     }
   });
 
+  it('forgets sent and given-up notifications after 30 days, never pending ones', async () => {
+    const route = await settings.createRoute({
+      name: '值班群',
+      channel: 'webhook',
+      severities: ['major'],
+      events: ['raise'],
+      url: 'http://127.0.0.1:9/hook',
+      enabled: true,
+    });
+    const old = new Date(t.clock.now() - 31 * 24 * 3_600_000).toISOString();
+    const recent = new Date(t.clock.now() - 24 * 3_600_000).toISOString();
+    const row = (status: string, created: string) => ({
+      route_id: route.id,
+      alarm_id: 1,
+      event: 'raise',
+      payload: '{}',
+      status,
+      attempts: 1,
+      next_attempt_at: status === 'pending' ? created : null,
+      last_error: '',
+      created_at: created,
+      sent_at: null,
+    });
+    await db
+      .insertInto('alarm_notify_outbox')
+      .values([row('sent', old), row('failed', old), row('pending', old), row('sent', recent)])
+      .execute();
+    await notifier.prune();
+    expect((await outbox()).map((r) => [r.status, r.created_at])).toEqual([
+      ['pending', old],
+      ['sent', recent],
+    ]);
+  });
+
   it('resumes the outbox after a restart: nothing queued is lost or sent twice', async () => {
     const hook = await receiver(1);
     try {

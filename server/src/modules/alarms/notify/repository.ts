@@ -255,6 +255,16 @@ export async function markFailed(
     .execute();
 }
 
+/** Forgets sent and given-up notifications created before `stamp`; pending ones are kept. */
+export async function prune(db: Db, stamp: string): Promise<number> {
+  const result = await db
+    .deleteFrom('alarm_notify_outbox')
+    .where('status', 'in', ['sent', 'failed'])
+    .where('created_at', '<', stamp)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function listOutbox(
   db: Db,
   query: { status?: NotifyOutboxItem['status']; page: number; pageSize: number },
