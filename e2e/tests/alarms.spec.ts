@@ -120,6 +120,9 @@ test('a published point raises an alarm; the bell rings; acknowledging it with a
   const drawer = page.getByTestId('alarm-detail');
   await expect(drawer.getByText('未确认')).toBeVisible();
   await expect(drawer.getByRole('row').filter({ hasText: '告警值' })).toContainText('97.5');
+  await expect(drawer.getByRole('row').filter({ hasText: '告警信息' })).toContainText(
+    `${names.thing} 排气温度 97.5°C`,
+  );
   const ringing = await bellCount(page);
   await drawer.getByTestId('alarm-comment').fill('已到现场，降载运行');
   await drawer.getByTestId('alarm-acknowledge').click();

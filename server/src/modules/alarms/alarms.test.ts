@@ -105,6 +105,7 @@ describe.each(dialects())('alarm centre on %s', (dialect) => {
       ['thing', m2!.name, m2!.name],
       ['region', '一车间', m1!.name],
     ]);
+    expect(ringing.list.map((a) => a.message)).toEqual([`${m2!.name} 功率 90 kW`, `${m1!.name} 功率 95 kW`]);
     const [first] = ringing.list;
 
     // A device added to the region later is covered.

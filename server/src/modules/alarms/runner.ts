@@ -9,6 +9,7 @@ import {
   type Track,
   type Transition,
 } from './engine/evaluate.ts';
+import { fillMessage } from './engine/message.ts';
 import { raised, reraised, returned } from './engine/state.ts';
 import * as repo from './repository.ts';
 import type { AlarmCatalog } from './service.ts';
@@ -34,6 +35,9 @@ interface Watch {
   thingId: number;
   thingName: string;
   resourceName: string;
+  /** The region a region monitor names, '' for a thing monitor. */
+  regionName: string;
+  unit: string;
   track: Track;
 }
 
@@ -115,6 +119,8 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
             thingId: thing.id,
             thingName: thing.name,
             resourceName: monitor.targetType === 'thing' ? thing.name : resolved.name,
+            regionName: monitor.targetType === 'region' ? resolved.name : '',
+            unit: resolved.abilities?.get(thing.id)?.find((a) => a.identifier === rule.ability)?.unit ?? '',
             track,
           });
         }
@@ -189,7 +195,13 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
             resourceId: watch.monitor.targetType === 'thing' ? watch.thingId : watch.monitor.targetId,
             resourceName: watch.resourceName,
             severity: watch.rule.severity,
-            message: watch.rule.message,
+            message: fillMessage(watch.rule.message, {
+              value,
+              unit: watch.unit,
+              thing: watch.thingName,
+              region: watch.regionName,
+              rule: watch.rule.name,
+            }),
             value,
             alarmAt: t.at,
             returnedAt: null,

@@ -31,7 +31,12 @@ export interface AlarmCatalog {
     id: number;
     successor?: boolean;
     ability?: string;
-  }): Promise<{ name: string; things: readonly { id: number; name: string; categoryId?: number }[] }>;
+  }): Promise<{
+    name: string;
+    things: readonly { id: number; name: string; categoryId?: number }[];
+    /** Each thing's effective abilities (the unit an alarm message names). */
+    abilities?: ReadonlyMap<number, readonly { identifier: string; unit: string }[]>;
+  }>;
 }
 
 /** What the backtest reads of the telemetry store. */
