@@ -43,7 +43,7 @@ describe('notification messages', () => {
         resourceType: 'thing',
         resourceName: '电机1',
         severity: 'critical',
-        message: '{thing} 温度 {value}',
+        message: '电机1 温度 95',
         value: '95',
         alarmAt: Date.parse('2026-11-22T08:00:00Z'),
         returnedAt: null,

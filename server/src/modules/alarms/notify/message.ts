@@ -9,7 +9,7 @@ export interface AlarmFacts {
   resourceType: 'thing' | 'region';
   resourceName: string;
   severity: Severity;
-  /** The rule's message with its placeholders as written. */
+  /** The alarm's message as history keeps it (filled in at the raise). */
   message: string;
   value: string;
   alarmAt: number;
@@ -80,18 +80,6 @@ export function plantTime(ms: number, timeZone: string): string {
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')}`;
 }
 
-/** The rule's message with the placeholders the contract names (AlarmRuleInput.message) filled in. */
-function fill(template: string, facts: AlarmFacts): string {
-  const values: Record<string, string> = {
-    value: facts.value,
-    unit: '',
-    thing: facts.thingName,
-    region: facts.resourceType === 'region' ? facts.resourceName : '',
-    rule: facts.ruleName,
-  };
-  return template.replace(/\{(value|unit|thing|region|rule)\}/g, (_, key: string) => values[key] ?? '');
-}
-
 /**
  * The notification of one alarm event, in the plant's default language (zh, the console's first):
  * a subject line, a plain text for e-mail, and a JSON body for webhooks.
@@ -104,7 +92,7 @@ export function renderMessage(
 ): NotifyMessage {
   const severity = SEVERITY_ZH[facts.severity];
   const link = alarmLink(facts.id);
-  const message = fill(facts.message, facts);
+  const { message } = facts;
   const lines = [
     `${EVENT_ZH[event]}：${facts.ruleName}`,
     `级别：${severity}`,

@@ -107,7 +107,7 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
         resource_id: 7,
         resource_name: '一车间',
         severity,
-        message: '{thing} 功率 {value} kW',
+        message: `电表${alarmSeq} 功率 93.5 kW`,
         value: '93.5',
         alarm_at: at,
         returned_at: returned ? at : null,
