@@ -1,3 +1,4 @@
+export * from './alarm-notify.ts';
 export * from './alarms.ts';
 export * from './auth.ts';
 export * from './buckets.ts';

@@ -16,7 +16,7 @@ import {
   type MqttIngest,
 } from './ingest/index.ts';
 import { createMemoryLive } from './live/index.ts';
-import { alarmRoutes } from './modules/alarms/index.ts';
+import { alarmNotifyRoutes, alarmRoutes } from './modules/alarms/index.ts';
 import { authRoutes } from './modules/auth/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
 import { metricConfigRoutes } from './modules/metric-configs/index.ts';
@@ -177,16 +177,20 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         await api.register(queryRoutes, { service: services.query, live, auth: services.auth, now });
         await api.register(boardRoutes, { service: services.query });
         await api.register(alarmRoutes, { service: services.alarms });
+        await api.register(alarmNotifyRoutes, { settings: services.alarmNotify.settings });
       },
       { prefix: '/api' },
     );
     // InfluxDB clients call /ping, /health and /write at the server's root.
     await app.register(influxRoutes, { service: ingest, ping: () => ping(database.db) });
     await web(app, config.webDist);
+    // Last added runs first: the runner stops (its last alarms queued), then the notifier.
+    app.addHook('onClose', () => services.alarmNotify.notifier.stop());
     app.addHook('onClose', () => services.alarmRunner.stop());
     await app.ready();
     // The alarm engine listens before devices connect, so their first points are judged too.
     await services.alarmRunner.start();
+    services.alarmNotify.notifier.start();
     // Devices connect once the whole app can take their data.
     await mqtt.start();
   } catch (error) {

@@ -3,7 +3,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/index.ts';
 import { createIngestService, createMqttIngest } from './ingest/index.ts';
 import type { Live } from './live/index.ts';
-import { createAlarmRunner, createAlarmsService } from './modules/alarms/index.ts';
+import { createAlarmNotify, createAlarmRunner, createAlarmsService } from './modules/alarms/index.ts';
 import {
   createAuthService,
   createLoginThrottle,
@@ -92,10 +92,45 @@ export function buildServices(deps: ServiceDeps) {
   const metricConfigs = createMetricConfigService({ db, catalog, now });
   const system = createSystemServices({ db, now });
 
-  const alarmRunner = createAlarmRunner({ db, catalog, live, now, log: log.child({ module: 'alarms' }) });
-  const alarms = createAlarmsService({ db, catalog, store, now, onChange: () => void alarmRunner.reload() });
+  // Notifications only queue from these hooks: neither the engine nor an operator's call waits on
+  // a webhook or a mail server.
+  const alarmNotify = createAlarmNotify({
+    db,
+    now,
+    timeZone: config.telemetry.timeZone,
+    log: log.child({ module: 'alarm-notify' }),
+  });
+  const alarmRunner = createAlarmRunner({
+    db,
+    catalog,
+    live,
+    now,
+    log: log.child({ module: 'alarms' }),
+    onWritten: (transition) => alarmNotify.notifier.alarmWritten(transition),
+  });
+  const alarms = createAlarmsService({
+    db,
+    catalog,
+    store,
+    now,
+    onChange: () => void alarmRunner.reload(),
+    onAction: (action) => alarmNotify.notifier.alarmActed(action),
+  });
 
-  return { things, regions, catalog, ingest, mqtt, auth, query, metricConfigs, system, alarms, alarmRunner };
+  return {
+    things,
+    regions,
+    catalog,
+    ingest,
+    mqtt,
+    auth,
+    query,
+    metricConfigs,
+    system,
+    alarms,
+    alarmRunner,
+    alarmNotify,
+  };
 }
 
 export type Services = ReturnType<typeof buildServices>;

@@ -348,3 +348,60 @@ export interface AlarmMaintenanceTable {
   reason: string;
   created_at: string;
 }
+
+// ---- alarm notifications (migration 0120; docs/alarms.md "Notifications") -------------------------
+
+export interface DB {
+  alarm_notify_smtp: AlarmNotifySmtpTable;
+  alarm_notify_routes: AlarmNotifyRoutesTable;
+  alarm_notify_outbox: AlarmNotifyOutboxTable;
+}
+
+export interface AlarmNotifySmtpTable {
+  /** Always 1: one SMTP server. */
+  id: number;
+  host: string;
+  port: number;
+  /** tls | starttls | none */
+  security: string;
+  username: string;
+  password: string;
+  sender: string;
+  updated_at: string;
+}
+
+export interface AlarmNotifyRoutesTable {
+  id: Generated<number>;
+  name: string;
+  /** webhook | email */
+  channel: string;
+  /** JSON array of severities. */
+  severities: string;
+  /** JSON array of raise | acknowledge | return. */
+  events: string;
+  url: string;
+  /** HMAC-SHA256 key for the webhook's signature header; '' for none. */
+  secret: string;
+  timeout_ms: number;
+  /** JSON array of e-mail addresses. */
+  recipients: string;
+  enabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AlarmNotifyOutboxTable {
+  id: Generated<number>;
+  route_id: number;
+  alarm_id: number;
+  event: string;
+  /** The rendered message (notify/message.ts), JSON. */
+  payload: string;
+  /** pending | sent | failed */
+  status: string;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_error: string;
+  created_at: string;
+  sent_at: string | null;
+}

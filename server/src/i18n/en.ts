@@ -168,5 +168,7 @@ export const en: Messages = {
   'alarm.refused.notActive': 'The alarm has returned to normal: there is nothing to shelve',
   'alarm.backtestRange': 'The backtest must end after it starts',
   'alarm.backtestCategory': 'The device is not of the rule’s category',
+  'alarm.notify.urlRequired': 'A webhook route needs a URL',
+  'alarm.notify.recipientsRequired': 'An e-mail route needs at least one recipient',
   'query.badCompare': 'A comparison needs either a shift or the base period start (startTime), not both',
 };

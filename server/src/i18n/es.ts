@@ -172,6 +172,8 @@ export const es: Messages = {
   'alarm.refused.notActive': 'La alarma ya volvió a la normalidad: no hay nada que aplazar',
   'alarm.backtestRange': 'La prueba retrospectiva debe terminar después de empezar',
   'alarm.backtestCategory': 'El equipo no es de la categoría de la regla',
+  'alarm.notify.urlRequired': 'Una ruta de webhook necesita una URL',
+  'alarm.notify.recipientsRequired': 'Una ruta de correo necesita al menos un destinatario',
   'query.badCompare':
     'Una comparación necesita un desplazamiento (shift) o el inicio del periodo base (startTime), no ambos',
 };

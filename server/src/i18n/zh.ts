@@ -158,5 +158,7 @@ export const zh = {
   'alarm.refused.notActive': '告警已恢复，无需搁置',
   'alarm.backtestRange': '回测的结束时间须晚于开始时间',
   'alarm.backtestCategory': '该设备不属于规则的设备类型',
+  'alarm.notify.urlRequired': '网络回调通知须填写地址',
+  'alarm.notify.recipientsRequired': '邮件通知须至少填写一个收件人',
   'query.badCompare': '对比须给出偏移（shift）或基准期开始时间（startTime）之一',
 } as const;

@@ -7,6 +7,7 @@ import * as queryConfigs from './2026-11-22-0004-query-configs.ts';
 import * as loginFailures from './2026-11-23-0040-login-failures.ts';
 import * as openSessions from './2026-11-23-0041-open-sessions.ts';
 import * as alarms from './2026-11-23-0110-alarms.ts';
+import * as alarmNotify from './2026-11-23-0120-alarm-notify.ts';
 
 interface DialectMigration {
   // biome-ignore lint/suspicious/noExplicitAny: migrations are written against no schema type
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-23-0040-login-failures': loginFailures,
   '2026-11-23-0041-open-sessions': openSessions,
   '2026-11-23-0110-alarms': alarms,
+  '2026-11-23-0120-alarm-notify': alarmNotify,
 };
 
 /** The migrations with the dialect bound, as Kysely's Migrator expects them. */

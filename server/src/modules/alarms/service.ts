@@ -61,6 +61,13 @@ export interface AlarmsDeps {
   now: () => number;
   /** Told after every change of rules, templates or monitors (the engine reloads what it watches). */
   onChange?: () => void;
+  /** Told after an operator's action is written (notifications hang here; it must not wait). */
+  onAction?: (action: {
+    alarmId: number;
+    action: AlarmActionBody['action'];
+    username: string;
+    comment: string;
+  }) => void;
 }
 
 export interface Actor {
@@ -380,6 +387,12 @@ export function createAlarmsService(deps: AlarmsDeps) {
           },
           iso(at),
         );
+      });
+      deps.onAction?.({
+        alarmId: id,
+        action: body.action,
+        username: actor.username,
+        comment: body.comment ?? '',
       });
       return this.getAlarm(id);
     },

@@ -1,0 +1,20 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../../db/index.ts';
+import { createNotifier, type NotifierDeps } from './notifier.ts';
+import { alarmNotifyRoutes } from './routes.ts';
+import { createNotifySettings } from './service.ts';
+
+export type { Notifier } from './notifier.ts';
+export type { NotifySettings } from './service.ts';
+export { alarmNotifyRoutes, createNotifier, createNotifySettings };
+
+/**
+ * Alarm notifications as the app wires them: the notifier (its hooks go to the alarm runner's
+ * `onWritten` and the alarms service's `onAction`; `start()` once the app is ready, `stop()` on
+ * close) and the settings behind the /api/alarm/notify routes.
+ */
+export function createAlarmNotify(deps: NotifierDeps & { db: Kysely<DB> }) {
+  const notifier = createNotifier(deps);
+  const settings = createNotifySettings({ db: deps.db, now: deps.now, notifier });
+  return { notifier, settings };
+}

@@ -1,0 +1,253 @@
+import type { NotifyEvent } from '@kilowatch/contract';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../../db/index.ts';
+import { sendEmail, sendWebhook } from './channels.ts';
+import {
+  type ActionFacts,
+  type Backoff,
+  DEFAULT_BACKOFF,
+  type NotifyMessage,
+  nextAttemptAt,
+  renderMessage,
+  routeTakes,
+} from './message.ts';
+import * as repo from './repository.ts';
+
+/** How a message leaves: the real channels, or a test's doubles. */
+export interface Senders {
+  webhook: typeof sendWebhook;
+  email: typeof sendEmail;
+}
+
+export interface NotifierDeps {
+  db: Kysely<DB>;
+  now: () => number;
+  /** The plant's zone: times in messages are written in it. */
+  timeZone: string;
+  log: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
+  backoff?: Backoff;
+  /** Notifications sent at once at most. */
+  concurrency?: number;
+  /** How often the outbox is looked at for due notifications, ms. */
+  pollMs?: number;
+  senders?: Senders;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+/** Sent and given-up notifications are kept this long for the outbox list, then forgotten. */
+export const OUTBOX_KEEP_MS = 30 * 24 * 3_600_000;
+const PRUNE_EVERY_MS = 3_600_000;
+const reason = (error: unknown) =>
+  error instanceof Error
+    ? error.cause instanceof Error
+      ? `${error.message}: ${error.cause.message}`
+      : error.message
+    : String(error);
+
+/**
+ * Alarm notifications. The hooks (`alarmWritten` for the engine's raises and returns, `alarmActed`
+ * for operators' acknowledgements) only queue: they return at once and write the outbox on a queue
+ * of their own, so neither ingest nor the engine waits on a webhook or a mail server. A worker sends
+ * what is due with bounded concurrency and retries failures with exponential backoff on the injected
+ * clock; the outbox is in the database, so a restart resumes where the last run stopped.
+ */
+export function createNotifier(deps: NotifierDeps) {
+  const { db, now, log } = deps;
+  const backoff = deps.backoff ?? DEFAULT_BACKOFF;
+  const concurrency = deps.concurrency ?? 4;
+  const senders = deps.senders ?? { webhook: sendWebhook, email: sendEmail };
+  let queued: Promise<void> = Promise.resolve();
+  const inFlight = new Map<number, Promise<void>>();
+  let pumping: Promise<void> | undefined;
+  let lookAgain = false;
+  let timer: NodeJS.Timeout | undefined;
+  let pruneTimer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  /** Aborted by stop(): sends under way give up at once and stay pending for the next start. */
+  let stopping = new AbortController();
+
+  /** Renders the event for every route that takes it and writes them to the outbox. */
+  async function record(alarmId: number, event: NotifyEvent, action: ActionFacts | null): Promise<void> {
+    const facts = await repo.alarmFacts(db, alarmId);
+    if (!facts) return;
+    const takers = (await repo.routes(db)).filter((r) => routeTakes(r, facts.severity, event));
+    if (takers.length === 0) return;
+    const message = renderMessage(event, facts, action, deps.timeZone);
+    await repo.enqueue(
+      db,
+      takers.map((r) => ({ routeId: r.id, alarmId, message })),
+      iso(now()),
+    );
+    pump();
+  }
+
+  function queue(alarmId: number, event: NotifyEvent, action: ActionFacts | null): void {
+    queued = queued
+      .then(() => record(alarmId, event, action))
+      .catch((error: unknown) => log.error({ err: error, alarmId, event }, 'alarm notification not queued'));
+  }
+
+  /** Sends through one route; throws why it failed. */
+  async function deliver(route: repo.RouteRecord, message: NotifyMessage): Promise<void> {
+    if (route.channel === 'webhook') {
+      await senders.webhook(
+        { url: route.url, secret: route.secret, timeoutMs: route.timeoutMs },
+        message,
+        stopping.signal,
+      );
+    } else {
+      await senders.email(await repo.smtp(db), route.recipients, message, stopping.signal);
+    }
+  }
+
+  async function attempt(item: repo.OutboxRecord): Promise<void> {
+    const attempts = item.attempts + 1;
+    try {
+      const route = await repo.findRoute(db, item.routeId);
+      // A deleted route takes its outbox rows with it; one disabled since is not sent to.
+      if (!route) return;
+      if (!route.enabled) throw new Error('route disabled');
+      await deliver(route, item.message);
+      await repo.markSent(db, item.id, attempts, iso(now()));
+    } catch (error) {
+      // Cut short by a shutdown: not the receiver's failure; the row stays due for the next start.
+      if (stopping.signal.aborted) return;
+      const next = nextAttemptAt(attempts, now(), backoff);
+      const why = reason(error);
+      await repo.markFailed(db, item.id, attempts, why, next === null ? null : iso(next));
+      if (next === null) {
+        log.warn(
+          { outboxId: item.id, alarmId: item.alarmId, attempts, error: why },
+          'alarm notification given up',
+        );
+      }
+    }
+  }
+
+  /** Starts what is due, up to the concurrency bound; each try looks again when it ends. */
+  async function startDue(): Promise<void> {
+    const room = concurrency - inFlight.size;
+    if (room <= 0 || stopped) return;
+    const items = await repo.due(db, iso(now()), room, [...inFlight.keys()]);
+    // Stopped while reading: stop() does not wait for the read, so nothing may start after it.
+    if (stopped) return;
+    for (const item of items) {
+      const running = attempt(item)
+        .catch((error: unknown) =>
+          log.error({ err: error, outboxId: item.id }, 'alarm notification state not saved'),
+        )
+        .finally(() => {
+          inFlight.delete(item.id);
+          pump();
+        });
+      inFlight.set(item.id, running);
+    }
+  }
+
+  /** Looks at the outbox now; a look asked for while one runs is made once it ends. */
+  function pump(): void {
+    if (stopped) return;
+    if (pumping) {
+      lookAgain = true;
+      return;
+    }
+    pumping = startDue()
+      .catch((error: unknown) => log.error({ err: error }, 'alarm outbox not read'))
+      .finally(() => {
+        pumping = undefined;
+        if (lookAgain) {
+          lookAgain = false;
+          pump();
+        }
+      });
+  }
+
+  function prune(): Promise<void> {
+    return repo
+      .prune(db, iso(now() - OUTBOX_KEEP_MS))
+      .then(() => undefined)
+      .catch((error: unknown) => log.error({ err: error }, 'alarm outbox not pruned'));
+  }
+
+  return {
+    /** The engine's hook (AlarmRunnerDeps.onWritten): a raise or a return was written. */
+    alarmWritten(t: { type: 'raise' | 'return'; alarmId: number }): void {
+      queue(t.alarmId, t.type, null);
+    },
+    /** The alarms service's hook: an operator acted on an alarm; only acknowledgements notify. */
+    alarmActed(a: { alarmId: number; action: string; username: string; comment: string }): void {
+      if (a.action !== 'acknowledge') return;
+      queue(a.alarmId, 'acknowledge', { username: a.username, comment: a.comment, at: now() });
+    },
+    start(): void {
+      stopped = false;
+      if (stopping.signal.aborted) stopping = new AbortController();
+      timer = setInterval(pump, deps.pollMs ?? 1000);
+      timer.unref();
+      pruneTimer = setInterval(() => void prune(), PRUNE_EVERY_MS);
+      pruneTimer.unref();
+      pump();
+      void prune();
+    },
+    /**
+     * Stops sending; waits for what is being queued and for the sends under way, cut short (unsent
+     * rows stay pending). A read of the outbox in progress is not waited for: it starts nothing once
+     * stopped, and a database going away under it must not hold the shutdown.
+     */
+    async stop(): Promise<void> {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      if (pruneTimer) clearInterval(pruneTimer);
+      stopping.abort();
+      await queued;
+      await Promise.all(inFlight.values());
+    },
+    /** Resolves once every hook call so far has reached the outbox (tests). */
+    async flush(): Promise<void> {
+      let current: Promise<void>;
+      do {
+        current = queued;
+        await current;
+      } while (current !== queued);
+    },
+    /** Sends what is due now and waits for those tries (tests drive the clock). */
+    async runDue(): Promise<void> {
+      pump();
+      do {
+        await pumping;
+        await Promise.all(inFlight.values());
+      } while (pumping || inFlight.size > 0);
+    },
+    /** Forgets old sent and given-up notifications now (start() does it hourly). */
+    prune,
+    /** Sends a test message through a route at once, outside the outbox. */
+    async test(route: repo.RouteRecord): Promise<{ ok: boolean; error: string | null }> {
+      const at = now();
+      const message = renderMessage(
+        'raise',
+        {
+          id: 0,
+          ruleName: '测试通知',
+          thingName: '测试设备',
+          resourceType: 'thing',
+          resourceName: '测试设备',
+          severity: route.severities[0] ?? 'warning',
+          message: '这是一条测试通知，无需处理',
+          value: '0',
+          alarmAt: at,
+          returnedAt: null,
+        },
+        null,
+        deps.timeZone,
+      );
+      try {
+        await deliver(route, message);
+        return { ok: true, error: null };
+      } catch (error) {
+        return { ok: false, error: reason(error) };
+      }
+    },
+  };
+}
+
+export type Notifier = ReturnType<typeof createNotifier>;
