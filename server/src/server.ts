@@ -65,11 +65,12 @@ try {
 
 console.info(`Kilowatch listening on http://localhost:${config.port}`);
 if (config.simulator.enabled) {
-  const { things, regions, metricConfigs } = app.services;
+  const { things, regions, metricConfigs, alarms } = app.services;
   demo = await startAppDemo(app, config, {
     things,
     regions,
     saveConfigs: (patch) => metricConfigs.saveConfigs(patch),
+    alarms,
   });
 }
 

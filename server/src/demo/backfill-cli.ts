@@ -107,6 +107,7 @@ try {
     things: thingsService,
     regions,
     metricConfigs,
+    alarms,
   } = buildServices({
     config,
     database,
@@ -119,6 +120,7 @@ try {
     things: thingsService,
     regions,
     saveConfigs: (patch) => metricConfigs.saveConfigs(patch),
+    alarms,
   };
   const seeded = await seedPlant(services, { things: config.simulator.things });
   if (seeded.seeded) console.info(`Seeded the demo plant: ${seeded.things} things.`);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, dialects, login, type TestApp } from '../../test/helpers.ts';
 import { CATEGORIES, ROOT_REGION } from '../simulator/index.ts';
+import { DEMO_RULES } from './alarm-rules.ts';
 import { type DemoServices, HOME_CONFIGS, loadPlant, seedPlant } from './seed.ts';
 
 describe.each(dialects())('seeding the demo plant (%s)', (dialect) => {
@@ -11,11 +12,12 @@ describe.each(dialects())('seeding the demo plant (%s)', (dialect) => {
   afterAll(() => t?.close());
 
   it('creates categories, models, regions and bound things once', async () => {
-    const { things: thingsService, regions, metricConfigs } = t.app.services;
+    const { things: thingsService, regions, metricConfigs, alarms } = t.app.services;
     const services: DemoServices = {
       things: thingsService,
       regions,
       saveConfigs: (patch) => metricConfigs.saveConfigs(patch),
+      alarms,
     };
     const first = await seedPlant(services, { things: 50 });
     expect(first).toMatchObject({ seeded: true, things: 50 });
@@ -71,5 +73,18 @@ describe.each(dialects())('seeding the demo plant (%s)', (dialect) => {
       'total',
       'gasTotal',
     ]);
+
+    // The demo's alarm rules, enabled and applied to the whole plant.
+    const rules = (await get('/api/alarm/rules?pageSize=100')).list as {
+      name: string;
+      enabled: boolean;
+      things: number;
+    }[];
+    expect(rules.map((r) => r.name)).toEqual(DEMO_RULES.map((r) => r.name));
+    expect(rules.every((r) => r.enabled)).toBe(true);
+    const monitors = (await get('/api/alarm/monitors?pageSize=100')).list as { targetId: number }[];
+    expect(monitors.map((m) => m.targetId)).toEqual(DEMO_RULES.map(() => root.id));
+    // The 50 things of the plan include compressors and transformers: the rules cover some.
+    expect(rules.find((r) => r.name === '空压机跳机')!.things).toBeGreaterThan(0);
   });
 });

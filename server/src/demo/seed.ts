@@ -16,6 +16,7 @@ import {
   type SimThing,
   SOURCE_VALUE,
 } from '../simulator/index.ts';
+import { type DemoAlarms, seedAlarmRules } from './alarm-rules.ts';
 
 /** Saves a resource's metric configs (the metric-config service's `saveConfigs`). */
 export type SaveMetricConfigs = (patch: MetricConfigPatch) => Promise<unknown>;
@@ -28,6 +29,8 @@ export interface DemoServices {
   things: ThingsService;
   regions: RegionService;
   saveConfigs: SaveMetricConfigs;
+  /** The alarm centre: the demo's rules watch what the simulator does. */
+  alarms: DemoAlarms;
 }
 
 /**
@@ -172,6 +175,7 @@ export async function seedPlant(services: DemoServices, options: { things: numbe
   const rootId = regions.get(ROOT_REGION);
   if (rootId !== undefined) {
     await services.saveConfigs({ resourceType: 'region', resourceId: rootId, configs: HOME_CONFIGS });
+    await seedAlarmRules(services.alarms, rootId, (name) => findCategoryId(thingsService, name));
   }
   return { seeded: true, things: plan.length, regions };
 }

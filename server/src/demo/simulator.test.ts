@@ -34,7 +34,12 @@ describe('live publisher over MQTT to the app broker', () => {
     port = await freePort();
     t = await buildTestApp('sqlite', { env: { MQTT_PORT: String(port), HOST: '127.0.0.1' } });
     const { things, regions, metricConfigs } = t.app.services;
-    services = { things, regions, saveConfigs: (patch) => metricConfigs.saveConfigs(patch) };
+    services = {
+      things,
+      regions,
+      saveConfigs: (patch) => metricConfigs.saveConfigs(patch),
+      alarms: t.app.services.alarms,
+    };
     await seedPlant(services, { things: 50 });
   });
   afterAll(() => t?.close());
