@@ -456,3 +456,61 @@ export const alarmHistoryAction = endpoint({
   tags,
   summary: 'Acknowledge, comment, shelve (with `until`), unshelve or close an alarm',
 });
+
+// ---- maintenance windows -------------------------------------------------------------------------
+
+/** Alarms raised on the target (a thing, or any thing through a region monitor) inside it are suppressed. */
+export const MaintenanceInput = Type.Object({
+  targetType: Type.Enum(MONITOR_TARGETS),
+  targetId: RowId,
+  start: EpochMs,
+  end: EpochMs,
+  reason: Type.String({ maxLength: 200 }),
+});
+export type MaintenanceInput = Static<typeof MaintenanceInput>;
+
+export const MaintenanceWindow = Type.Object({
+  id: Type.Integer(),
+  targetType: Type.Enum(MONITOR_TARGETS),
+  targetId: Type.Integer(),
+  targetName: Type.String(),
+  start: Type.String(),
+  end: Type.String(),
+  reason: Type.String(),
+  createdAt: Type.String(),
+});
+export type MaintenanceWindow = Static<typeof MaintenanceWindow>;
+
+export const MaintenanceQuery = Type.Object({
+  ...PageQuery.properties,
+  /** Only windows not yet over at this time (ms); all when absent. */
+  openAt: Type.Optional(EpochMs),
+});
+export type MaintenanceQuery = Static<typeof MaintenanceQuery>;
+
+export const alarmMaintenanceList = endpoint({
+  method: 'GET',
+  path: '/api/alarm/maintenance',
+  querystring: MaintenanceQuery,
+  response: Page(MaintenanceWindow),
+  tags,
+  summary: 'Maintenance windows, latest start first; `openAt` keeps those not over by then',
+});
+
+export const alarmMaintenanceCreate = endpoint({
+  method: 'POST',
+  path: '/api/alarm/maintenance',
+  body: MaintenanceInput,
+  response: MaintenanceWindow,
+  tags,
+  summary: 'Plan a maintenance window on a thing or region: alarms raised in it are kept, suppressed',
+});
+
+export const alarmMaintenanceDelete = endpoint({
+  method: 'DELETE',
+  path: '/api/alarm/maintenance/:id',
+  params: IdParams,
+  response: Ok,
+  tags,
+  summary: 'Remove a maintenance window',
+});

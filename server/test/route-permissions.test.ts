@@ -37,6 +37,7 @@ const OPEN_TO_EVERY_USER = new Set([
   'POST /api/alarm/rules/backtest',
   'GET /api/alarm/templates',
   'GET /api/alarm/monitors',
+  'GET /api/alarm/maintenance',
   'GET /api/alarm/history',
   'GET /api/alarm/history/:id',
   'POST /api/alarm/history/:id/actions',

@@ -171,4 +171,5 @@ export const en: Messages = {
   'alarm.notify.urlRequired': 'A webhook route needs a URL',
   'alarm.notify.recipientsRequired': 'An e-mail route needs at least one recipient',
   'query.badCompare': 'A comparison needs either a shift or the base period start (startTime), not both',
+  'alarm.maintenanceRange': 'A maintenance window must end after it starts',
 };

@@ -176,4 +176,5 @@ export const es: Messages = {
   'alarm.notify.recipientsRequired': 'Una ruta de correo necesita al menos un destinatario',
   'query.badCompare':
     'Una comparación necesita un desplazamiento (shift) o el inicio del periodo base (startTime), no ambos',
+  'alarm.maintenanceRange': 'Un periodo de mantenimiento debe terminar después de empezar',
 };

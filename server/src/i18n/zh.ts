@@ -161,4 +161,5 @@ export const zh = {
   'alarm.notify.urlRequired': '网络回调通知须填写地址',
   'alarm.notify.recipientsRequired': '邮件通知须至少填写一个收件人',
   'query.badCompare': '对比须给出偏移（shift）或基准期开始时间（startTime）之一',
+  'alarm.maintenanceRange': '维护时段的结束时间须晚于开始时间',
 } as const;

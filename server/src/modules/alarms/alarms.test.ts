@@ -240,6 +240,55 @@ describe.each(dialects())('alarm centre on %s', (dialect) => {
     expect(seen.body.data.actions.at(-1)).toMatchObject({ username: 'shift1', action: 'acknowledge' });
   });
 
+  it('an alarm raised in a maintenance window is kept, suppressed, and does not ring', async () => {
+    const m2 = plant.things[1]!;
+    const now = t.clock.now();
+    expect(
+      (
+        await api.post('/api/alarm/maintenance', {
+          targetType: 'thing',
+          targetId: m2.id,
+          start: now,
+          end: now,
+          reason: '检修',
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await api.post('/api/alarm/maintenance', {
+          targetType: 'thing',
+          targetId: 999_999,
+          start: now,
+          end: now + 1,
+          reason: '',
+        })
+      ).status,
+    ).toBe(404);
+    const made = await api.post('/api/alarm/maintenance', {
+      targetType: 'thing',
+      targetId: m2.id,
+      start: now - 1000,
+      end: now + 3_600_000,
+      reason: '更换互感器',
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    expect(made.body.data).toMatchObject({ targetName: m2.name, reason: '更换互感器' });
+    const bellBefore = (await bell()).size;
+    t.clock.advance(1000);
+    await send(m2.token, { P: 99 });
+    const suppressed = await history('?state=6');
+    expect(suppressed.size).toBe(1);
+    expect(suppressed.list[0]!.thingName).toBe(m2.name);
+    expect((await bell()).size).toBe(bellBefore);
+    expect((await api.get(`/api/alarm/maintenance?openAt=${now}`)).body.data.total).toBe(1);
+    expect((await api.get(`/api/alarm/maintenance?openAt=${now + 7_200_000}`)).body.data.total).toBe(0);
+    expect((await api.del(`/api/alarm/maintenance/${made.body.data.id}`)).status).toBe(200);
+    expect((await api.del(`/api/alarm/maintenance/${made.body.data.id}`)).status).toBe(404);
+    t.clock.advance(1000);
+    await send(m2.token, { P: 10 });
+  });
+
   it('backtests a rule over stored history', async () => {
     const m1 = plant.things[0]!;
     // The earlier tests' points of m1 end at t0: the range starts after them.

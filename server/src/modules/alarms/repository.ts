@@ -7,6 +7,8 @@ import {
   type AlarmMonitor,
   type AlarmRule,
   type AlarmTemplate,
+  type MaintenanceInput,
+  type MaintenanceWindow,
   type Severity,
 } from '@kilowatch/contract';
 import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
@@ -674,4 +676,80 @@ export async function inMaintenance(
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+function maintenanceBase(db: Db) {
+  return db
+    .selectFrom('alarm_maintenance as w')
+    .leftJoin('things as th', (j) => j.onRef('th.id', '=', 'w.target_id').on('w.target_type', '=', 'thing'))
+    .leftJoin('regions as rg', (j) => j.onRef('rg.id', '=', 'w.target_id').on('w.target_type', '=', 'region'))
+    .select([
+      'w.id',
+      'w.target_type',
+      'w.target_id',
+      'w.starts_at',
+      'w.ends_at',
+      'w.reason',
+      'w.created_at',
+      'th.name as thing_name',
+      'rg.name as region_name',
+    ]);
+}
+
+const toMaintenance = (
+  w: Awaited<ReturnType<ReturnType<typeof maintenanceBase>['executeTakeFirstOrThrow']>>,
+): MaintenanceWindow => ({
+  id: w.id,
+  targetType: w.target_type as MaintenanceWindow['targetType'],
+  targetId: w.target_id,
+  targetName: (w.target_type === 'thing' ? w.thing_name : w.region_name) ?? '',
+  start: w.starts_at,
+  end: w.ends_at,
+  reason: w.reason,
+  createdAt: w.created_at,
+});
+
+export async function findMaintenance(db: Db, id: number): Promise<MaintenanceWindow | undefined> {
+  const row = await maintenanceBase(db).where('w.id', '=', id).executeTakeFirst();
+  return row && toMaintenance(row);
+}
+
+export async function listMaintenance(
+  db: Db,
+  query: { limit: number; offset: number; openAt?: number | undefined },
+): Promise<{ list: MaintenanceWindow[]; total: number }> {
+  let base = maintenanceBase(db);
+  if (query.openAt !== undefined) base = base.where('w.ends_at', '>', iso(query.openAt));
+  const { total } = await base
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number | string>().as('total'))
+    .executeTakeFirstOrThrow();
+  const rows = await base
+    .orderBy('w.starts_at', 'desc')
+    .orderBy('w.id', 'desc')
+    .limit(query.limit)
+    .offset(query.offset)
+    .execute();
+  return { list: rows.map(toMaintenance), total: Number(total) };
+}
+
+export async function insertMaintenance(db: Db, input: MaintenanceInput, now: string): Promise<number> {
+  const { id } = await db
+    .insertInto('alarm_maintenance')
+    .values({
+      target_type: input.targetType,
+      target_id: input.targetId,
+      starts_at: iso(input.start),
+      ends_at: iso(input.end),
+      reason: input.reason,
+      created_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function deleteMaintenance(db: Db, id: number): Promise<boolean> {
+  const result = await db.deleteFrom('alarm_maintenance').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }

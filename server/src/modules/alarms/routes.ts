@@ -2,6 +2,9 @@ import {
   alarmHistoryAction,
   alarmHistoryGet,
   alarmHistoryList,
+  alarmMaintenanceCreate,
+  alarmMaintenanceDelete,
+  alarmMaintenanceList,
   alarmMonitorBatch,
   alarmMonitorDelete,
   alarmMonitorList,
@@ -63,6 +66,13 @@ export const alarmRoutes: FastifyPluginAsync<{ service: AlarmsService }> = async
   route(app, alarmMonitorBatch, { config: RULES }, (request) => service.applyMonitors(request.body));
   route(app, alarmMonitorDelete, { config: RULES }, async (request) => {
     await service.deleteMonitor(request.params.id);
+    return ok;
+  });
+
+  route(app, alarmMaintenanceList, {}, (request) => service.listMaintenance(request.query));
+  route(app, alarmMaintenanceCreate, { config: RULES }, (request) => service.createMaintenance(request.body));
+  route(app, alarmMaintenanceDelete, { config: RULES }, async (request) => {
+    await service.deleteMaintenance(request.params.id);
     return ok;
   });
 

@@ -13,6 +13,9 @@ import type {
   BacktestBody,
   BacktestResult,
   CategoryAbility,
+  MaintenanceInput,
+  MaintenanceQuery,
+  MaintenanceWindow,
   MonitorBatch,
 } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
@@ -341,6 +344,26 @@ export function createAlarmsService(deps: AlarmsDeps) {
     async deleteMonitor(id: number): Promise<void> {
       if (!(await repo.deleteMonitor(db, id))) throw notFound();
       changed();
+    },
+
+    // ---- maintenance windows ----
+    async listMaintenance(query: MaintenanceQuery) {
+      const { page, pageSize, limit, offset } = pageOf(query);
+      return { ...(await repo.listMaintenance(db, { limit, offset, openAt: query.openAt })), page, pageSize };
+    },
+
+    async createMaintenance(input: MaintenanceInput): Promise<MaintenanceWindow> {
+      if (input.end <= input.start) {
+        throw new AppError('VALIDATION', 400, {}, { message: 'alarm.maintenanceRange' });
+      }
+      // The target's own service answers 404 for one that does not exist.
+      await catalog.select({ resourceType: input.targetType, id: input.targetId });
+      const id = await repo.insertMaintenance(db, { ...input, reason: input.reason.trim() }, iso(now()));
+      return (await repo.findMaintenance(db, id))!;
+    },
+
+    async deleteMaintenance(id: number): Promise<void> {
+      if (!(await repo.deleteMaintenance(db, id))) throw notFound();
     },
 
     // ---- history ----
