@@ -430,9 +430,17 @@ function RouteDialog({
   });
 
   async function submit() {
-    const v = await form.validateFields().catch(() => null);
-    if (!v) return;
-    const webhook = v.channel === 'webhook';
+    // Only the shown channel's fields: a webhook URL left empty must not stop an e-mail channel.
+    const webhook = form.getFieldValue('channel') === 'webhook';
+    const fields: (keyof RouteValues)[] = webhook
+      ? ['name', 'url', 'secret', 'timeoutS', 'severities', 'events']
+      : ['name', 'recipients', 'severities', 'events'];
+    const ok = await form.validateFields(fields).then(
+      () => true,
+      () => false,
+    );
+    if (!ok) return;
+    const v: RouteValues = { ...initial(), ...form.getFieldsValue(true) };
     await save
       .mutateAsync({
         id: route?.id ?? null,
@@ -488,56 +496,57 @@ function RouteDialog({
             options={NOTIFY_CHANNELS.map((c) => ({ value: c, label: t(`alarms.notify.channels.${c}`) }))}
           />
         </Form.Item>
-        {channel !== 'email' ? (
-          <>
+        {/* Both channels' fields stay mounted (hidden), so a switch never leaves a stale field behind. */}
+        <div hidden={channel === 'email'}>
+          <Form.Item
+            name="url"
+            label={t('alarms.notify.route.url')}
+            rules={[
+              { required: true, whitespace: true, message: t('alarms.notify.route.urlRequired') },
+              { pattern: /^https?:\/\//, message: t('alarms.notify.route.urlInvalid') },
+              { max: 2048, message: t('alarms.notify.tooLong', { max: 2048 }) },
+            ]}
+          >
+            <Input placeholder="https://" data-testid="notify-route-url" />
+          </Form.Item>
+          <Space.Compact block>
             <Form.Item
-              name="url"
-              label={t('alarms.notify.route.url')}
-              rules={[
-                { required: true, whitespace: true, message: t('alarms.notify.route.urlRequired') },
-                { pattern: /^https?:\/\//, message: t('alarms.notify.route.urlInvalid') },
-                { max: 2048, message: t('alarms.notify.tooLong', { max: 2048 }) },
-              ]}
+              name="secret"
+              label={t('alarms.notify.route.secret')}
+              style={{ flex: 1 }}
+              extra={route?.secretSet ? t('alarms.notify.secretKept') : t('alarms.notify.route.secretHint')}
+              rules={[{ max: 256, message: t('alarms.notify.tooLong', { max: 256 }) }]}
             >
-              <Input placeholder="https://" data-testid="notify-route-url" />
+              <Input.Password
+                autoComplete="new-password"
+                placeholder={route?.secretSet ? t('alarms.notify.secretSetPlaceholder') : undefined}
+              />
             </Form.Item>
-            <Space.Compact block>
-              <Form.Item
-                name="secret"
-                label={t('alarms.notify.route.secret')}
-                style={{ flex: 1 }}
-                extra={route?.secretSet ? t('alarms.notify.secretKept') : t('alarms.notify.route.secretHint')}
-                rules={[{ max: 256, message: t('alarms.notify.tooLong', { max: 256 }) }]}
-              >
-                <Input.Password
-                  autoComplete="new-password"
-                  placeholder={route?.secretSet ? t('alarms.notify.secretSetPlaceholder') : undefined}
-                />
-              </Form.Item>
-              <Form.Item
-                name="timeoutS"
-                label={t('alarms.notify.route.timeout')}
-                style={{ width: 160, marginLeft: 12 }}
-                rules={[{ required: true, message: t('alarms.notify.route.timeoutRange') }]}
-              >
-                <InputNumber min={0.5} max={60} step={0.5} style={{ width: '100%' }} />
-              </Form.Item>
-            </Space.Compact>
-            {route?.secretSet && (
-              <Form.Item name="clearSecret" valuePropName="checked">
-                <Checkbox>{t('alarms.notify.route.clearSecret')}</Checkbox>
-              </Form.Item>
-            )}
-          </>
-        ) : (
+            <Form.Item
+              name="timeoutS"
+              label={t('alarms.notify.route.timeout')}
+              style={{ width: 160, marginLeft: 12 }}
+              rules={[{ required: true, message: t('alarms.notify.route.timeoutRange') }]}
+            >
+              <InputNumber min={0.5} max={60} step={0.5} style={{ width: '100%' }} />
+            </Form.Item>
+          </Space.Compact>
+          {route?.secretSet && (
+            <Form.Item name="clearSecret" valuePropName="checked">
+              <Checkbox>{t('alarms.notify.route.clearSecret')}</Checkbox>
+            </Form.Item>
+          )}
+        </div>
+        <div hidden={channel !== 'email'}>
           <Form.Item
             name="recipients"
             label={t('alarms.notify.route.recipients')}
             extra={t('alarms.notify.route.recipientsHint')}
             rules={[
-              { required: true, type: 'array', min: 1, message: t('alarms.notify.route.recipientsRequired') },
               {
+                required: true,
                 validator: async (_, list: string[] = []) => {
+                  if (list.length === 0) throw new Error(t('alarms.notify.route.recipientsRequired'));
                   const bad = list.find((r) => !EMAIL.test(r.trim()));
                   if (bad) throw new Error(t('alarms.notify.emailInvalidOne', { address: bad }));
                   if (list.length > 50) throw new Error(t('alarms.notify.route.recipientsMax', { max: 50 }));
@@ -547,7 +556,7 @@ function RouteDialog({
           >
             <Select mode="tags" open={false} tokenSeparators={[',', ';', ' ']} suffixIcon={null} />
           </Form.Item>
-        )}
+        </div>
         <Form.Item
           name="severities"
           label={t('alarms.notify.route.severities')}
