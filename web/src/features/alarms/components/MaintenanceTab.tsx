@@ -15,13 +15,13 @@ import {
   type TableColumnsType,
   Tag,
 } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeleteMaintenance, useMaintenanceWindows, usePlanMaintenance } from '../../../api/alarms.ts';
 import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
 import { notify } from '../../../lib/notify.ts';
-import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
+import { fromPicker, toPicker, usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { useAlarmAbilities } from '../abilities.ts';
 import type { Target } from '../lib/targets.ts';
 import { TargetTreeDialog } from './ApplyMonitorsDialog.tsx';
@@ -197,10 +197,9 @@ function PlanMaintenanceDialog({ open, onClose }: { open: boolean; onClose: () =
     setTargets([]);
     setTargetsError(false);
   }, [open]);
-  // The pickers show the plant's wall clock: a dayjs in the browser's zone holding its fields.
-  const pickerValue = (time: number) => dayjs(calendar.format(time, 'YYYY-MM-DDTHH:mm:ss'));
-  const fromPicker = (d: Dayjs) =>
-    calendar.fromWall(Date.UTC(d.year(), d.month(), d.date(), d.hour(), d.minute(), 0));
+  // The pickers show and return the plant's wall clock, to the minute.
+  const pickerValue = (time: number) => toPicker(calendar, time);
+  const fromPickerAt = (d: Dayjs) => fromPicker(calendar, d.second(0).millisecond(0));
   const defaults = (): PlanValues => {
     const now = Date.now();
     return { range: [pickerValue(now), pickerValue(now + 2 * 3_600_000)], reason: '' };
@@ -211,8 +210,8 @@ function PlanMaintenanceDialog({ open, onClose }: { open: boolean; onClose: () =
     if (targets.length === 0) setTargetsError(true);
     if (!values || targets.length === 0) return;
     const [from, to] = values.range;
-    const start = fromPicker(from);
-    const end = fromPicker(to);
+    const start = fromPickerAt(from);
+    const end = fromPickerAt(to);
     await plan
       .mutateAsync(
         targets.map((tg) => ({
@@ -278,7 +277,7 @@ function PlanMaintenanceDialog({ open, onClose }: { open: boolean; onClose: () =
             {
               validator: async (_, value: [Dayjs, Dayjs] | null) => {
                 if (!value?.[0] || !value[1]) return;
-                const [start, end] = [fromPicker(value[0]), fromPicker(value[1])];
+                const [start, end] = [fromPickerAt(value[0]), fromPickerAt(value[1])];
                 if (end <= start) throw new Error(t('alarms.maintenance.rangeOrder'));
                 if (end <= Date.now()) throw new Error(t('alarms.maintenance.rangePast'));
               },

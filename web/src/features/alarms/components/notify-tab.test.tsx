@@ -53,7 +53,8 @@ beforeEach(() => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
-const save = (dialog: HTMLElement) => fireEvent.click(within(dialog).getByRole('button', { name: /保\s?存/ }));
+const save = (dialog: HTMLElement) =>
+  fireEvent.click(within(dialog).getByRole('button', { name: /保\s?存/ }));
 
 describe('<NotifyTab>', { timeout: 60_000 }, () => {
   it('lists the channels and the outbox with its last error', async () => {
@@ -99,11 +100,15 @@ describe('<NotifyTab>', { timeout: 60_000 }, () => {
     fireEvent.change(tags, { target: { value: 'not-an-address' } });
     fireEvent.keyDown(tags, { key: 'Enter', code: 'Enter' });
     save(dialog);
-    expect(await within(dialog).findByText('“not-an-address”不是有效的邮箱地址', {}, { timeout: 5000 })).toBeTruthy();
+    expect(
+      await within(dialog).findByText('“not-an-address”不是有效的邮箱地址', {}, { timeout: 5000 }),
+    ).toBeTruthy();
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
     fireEvent.change(tags, { target: { value: 'maint@plant.example' } });
     fireEvent.keyDown(tags, { key: 'Enter', code: 'Enter' });
-    fireEvent.click(within(dialog).getByText('not-an-address').parentElement!.querySelector('.anticon-close')!);
+    fireEvent.click(
+      within(dialog).getByText('not-an-address').parentElement!.querySelector('.anticon-close')!,
+    );
     save(dialog);
     await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
     expect(calls.find((c) => c.method === 'POST')!.body).toEqual({
