@@ -198,9 +198,10 @@ function SmtpCard() {
           {t('alarms.notify.save')}
         </Button>
       </Form>
-      <Typography.Title level={5} style={{ marginTop: 24 }}>
+      {/* Not a heading: the card titles above are not headings either, so an h5 would skip levels. */}
+      <Typography.Text strong style={{ display: 'block', margin: '24px 0 8px' }}>
         {t('alarms.notify.smtp.testTitle')}
-      </Typography.Title>
+      </Typography.Text>
       <Space.Compact style={{ maxWidth: 640, width: '100%' }}>
         <Input
           value={to}
