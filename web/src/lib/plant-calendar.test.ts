@@ -20,7 +20,7 @@ const signIn = (timeZone: string) =>
       userLevel: null,
       setting: {},
       timeZone,
-    } as Me,
+    } satisfies Me,
   });
 
 afterEach(() => useSession.setState({ user: null }));
