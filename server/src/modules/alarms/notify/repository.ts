@@ -1,10 +1,9 @@
 import type { NotifyEvent, NotifyOutboxItem, NotifyRoute, Severity } from '@kilowatch/contract';
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { DB } from '../../../db/index.ts';
+import { type Db, pageRows } from '../../../db/sql.ts';
 import type { SmtpServer } from './channels.ts';
 import type { AlarmFacts, NotifyMessage } from './message.ts';
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 const SMTP_ROW = 1;
 const ms = (text: string | null) => (text === null ? null : Date.parse(text));
@@ -298,19 +297,11 @@ export async function listOutbox(
   db: Db,
   query: { status?: NotifyOutboxItem['status']; page: number; pageSize: number },
 ): Promise<{ list: NotifyOutboxItem[]; total: number }> {
-  let base = db.selectFrom('alarm_notify_outbox');
+  let base = db.selectFrom('alarm_notify_outbox').selectAll();
   if (query.status) base = base.where('status', '=', query.status);
-  const { count } = await base
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .executeTakeFirstOrThrow();
-  const rows = await base
-    .selectAll()
-    .orderBy('id', 'desc')
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize)
-    .execute();
+  const { rows, total } = await pageRows(base, (q) => q.orderBy('id', 'desc'), query);
   return {
-    total: Number(count),
+    total,
     list: rows.map((r) => ({
       id: r.id,
       routeId: r.route_id,
