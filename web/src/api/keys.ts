@@ -137,6 +137,12 @@ export const keys = {
     /** The navbar bell's poll (page 1, 5 ringing alarms). */
     bell: () => ['alarms', 'history', 'bell'] as const,
   },
+  /** Everything under /api/reports: the tree and each report's components. */
+  reports: {
+    all: ['reports'] as const,
+    tree: () => ['reports', 'tree'] as const,
+    components: (reportId: number) => ['reports', reportId, 'components'] as const,
+  },
 };
 
 /** Runs `fn`, then refreshes every cache under `roots` (for mutations passed to CrudPage). */

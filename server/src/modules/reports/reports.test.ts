@@ -106,7 +106,19 @@ describe.each(dialects())('KPI reports on %s', (dialect) => {
         metrics: [power()],
       }),
     );
-    expect(second.layout).toEqual({ x: 0, y: 8, w: 6, h: 8 });
+    // Beside the first while half the grid is free there.
+    expect(second.layout).toEqual({ x: 6, y: 0, w: 6, h: 8 });
+    const third = await ok(
+      api.post(base, {
+        title: '第三',
+        chartType: 'operation',
+        params: { thingId: plant.things[0]!.id },
+        metrics: [power()],
+      }),
+    );
+    // The row is full: below everything.
+    expect(third.layout).toEqual({ x: 0, y: 8, w: 6, h: 8 });
+    await ok(api.del(`${base}/${third.id}`));
 
     const badFormula = await english.post(base, {
       title: 'x',

@@ -257,12 +257,7 @@ export function createReportsService(deps: ReportsDeps) {
         if (existing.length >= REPORT_MAX_COMPONENTS) {
           throw unprocessable('reports.tooManyComponents', { max: REPORT_MAX_COMPONENTS });
         }
-        const layout: ComponentLayout = input.layout ?? {
-          x: 0,
-          y: existing.reduce((bottom, c) => Math.max(bottom, c.layout.y + c.layout.h), 0),
-          w: NEW_WIDTH,
-          h: NEW_HEIGHT,
-        };
+        const layout: ComponentLayout = input.layout ?? nextPlace(existing.map((c) => c.layout));
         const at = stamp();
         const { id } = await trx
           .insertInto('report_components')
@@ -360,6 +355,19 @@ export function createReportsService(deps: ReportsDeps) {
       return { name: row.name, components: await repo.componentsOf(db, reportId) };
     },
   };
+}
+
+/**
+ * Where a new component goes: beside the last row's components when half the grid is free
+ * there, else below everything, half the grid wide.
+ */
+function nextPlace(taken: readonly ComponentLayout[]): ComponentLayout {
+  const bottom = taken.reduce((max, l) => Math.max(max, l.y + l.h), 0);
+  const lastRow = taken.reduce((max, l) => Math.max(max, l.y), 0);
+  const right = taken.filter((l) => l.y + l.h > lastRow).reduce((max, l) => Math.max(max, l.x + l.w), 0);
+  return taken.length > 0 && right + NEW_WIDTH <= REPORT_GRID_COLS
+    ? { x: right, y: lastRow, w: NEW_WIDTH, h: NEW_HEIGHT }
+    : { x: 0, y: bottom, w: NEW_WIDTH, h: NEW_HEIGHT };
 }
 
 /** A place kept inside the grid: a component wider than what is left of its row moves left. */
