@@ -89,7 +89,8 @@ test('a report with two components shows a comparison and exports it as xlsx', a
   const file = await download;
   expect(file.suggestedFilename()).toMatch(new RegExp(`^日报 ${suffix}-\\d{4}-\\d{2}-\\d{2}\\.xlsx$`));
   const book = new ExcelJS.Workbook();
-  await book.xlsx.load(await readFile((await file.path()) as string));
+  const body = await readFile((await file.path()) as string);
+  await book.xlsx.load(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer);
   expect(book.worksheets.map((s) => s.name)).toEqual(['功率日对比', '电量']);
   const sheet = book.getWorksheet('功率日对比')!;
   expect(sheet.getCell('A1').value).toMatch(/^时间（.+）$/);
