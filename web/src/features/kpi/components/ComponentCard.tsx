@@ -26,7 +26,7 @@ import {
   Typography,
 } from 'antd';
 import dayjs from 'dayjs';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BarChart, ChartFigure, formatValue, LineChart, PieChart } from '../../../components/charts/index.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
@@ -66,8 +66,12 @@ export function ComponentCard({
 }: ComponentCardProps) {
   const { t } = useTranslation();
   const calendar = usePlantCalendar();
-  const { answers, loading, error, hasTarget } = useComponentData(component, period, time);
-  const { yoy } = component;
+  // A reader (or a published report) compares on screen only; an editor's choice is saved.
+  const [shown, setShown] = useState<ComponentYoy | null>(null);
+  const yoy = writable ? component.yoy : (shown ?? component.yoy);
+  const compared = useMemo(() => ({ ...component, yoy }), [component, yoy]);
+  const { answers, loading, error, hasTarget } = useComponentData(compared, period, time);
+  const compare = (next: ComponentYoy) => (writable ? onCompare(next) : setShown(next));
   const compareLabel =
     WITH_TIME.includes(yoy.option) && yoy.time != null
       ? `${t(`kpi.yoy.${yoy.option}`)} ${calendar.dateOf(yoy.time)}`
@@ -79,7 +83,7 @@ export function ComponentCard({
   const totals = useMemo(() => metricTotals(answers), [answers]);
 
   const setOption = (option: ReportComparison) =>
-    onCompare({
+    compare({
       option,
       ...(WITH_TIME.includes(option) ? { time: yoy.time ?? calendar.periodRange(period, time).start } : {}),
       ...(ALIGNABLE.includes(option) && yoy.align ? { align: true } : {}),
@@ -168,7 +172,6 @@ export function ComponentCard({
             size="small"
             style={{ width: 130 }}
             value={yoy.option}
-            disabled={!writable}
             aria-label={t('kpi.yoy.label')}
             data-testid={`kpi-yoy-${component.id}`}
             options={REPORT_COMPARISONS.map((o) => ({ value: o, label: t(`kpi.yoy.${o}`) }))}
@@ -178,11 +181,10 @@ export function ComponentCard({
             <DatePicker
               size="small"
               allowClear={false}
-              disabled={!writable}
               value={yoy.time != null ? dayjs(calendar.dateOf(yoy.time)) : null}
               onChange={(d) =>
                 d &&
-                onCompare({
+                compare({
                   ...yoy,
                   time: calendar.periodRange(
                     'day',
@@ -196,8 +198,7 @@ export function ComponentCard({
             <Tooltip title={t('kpi.yoy.alignHelp')}>
               <Checkbox
                 checked={yoy.align === true}
-                disabled={!writable}
-                onChange={(e) => onCompare({ ...yoy, align: e.target.checked })}
+                onChange={(e) => compare({ ...yoy, align: e.target.checked })}
               >
                 {t('kpi.yoy.align')}
               </Checkbox>
