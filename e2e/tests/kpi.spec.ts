@@ -9,7 +9,6 @@ import {
   login,
   openDropdown,
   pickOption,
-  toast,
   uniqueSuffix,
 } from './helpers.ts';
 
@@ -31,7 +30,7 @@ async function addComponent(page: Page, title: string, chartType: string, metric
   await pickOption(page, dialog.getByRole('combobox', { name: '指标' }), metric);
   await dialog.getByRole('button', { name: buttonName('确定') }).click();
   await expect(dialog).toBeHidden();
-  await expect(toast(page, '创建成功')).toBeVisible();
+  await expect(page.locator('[data-testid^="kpi-component-"]').filter({ hasText: title })).toBeVisible();
 }
 
 test('a report with two components shows a comparison and exports it as xlsx', async ({ page }, testInfo) => {
@@ -72,16 +71,32 @@ test('a report with two components shows a comparison and exports it as xlsx', a
   await pickOption(page, energy.getByRole('combobox', { name: '对比' }), '上周');
   await expect(energy.getByRole('img', { name: /正向有功电能, 正向有功电能 \(上周\)/ })).toBeVisible();
 
-  // The comparison is kept with the component: a reload shows it again.
+  // Drag the energy card by its handle onto the power card's place: it takes the first place,
+  // the power card moves down, and the places are saved when the mouse is released.
+  const before = { power: (await power.boundingBox())!, energy: (await energy.boundingBox())! };
+  expect(before.energy.x).toBeGreaterThan(before.power.x);
+  const handle = (await energy.getByLabel('拖动').boundingBox())!;
+  const saved = page.waitForResponse(
+    (r) => r.request().method() === 'PUT' && r.url().endsWith(`/api/reports/${reportId}/components`),
+  );
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(before.power.x + 20, before.power.y + 20, { steps: 15 });
+  await page.mouse.up();
+  expect((await saved).status()).toBe(200);
+
+  // The comparison and the places are kept with the report: a reload shows them again.
   await page.reload();
+  const again = page.locator('[data-testid^="kpi-component-"]');
   await expect(
-    page
-      .locator('[data-testid^="kpi-component-"]')
-      .filter({ hasText: '功率日对比' })
-      .getByRole('img', {
-        name: /有功功率 \(昨日\)/,
-      }),
+    again.filter({ hasText: '功率日对比' }).getByRole('img', { name: /有功功率 \(昨日\)/ }),
   ).toBeVisible();
+  const after = {
+    power: (await again.filter({ hasText: '功率日对比' }).boundingBox())!,
+    energy: (await again.filter({ hasText: '电量' }).boundingBox())!,
+  };
+  expect(after.energy.y).toBeLessThan(after.power.y);
+  expect(Math.abs(after.energy.x - before.power.x)).toBeLessThan(2);
 
   // The export: one sheet per component, today's hours with the comparison beside them.
   const download = page.waitForEvent('download');
@@ -91,7 +106,8 @@ test('a report with two components shows a comparison and exports it as xlsx', a
   const book = new ExcelJS.Workbook();
   const body = await readFile((await file.path()) as string);
   await book.xlsx.load(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer);
-  expect(book.worksheets.map((s) => s.name)).toEqual(['功率日对比', '电量']);
+  // Sheets follow the grid, top to bottom: the energy card was dragged to the first place.
+  expect(book.worksheets.map((s) => s.name)).toEqual(['电量', '功率日对比']);
   const sheet = book.getWorksheet('功率日对比')!;
   expect(sheet.getCell('A1').value).toMatch(/^时间（.+）$/);
   expect(sheet.getCell('B1').value).toBe('有功功率 (kW)');
