@@ -77,26 +77,30 @@ export async function reportWorkbook(input: ReportOutputInput): Promise<Buffer> 
       if (!metric) return;
       const unit = metric.unit || answer.unit;
       const title = (name: string) => (unit ? `${name} (${unit})` : name);
-      const groups = new Map<string, Map<number, number | null>>();
-      for (const p of answer.result) {
-        const values = groups.get(p.group) ?? new Map<number, number | null>();
-        values.set(p.key, p.value);
-        groups.set(p.group, values);
-        keys.add(p.key);
-      }
-      const name = metric.name || metric.identifier;
-      const several = groups.size > 1;
-      for (const [group, values] of groups) {
-        columns.push({ header: title(several ? `${name} · ${group}` : name), values });
-      }
-      if (groups.size === 0) columns.push({ header: title(name), values: new Map() });
-      if (answer.compare) {
-        const values = new Map<number, number | null>();
-        for (const p of answer.compare.result) {
-          values.set(p.key, (values.get(p.key) ?? 0) + (p.value ?? 0));
+      const byGroup = (points: readonly { key: number; value: number | null; group: string }[]) => {
+        const groups = new Map<string, Map<number, number | null>>();
+        for (const p of points) {
+          const values = groups.get(p.group) ?? new Map<number, number | null>();
+          values.set(p.key, p.value);
+          groups.set(p.group, values);
           keys.add(p.key);
         }
-        columns.push({ header: title(`${name} · ${compareLabel}`), values });
+        return groups;
+      };
+      const name = metric.name || metric.identifier;
+      const groups = byGroup(answer.result);
+      const compared = answer.compare ? byGroup(answer.compare.result) : null;
+      const several = groups.size > 1 || (compared?.size ?? 0) > 1;
+      const named = (group: string) => (several ? `${name} · ${group}` : name);
+      for (const [group, values] of groups) {
+        columns.push({ header: title(named(group)), values });
+        const other = compared?.get(group);
+        if (compared)
+          columns.push({ header: title(`${named(group)} · ${compareLabel}`), values: other ?? new Map() });
+      }
+      if (groups.size === 0) {
+        columns.push({ header: title(name), values: new Map() });
+        if (compared) columns.push({ header: title(`${name} · ${compareLabel}`), values: new Map() });
       }
     });
 

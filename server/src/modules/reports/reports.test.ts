@@ -49,6 +49,8 @@ describe.each(dialects())('KPI reports on %s', (dialect) => {
       at(sh('2026-11-21 09:10'), 10),
       at(sh('2026-11-21 09:40'), 20),
       at(sh('2026-11-14 09:10'), 7),
+      // A Saturday of October: Saturday 14 November's counterpart when weekdays line up.
+      at(sh('2026-10-17 09:10'), 42),
     ]);
   });
   afterAll(async () => {
@@ -270,6 +272,38 @@ describe.each(dialects())('KPI reports on %s', (dialect) => {
     expect(month.getCell('C1').value).toBe('有功功率 · 昨日 (kW)');
     expect(month.rowCount).toBe(31);
     expect(month.getCell('A22').value).toBe('11-21');
+  });
+
+  it('month on month lines weekdays up when the component asks (align), not otherwise', async () => {
+    const report = await ok(api.post('/api/reports/0/children', { name: '环比', folder: false }));
+    const base = `/api/reports/${report.id}/components`;
+    const component = await ok(
+      api.post(base, {
+        title: '环比',
+        chartType: 'bar',
+        yoy: { option: 'monthOnMonth', align: true },
+        params: { thingId: plant.things[0]!.id },
+        metrics: [power()],
+      }),
+    );
+    const monthSheet = async () => {
+      const res = await api.post('/api/statistics/report/output', {
+        reportId: report.id,
+        period: 'month',
+        time: sh('2026-11-21 12:00'),
+      });
+      expect(res.status).toBe(200);
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(res.res.rawPayload as unknown as ArrayBuffer);
+      const sheet = book.worksheets[0]!;
+      const row = sheet.getColumn(1).values.indexOf('11-14');
+      return { header: sheet.getCell('C1').value, nov14: sheet.getCell(`C${row}`).value };
+    };
+    // November 1 is a Sunday, October 1 a Thursday: aligned, the comparison starts 3 days later,
+    // so Saturday 14 November meets Saturday 17 October.
+    expect(await monthSheet()).toEqual({ header: '有功功率 · 上月 (kW)', nov14: 42 });
+    await ok(api.patch(`${base}/${component.id}`, { yoy: { option: 'monthOnMonth' } }));
+    expect((await monthSheet()).nov14).toBe(null);
   });
 
   it('exports a folder: 422; an unknown report: 404', async () => {
