@@ -347,6 +347,8 @@ export interface AlarmMaintenanceTable {
   ends_at: string;
   reason: string;
   created_at: string;
+  /** Who planned it (migration 0220); '' for windows planned before. */
+  created_by: string;
 }
 
 // ---- alarm notifications (migration 0120; docs/alarms.md "Notifications") -------------------------

@@ -136,6 +136,10 @@ export const keys = {
     alarm: (id: number) => ['alarms', 'history', id] as const,
     /** The navbar bell's poll (page 1, 5 ringing alarms). */
     bell: () => ['alarms', 'history', 'bell'] as const,
+    maintenance: (query: object) => ['alarms', 'maintenance', query] as const,
+    notifySmtp: () => ['alarms', 'notify', 'smtp'] as const,
+    notifyRoutes: () => ['alarms', 'notify', 'routes'] as const,
+    notifyOutbox: (query: object) => ['alarms', 'notify', 'outbox', query] as const,
   },
   /** Everything under /api/reports: the tree and each report's components. */
   reports: {

@@ -273,7 +273,8 @@ describe.each(dialects())('alarm centre on %s', (dialect) => {
       reason: '更换互感器',
     });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
-    expect(made.body.data).toMatchObject({ targetName: m2.name, reason: '更换互感器' });
+    expect(made.body.data).toMatchObject({ targetName: m2.name, reason: '更换互感器', createdBy: 'admin' });
+    expect((await api.get('/api/alarm/maintenance')).body.data.list[0]).toMatchObject({ createdBy: 'admin' });
     const bellBefore = (await bell()).size;
     t.clock.advance(1000);
     await send(m2.token, { P: 99 });

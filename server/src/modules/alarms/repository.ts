@@ -691,6 +691,7 @@ function maintenanceBase(db: Db) {
       'w.ends_at',
       'w.reason',
       'w.created_at',
+      'w.created_by',
       'th.name as thing_name',
       'rg.name as region_name',
     ]);
@@ -707,6 +708,7 @@ const toMaintenance = (
   end: w.ends_at,
   reason: w.reason,
   createdAt: w.created_at,
+  createdBy: w.created_by,
 });
 
 export async function findMaintenance(db: Db, id: number): Promise<MaintenanceWindow | undefined> {
@@ -733,7 +735,12 @@ export async function listMaintenance(
   return { list: rows.map(toMaintenance), total: Number(total) };
 }
 
-export async function insertMaintenance(db: Db, input: MaintenanceInput, now: string): Promise<number> {
+export async function insertMaintenance(
+  db: Db,
+  input: MaintenanceInput,
+  now: string,
+  createdBy: string,
+): Promise<number> {
   const { id } = await db
     .insertInto('alarm_maintenance')
     .values({
@@ -743,6 +750,7 @@ export async function insertMaintenance(db: Db, input: MaintenanceInput, now: st
       ends_at: iso(input.end),
       reason: input.reason,
       created_at: now,
+      created_by: createdBy,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

@@ -352,13 +352,18 @@ export function createAlarmsService(deps: AlarmsDeps) {
       return { ...(await repo.listMaintenance(db, { limit, offset, openAt: query.openAt })), page, pageSize };
     },
 
-    async createMaintenance(input: MaintenanceInput): Promise<MaintenanceWindow> {
+    async createMaintenance(input: MaintenanceInput, createdBy: string): Promise<MaintenanceWindow> {
       if (input.end <= input.start) {
         throw new AppError('VALIDATION', 400, {}, { message: 'alarm.maintenanceRange' });
       }
       // The target's own service answers 404 for one that does not exist.
       await catalog.select({ resourceType: input.targetType, id: input.targetId });
-      const id = await repo.insertMaintenance(db, { ...input, reason: input.reason.trim() }, iso(now()));
+      const id = await repo.insertMaintenance(
+        db,
+        { ...input, reason: input.reason.trim() },
+        iso(now()),
+        createdBy,
+      );
       return (await repo.findMaintenance(db, id))!;
     },
 
