@@ -141,6 +141,12 @@ export const keys = {
     notifyRoutes: () => ['alarms', 'notify', 'routes'] as const,
     notifyOutbox: (query: object) => ['alarms', 'notify', 'outbox', query] as const,
   },
+  /** Everything under /api/reports: the tree and each report's components. */
+  reports: {
+    all: ['reports'] as const,
+    tree: () => ['reports', 'tree'] as const,
+    components: (reportId: number) => ['reports', reportId, 'components'] as const,
+  },
 };
 
 /** Runs `fn`, then refreshes every cache under `roots` (for mutations passed to CrudPage). */
