@@ -14,5 +14,7 @@ export * from './query.ts';
 export * from './regions.ts';
 export * from './routes.ts';
 export * from './system.ts';
+export * from './tariff-calendar.ts';
+export * from './tariffs.ts';
 export * from './things.ts';
 export * from './units.ts';

@@ -23,6 +23,7 @@ import { metricConfigRoutes } from './modules/metric-configs/index.ts';
 import { boardRoutes, queryRoutes } from './modules/query/index.ts';
 import { regionRoutes } from './modules/regions/index.ts';
 import { bootstrapSystem, systemRoutes } from './modules/system/index.ts';
+import { tariffRoutes } from './modules/tariffs/index.ts';
 import { thingsRoutes } from './modules/things/index.ts';
 import { unitsRoutes } from './modules/units/index.ts';
 import { authenticate } from './plugins/authenticate.ts';
@@ -178,6 +179,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         await api.register(boardRoutes, { service: services.query });
         await api.register(alarmRoutes, { service: services.alarms });
         await api.register(alarmNotifyRoutes, { settings: services.alarmNotify.settings });
+        await api.register(tariffRoutes, { service: services.tariffs });
       },
       { prefix: '/api' },
     );

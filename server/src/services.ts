@@ -15,6 +15,7 @@ import { createMetricConfigService } from './modules/metric-configs/index.ts';
 import { createQueryService } from './modules/query/index.ts';
 import { createRegionService } from './modules/regions/index.ts';
 import { createSystemServices } from './modules/system/index.ts';
+import { createTariffService } from './modules/tariffs/index.ts';
 import { createThingsService } from './modules/things/index.ts';
 import type { DuckDBTelemetryStore } from './telemetry/index.ts';
 
@@ -117,6 +118,8 @@ export function buildServices(deps: ServiceDeps) {
     onAction: (action) => alarmNotify.notifier.alarmActed(action),
   });
 
+  const tariffs = createTariffService({ db, catalog, store, timeZone: config.telemetry.timeZone, now });
+
   return {
     things,
     regions,
@@ -130,6 +133,7 @@ export function buildServices(deps: ServiceDeps) {
     alarms,
     alarmRunner,
     alarmNotify,
+    tariffs,
   };
 }
 
