@@ -174,7 +174,8 @@ export const en: Messages = {
   'alarm.maintenanceRange': 'A maintenance window must end after it starts',
   'tariff.notFound': 'Tariff not found',
   'tariff.versionNotFound': 'Tariff version not found',
-  'tariff.retroactive': 'This change reaches past days ({from} to {to}) and recomputes their cost; confirm it as retroactive to save it',
+  'tariff.retroactive':
+    'This change reaches past days ({from} to {to}) and recomputes their cost; confirm it as retroactive to save it',
   'tariff.duplicateVersion': 'A version valid from {date} already exists',
   'tariff.lastVersion': 'A tariff keeps at least one version',
   'tariff.badDate': 'Date {value} is not valid (YYYY-MM-DD)',

@@ -164,7 +164,8 @@ export const zh = {
   'alarm.maintenanceRange': '维护时段的结束时间须晚于开始时间',
   'tariff.notFound': '电价方案不存在',
   'tariff.versionNotFound': '电价版本不存在',
-  'tariff.retroactive': '该变更影响已过去的日期（{from} 至 {to}），其费用将重新计算；请确认追溯修改（retroactive）后再提交',
+  'tariff.retroactive':
+    '该变更影响已过去的日期（{from} 至 {to}），其费用将重新计算；请确认追溯修改（retroactive）后再提交',
   'tariff.duplicateVersion': '已有从 {date} 起生效的版本',
   'tariff.lastVersion': '电价方案至少保留一个版本',
   'tariff.badDate': '日期 {value} 无效，应为 YYYY-MM-DD',

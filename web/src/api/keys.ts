@@ -137,6 +137,13 @@ export const keys = {
     /** The navbar bell's poll (page 1, 5 ringing alarms). */
     bell: () => ['alarms', 'history', 'bell'] as const,
   },
+  /** Tariffs and what is priced with them: a tariff write refreshes the bills and costs by band. */
+  tariffs: {
+    all: ['tariffs'] as const,
+    list: () => ['tariffs', 'list'] as const,
+    bill: (query: object) => ['tariffs', 'bill', query] as const,
+    tpfc: (query: object) => ['tariffs', 'tpfc', query] as const,
+  },
 };
 
 /** Runs `fn`, then refreshes every cache under `roots` (for mutations passed to CrudPage). */
