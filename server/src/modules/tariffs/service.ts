@@ -427,7 +427,11 @@ export function createTariffService(deps: TariffDeps) {
       const energy = BAND_KINDS.map((band, i) => {
         const kwh = totals.energy[i] as number;
         const cost = round2(totals.cost[i] as number);
-        return { band, energy: round4(kwh), price: kwh > 0 ? round4(cost / kwh) : 0, cost };
+        // Without energy in a band, its price on the month's first priced day (the line still reads right).
+        const listed =
+          versionOn(tariff.versions, calendar.dateOf(start))?.prices[band] ??
+          tariff.versions[0]?.prices[band];
+        return { band, energy: round4(kwh), price: kwh > 0 ? round4(cost / kwh) : (listed ?? 0), cost };
       }).filter(
         (line) => line.energy !== 0 || tariff.versions.some((v) => v.prices[line.band] !== undefined),
       );

@@ -1,5 +1,12 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import type { Bill, BillQuery, RegionNode } from '@kilowatch/contract';
+import {
+  BAND_KINDS,
+  type Bill,
+  type BillQuery,
+  PlantCalendar,
+  type RegionNode,
+  type TpfcBucket,
+} from '@kilowatch/contract';
 import {
   Alert,
   Button,
@@ -19,7 +26,7 @@ import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRegionTree } from '../../../api/regions.ts';
-import { useBill, useTariffs } from '../../../api/tariffs.ts';
+import { useBill, useTariffs, useTpfc } from '../../../api/tariffs.ts';
 import { saveBlob, XLSX_MIME } from '../../../components/charts/export/download.ts';
 import { toXlsx } from '../../../components/charts/export/xlsx.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
@@ -79,6 +86,29 @@ export function BillScreen() {
   const query: BillQuery | null =
     chosenTariff !== null && target !== null ? { tariffId: chosenTariff, month, ...targetOf(target) } : null;
   const bill = useBill(query);
+  const daily = useTpfc(
+    query && {
+      tariffId: query.tariffId,
+      targets: [{ resourceType: query.resourceType, resourceId: query.resourceId }],
+      period: 'month',
+      startTime: calendar.dayStart(PlantCalendar.dayOfDate(`${month}-01`) as number),
+    },
+  );
+  const days = daily.data?.rows[0]?.buckets ?? [];
+  const usedBands = BAND_KINDS.filter((b) => days.some((d) => d.energy[b] !== 0));
+  const two = (v: number) =>
+    v.toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const dayColumns: TableColumnsType<TpfcBucket> = [
+    { title: t('tariffs.bill.day'), dataIndex: 'label' },
+    ...usedBands.map((b) => ({
+      title: `${t(`tariffs.band.${b}`)} (kWh)`,
+      key: b,
+      align: 'right' as const,
+      render: (_: unknown, d: TpfcBucket) => two(d.energy[b]),
+    })),
+    { title: t('tariffs.bill.totalKwh'), dataIndex: 'totalEnergy', align: 'right', render: two },
+    { title: t('tariffs.bill.totalCost'), dataIndex: 'totalCost', align: 'right', render: two },
+  ];
   const options = useMemo(() => treeOptions(tree.data ?? []), [tree.data]);
   const lines = bill.data ? billLines(bill.data, t) : [];
 
@@ -185,6 +215,19 @@ export function BillScreen() {
               />
             )}
           </Space>
+        </Card>
+      )}
+      {query && days.length > 0 && (
+        <Card size="small" title={t('tariffs.bill.daily')}>
+          <Table<TpfcBucket>
+            rowKey="key"
+            size="small"
+            pagination={false}
+            columns={dayColumns}
+            dataSource={days}
+            loading={daily.isFetching}
+            scroll={{ y: 400 }}
+          />
         </Card>
       )}
     </Space>

@@ -32,6 +32,8 @@ export function TariffDialog({ tariff, onClose }: { tariff: Tariff | null; onClo
   const { modal } = App.useApp();
   const calendar = usePlantCalendar();
   const today = calendar.dateOf(Date.now());
+  // A new tariff starts with this month, so its first bill is priced whole.
+  const monthStart = `${today.slice(0, 7)}-01`;
   const [form] = Form.useForm<FieldValues>();
   const [versionForm] = Form.useForm<VersionFormValues>();
   const [problem, setProblem] = useState<string | null>(null);
@@ -167,7 +169,7 @@ export function TariffDialog({ tariff, onClose }: { tariff: Tariff | null; onClo
                   form={versionForm}
                   layout="vertical"
                   preserve
-                  initialValues={blankVersion(today, t('tariffs.wholeYear'))}
+                  initialValues={blankVersion(monthStart, t('tariffs.wholeYear'))}
                 >
                   <VersionFields form={versionForm} />
                 </Form>

@@ -121,7 +121,9 @@ export function VersionFields({ form }: { form: FormInstance<VersionFormValues> 
           <Input maxLength={200} style={{ width: 320 }} />
         </Form.Item>
       </Space>
-      <Typography.Text strong>{t('tariffs.prices')}</Typography.Text>
+      <div>
+        <Typography.Text strong>{t('tariffs.prices')}</Typography.Text>
+      </div>
       <Space wrap style={{ display: 'flex', margin: '8px 0 16px' }}>
         {BAND_KINDS.map((b) => (
           <Form.Item key={b} name={['prices', b]} label={t(`tariffs.band.${b}`)} style={{ marginBottom: 0 }}>
