@@ -105,8 +105,14 @@ describe('slot plans: every slot priced by the band of its start on the plant ca
     expect(band(plan.band[28] as number)).toBe('flat');
   });
 
-  it('picks 15-minute slots unless an edge falls between quarter hours', () => {
-    expect(slotWidth([version('2026-01-01')])).toBe(15 * MIN);
+  it('picks hour slots when every edge is on the hour, else quarter hours or finer', () => {
+    expect(slotWidth([version('2026-01-01')])).toBe(60 * MIN);
+    const half = version('2026-01-01');
+    half.seasons[0]!.workday = [
+      { band: 'valley', from: '00:00', to: '07:30' },
+      { band: 'peak', from: '07:30', to: '24:00' },
+    ];
+    expect(slotWidth([half])).toBe(15 * MIN);
     const odd = version('2026-01-01');
     odd.seasons[0]!.workday = [
       { band: 'valley', from: '00:00', to: '07:50' },

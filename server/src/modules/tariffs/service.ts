@@ -407,7 +407,9 @@ export function createTariffService(deps: TariffDeps) {
       const { name, things } = await targetThings(q.resourceType, q.resourceId, metric);
       const firstDay = PlantCalendar.dayOfDate(`${q.month}-01`) as number;
       const { start, end } = calendar.periodRange('month', calendar.dayStart(firstDay));
-      const plan = slotPlan(priced(tariff), calendar, start, end, slotWidth(tariff.versions));
+      // Demand needs the 15-minute windows even when the bands would allow hours.
+      const width = Math.min(slotWidth(tariff.versions), DEMAND_WINDOW);
+      const plan = slotPlan(priced(tariff), calendar, start, end, width);
 
       // Band totals, and the energy of each demand window summed over the things (the supply
       // point's coincident demand, as the utility's meter sees it).
