@@ -202,7 +202,10 @@ export function createTariffService(deps: TariffDeps) {
     );
     if (resourceType === 'thing' && counters.length === 0)
       throw unprocessable('tariff.notCounter', { metric, name: res.name });
-    return { name: res.name, things: counters };
+    /** Those of them that also count another cumulative ability (the reactive energy). */
+    const alsoCounting = (other: string) =>
+      counters.filter((t) => res.abilities.get(t.id)?.some((a) => a.identifier === other && a.cumulative));
+    return { name: res.name, things: counters, alsoCounting };
   }
 
   /** Versions that priced some slot of a plan, oldest first. */
@@ -404,7 +407,7 @@ export function createTariffService(deps: TariffDeps) {
       const tariff = await get(q.tariffId);
       const metric = q.energyMetric ?? DEFAULT_ENERGY_METRIC;
       const reactiveMetric = q.reactiveMetric ?? DEFAULT_REACTIVE_METRIC;
-      const { name, things } = await targetThings(q.resourceType, q.resourceId, metric);
+      const { name, things, alsoCounting } = await targetThings(q.resourceType, q.resourceId, metric);
       const firstDay = PlantCalendar.dayOfDate(`${q.month}-01`) as number;
       const { start, end } = calendar.periodRange('month', calendar.dayStart(firstDay));
       // Demand needs the 15-minute windows even when the bands would allow hours.
@@ -472,7 +475,7 @@ export function createTariffService(deps: TariffDeps) {
       // Power factor: the month's kWh and kvarh, against the target of the month's first version.
       const target = first?.powerFactorTarget ?? null;
       const base = round2(energyCost + demandCost);
-      const reactiveThings = await reactiveOf(things, reactiveMetric);
+      const reactiveThings = alsoCounting(reactiveMetric);
       let reactive: number | null = null;
       if (reactiveThings.length > 0) {
         reactive = 0;
@@ -520,20 +523,6 @@ export function createTariffService(deps: TariffDeps) {
       };
     },
   };
-
-  /** The things (of those read for energy) that also count reactive energy. */
-  async function reactiveOf(things: readonly Thing[], metric: string): Promise<Thing[]> {
-    const out: Thing[] = [];
-    for (const t of things) {
-      const res = await deps.catalog.select({ resourceType: 'thing', id: t.id, ability: metric });
-      if (
-        res.things.length > 0 &&
-        res.abilities.get(t.id)?.some((a) => a.identifier === metric && a.cumulative)
-      )
-        out.push(t);
-    }
-    return out;
-  }
 }
 
 const symmetricDifference = (a: readonly string[], b: readonly string[]): string[] => [

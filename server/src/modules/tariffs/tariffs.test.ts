@@ -111,6 +111,27 @@ describe.each(dialects())('tariffs API on %s', (dialect) => {
     expect(bill.versions).toEqual([{ id: tariff.versions[0].id, validFrom: '2026-01-01' }]);
   });
 
+  it("bills a region's coincident demand: its meters summed quarter hour by quarter hour", async () => {
+    const tariff = (await ok(api.post('/api/tariffs', { ...exampleTariff(), name: '区域需量' }))).tariff;
+    const bill = await ok(
+      api.post('/api/tariffs/bill', {
+        tariffId: tariff.id,
+        resourceType: 'region',
+        resourceId: region,
+        month: '2026-10',
+      }),
+    );
+    // 14:00 on the 14th: meter 1's 62.5 kWh plus meter 2's 30 (peak) = 92.5 kWh → 370 kW, not the
+    // 250 + 160 kW of each meter's own maximum.
+    expect(bill.demand).toMatchObject({
+      kind: 'demand',
+      quantity: 370,
+      at: midnight('2026-10-14') + 14 * 60 * MIN,
+    });
+    expect(bill.energyKwh).toBe(74437.5 + 2 * 1880);
+    expect(bill.powerFactor.reactiveKvarh).toBe(48000);
+  });
+
   it('bills a capacity charge, and says when there is no reactive counter', async () => {
     const input = exampleTariff();
     input.name = '容量电价';
