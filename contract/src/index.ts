@@ -15,5 +15,7 @@ export * from './regions.ts';
 export * from './reports.ts';
 export * from './routes.ts';
 export * from './system.ts';
+export * from './tariff-calendar.ts';
+export * from './tariffs.ts';
 export * from './things.ts';
 export * from './units.ts';

@@ -24,6 +24,7 @@ import { boardRoutes, queryRoutes } from './modules/query/index.ts';
 import { regionRoutes } from './modules/regions/index.ts';
 import { reportRoutes } from './modules/reports/index.ts';
 import { bootstrapSystem, systemRoutes } from './modules/system/index.ts';
+import { tariffRoutes } from './modules/tariffs/index.ts';
 import { thingsRoutes } from './modules/things/index.ts';
 import { unitsRoutes } from './modules/units/index.ts';
 import { authenticate } from './plugins/authenticate.ts';
@@ -185,6 +186,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           timeZone: config.telemetry.timeZone,
           now,
         });
+        await api.register(tariffRoutes, { service: services.tariffs });
       },
       { prefix: '/api' },
     );

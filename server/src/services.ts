@@ -16,6 +16,7 @@ import { createQueryService } from './modules/query/index.ts';
 import { createRegionService } from './modules/regions/index.ts';
 import { createReportsService } from './modules/reports/index.ts';
 import { createSystemServices } from './modules/system/index.ts';
+import { createTariffService } from './modules/tariffs/index.ts';
 import { createThingsService } from './modules/things/index.ts';
 import type { DuckDBTelemetryStore } from './telemetry/index.ts';
 
@@ -119,6 +120,7 @@ export function buildServices(deps: ServiceDeps) {
   });
 
   const reports = createReportsService({ db, catalog, now });
+  const tariffs = createTariffService({ db, catalog, store, timeZone: config.telemetry.timeZone, now });
 
   return {
     things,
@@ -134,6 +136,7 @@ export function buildServices(deps: ServiceDeps) {
     alarmRunner,
     alarmNotify,
     reports,
+    tariffs,
   };
 }
 

@@ -45,6 +45,12 @@ const OPEN_TO_EVERY_USER = new Set([
   'GET /api/reports',
   'GET /api/reports/:id/components',
   'POST /api/statistics/report/output',
+  // Tariffs, cost by band and bills are read by everyone, as the other energy reads; tariff writes
+  // need /analysis/tariff (docs/tariffs.md).
+  'GET /api/tariffs',
+  'GET /api/tariffs/:id',
+  'POST /api/statistics/range/TPFC',
+  'POST /api/tariffs/bill',
 ]);
 /**
  * Public for the user-token hook but guarded by a device access token of their own (telemetry

@@ -198,4 +198,20 @@ export const es: Messages = {
   'reports.yoy.yearOnYear': 'Mismo periodo del año pasado',
   'reports.yoy.date': 'Fecha elegida',
   'reports.yoy.base': 'Periodo base',
+  'tariff.notFound': 'La tarifa no existe',
+  'tariff.versionNotFound': 'La versión de la tarifa no existe',
+  'tariff.retroactive':
+    'Este cambio alcanza días pasados ({from} a {to}) y recalcula su coste; confírmelo como retroactivo para guardarlo',
+  'tariff.duplicateVersion': 'Ya existe una versión vigente desde {date}',
+  'tariff.lastVersion': 'Una tarifa conserva al menos una versión',
+  'tariff.badDate': 'La fecha {value} no es válida (AAAA-MM-DD)',
+  'tariff.badMonthDay': 'Temporada «{season}»: {value} no es un MM-DD válido',
+  'tariff.seasonGap': 'Las temporadas no cubren el año: {at} no pertenece a ninguna',
+  'tariff.seasonOverlap': 'Las temporadas se solapan: {at} pertenece a dos',
+  'tariff.bandEmpty':
+    'Temporada «{season}» ({dayType}): la franja que empieza a las {at} debe terminar después de empezar',
+  'tariff.bandGap': 'Temporada «{season}» ({dayType}): las franjas dejan un hueco a las {at}',
+  'tariff.bandOverlap': 'Temporada «{season}» ({dayType}): las franjas se solapan a las {at}',
+  'tariff.missingPrice': 'La franja «{band}» se usa pero no tiene precio',
+  'tariff.notCounter': '«{name}» no tiene el contador de energía {metric}',
 };

@@ -147,6 +147,13 @@ export const keys = {
     tree: () => ['reports', 'tree'] as const,
     components: (reportId: number) => ['reports', reportId, 'components'] as const,
   },
+  /** Tariffs and what is priced with them: a tariff write refreshes the bills and costs by band. */
+  tariffs: {
+    all: ['tariffs'] as const,
+    list: () => ['tariffs', 'list'] as const,
+    bill: (query: object) => ['tariffs', 'bill', query] as const,
+    tpfc: (query: object) => ['tariffs', 'tpfc', query] as const,
+  },
 };
 
 /** Runs `fn`, then refreshes every cache under `roots` (for mutations passed to CrudPage). */

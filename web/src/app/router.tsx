@@ -10,6 +10,7 @@ import { screens as monitoringScreens } from '../features/monitoring/index.ts';
 import { RouteErrorBoundary } from '../features/pages/RouteErrorBoundary.tsx';
 import { screens as regionScreens } from '../features/regions/index.ts';
 import { screens as systemScreens } from '../features/system/index.ts';
+import { screens as tariffScreens } from '../features/tariffs/index.ts';
 import type { ScreenMap } from '../lib/lazy-screen.tsx';
 import { ParentRedirect } from './ParentRedirect.tsx';
 import { runGuard } from './run-guard.ts';
@@ -23,6 +24,7 @@ const SCREENS: ScreenMap = {
   ...homeScreens,
   ...alarmScreens,
   ...kpiScreens,
+  ...tariffScreens,
 };
 
 const leafObjects = (routes: ConsoleRoute[]): RouteObject[] =>
