@@ -18,10 +18,12 @@ import {
 import { createMemoryLive } from './live/index.ts';
 import { alarmNotifyRoutes, alarmRoutes } from './modules/alarms/index.ts';
 import { authRoutes } from './modules/auth/index.ts';
+import { filterGroupRoutes } from './modules/filter-groups/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
 import { metricConfigRoutes } from './modules/metric-configs/index.ts';
 import { boardRoutes, queryRoutes } from './modules/query/index.ts';
 import { regionRoutes } from './modules/regions/index.ts';
+import { statisticsRoutes } from './modules/statistics/index.ts';
 import { bootstrapSystem, systemRoutes } from './modules/system/index.ts';
 import { thingsRoutes } from './modules/things/index.ts';
 import { unitsRoutes } from './modules/units/index.ts';
@@ -178,6 +180,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         await api.register(boardRoutes, { service: services.query });
         await api.register(alarmRoutes, { service: services.alarms });
         await api.register(alarmNotifyRoutes, { settings: services.alarmNotify.settings });
+        await api.register(filterGroupRoutes, { service: services.filterGroups });
+        await api.register(statisticsRoutes, {
+          service: services.statistics,
+          configs: services.statisticsConfigs,
+          erpConfig: () => services.system.sysConfigs.erpConfig(),
+        });
       },
       { prefix: '/api' },
     );

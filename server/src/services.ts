@@ -11,9 +11,11 @@ import {
   deriveLoginKey,
 } from './modules/auth/index.ts';
 import { createCatalog } from './modules/catalog/index.ts';
+import { createFilterGroupService } from './modules/filter-groups/index.ts';
 import { createMetricConfigService } from './modules/metric-configs/index.ts';
 import { createQueryService } from './modules/query/index.ts';
 import { createRegionService } from './modules/regions/index.ts';
+import { createStatisticsConfigs, createStatisticsService } from './modules/statistics/index.ts';
 import { createSystemServices } from './modules/system/index.ts';
 import { createThingsService } from './modules/things/index.ts';
 import type { DuckDBTelemetryStore } from './telemetry/index.ts';
@@ -117,6 +119,16 @@ export function buildServices(deps: ServiceDeps) {
     onAction: (action) => alarmNotify.notifier.alarmActed(action),
   });
 
+  const filterGroups = createFilterGroupService({ db, catalog, now });
+  const statistics = createStatisticsService({
+    catalog,
+    query,
+    filterGroups,
+    timeZone: config.telemetry.timeZone,
+    now,
+  });
+  const statisticsConfigs = createStatisticsConfigs({ db, catalog, now });
+
   return {
     things,
     regions,
@@ -130,6 +142,9 @@ export function buildServices(deps: ServiceDeps) {
     alarms,
     alarmRunner,
     alarmNotify,
+    filterGroups,
+    statistics,
+    statisticsConfigs,
   };
 }
 
