@@ -137,6 +137,14 @@ export const keys = {
     /** The navbar bell's poll (page 1, 5 ringing alarms). */
     bell: () => ['alarms', 'history', 'bell'] as const,
   },
+  /** /api/statistics: ranges by query, the statistics config. */
+  statistics: {
+    all: ['statistics'] as const,
+    range: (query: object) => ['statistics', 'range', query] as const,
+    config: () => ['statistics', 'config'] as const,
+  },
+  /** /api/filter-groups and /api/filters: a write refreshes the groups and the statistics using them. */
+  filterGroups: { all: ['filter-groups'] as const },
 };
 
 /** Runs `fn`, then refreshes every cache under `roots` (for mutations passed to CrudPage). */
