@@ -17,14 +17,14 @@ import {
   toMillis,
 } from '@kilowatch/contract';
 import { AppError } from '../../errors.ts';
-import type { Catalog } from '../catalog/index.ts';
+import type { Catalog, Resolved } from '../catalog/index.ts';
 import type { FilterGroupService } from '../filter-groups/index.ts';
 import type { QueryService } from '../query/index.ts';
 
 export interface StatisticsDeps {
   catalog: Pick<Catalog, 'select'>;
   /** The one telemetry query: buckets, counter consumption with resets, comparisons. */
-  query: Pick<QueryService, 'data'>;
+  query: Pick<QueryService, 'data' | 'dataOf'>;
   filterGroups: Pick<FilterGroupService, 'get'>;
   timeZone: string;
   now: () => number;
@@ -183,21 +183,32 @@ export function createStatisticsService(deps: StatisticsDeps) {
       ...(free ? { startTime: start, endTime: end } : { period: q.period, startTime: start }),
       ...(q.compare ? { compare: q.compare } : {}),
     };
+    // Things are read together (one store read for all of them), regions one by one (each is a sum).
+    const thingAt = list.flatMap((m, i) =>
+      m.resourceType === 'thing' && resolved[i]?.things.length ? [i] : [],
+    );
     const answers: (QueryResult | null)[] = await Promise.all(
       list.map((m, i) =>
-        resolved[i]?.things.length
+        m.resourceType === 'region' && resolved[i]?.things.length
           ? deps.query.data(
               {
                 ...base,
-                resourceType: m.resourceType,
+                resourceType: 'region',
                 resourceId: m.resourceId,
-                ...(m.resourceType === 'region' && q.categoryId ? { categoryId: q.categoryId } : {}),
+                ...(q.categoryId ? { categoryId: q.categoryId } : {}),
               },
               null,
             )
           : Promise.resolve(null),
       ),
     );
+    if (thingAt.length) {
+      const together = await manyThings(
+        base,
+        thingAt.map((i) => resolved[i] as Resolved),
+      );
+      for (const i of thingAt) answers[i] = together.get(resolved[i]?.things[0]?.id as number) ?? null;
+    }
 
     const keySet = new Set<number>();
     for (const a of answers) for (const p of a?.result ?? []) keySet.add(p.key);
@@ -267,6 +278,44 @@ export function createStatisticsService(deps: StatisticsDeps) {
   }
 
   /**
+   * One query over many things (`dataOf`), split back into one answer per thing: the same
+   * buckets, counter rule and comparison as a query per thing, at the cost of one store read.
+   */
+  async function manyThings(
+    base: Omit<MetricQuery, 'resourceType' | 'resourceId'>,
+    selections: readonly Resolved[],
+  ): Promise<Map<number, QueryResult>> {
+    const things = selections.flatMap((r) => r.things);
+    const abilities = new Map(selections.flatMap((r) => [...r.abilities]));
+    const all = await deps.query.dataOf(
+      { ...base, resourceType: 'region', resourceId: things[0]?.id ?? 1, combine: 'none' },
+      { name: '', things, abilities },
+      (t) => String(t.id),
+    );
+    const byGroup = <P extends { group: string }>(points: readonly P[]) => {
+      const map = new Map<string, P[]>();
+      for (const p of points) {
+        const list = map.get(p.group);
+        if (list) list.push(p);
+        else map.set(p.group, [p]);
+      }
+      return map;
+    };
+    const result = byGroup(all.result);
+    const compared = all.compare ? byGroup(all.compare.result) : null;
+    const out = new Map<number, QueryResult>();
+    for (const t of things) {
+      const group = String(t.id);
+      out.set(t.id, {
+        ...all,
+        result: result.get(group) ?? [],
+        ...(all.compare ? { compare: { ...all.compare, result: compared?.get(group) ?? [] } } : {}),
+      });
+    }
+    return out;
+  }
+
+  /**
    * The running circle (spec §3, §9): hours run, hours stopped and startups over the range,
    * from the counters named 运行时长 / 停机时长 / 启动次数 (or the identifiers the config names),
    * summed over the distinct things behind the series.
@@ -276,10 +325,13 @@ export function createStatisticsService(deps: StatisticsDeps) {
     q: StatisticsQuery,
     named: CircleMetrics,
   ): Promise<RunningCircle> {
-    const things = new Map<number, readonly EffectiveAbility[]>();
+    const things = new Map<
+      number,
+      { thing: Resolved['things'][number]; abilities: readonly EffectiveAbility[] }
+    >();
     for (const m of list) {
       const r = await resolve(m, undefined, q.categoryId);
-      for (const t of r.things) things.set(t.id, r.abilities.get(t.id) ?? []);
+      for (const t of r.things) things.set(t.id, { thing: t, abilities: r.abilities.get(t.id) ?? [] });
     }
     const names: Record<(typeof CIRCLE_KEYS)[number], string> = {
       running: CIRCLE_METRIC_NAMES[0],
@@ -288,8 +340,12 @@ export function createStatisticsService(deps: StatisticsDeps) {
     };
     const { start, end } = rangeOf(q);
     const out: RunningCircle = { running: 0, notRunning: 0, startupTimes: 0, things: 0 };
-    const reads: Promise<void>[] = [];
-    for (const [thingId, abilities] of things) {
+    /** The things reporting each part, by the identifier they report it under. */
+    const parts = new Map<
+      string,
+      { key: (typeof CIRCLE_KEYS)[number]; ability: EffectiveAbility; selection: Resolved }
+    >();
+    for (const [thingId, { thing, abilities }] of things) {
       let reports = false;
       for (const key of CIRCLE_KEYS) {
         const ability = abilities.find((a) =>
@@ -297,32 +353,40 @@ export function createStatisticsService(deps: StatisticsDeps) {
         );
         if (!ability) continue;
         reports = true;
-        reads.push(
-          deps.query
-            .data(
-              {
-                resourceType: 'thing',
-                resourceId: thingId,
-                metricIdentifier: ability.identifier,
-                aggregator: ability.cumulative ? 'delta' : 'sum',
-                groupByTime: 'day',
-                groupByInterval: 1,
-                startTime: start,
-                endTime: end,
-              },
-              null,
-            )
-            .then((answer) => {
-              out[key] +=
-                totalOf(
-                  answer.result.map((p) => p.value),
-                  'sum',
-                ) ?? 0;
-            }),
-        );
+        const id = `${key}\u0000${ability.identifier}`;
+        const part = parts.get(id) ?? {
+          key,
+          ability,
+          selection: { name: '', things: [], abilities: new Map() },
+        };
+        (part.selection.things as (typeof thing)[]).push(thing);
+        (part.selection.abilities as Map<number, readonly EffectiveAbility[]>).set(thingId, abilities);
+        parts.set(id, part);
       }
       if (reports) out.things++;
     }
+    const reads = [...parts.values()].map(async ({ key, ability, selection }) => {
+      const answer = await deps.query.dataOf(
+        {
+          resourceType: 'region',
+          resourceId: selection.things[0]?.id ?? 1,
+          metricIdentifier: ability.identifier,
+          aggregator: ability.cumulative ? 'delta' : 'sum',
+          combine: 'none',
+          groupByTime: 'day',
+          groupByInterval: 1,
+          startTime: start,
+          endTime: end,
+        },
+        selection,
+        (t) => t.name,
+      );
+      out[key] +=
+        totalOf(
+          answer.result.map((p) => p.value),
+          'sum',
+        ) ?? 0;
+    });
     await Promise.all(reads);
     return out;
   }
