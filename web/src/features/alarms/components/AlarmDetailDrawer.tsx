@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAlarm, useAlarmAction } from '../../../api/alarms.ts';
 import { notify } from '../../../lib/notify.ts';
+import { formatPlantTime as formatTime } from '../../../lib/plant-calendar.ts';
 import { useAlarmAbilities } from '../abilities.ts';
-import { formatTime } from '../lib/format.ts';
 import { SeverityTag, StateTag } from './tags.tsx';
 
 /** Shelving is for a shift's nuisance: at most 7 days (the server refuses more). */
