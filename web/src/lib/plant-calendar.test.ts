@@ -17,6 +17,8 @@ const signIn = (timeZone: string) =>
       introduction: '',
       roles: [],
       routes: [],
+      userLevel: 2,
+      setting: {},
       timeZone,
     } as Me,
   });

@@ -1,6 +1,5 @@
 import { DownloadOutlined, FilterOutlined } from '@ant-design/icons';
-import type { RegionNode } from '@kilowatch/contract';
-import { type Period, PlantCalendar, type StatisticsQuery, type StatisticsTarget } from '@kilowatch/contract';
+import type { Period, RegionNode, StatisticsQuery, StatisticsTarget } from '@kilowatch/contract';
 import { useQueries } from '@tanstack/react-query';
 import {
   Button,
@@ -17,14 +16,14 @@ import {
   TreeSelect,
   Typography,
 } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRegionTree } from '../../../api/regions.ts';
 import { useFilterGroups, useStatistics, useStatisticsConfig } from '../../../api/statistics.ts';
 import { categoryAbilitiesQuery, METADATA_STALE_MS, useCategoryOptions } from '../../../api/things.ts';
 import { EChart, useChartTheme } from '../../../components/charts/index.ts';
-import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
+import { fromPicker, toPicker, usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { isAdmin, isGranted, useSession } from '../../../lib/session.ts';
 import { circleOption, statisticsOption } from '../lib/chart.ts';
 import {
@@ -245,11 +244,8 @@ export default function ReportScreen() {
               picker={PICKER[period]}
               allowClear={false}
               aria-label={t('analysis.date')}
-              value={dayjs(calendar.dateOf(time))}
-              onChange={(d: Dayjs | null) => {
-                const day = d && PlantCalendar.dayOfDate(d.format('YYYY-MM-DD'));
-                if (day != null) setChosen(calendar.dayStart(day));
-              }}
+              value={toPicker(calendar, calendar.startOfDay(time))}
+              onChange={(d: Dayjs | null) => d && setChosen(calendar.startOfDay(fromPicker(calendar, d)))}
             />
           )}
           <Select<CompareOption>
