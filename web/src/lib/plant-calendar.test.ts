@@ -17,10 +17,10 @@ const signIn = (timeZone: string) =>
       introduction: '',
       roles: [],
       routes: [],
-      userLevel: 2,
+      userLevel: null,
       setting: {},
       timeZone,
-    } as Me,
+    } satisfies Me,
   });
 
 afterEach(() => useSession.setState({ user: null }));
