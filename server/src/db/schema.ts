@@ -476,3 +476,38 @@ export interface TariffVersionsTable {
   body: string;
   created_at: string;
 }
+
+// ---- statistics (issue 12) ----
+
+export interface DB {
+  statistics_configs: StatisticsConfigsTable;
+  filter_groups: FilterGroupsTable;
+  filters: FiltersTable;
+}
+
+export interface StatisticsConfigsTable {
+  id: Generated<number>;
+  /** The user's id, or 0 for the plant's config. */
+  owner: number;
+  /** JSON { items, circle }. */
+  value: string;
+  updated_at: string;
+}
+
+export interface FilterGroupsTable {
+  id: Generated<number>;
+  name: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FiltersTable {
+  id: Generated<number>;
+  group_id: number;
+  name: string;
+  /** thing | region */
+  resource_type: string;
+  resource_id: number;
+  sort: number;
+}

@@ -154,6 +154,14 @@ export const keys = {
     bill: (query: object) => ['tariffs', 'bill', query] as const,
     tpfc: (query: object) => ['tariffs', 'tpfc', query] as const,
   },
+  /** /api/statistics: ranges by query, the statistics config. */
+  statistics: {
+    all: ['statistics'] as const,
+    range: (query: object) => ['statistics', 'range', query] as const,
+    config: () => ['statistics', 'config'] as const,
+  },
+  /** /api/filter-groups and /api/filters: a write refreshes the groups and the statistics using them. */
+  filterGroups: { all: ['filter-groups'] as const },
 };
 
 /** Runs `fn`, then refreshes every cache under `roots` (for mutations passed to CrudPage). */

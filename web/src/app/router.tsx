@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { createHashRouter, Navigate, Outlet, type RouteObject } from 'react-router';
 import { type ConsoleRoute, ROUTES } from '../config/routes.ts';
 import { screens as alarmScreens } from '../features/alarms/index.ts';
+import { screens as analysisScreens } from '../features/analysis/index.ts';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { screens as deviceScreens } from '../features/devices/index.ts';
 import { screens as homeScreens } from '../features/home/index.ts';
@@ -25,6 +26,7 @@ const SCREENS: ScreenMap = {
   ...alarmScreens,
   ...kpiScreens,
   ...tariffScreens,
+  ...analysisScreens,
 };
 
 const leafObjects = (routes: ConsoleRoute[]): RouteObject[] =>
