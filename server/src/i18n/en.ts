@@ -172,4 +172,6 @@ export const en: Messages = {
   'alarm.notify.recipientsRequired': 'An e-mail route needs at least one recipient',
   'query.badCompare': 'A comparison needs either a shift or the base period start (startTime), not both',
   'alarm.maintenanceRange': 'A maintenance window must end after it starts',
+  'alarm.healthRange': 'The range must end after it starts',
+  'alarm.healthRangeTooLong': 'The range can be at most {days} days long',
 };

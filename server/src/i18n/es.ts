@@ -177,4 +177,6 @@ export const es: Messages = {
   'query.badCompare':
     'Una comparación necesita un desplazamiento (shift) o el inicio del periodo base (startTime), no ambos',
   'alarm.maintenanceRange': 'Un periodo de mantenimiento debe terminar después de empezar',
+  'alarm.healthRange': 'El intervalo debe terminar después de empezar',
+  'alarm.healthRangeTooLong': 'El intervalo puede durar como máximo {days} días',
 };

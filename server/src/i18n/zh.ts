@@ -162,4 +162,6 @@ export const zh = {
   'alarm.notify.recipientsRequired': '邮件通知须至少填写一个收件人',
   'query.badCompare': '对比须给出偏移（shift）或基准期开始时间（startTime）之一',
   'alarm.maintenanceRange': '维护时段的结束时间须晚于开始时间',
+  'alarm.healthRange': '统计范围的结束时间须晚于开始时间',
+  'alarm.healthRangeTooLong': '统计范围最长 {days} 天',
 } as const;

@@ -488,6 +488,7 @@ export async function listHistory(
   let base = db.selectFrom('alarm_history') as SelectQueryBuilder<DB, 'alarm_history', object>;
   if (query.id !== undefined) base = base.where('id', '=', query.id);
   if (query.ruleId !== undefined) base = base.where('rule_id', '=', query.ruleId);
+  if (query.thingId !== undefined) base = base.where('thing_id', '=', query.thingId);
   if (query.severity) base = base.where('severity', '=', query.severity);
   if (query.start !== undefined) base = base.where('alarm_at', '>=', iso(query.start));
   if (query.end !== undefined) base = base.where('alarm_at', '<', iso(query.end));

@@ -1,4 +1,5 @@
 import {
+  alarmHealth,
   alarmHistoryAction,
   alarmHistoryGet,
   alarmHistoryList,
@@ -77,6 +78,7 @@ export const alarmRoutes: FastifyPluginAsync<{ service: AlarmsService }> = async
   });
 
   route(app, alarmHistoryList, {}, (request) => service.listHistory(request.query));
+  route(app, alarmHealth, {}, (request) => service.health(request.query));
   route(app, alarmHistoryGet, {}, (request) => service.getAlarm(request.params.id));
   route(app, alarmHistoryAction, {}, (request) => {
     const user = requireUser(request);

@@ -2,6 +2,7 @@ import type {
   AlarmActionBody,
   AlarmCondition,
   AlarmDetail,
+  AlarmHealthQuery,
   AlarmHistoryItem,
   AlarmHistoryQuery,
   AlarmMonitorQuery,
@@ -18,12 +19,14 @@ import type {
   MaintenanceWindow,
   MonitorBatch,
 } from '@kilowatch/contract';
+import { HEALTH_MAX_RANGE_MS } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
 import { isUniqueViolation, page as pageOf } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
 import { backtest } from './engine/evaluate.ts';
 import { applyAction, stateCode } from './engine/state.ts';
+import { alarmHealth } from './health.ts';
 import * as repo from './repository.ts';
 
 /** What the alarms service needs of the catalog (modules/catalog): category abilities, and targets. */
@@ -378,6 +381,15 @@ export function createAlarmsService(deps: AlarmsDeps) {
       if (!record) throw notFound();
       const [item] = await describe([record]);
       return { ...item!, actions: await repo.actionsOf(db, id) };
+    },
+
+    /** The alarm system's health over a range (EEMUA 191; health.ts). */
+    async health(query: AlarmHealthQuery) {
+      if (query.endTime <= query.startTime)
+        throw new AppError('VALIDATION', 400, {}, { message: 'alarm.healthRange' });
+      if (query.endTime - query.startTime > HEALTH_MAX_RANGE_MS)
+        throw new AppError('VALIDATION', 400, { days: 31 }, { message: 'alarm.healthRangeTooLong' });
+      return alarmHealth(db, query.startTime, query.endTime, now());
     },
 
     /** An operator's action; a refusal is a 409 saying why, and nothing is written. */
