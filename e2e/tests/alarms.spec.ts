@@ -139,3 +139,24 @@ test('a published point raises an alarm; the bell rings; acknowledging it with a
   await expect(page.getByTestId('alarm-search')).toBeVisible();
   await finalScreenshot(page, testInfo, 'alarm-history');
 });
+
+test('the health tab measures the alarm system (EEMUA 191) and a bad actor opens its history', async ({
+  page,
+}, testInfo) => {
+  await page.goto('/#/login');
+  await login(page, ADMIN);
+  await expectPath(page, '/home');
+  await page.goto('/#/alarm_center/alarm_history?tab=health');
+  const health = page.getByTestId('alarm-health');
+  await expect(health.getByText('告警系统健康（EEMUA 191）')).toBeVisible();
+  await expect(health.getByTestId('health-band')).toBeVisible();
+  // The previous test raised an alarm today: the chart and a bad actor show it.
+  await expect(health.getByTestId('health-chart').locator('canvas')).toBeVisible();
+  const actor = health.getByTestId('health-bad-actors').getByRole('row').filter({ hasText: names.rule });
+  await expect(actor).toBeVisible();
+  await finalScreenshot(page, testInfo, 'alarm-health');
+  await actor.getByTestId('bad-actor-link').click();
+  await expect(page).toHaveURL(/#\/alarm_center\/alarm_history\?ruleId=\d+&thingId=\d+/);
+  await expect(page.getByTestId('alarm-thing-filter')).toContainText(names.thing);
+  await expect(page.getByRole('row').filter({ hasText: names.rule }).first()).toBeVisible();
+});

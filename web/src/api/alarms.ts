@@ -1,12 +1,14 @@
 import {
   ALARM_STATE,
   type AlarmActionBody,
+  type AlarmHealthQuery,
   type AlarmHistoryQuery,
   type AlarmMonitorQuery,
   type AlarmRuleInput,
   type AlarmRuleQuery,
   type AlarmTemplateInput,
   type AlarmTemplateQuery,
+  alarmHealth,
   alarmHistoryAction,
   alarmHistoryGet,
   alarmHistoryList,
@@ -157,3 +159,13 @@ export const useApplyMonitors = () =>
 
 export const useDeleteMonitor = () =>
   useAlarmMutation((id: number) => call(alarmMonitorDelete, { params: { id } }));
+
+// ---- system health ------------------------------------------------------------------------------
+
+/** The alarm system's health over a range (EEMUA 191); history only grows, so it is asked again on focus. */
+export const useAlarmHealth = (query: AlarmHealthQuery) =>
+  useQuery({
+    queryKey: keys.alarms.health(query),
+    queryFn: () => call(alarmHealth, { query, silent: true }),
+    placeholderData: keepPreviousData,
+  });

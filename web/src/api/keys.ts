@@ -136,6 +136,8 @@ export const keys = {
     alarm: (id: number) => ['alarms', 'history', id] as const,
     /** The navbar bell's poll (page 1, 5 ringing alarms). */
     bell: () => ['alarms', 'history', 'bell'] as const,
+    /** The health report (EEMUA 191) of one range. */
+    health: (query: object) => ['alarms', 'health', query] as const,
   },
 };
 
