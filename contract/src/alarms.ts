@@ -612,3 +612,66 @@ export const alarmHealth = endpoint({
   summary:
     'Alarm system health over [startTime, endTime) (EEMUA 191): alarms per 10 minutes, floods, standing and chattering alarms, the top 10 bad actors',
 });
+
+// ---- out of service (ISA-18.2) -------------------------------------------------------------------
+
+/**
+ * Take alarms out of service: a rule on one thing (`ruleId` and `thingId`), or everything one
+ * monitor watches (`monitorId`). The engine stops watching them, so they neither raise nor ring,
+ * until they are returned to service; an open alarm among them is closed with the reason.
+ */
+export const OutOfServiceInput = Type.Object({
+  ruleId: Type.Optional(RowId),
+  thingId: Type.Optional(RowId),
+  monitorId: Type.Optional(RowId),
+  reason: Type.String({ minLength: 1, maxLength: 200 }),
+});
+export type OutOfServiceInput = Static<typeof OutOfServiceInput>;
+
+export const OutOfServiceEntry = Type.Object({
+  id: Type.Integer(),
+  ruleId: Type.Union([Type.Integer(), Type.Null()]),
+  thingId: Type.Union([Type.Integer(), Type.Null()]),
+  monitorId: Type.Union([Type.Integer(), Type.Null()]),
+  /** "rule · thing", or for a monitor "rule or template → thing or region", as named when taken out. */
+  name: Type.String(),
+  reason: Type.String(),
+  username: Type.String(),
+  createdAt: Type.String(),
+});
+export type OutOfServiceEntry = Static<typeof OutOfServiceEntry>;
+
+export const OutOfServiceQuery = Type.Object({
+  ...PageQuery.properties,
+  ruleId: Type.Optional(RowId),
+  thingId: Type.Optional(RowId),
+});
+export type OutOfServiceQuery = Static<typeof OutOfServiceQuery>;
+
+export const alarmOutOfServiceList = endpoint({
+  method: 'GET',
+  path: '/api/alarm/out-of-service',
+  querystring: OutOfServiceQuery,
+  response: Page(OutOfServiceEntry),
+  tags,
+  summary: 'Alarms out of service, newest first; `ruleId` and `thingId` narrow to the entries covering them',
+});
+
+export const alarmOutOfServiceCreate = endpoint({
+  method: 'POST',
+  path: '/api/alarm/out-of-service',
+  body: OutOfServiceInput,
+  response: OutOfServiceEntry,
+  tags,
+  summary:
+    'Take a rule on one thing (`ruleId` + `thingId`) or a monitor (`monitorId`) out of service, with a reason',
+});
+
+export const alarmOutOfServiceDelete = endpoint({
+  method: 'DELETE',
+  path: '/api/alarm/out-of-service/:id',
+  params: IdParams,
+  response: Ok,
+  tags,
+  summary: 'Return to service: the engine watches it again from now',
+});

@@ -42,6 +42,7 @@ const OPEN_TO_EVERY_USER = new Set([
   'GET /api/alarm/history/:id',
   'POST /api/alarm/history/:id/actions',
   'GET /api/alarm/health',
+  'GET /api/alarm/out-of-service',
 ]);
 /**
  * Public for the user-token hook but guarded by a device access token of their own (telemetry

@@ -174,4 +174,8 @@ export const en: Messages = {
   'alarm.maintenanceRange': 'A maintenance window must end after it starts',
   'alarm.healthRange': 'The range must end after it starts',
   'alarm.healthRangeTooLong': 'The range can be at most {days} days long',
+  'alarm.outOfServiceReason': 'Taking an alarm out of service needs a reason',
+  'alarm.outOfServiceTarget': 'Take either a rule on one thing or one monitor out of service',
+  'alarm.outOfServiceExists': '“{name}” is already out of service',
+  'alarm.monitorUnknown': 'Monitor {id} does not exist',
 };

@@ -179,4 +179,8 @@ export const es: Messages = {
   'alarm.maintenanceRange': 'Un periodo de mantenimiento debe terminar después de empezar',
   'alarm.healthRange': 'El intervalo debe terminar después de empezar',
   'alarm.healthRangeTooLong': 'El intervalo puede durar como máximo {days} días',
+  'alarm.outOfServiceReason': 'Poner una alarma fuera de servicio requiere un motivo',
+  'alarm.outOfServiceTarget': 'Ponga fuera de servicio una regla en un equipo o un objeto supervisado',
+  'alarm.outOfServiceExists': '«{name}» ya está fuera de servicio',
+  'alarm.monitorUnknown': 'El objeto supervisado {id} no existe',
 };

@@ -164,4 +164,8 @@ export const zh = {
   'alarm.maintenanceRange': '维护时段的结束时间须晚于开始时间',
   'alarm.healthRange': '统计范围的结束时间须晚于开始时间',
   'alarm.healthRangeTooLong': '统计范围最长 {days} 天',
+  'alarm.outOfServiceReason': '停用须填写原因',
+  'alarm.outOfServiceTarget': '停用的对象须是一条规则加一台设备，或一个监控对象',
+  'alarm.outOfServiceExists': '“{name}”已停用',
+  'alarm.monitorUnknown': '监控对象 {id} 不存在',
 } as const;

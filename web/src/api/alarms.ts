@@ -15,6 +15,9 @@ import {
   alarmMonitorBatch,
   alarmMonitorDelete,
   alarmMonitorList,
+  alarmOutOfServiceCreate,
+  alarmOutOfServiceDelete,
+  alarmOutOfServiceList,
   alarmRuleBacktest,
   alarmRuleCreate,
   alarmRuleDelete,
@@ -27,6 +30,8 @@ import {
   alarmTemplateUpdate,
   type BacktestBody,
   type MonitorBatch,
+  type OutOfServiceInput,
+  type OutOfServiceQuery,
 } from '@kilowatch/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../lib/call.ts';
@@ -169,3 +174,24 @@ export const useAlarmHealth = (query: AlarmHealthQuery) =>
     queryFn: () => call(alarmHealth, { query, silent: true }),
     placeholderData: keepPreviousData,
   });
+
+// ---- out of service -----------------------------------------------------------------------------
+
+export const useOutOfService = (query: OutOfServiceQuery, enabled = true) =>
+  useQuery({
+    queryKey: keys.alarms.outOfService(query),
+    queryFn: () => call(alarmOutOfServiceList, { query, silent: true }),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+
+/** Taking an alarm out of service closes its open alarm: the bell is told, like after an action. */
+export const useTakeOutOfService = () =>
+  useAlarmMutation(async (body: OutOfServiceInput) => {
+    const entry = await call(alarmOutOfServiceCreate, { body });
+    fireRemoveWarn();
+    return entry;
+  });
+
+export const useReturnToService = () =>
+  useAlarmMutation((id: number) => call(alarmOutOfServiceDelete, { params: { id } }));

@@ -138,6 +138,8 @@ export const keys = {
     bell: () => ['alarms', 'history', 'bell'] as const,
     /** The health report (EEMUA 191) of one range. */
     health: (query: object) => ['alarms', 'health', query] as const,
+    /** Alarms out of service (a rule on a thing, or a monitor). */
+    outOfService: (query: object) => ['alarms', 'outOfService', query] as const,
   },
 };
 

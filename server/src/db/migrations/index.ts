@@ -8,6 +8,7 @@ import * as loginFailures from './2026-11-23-0040-login-failures.ts';
 import * as openSessions from './2026-11-23-0041-open-sessions.ts';
 import * as alarms from './2026-11-23-0110-alarms.ts';
 import * as alarmNotify from './2026-11-23-0120-alarm-notify.ts';
+import * as alarmOutOfService from './2026-11-24-0210-alarm-out-of-service.ts';
 
 interface DialectMigration {
   // biome-ignore lint/suspicious/noExplicitAny: migrations are written against no schema type
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-23-0041-open-sessions': openSessions,
   '2026-11-23-0110-alarms': alarms,
   '2026-11-23-0120-alarm-notify': alarmNotify,
+  '2026-11-24-0210-alarm-out-of-service': alarmOutOfService,
 };
 
 /** The migrations with the dialect bound, as Kysely's Migrator expects them. */

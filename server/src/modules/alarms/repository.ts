@@ -319,9 +319,11 @@ export async function listMonitors(
     pageSize: number;
     appliedType?: 'rule' | 'template' | undefined;
     appliedId?: number | undefined;
+    id?: number | undefined;
   },
 ): Promise<{ list: AlarmMonitor[]; total: number }> {
   let base = monitorBase(db);
+  if (query.id !== undefined) base = base.where('m.id', '=', query.id);
   if (query.appliedType) base = base.where('m.applied_type', '=', query.appliedType);
   if (query.appliedId !== undefined) base = base.where('m.applied_id', '=', query.appliedId);
   const { total } = await base

@@ -3,13 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { AlarmHealthTab } from './AlarmHealthTab.tsx';
 import { AlarmHistoryScreen } from './AlarmHistoryScreen.tsx';
+import { OutOfServiceTab } from './OutOfServiceTab.tsx';
 
-const TABS = ['history', 'health'] as const;
+const TABS = ['history', 'health', 'outOfService'] as const;
 type Tab = (typeof TABS)[number];
 
 /**
- * alarm_history: the list (the default, what the bell links to) and the alarm system's health
- * (`?tab=health`). Each tab keeps its own parameters in the address; a link without `tab` lands on
+ * alarm_history: the list (the default, what the bell links to), the alarm system's health
+ * (`?tab=health`) and the alarms out of service (`?tab=outOfService`). Each tab keeps its own parameters in the address; a link without `tab` lands on
  * the list.
  */
 export function AlarmHistoryTabs() {
@@ -26,7 +27,14 @@ export function AlarmHistoryTabs() {
       items={TABS.map((key: Tab) => ({
         key,
         label: t(`alarms.historyTabs.${key}`),
-        children: key === 'health' ? <AlarmHealthTab /> : <AlarmHistoryScreen />,
+        children:
+          key === 'health' ? (
+            <AlarmHealthTab />
+          ) : key === 'outOfService' ? (
+            <OutOfServiceTab />
+          ) : (
+            <AlarmHistoryScreen />
+          ),
       }))}
     />
   );
