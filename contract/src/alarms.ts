@@ -276,6 +276,8 @@ export type AlarmActionEntry = Static<typeof AlarmActionEntry>;
 export const AlarmDetail = Type.Object({
   ...AlarmHistoryItem.properties,
   actions: Type.Array(AlarmActionEntry),
+  /** The rule's condition as it is now, for the detail's chart (absent once the rule is deleted). */
+  condition: Type.Optional(AlarmCondition),
 });
 export type AlarmDetail = Static<typeof AlarmDetail>;
 

@@ -123,6 +123,8 @@ test('a published point raises an alarm; the bell rings; acknowledging it with a
   await expect(drawer.getByRole('row').filter({ hasText: '告警信息' })).toContainText(
     `${names.thing} 排气温度 97.5°C`,
   );
+  // The metric around the alarm, through the telemetry query: the published point is on it.
+  await expect(drawer.getByTestId('alarm-chart').locator('canvas')).toBeVisible();
   const ringing = await bellCount(page);
   await drawer.getByTestId('alarm-comment').fill('已到现场，降载运行');
   await drawer.getByTestId('alarm-acknowledge').click();

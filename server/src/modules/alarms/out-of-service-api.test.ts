@@ -86,6 +86,8 @@ describe.each(dialects())('alarms out of service (ISA-18.2) on %s', (dialect) =>
     });
     const closed = (await api.get(`/api/alarm/history/${alarm.id}`)).body.data;
     expect(closed.state).toBe(4);
+    // The detail carries the rule's condition for its chart.
+    expect(closed.condition).toEqual(hot.condition);
     expect(closed.actions).toMatchObject([{ action: 'close', username: 'admin', comment: '更换传感器' }]);
     expect(await bell()).toBe(0);
 

@@ -384,7 +384,12 @@ export function createAlarmsService(deps: AlarmsDeps) {
       const record = await repo.findHistory(db, id);
       if (!record) throw notFound();
       const [item] = await describe([record]);
-      return { ...item!, actions: await repo.actionsOf(db, id) };
+      const rule = await repo.findRule(db, record.ruleId);
+      return {
+        ...item!,
+        actions: await repo.actionsOf(db, id),
+        ...(rule ? { condition: rule.condition } : {}),
+      };
     },
 
     // ---- out of service ----

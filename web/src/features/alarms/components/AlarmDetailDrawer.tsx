@@ -26,6 +26,7 @@ import {
 import { notify } from '../../../lib/notify.ts';
 import { useAlarmAbilities } from '../abilities.ts';
 import { formatTime } from '../lib/format.ts';
+import { AlarmChart } from './AlarmChart.tsx';
 import { SeverityTag, StateTag } from './tags.tsx';
 
 /** Shelving is for a shift's nuisance: at most 7 days (the server refuses more). */
@@ -140,6 +141,11 @@ function DetailBody({ alarm }: { alarm: AlarmDetail }) {
           </Descriptions.Item>
         )}
       </Descriptions>
+
+      <div>
+        <h3 style={{ fontSize: 15 }}>{t('alarms.detail.chart')}</h3>
+        <AlarmChart alarm={alarm} />
+      </div>
 
       <div>
         <h3 style={{ fontSize: 15 }}>{t('alarms.detail.actions')}</h3>

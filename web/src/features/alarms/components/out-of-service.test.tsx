@@ -70,8 +70,9 @@ describe('out of service on an alarm’s detail', { timeout: 30_000 }, () => {
     // The confirmation's OK, beside the drawer's own button of the same name.
     await waitFor(() => expect(screen.getAllByRole('button', { name: '停 用' })).toHaveLength(2));
     fireEvent.click(screen.getAllByRole('button', { name: '停 用' })[1]!);
-    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
-    expect(calls.find((c) => c.method === 'POST')).toMatchObject({
+    const isTake = (c: FetchCall) => c.method === 'POST' && c.path === '/api/alarm/out-of-service';
+    await waitFor(() => expect(calls.some(isTake)).toBe(true));
+    expect(calls.find(isTake)).toMatchObject({
       path: '/api/alarm/out-of-service',
       body: { ruleId: 2, thingId: 7, reason: '更换传感器' },
     });
