@@ -1,4 +1,4 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
 // The build tests run in node (`@vitest-environment node`): no DOM to clean or patch there.
@@ -9,6 +9,10 @@ afterEach(() => {
   cleanup();
   localStorage.clear();
 });
+
+// findBy/waitFor give up after 1 s by default; antd's forms validate and render asynchronously,
+// which takes longer than that on a loaded 2-core CI machine. A real failure still fails, later.
+if (hasDom) configure({ asyncUtilTimeout: 5000 });
 
 // antd's responsive helpers (Grid, Table) call window.matchMedia, which jsdom lacks.
 if (hasDom)

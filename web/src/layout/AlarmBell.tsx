@@ -2,12 +2,12 @@ import { BellOutlined, MutedOutlined, SoundOutlined } from '@ant-design/icons';
 import { type AlarmHistoryItem, SEVERITIES, type Severity } from '@kilowatch/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Empty, Popover, Tooltip } from 'antd';
-import dayjs from 'dayjs';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { REMOVE_WARN_EVENT, useBellAlarms } from '../api/alarms.ts';
 import { keys } from '../api/keys.ts';
+import { formatPlantTime } from '../lib/plant-calendar.ts';
 import { AlarmSound, type AlarmSoundOptions } from './alarm-sound.ts';
 import styles from './layout.module.css';
 
@@ -114,7 +114,7 @@ export function AlarmBell({ sound: soundOptions }: { sound?: AlarmSoundOptions }
                   <span className={styles.bellType}>{t(`alarmBell.resourceType.${a.resourceType}`)}</span>
                   {cutName(a.resourceName)} · {cutName(a.ruleName)}
                 </span>
-                <span className={styles.bellItemTime}>{dayjs(a.alarmAt).format('YYYY-MM-DD HH:mm:ss')}</span>
+                <span className={styles.bellItemTime}>{formatPlantTime(a.alarmAt)}</span>
               </button>
             </li>
           ))}

@@ -1,4 +1,5 @@
 import { PlantCalendar, processTimeZone } from '@kilowatch/contract';
+import dayjs, { type Dayjs } from 'dayjs';
 import { useSession } from './session.ts';
 
 /**
@@ -31,3 +32,23 @@ export function usePlantCalendar(): PlantCalendar {
   const zone = useSession((s) => s.user?.timeZone) || processTimeZone();
   return calendarOf(zone);
 }
+
+/**
+ * An instant (ms or an ISO string) as the plant's wall-clock time, `YYYY-MM-DD HH:mm:ss`; empty
+ * for none. Every time a user reads is the plant's, like the charts' axes and the server's buckets.
+ */
+export function formatPlantTime(at: number | string | null | undefined): string {
+  if (at === null || at === undefined || at === '') return '';
+  const ms = typeof at === 'number' ? at : Date.parse(at);
+  return Number.isFinite(ms) ? plantCalendar().format(ms, 'YYYY-MM-DD HH:mm:ss') : '';
+}
+
+/**
+ * antd's date pickers hold a dayjs in the browser's zone. These carry the plant's wall-clock
+ * time across unchanged, so a picker shows and returns the plant's time.
+ */
+export const toPicker = (calendar: PlantCalendar, at: number): Dayjs =>
+  dayjs(calendar.format(at, 'YYYY-MM-DDTHH:mm:ss'));
+
+export const fromPicker = (calendar: PlantCalendar, d: Dayjs): number =>
+  calendar.fromWall(Date.UTC(d.year(), d.month(), d.date(), d.hour(), d.minute(), d.second()));

@@ -2,6 +2,7 @@ import { Button, Card, Space } from 'antd';
 import { type KeyboardEvent, type ReactNode, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { plantTimeZone } from '../../api/telemetry.ts';
+import { axisStops } from './axis-walk.ts';
 import { chartIn } from './chart-instance.ts';
 import { ExportMenu, type ExportSource } from './export/ExportMenu.tsx';
 import { seriesSheet } from './export/sheet.ts';
@@ -56,16 +57,18 @@ export function ChartFigure({
     const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
     if (!step) return;
     e.preventDefault();
-    // The longest series walks: the first may be only the solid part of a line with gaps.
-    const series = (chart.getOption().series ?? []) as { data?: unknown[] }[];
-    let seriesIndex = 0;
-    series.forEach((s, i) => {
-      if ((s.data?.length ?? 0) > (series[seriesIndex]?.data?.length ?? 0)) seriesIndex = i;
-    });
-    const length = series[seriesIndex]?.data?.length ?? 0;
-    if (!length) return;
-    index.current = Math.min(length - 1, Math.max(0, index.current + step));
-    chart.dispatchAction({ type: 'showTip', seriesIndex, dataIndex: index.current });
+    const option = chart.getOption() as {
+      series?: { data?: unknown[] }[];
+      xAxis?: { type?: string; data?: unknown[] }[];
+    };
+    const axis = option.xAxis?.[0];
+    const stops = axisStops(
+      (option.series ?? []) as Parameters<typeof axisStops>[0],
+      axis?.type === 'category' ? axis.data : undefined,
+    );
+    if (!stops.length) return;
+    index.current = Math.min(stops.length - 1, Math.max(0, index.current + step));
+    chart.dispatchAction({ type: 'showTip', ...stops[index.current] });
   };
   return (
     <div

@@ -24,8 +24,8 @@ import {
   useTakeOutOfService,
 } from '../../../api/alarms.ts';
 import { notify } from '../../../lib/notify.ts';
+import { formatPlantTime as formatTime } from '../../../lib/plant-calendar.ts';
 import { useAlarmAbilities } from '../abilities.ts';
-import { formatTime } from '../lib/format.ts';
 import { AlarmChart } from './AlarmChart.tsx';
 import { SeverityTag, StateTag } from './tags.tsx';
 

@@ -20,9 +20,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useAlarmHealth } from '../../../api/alarms.ts';
 import { EChart } from '../../../components/charts/index.ts';
-import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
+import { formatPlantTime as formatTime, usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { HISTORY_PATH } from '../abilities.ts';
-import { formatTime } from '../lib/format.ts';
 import {
   HEALTH_MAX_DAYS,
   healthChartOption,

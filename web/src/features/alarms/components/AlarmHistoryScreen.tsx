@@ -16,14 +16,19 @@ import {
   Tag,
   Tooltip,
 } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { getAlarmHistory, useAlarmHistory } from '../../../api/alarms.ts';
 import { useExport } from '../../../components/charts/export/ExportMenu.tsx';
 import type { Sheet } from '../../../components/charts/export/sheet.ts';
-import { formatTime } from '../lib/format.ts';
+import {
+  formatPlantTime as formatTime,
+  fromPicker,
+  toPicker,
+  usePlantCalendar,
+} from '../../../lib/plant-calendar.ts';
 import { HISTORY_PAGE_SIZE, historyQueryOf } from '../lib/history-params.ts';
 import { AlarmDetailDrawer } from './AlarmDetailDrawer.tsx';
 import { SeverityTag, STATE_NAMES, StateTag } from './tags.tsx';
@@ -123,6 +128,7 @@ export function AlarmHistoryScreen() {
     );
 
   // The form shows what the address says (a bell link, back and forward).
+  const calendar = usePlantCalendar();
   const searchKey = search.toString();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the address is the trigger
   useEffect(() => {
@@ -133,7 +139,8 @@ export function AlarmHistoryScreen() {
       ruleId: query.ruleId ?? null,
       state: query.state,
       severity: query.severity,
-      range: query.start && query.end ? [dayjs(query.start), dayjs(query.end)] : null,
+      range:
+        query.start && query.end ? [toPicker(calendar, query.start), toPicker(calendar, query.end)] : null,
     });
   }, [searchKey]);
 
@@ -145,8 +152,8 @@ export function AlarmHistoryScreen() {
       ruleId: v.ruleId,
       state: v.state,
       severity: v.severity,
-      start: v.range?.[0]?.valueOf(),
-      end: v.range?.[1]?.valueOf(),
+      start: v.range?.[0] ? fromPicker(calendar, v.range[0]) : undefined,
+      end: v.range?.[1] ? fromPicker(calendar, v.range[1]) : undefined,
       page: 1,
     });
 

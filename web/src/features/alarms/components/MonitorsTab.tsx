@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAlarmMonitors, useDeleteMonitor } from '../../../api/alarms.ts';
 import { notify } from '../../../lib/notify.ts';
+import { formatPlantTime as formatTime } from '../../../lib/plant-calendar.ts';
 import { useAlarmAbilities } from '../abilities.ts';
-import { formatTime } from '../lib/format.ts';
 import { ApplyMonitorsDialog } from './ApplyMonitorsDialog.tsx';
 
 /** Monitors: which rule or template watches which device or region. */

@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOutOfService, useReturnToService } from '../../../api/alarms.ts';
 import { notify } from '../../../lib/notify.ts';
+import { formatPlantTime as formatTime } from '../../../lib/plant-calendar.ts';
 import { useAlarmAbilities } from '../abilities.ts';
-import { formatTime } from '../lib/format.ts';
 
 /**
  * Alarms out of service (ISA-18.2): what the engine does not watch, who took it out, when and why,

@@ -19,6 +19,7 @@ import { useCategoryOptions } from '../../../api/things.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useAlarmAbilities } from '../abilities.ts';
 import { conditionText } from '../lib/condition-text.ts';
+import { AbilityName } from './AbilityName.tsx';
 import { type Applied, ApplyMonitorsDialog } from './ApplyMonitorsDialog.tsx';
 import { RuleDialog } from './RuleDialog.tsx';
 import { SeverityTag } from './tags.tsx';
@@ -60,7 +61,11 @@ export function RulesTab() {
   const columns: TableColumnsType<AlarmRule> = [
     { title: t('alarms.rule.name'), dataIndex: 'name' },
     { title: t('alarms.rule.category'), dataIndex: 'categoryId', render: categoryName },
-    { title: t('alarms.rule.ability'), dataIndex: 'ability' },
+    {
+      title: t('alarms.rule.ability'),
+      dataIndex: 'ability',
+      render: (ability: string, r) => <AbilityName categoryId={r.categoryId} ability={ability} />,
+    },
     { title: t('alarms.rule.condition'), key: 'condition', render: (_, r) => conditionText(r.condition, t) },
     {
       title: t('alarms.history.severity'),

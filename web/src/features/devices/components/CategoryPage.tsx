@@ -2,15 +2,13 @@ import { AppstoreOutlined } from '@ant-design/icons';
 import type { Category, CategoryInput } from '@kilowatch/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { keys, thenInvalidate } from '../../../api/keys.ts';
 import { createCategory, deleteCategory, getCategories, updateCategory } from '../../../api/things.ts';
 import { CrudPage } from '../../../components/crud/CrudPage.tsx';
+import { formatPlantTime } from '../../../lib/plant-calendar.ts';
 import { CategoryAbilitiesDrawer } from './CategoryAbilitiesDrawer.tsx';
-
-export const formatTime = (iso: string) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : '');
 
 const clean = (values: CategoryInput): CategoryInput => ({
   name: values.name.trim(),
@@ -40,7 +38,7 @@ export function CategoryPage() {
           {
             title: t('devices.common.updatedAt'),
             dataIndex: 'updatedAt',
-            render: (value: string) => formatTime(value),
+            render: (value: string) => formatPlantTime(value),
           },
         ]}
         toFormValues={(row) => ({ name: row.name, description: row.description })}

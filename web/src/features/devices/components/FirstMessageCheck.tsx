@@ -1,18 +1,16 @@
 import { CheckCircleFilled, LoadingOutlined } from '@ant-design/icons';
 import type { DeviceStatus } from '@kilowatch/contract';
 import { Alert, Space, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLatestValues } from '../../../api/realtime.ts';
+import { formatPlantTime } from '../../../lib/plant-calendar.ts';
 
 const newestOf = (statuses: readonly DeviceStatus[]): number | null =>
   statuses.reduce<number | null>(
     (max, s) => (s.ts !== null && (max === null || s.ts > max) ? s.ts : max),
     null,
   );
-
-const formatTime = (ts: number) => dayjs(ts).format('YYYY-MM-DD HH:mm:ss');
 
 const describe = (s: DeviceStatus) => `${s.operation} = ${String(s.value)}${s.unit ? ` ${s.unit}` : ''}`;
 
@@ -47,7 +45,7 @@ export function FirstMessageCheck({ thingId }: { thingId: number }) {
         icon={<CheckCircleFilled />}
         data-testid="first-message"
         data-state="received"
-        title={t('devices.connect.received', { time: formatTime(newest) })}
+        title={t('devices.connect.received', { time: formatPlantTime(newest) })}
         description={
           <Space wrap size={[16, 4]}>
             {fresh.map((s) => (
@@ -70,7 +68,7 @@ export function FirstMessageCheck({ thingId }: { thingId: number }) {
       title={baseline === undefined ? t('devices.connect.checking') : t('devices.connect.waiting')}
       description={
         baseline
-          ? t('devices.connect.lastMessage', { time: formatTime(baseline) })
+          ? t('devices.connect.lastMessage', { time: formatPlantTime(baseline) })
           : t('devices.connect.waitingHint')
       }
     />

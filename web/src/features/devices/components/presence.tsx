@@ -1,10 +1,10 @@
 import { LineChartOutlined } from '@ant-design/icons';
 import { PRESENCE_STATES, type Presence } from '@kilowatch/contract';
 import { Badge, Button, Select, Tooltip, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHref, useSearchParams } from 'react-router';
+import { formatPlantTime } from '../../../lib/plant-calendar.ts';
 
 const STATUS: Record<Presence, 'success' | 'default' | 'warning'> = {
   online: 'success',
@@ -69,7 +69,7 @@ export function LastSeen({ at }: { at: number | null }) {
   const minutes = Math.max(0, Math.round((Date.now() - at) / 60_000));
   return (
     <Tooltip title={t('devices.presence.ago', { count: minutes })}>
-      <span>{dayjs(at).format('YYYY-MM-DD HH:mm:ss')}</span>
+      <span>{formatPlantTime(at)}</span>
     </Tooltip>
   );
 }

@@ -16,7 +16,7 @@ import {
   type TableColumnsType,
   Typography,
 } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { plantTimeZone } from '../../../api/telemetry.ts';
@@ -39,7 +39,7 @@ import {
   useSheetLabels,
   useShownSeries,
 } from '../../../components/charts/index.ts';
-import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
+import { fromPicker, toPicker, usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { useCounterSummary, useHistorySeries } from '../hooks/history.ts';
 import { useResourceMetrics } from '../hooks/metrics.ts';
 import { HISTORY_HOURS, parseWindow, resolveWindow } from '../lib/window.ts';
@@ -60,9 +60,6 @@ export default function HistoryScreen() {
   const { t } = useTranslation();
   // Times are the plant's wall clock; the pickers work in the browser's zone and are translated.
   const calendar = usePlantCalendar();
-  const pickerValue = (time: number) => dayjs(calendar.format(time, 'YYYY-MM-DDTHH:mm:ss'));
-  const fromPicker = (d: Dayjs) =>
-    calendar.fromWall(Date.UTC(d.year(), d.month(), d.date(), d.hour(), d.minute(), d.second()));
   const ctx = useMonitor();
   const { selection, node, categoryId, params, update } = ctx;
   const resource = useResourceMetrics(selection, node, categoryId);
@@ -148,10 +145,15 @@ export default function HistoryScreen() {
                 showTime={{ format: 'HH:mm' }}
                 format="YYYY-MM-DD HH:mm"
                 aria-label={t('monitoring.history.range')}
-                value={window.kind === 'range' ? [pickerValue(window.start), pickerValue(window.end)] : null}
+                value={
+                  window.kind === 'range'
+                    ? [toPicker(calendar, window.start), toPicker(calendar, window.end)]
+                    : null
+                }
                 onChange={(values) => {
                   const [from, to] = (values ?? []) as (Dayjs | null)[];
-                  if (from && to) update({ start: fromPicker(from), end: fromPicker(to), hours: null });
+                  if (from && to)
+                    update({ start: fromPicker(calendar, from), end: fromPicker(calendar, to), hours: null });
                   else update({ start: null, end: null });
                 }}
               />
