@@ -8,6 +8,8 @@ export default defineProject({
     root: import.meta.dirname,
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
+    // The first render of a screen imports antd and friends: seconds on a loaded 2-core machine.
+    testTimeout: 15000,
     setupFiles: ['./src/test-setup.ts'],
   },
 });

@@ -17,8 +17,10 @@ const signIn = (timeZone: string) =>
       introduction: '',
       roles: [],
       routes: [],
+      userLevel: null,
+      setting: {},
       timeZone,
-    } as Me,
+    } satisfies Me,
   });
 
 afterEach(() => useSession.setState({ user: null }));

@@ -1,7 +1,7 @@
 import type { MetricConfig, RegionNode } from '@kilowatch/contract';
 import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderScreen } from '../../../components/charts/test-utils.tsx';
+import { renderScreen, settle } from '../../../components/charts/test-utils.tsx';
 import type { RequestOptions } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 
@@ -61,11 +61,6 @@ let regions: RegionNode[] = [ROOT];
 let configs: MetricConfig[] = [CONFIG];
 type PostArgs = [string, Record<string, unknown>, RequestOptions];
 const posts = () => http.post.mock.calls as PostArgs[];
-const realTimeout = globalThis.setTimeout;
-const flush = () =>
-  act(async () => {
-    for (let i = 0; i < 10; i++) await new Promise((r) => realTimeout(r, 0));
-  });
 
 beforeEach(() => {
   regions = [ROOT];
@@ -117,7 +112,7 @@ afterEach(() => {
 describe('HomeScreen', () => {
   it("charts today's hours of each root config and refreshes every 30 s silently", async () => {
     renderScreen(<HomeScreen />, '/home');
-    await flush();
+    await settle();
     expect(posts()).toHaveLength(1);
     const [, body, options] = posts()[0]!;
     expect(body).toMatchObject({
@@ -136,17 +131,17 @@ describe('HomeScreen', () => {
     expect(labels[14]).toBe('14:00');
 
     act(() => void vi.advanceTimersByTime(29_999));
-    await flush();
+    await settle();
     expect(posts()).toHaveLength(1);
     act(() => void vi.advanceTimersByTime(1));
-    await flush();
+    await settle();
     expect(posts()).toHaveLength(2);
     expect(posts()[1]![2].silent).toBe(true);
   });
 
   it('opens the chart detail of a card', async () => {
     const view = renderScreen(<HomeScreen />, '/home');
-    await flush();
+    await settle();
     // The title is a real button named by its text (keyboard users reach it with Tab).
     const open = screen.getByRole('button', { name: '电量 (kWh)' });
     expect(screen.getByTestId('home-card-E').contains(open)).toBe(true);
@@ -157,14 +152,14 @@ describe('HomeScreen', () => {
   it('without configs, says which metrics can be shown', async () => {
     configs = [];
     renderScreen(<HomeScreen />, '/home');
-    await flush();
+    await settle();
     expect(screen.getByTestId('available-metrics').textContent).toBe('可显示的指标：有功功率');
   });
 
   it('without regions, points to 区域管理', async () => {
     regions = [];
     const view = renderScreen(<HomeScreen />, '/home');
-    await flush();
+    await settle();
     fireEvent.click(screen.getByText('前往区域管理'));
     expect(view.location.current).toBe('/region');
   });
@@ -176,7 +171,7 @@ describe('ChartDetailScreen', () => {
       <ChartDetailScreen />,
       '/home/chartdetail?resourceType=region&resourceId=1&metric=E&yoy=yesterday',
     );
-    await flush();
+    await settle();
     const starts = posts().map(([, body]) => body.startTime);
     const today = new Date(2024, 2, 5).getTime();
     // One call: the server answers the comparison -24 h on the same buckets.
@@ -190,7 +185,7 @@ describe('ChartDetailScreen', () => {
       <ChartDetailScreen />,
       '/home/chartdetail?resourceType=region&resourceId=1&metric=E&period=month&date=2024-02-10&yoy=date&compare=2023-02-01',
     );
-    await flush();
+    await settle();
     expect(posts()[0]![1]).toMatchObject({
       period: 'month',
       groupByTime: 'day',
@@ -221,7 +216,7 @@ describe('a plant in another zone than the browser', () => {
 
   it("home charts the plant's today with the plant's hour labels", async () => {
     renderScreen(<HomeScreen />, '/home');
-    await flush();
+    await settle();
     expect(posts()[0]![1]).toMatchObject({
       period: 'day',
       startTime: shanghai('2024-03-06T00:00'),
@@ -238,7 +233,7 @@ describe('a plant in another zone than the browser', () => {
       <ChartDetailScreen />,
       '/home/chartdetail?resourceType=region&resourceId=1&metric=E&period=month&date=2024-02-10&yoy=date&compare=2023-02-01',
     );
-    await flush();
+    await settle();
     // One call: the comparison comes with it.
     const month = posts().filter(([, body]) => body.period === 'month');
     expect(month).toHaveLength(1);

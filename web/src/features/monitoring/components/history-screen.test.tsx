@@ -1,7 +1,7 @@
 import type { EffectiveAbility, MetricConfig, RegionNode } from '@kilowatch/contract';
-import { act, fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderScreen } from '../../../components/charts/test-utils.tsx';
+import { renderScreen, settle } from '../../../components/charts/test-utils.tsx';
 import type { RequestOptions } from '../../../lib/http.ts';
 import { useSession } from '../../../lib/session.ts';
 
@@ -54,11 +54,6 @@ const ABILITIES = [
 
 type PostArgs = [string, Record<string, unknown>, RequestOptions];
 const posts = () => http.post.mock.calls as PostArgs[];
-const realTimeout = globalThis.setTimeout;
-const flush = () =>
-  act(async () => {
-    for (let i = 0; i < 10; i++) await new Promise((r) => realTimeout(r, 0));
-  });
 
 beforeEach(() => {
   vi.useFakeTimers({ now: NOW, toFake: ['Date'] });
@@ -93,7 +88,7 @@ afterEach(() => {
 describe('HistoryScreen', () => {
   it('shows the last 1 hour by default, downsampled, silently', async () => {
     renderScreen(<HistoryScreen />, '/energy_monitor/history?resourceType=region&resourceId=1');
-    await flush();
+    await settle();
     const line = posts().find(([, body]) => body.metricIdentifier === 'E')!;
     expect(line[1]).toMatchObject({
       startTime: NOW - 3600_000,
@@ -108,7 +103,7 @@ describe('HistoryScreen', () => {
 
   it('keeps 运行时长 and 启动次数 out of the lines and shows them as numbers', async () => {
     renderScreen(<HistoryScreen />, '/energy_monitor/history?resourceType=region&resourceId=1');
-    await flush();
+    await settle();
     const names = screen.getByTestId('echart').getAttribute('data-names')!.split('|');
     expect(names.some((n) => n.includes('运行时长') || n.includes('启动次数'))).toBe(false);
     expect(screen.getByTestId('counter-runtime').textContent).toContain('2.50');
@@ -122,7 +117,7 @@ describe('HistoryScreen', () => {
 
   it('adds a total line for SUM and marks incomplete buckets', async () => {
     renderScreen(<HistoryScreen />, '/energy_monitor/history?resourceType=region&resourceId=1');
-    await flush();
+    await settle();
     const names = screen.getByTestId('echart').getAttribute('data-names')!.split('|');
     expect(names).toContain('合计');
     expect(names).toContain('电表A');
@@ -132,7 +127,7 @@ describe('HistoryScreen', () => {
   // The server picks 5-minute buckets for these 72 h (server/src/modules/query/compare.test.ts).
   it('asks the server for automatic buckets of at most 2000 points over 72 h', async () => {
     renderScreen(<HistoryScreen />, '/energy_monitor/history?resourceType=thing&resourceId=11&hours=72');
-    await flush();
+    await settle();
     const line = posts().find(([, body]) => body.metricIdentifier === 'E')!;
     expect(line[1]).toMatchObject({
       startTime: NOW - 72 * 3600_000,
@@ -145,10 +140,10 @@ describe('HistoryScreen', () => {
 
   it('lets the user choose the table page size, 10 first; the view offers an export', async () => {
     renderScreen(<HistoryScreen />, '/energy_monitor/history?resourceType=region&resourceId=1');
-    await flush();
+    await settle();
     expect(screen.getByTestId('history-view').querySelector('[data-testid="export-menu"]')).not.toBeNull();
     fireEvent.click(screen.getByText('数据表'));
-    await flush();
+    await settle();
     const changer = document.querySelector('.ant-pagination-options-size-changer');
     expect(changer).not.toBeNull();
     expect(changer!.textContent).toContain('10');
@@ -170,7 +165,7 @@ describe('HistoryScreen', () => {
     });
     try {
       renderScreen(<HistoryScreen />, '/energy_monitor/history?resourceType=region&resourceId=1');
-      await flush();
+      await settle();
       expect(screen.getByTestId('history-range').textContent).toBe('2023-11-15 05:13 ~ 2023-11-15 06:13');
     } finally {
       useSession.getState().clear();
