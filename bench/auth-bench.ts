@@ -9,46 +9,24 @@
  * baseline in the same run.
  */
 import { createCipheriv, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { fmt, log, machine, median, numArg, REPO_ROOT, strArg } from './harness.ts';
+import {
+  ADMIN_PASSWORD,
+  fmt,
+  log,
+  machine,
+  median,
+  numArg,
+  REPO_ROOT,
+  startInProcess,
+  strArg,
+} from './harness.ts';
 
 const root = strArg('root', REPO_ROOT);
 const calls = numArg('calls', 2000);
 const rounds = numArg('rounds', 5);
-const { buildApp } = await import(join(root, 'server/src/app.ts'));
-const { loadConfig } = await import(join(root, 'server/src/config.ts'));
-
-const dataDir = mkdtempSync(join(tmpdir(), 'kilowatch-auth-bench-'));
 const pgBase = process.env.PG_URL;
-const schema = `auth_bench_${randomBytes(4).toString('hex')}`;
-const admin = async (statement: string) => {
-  const client = new pg.Client({ connectionString: pgBase });
-  await client.connect();
-  await client.query(statement);
-  await client.end();
-};
-let databaseUrl: string | undefined;
-if (pgBase) {
-  await admin(`create schema ${schema}`);
-  const url = new URL(pgBase);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  databaseUrl = url.toString();
-}
-
-const app = await buildApp(
-  loadConfig({
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    LOG_LEVEL: 'silent',
-    ADMIN_PASSWORD: 'Admin123',
-    MQTT_PORT: '0',
-    SIMULATOR: 'off',
-    WEB_DIST: join(dataDir, 'no-web'),
-  }),
-);
+const running = await startInProcess({ root, pgUrl: pgBase });
+const { app } = running;
 try {
   const key = Buffer.from(
     (await app.inject({ method: 'GET', url: '/api/auth/login-key' })).json().data.key,
@@ -56,7 +34,7 @@ try {
   );
   const iv = randomBytes(16);
   const cipher = createCipheriv('aes-256-cbc', key, iv);
-  const password = Buffer.concat([iv, cipher.update('Admin123'), cipher.final()]).toString('base64');
+  const password = Buffer.concat([iv, cipher.update(ADMIN_PASSWORD), cipher.final()]).toString('base64');
   const { token } = (
     await app.inject({
       method: 'POST',
@@ -92,7 +70,5 @@ try {
     `median: public GET /api/health ${fmt(median(results.map((r) => r.open)), 3)} ms, authenticated GET /api/units ${fmt(median(results.map((r) => r.authenticated)), 3)} ms`,
   );
 } finally {
-  await app.close();
-  rmSync(dataDir, { recursive: true, force: true });
-  if (pgBase) await admin(`drop schema ${schema} cascade`);
+  await running.stop();
 }

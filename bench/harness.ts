@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createCipheriv, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -411,4 +411,154 @@ export function windowRates(
     rates.push(n / (windowMs / 1000));
   }
   return rates;
+}
+
+// ---------------------------------------------------------------- the server in this process
+
+type BuildApp = typeof import('../server/src/app.ts').buildApp;
+type LoadConfig = typeof import('../server/src/config.ts').loadConfig;
+export type App = Awaited<ReturnType<BuildApp>>;
+
+export interface InProcessApp {
+  app: App;
+  /** http://127.0.0.1:port when `port` was given. */
+  base: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole app built in this process (`buildApp`), for benches that look inside it (services,
+ * hooks) or want no HTTP hop: a temp DATA_DIR, SQLite, or PostgreSQL in a schema of its own when
+ * `pgUrl` is set (dropped at stop). `root` loads another checkout's server (a same-run baseline).
+ * With `port` it listens; with `mqttPort` its broker does (0: none).
+ */
+export async function startInProcess(
+  options: { root?: string; port?: number; mqttPort?: number; pgUrl?: string; logLevel?: string } = {},
+): Promise<InProcessApp> {
+  const root = options.root ?? REPO_ROOT;
+  const { buildApp } = (await import(join(root, 'server/src/app.ts'))) as { buildApp: BuildApp };
+  const { loadConfig } = (await import(join(root, 'server/src/config.ts'))) as { loadConfig: LoadConfig };
+  const { default: pg } = await import('pg');
+  const dataDir = tempDir('kilowatch-bench-app-');
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: options.pgUrl });
+    await client.connect();
+    await client.query(statement);
+    await client.end();
+  };
+  let databaseUrl: string | undefined;
+  if (options.pgUrl) {
+    await admin(`create schema ${schema}`);
+    const url = new URL(options.pgUrl);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    databaseUrl = url.toString();
+  }
+  const app = await buildApp(
+    loadConfig({
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: options.logLevel ?? 'silent',
+      ADMIN_PASSWORD,
+      MQTT_PORT: String(options.mqttPort ?? 0),
+      HOST: '127.0.0.1',
+      SIMULATOR: 'off',
+      PLANT_TIMEZONE: TIME_ZONE,
+      WEB_DIST: join(dataDir, 'no-web'),
+    }),
+  );
+  if (options.port) await app.listen({ port: options.port, host: '127.0.0.1' });
+  return {
+    app,
+    base: `http://127.0.0.1:${options.port ?? 0}`,
+    async stop() {
+      await app.close();
+      removeDir(dataDir);
+      if (options.pgUrl) await admin(`drop schema ${schema} cascade`);
+    },
+  };
+}
+
+// ---------------------------------------------------------------- MQTT devices
+
+/**
+ * One JSON array of ThingsBoard messages `{ts, values:{…10}}` for steps [from, to) of one thing's
+ * values (`steps × METRICS.length`, ability order of METRICS), ts = start + step × interval.
+ * `values` may hold a window of the steps: `offset` is the step its first row stands for.
+ */
+export function mqttPayload(
+  values: Float64Array,
+  from: number,
+  to: number,
+  start: number,
+  intervalMs: number,
+  offset = 0,
+): Buffer {
+  const nm = METRICS.length;
+  const parts: string[] = [];
+  for (let i = from; i < to; i++) {
+    let message = `{"ts":${start + i * intervalMs},"values":{`;
+    for (let a = 0; a < nm; a++)
+      message += `${a ? ',' : ''}"${METRICS[a]}":${String(values[(i - offset) * nm + a] as number)}`;
+    parts.push(`${message}}}`);
+  }
+  return Buffer.from(`[${parts.join(',')}]`);
+}
+
+/**
+ * Each thing as a device: its own client (username = its token), QoS 1 to v1/devices/me/telemetry,
+ * `inflight` publishes at a time, the payloads `next(t)` hands out for thing t in order, until it
+ * has none or `isOver()`. Every PUBACK is pushed to `acks` with the payload's points.
+ */
+export async function publishMqtt(options: {
+  port: number;
+  things: readonly BenchThing[];
+  inflight: number;
+  isOver: () => boolean;
+  next: (t: number) => { body: Buffer; points: number } | undefined;
+  acks: { at: number; points: number }[];
+  clientId?: string;
+}): Promise<{ errors: number }> {
+  const { default: mqtt } = await import('mqtt');
+  let errors = 0;
+  await Promise.all(
+    options.things.map(async (thing, t) => {
+      const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${options.port}`, {
+        username: thing.token,
+        password: 'x',
+        clientId: `${options.clientId ?? 'bench'}-${t}`,
+        protocolVersion: 4,
+        reconnectPeriod: 0,
+      });
+      const sendOne = async (): Promise<void> => {
+        while (!options.isOver()) {
+          const payload = options.next(t);
+          if (!payload) return;
+          try {
+            await client.publishAsync('v1/devices/me/telemetry', payload.body, { qos: 1 });
+            options.acks.push({ at: performance.now(), points: payload.points });
+          } catch (error) {
+            errors++;
+            if (errors < 5) console.error(`  publish failed: ${(error as Error).message}`);
+            return;
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: options.inflight }, sendOne));
+      await client.endAsync();
+    }),
+  );
+  return { errors };
+}
+
+const CLOCK_TICKS = 100;
+/** CPU seconds (user + system) used so far by a process, from /proc. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
 }

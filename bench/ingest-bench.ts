@@ -10,14 +10,13 @@
  *     [--query-every 200] [--port 18710] [--mqtt-port 18881] [--prof] [--skip-baseline]
  *   npm run bench:ingest -w bench
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { BIGINT, DOUBLE, DuckDBDataChunk, DuckDBInstance, INTEGER } from '@duckdb/node-api';
-import mqtt from 'mqtt';
 import {
   Api,
+  cpuSeconds,
   createPlant,
   DAY,
   fileSize,
@@ -29,8 +28,10 @@ import {
   MINUTE,
   machine,
   median,
+  mqttPayload,
   numArg,
   type Plant,
+  publishMqtt,
   quantile,
   removeDir,
   type Server,
@@ -98,18 +99,6 @@ interface RunResult {
   clientCores: number;
   bytesPerPoint: number;
   stats?: unknown;
-}
-
-const clockTicks = 100;
-/** CPU seconds (user + system) used so far by a process, from /proc. */
-function cpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / clockTicks;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 function summarize(label: string, rates: number[]) {
@@ -214,16 +203,8 @@ function lineBodies(values: Float64Array[]): Buffer[][] {
 function mqttPayloads(values: Float64Array[]): Buffer[][] {
   return values.map((v) => {
     const payloads: Buffer[] = [];
-    for (let i0 = 0; i0 < steps; i0 += MQTT_BATCH) {
-      const parts: string[] = [];
-      for (let i = i0; i < Math.min(steps, i0 + MQTT_BATCH); i++) {
-        let message = `{"ts":${start + i * INTERVAL},"values":{`;
-        for (let a = 0; a < NM; a++)
-          message += `${a ? ',' : ''}"${METRICS[a]}":${num(v[i * NM + a] as number)}`;
-        parts.push(`${message}}}`);
-      }
-      payloads.push(Buffer.from(`[${parts.join(',')}]`));
-    }
+    for (let i0 = 0; i0 < steps; i0 += MQTT_BATCH)
+      payloads.push(mqttPayload(v, i0, Math.min(steps, i0 + MQTT_BATCH), start, INTERVAL));
     return payloads;
   });
 }
@@ -310,35 +291,20 @@ async function runServer(
     };
 
     if (mode === 'mqtt') {
-      await Promise.all(
-        plant.things.map(async (thing, t) => {
-          const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${server.mqttPort}`, {
-            username: thing.token,
-            password: 'x',
-            clientId: `bench-${t}`,
-            protocolVersion: 4,
-            reconnectPeriod: 0,
-          });
-          let k = 0;
-          const sendOne = async (): Promise<void> => {
-            while (!isOver() && k < chunks) {
-              const mine = k++;
-              try {
-                await client.publishAsync('v1/devices/me/telemetry', payloads[t]?.[mine] as Buffer, {
-                  qos: 1,
-                });
-                acks.push({ at: performance.now(), points: pointsPerPayload(t, mine) });
-              } catch (error) {
-                errors++;
-                if (errors < 5) console.error(`  publish failed: ${(error as Error).message}`);
-                return;
-              }
-            }
-          };
-          await Promise.all(Array.from({ length: MQTT_INFLIGHT }, sendOne));
-          await client.endAsync();
-        }),
-      );
+      const sent = await publishMqtt({
+        port: server.mqttPort,
+        things: plant.things,
+        inflight: MQTT_INFLIGHT,
+        isOver,
+        acks,
+        next: (t) => {
+          const k = next[t] as number;
+          if (k >= chunks) return undefined;
+          next[t] = k + 1;
+          return { body: payloads[t]?.[k] as Buffer, points: pointsPerPayload(t, k) };
+        },
+      });
+      errors += sent.errors;
     } else {
       const gz = mode === 'line-gzip';
       const headers: Record<string, string>[] = plant.things.map((th) => ({

@@ -189,3 +189,16 @@ export const alarmNotifyOutboxList = endpoint({
   tags,
   summary: 'Notifications pending, sent and given up on, newest first',
 });
+
+/** Where the SMTP settings' test e-mail goes. */
+export const SmtpTestBody = Type.Object({ to: Address });
+export type SmtpTestBody = Static<typeof SmtpTestBody>;
+
+export const alarmNotifySmtpTest = endpoint({
+  method: 'POST',
+  path: '/api/alarm/notify/smtp/test',
+  body: SmtpTestBody,
+  response: NotifyTestResult,
+  tags,
+  summary: 'Send a test e-mail through the saved SMTP server now and say how it went (the server’s reason)',
+});

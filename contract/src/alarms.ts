@@ -482,6 +482,8 @@ export const MaintenanceWindow = Type.Object({
   end: Type.String(),
   reason: Type.String(),
   createdAt: Type.String(),
+  /** The username of who planned it ('' for a window planned before this was recorded). */
+  createdBy: Type.String(),
 });
 export type MaintenanceWindow = Static<typeof MaintenanceWindow>;
 

@@ -12,6 +12,7 @@ export * from './ingest.ts';
 export * from './metric-configs.ts';
 export * from './query.ts';
 export * from './regions.ts';
+export * from './reports.ts';
 export * from './routes.ts';
 export * from './system.ts';
 export * from './things.ts';

@@ -22,6 +22,7 @@ import { healthRoutes } from './modules/health/index.ts';
 import { metricConfigRoutes } from './modules/metric-configs/index.ts';
 import { boardRoutes, queryRoutes } from './modules/query/index.ts';
 import { regionRoutes } from './modules/regions/index.ts';
+import { reportRoutes } from './modules/reports/index.ts';
 import { bootstrapSystem, systemRoutes } from './modules/system/index.ts';
 import { thingsRoutes } from './modules/things/index.ts';
 import { unitsRoutes } from './modules/units/index.ts';
@@ -178,6 +179,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         await api.register(boardRoutes, { service: services.query });
         await api.register(alarmRoutes, { service: services.alarms });
         await api.register(alarmNotifyRoutes, { settings: services.alarmNotify.settings });
+        await api.register(reportRoutes, {
+          service: services.reports,
+          query: services.query,
+          timeZone: config.telemetry.timeZone,
+          now,
+        });
       },
       { prefix: '/api' },
     );

@@ -14,6 +14,7 @@ import { createCatalog } from './modules/catalog/index.ts';
 import { createMetricConfigService } from './modules/metric-configs/index.ts';
 import { createQueryService } from './modules/query/index.ts';
 import { createRegionService } from './modules/regions/index.ts';
+import { createReportsService } from './modules/reports/index.ts';
 import { createSystemServices } from './modules/system/index.ts';
 import { createThingsService } from './modules/things/index.ts';
 import type { DuckDBTelemetryStore } from './telemetry/index.ts';
@@ -117,6 +118,8 @@ export function buildServices(deps: ServiceDeps) {
     onAction: (action) => alarmNotify.notifier.alarmActed(action),
   });
 
+  const reports = createReportsService({ db, catalog, now });
+
   return {
     things,
     regions,
@@ -130,6 +133,7 @@ export function buildServices(deps: ServiceDeps) {
     alarms,
     alarmRunner,
     alarmNotify,
+    reports,
   };
 }
 

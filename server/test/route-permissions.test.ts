@@ -43,6 +43,10 @@ const OPEN_TO_EVERY_USER = new Set([
   'POST /api/alarm/history/:id/actions',
   'GET /api/alarm/health',
   'GET /api/alarm/out-of-service',
+  // KPI reports: everyone reads and exports them; writes need /analysis/kpi (docs/permissions.md).
+  'GET /api/reports',
+  'GET /api/reports/:id/components',
+  'POST /api/statistics/report/output',
 ]);
 /**
  * Public for the user-token hook but guarded by a device access token of their own (telemetry

@@ -347,6 +347,8 @@ export interface AlarmMaintenanceTable {
   ends_at: string;
   reason: string;
   created_at: string;
+  /** Who planned it (migration 0220); '' for windows planned before. */
+  created_by: string;
 }
 
 // ---- alarm notifications (migration 0120; docs/alarms.md "Notifications") -------------------------
@@ -424,4 +426,42 @@ export interface AlarmOutOfServiceTable {
   user_id: number | null;
   username: string;
   created_at: string;
+}
+
+export interface ReportsTable {
+  id: Generated<number>;
+  /** NULL: the top level. */
+  parent_id: number | null;
+  name: string;
+  /** 1 = folder, 0 = report. */
+  folder: number;
+  sort: number;
+  published_at: string | null;
+  published_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReportComponentsTable {
+  id: Generated<number>;
+  report_id: number;
+  title: string;
+  chart_type: string;
+  /** JSON: ComponentYoy. */
+  yoy: string;
+  /** JSON: ComponentParams. */
+  params: string;
+  /** JSON array: ComponentMetric. */
+  metrics: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DB {
+  reports: ReportsTable;
+  report_components: ReportComponentsTable;
 }

@@ -1,5 +1,5 @@
 import { DEFAULT_PAGE_SIZE } from '@kilowatch/contract';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
 import type { DB } from './schema.ts';
 
 /** What a repository function runs on: the database, or the transaction its service opened. */
@@ -29,3 +29,24 @@ export const page = (query: { page?: number | undefined; pageSize?: number | und
   const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
   return { page: at, pageSize, limit: pageSize, offset: (at - 1) * pageSize };
 };
+
+/**
+ * One page of a list query with the count of every row it matches: `base` holds the joins, filters
+ * and selection, `order` sorts the page (the count needs no order).
+ */
+export async function pageRows<D, TB extends keyof D, O>(
+  base: SelectQueryBuilder<D, TB, O>,
+  order: (query: SelectQueryBuilder<D, TB, O>) => SelectQueryBuilder<D, TB, O>,
+  page: { page: number; pageSize: number },
+): Promise<{ rows: O[]; total: number }> {
+  // Over a generic table the selection's type cannot be worked out: it is this one column.
+  const { total } = (await base
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number | string>().as('total'))
+    .executeTakeFirstOrThrow()) as { total: number | string };
+  const rows = await order(base)
+    .limit(page.pageSize)
+    .offset((page.page - 1) * page.pageSize)
+    .execute();
+  return { rows: rows as O[], total: Number(total) };
+}

@@ -1,5 +1,6 @@
 import type { AlarmRuleInput } from '@kilowatch/contract';
 import type { AlarmsService } from '../modules/alarms/index.ts';
+import { MOTOR_TEMP_LIMIT } from '../simulator/index.ts';
 
 /** What the demo needs of the alarm centre to provision its rules. */
 export type DemoAlarms = Pick<AlarmsService, 'createRule' | 'setRuleState' | 'applyMonitors'>;
@@ -8,7 +9,8 @@ type DemoRule = Omit<AlarmRuleInput, 'categoryId' | 'templateId'> & { category: 
 
 /**
  * The demo plant's alarm rules, each watching what the simulator really does (docs/demo-plant.md):
- * a tripped compressor loses pressure (0.45 MPa; running it stays at 0.60–0.72), a fire sensor
+ * a tripped compressor loses pressure (0.45 MPa; running it stays at 0.60–0.72), an overheating
+ * compressor motor passes 105 ℃ (a healthy one stays below 90), a fire sensor
  * reports 1 报警 or 2 故障, and transformers pass 70 % load at the production peaks, so the bell
  * rings on a working day without waiting for a rare fault.
  */
@@ -23,6 +25,17 @@ export const DEMO_RULES: readonly DemoRule[] = [
     deadband: 0.05,
     severity: 'major',
     message: '{thing} 排气压力 {value} {unit}，疑似跳机（{region}）',
+  },
+  {
+    category: '空压机',
+    name: '电机温度过高',
+    ability: 'motorTemp',
+    condition: { kind: 'threshold', op: '>', value: MOTOR_TEMP_LIMIT },
+    onDelay: 60,
+    offDelay: 120,
+    deadband: 5,
+    severity: 'major',
+    message: `{thing} 电机温度 {value}{unit}，超过 ${MOTOR_TEMP_LIMIT}{unit}（{region}）`,
   },
   {
     category: '烟温复合探测器',

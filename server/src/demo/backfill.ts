@@ -36,7 +36,14 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
   const batchPoints = options.batchPoints ?? 100_000;
   const maxInFlight = options.inFlight ?? 2;
   const began = performance.now();
-  const models = options.things.map((t) => ({ id: t.id, model: generator.model(t) }));
+  const models = options.things.map((t) => {
+    const model = generator.model(t);
+    // Indexes into the sample of the metrics written (those the thing's category declares).
+    const kept = model.metrics.flatMap((metric, i) =>
+      t.declared && !t.declared.includes(metric) ? [] : [i],
+    );
+    return { id: t.id, model, kept };
+  });
   const width = Math.max(1, ...models.map((m) => m.model.metrics.length));
   const out = new Float64Array(width);
   const pending: Promise<void>[] = [];
@@ -60,14 +67,13 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
 
   const first = Math.ceil(options.start / stepMs) * stepMs;
   for (let ts = first; ts < options.end; ts += stepMs) {
-    for (const { id, model } of models) {
+    for (const { id, model, kept } of models) {
       if (!generator.sample(model, ts, out)) {
         silentSamples++;
         continue;
       }
-      const { metrics } = model;
-      for (let i = 0; i < metrics.length; i++) {
-        batch.push({ thingId: id, metric: metrics[i] as string, ts, value: out[i] as number });
+      for (const i of kept) {
+        batch.push({ thingId: id, metric: model.metrics[i] as string, ts, value: out[i] as number });
       }
     }
     if (batch.length >= batchPoints) await flush(ts);

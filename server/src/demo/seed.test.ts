@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, dialects, login, type TestApp } from '../../test/helpers.ts';
-import { CATEGORIES, ROOT_REGION } from '../simulator/index.ts';
+import { CATEGORIES, METRICS, ROOT_REGION } from '../simulator/index.ts';
 import { DEMO_RULES } from './alarm-rules.ts';
 import { type DemoServices, HOME_CONFIGS, loadPlant, seedPlant } from './seed.ts';
 
@@ -86,5 +86,25 @@ describe.each(dialects())('seeding the demo plant (%s)', (dialect) => {
     expect(monitors.map((m) => m.targetId)).toEqual(DEMO_RULES.map(() => root.id));
     // The 50 things of the plan include compressors and transformers: the rules cover some.
     expect(rules.find((r) => r.name === '空压机跳机')!.things).toBeGreaterThan(0);
+    // The overheating motor of the simulator (its compressors' 电机温度) rings too.
+    expect(abilities.find((a) => a.identifier === 'motorTemp')?.name).toBe('电机温度');
+    const motor = rules.find((r) => r.name === '电机温度过高')!;
+    expect(motor.things).toBe(rules.find((r) => r.name === '空压机跳机')!.things);
+  });
+
+  it('simulates only the metrics a category declares (a plant seeded before an ability existed)', async () => {
+    const { things: thingsService, alarms } = t.app.services;
+    const compressors = (await thingsService.listCategories({ name: '空压机', pageSize: 10 })).list[0]!;
+    const motorTemp = (await thingsService.categoryAbilities(compressors.id)).find(
+      (a) => a.identifier === 'motorTemp',
+    )!;
+    const rule = (await alarms.listRules({ name: '电机温度过高', page: 1, pageSize: 10 })).list[0]!;
+    await alarms.deleteRule(rule.id);
+    await thingsService.deleteCategoryAbility(motorTemp.id);
+
+    const things = await loadPlant(thingsService);
+    const compressor = things.find((x) => x.kind === 'compressor')!;
+    expect(compressor.declared).toEqual(METRICS.compressor.filter((m) => m !== 'motorTemp'));
+    expect(things.filter((x) => x.kind !== 'compressor').every((x) => x.declared === undefined)).toBe(true);
   });
 });

@@ -8,6 +8,7 @@ import {
   type CategoryPlan,
   type Kind,
   MARKER_CATEGORY,
+  METRICS,
   planThings,
   profileOfLabel,
   REGIONS,
@@ -196,6 +197,8 @@ export async function loadPlant(
   for (const plan of CATEGORIES) {
     const categoryId = await findCategoryId(thingsService, plan.name);
     if (categoryId === undefined) continue;
+    const abilities = new Set((await thingsService.categoryAbilities(categoryId)).map((a) => a.identifier));
+    const declared = METRICS[plan.kind].filter((metric) => abilities.has(metric));
     for (let page = 1; ; page++) {
       const { list, total } = await thingsService.listThings({ categoryId, page, pageSize: 500 });
       for (const thing of list) {
@@ -208,6 +211,7 @@ export async function loadPlant(
           kind: plan.kind,
           rated: Number.isFinite(rated) && rated > 0 ? rated : 50,
           profile: profileOfLabel(attribute(thing, ATTR.profile) ?? '') ?? 'production',
+          ...(declared.length < METRICS[plan.kind].length ? { declared } : {}),
           accessToken: '',
         });
       }

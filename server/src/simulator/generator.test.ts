@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   METRICS,
+  MOTOR_TEMP_LIMIT,
   PlantGenerator,
   REPLACE_PERIOD_HOURS,
   type SimThingSpec,
@@ -217,5 +218,36 @@ describe('demo plant generator', () => {
     expect(faults).toBeGreaterThan(0);
     expect(silent / samples).toBeGreaterThan(0);
     expect(silent / samples).toBeLessThan(0.005);
+  });
+
+  it('overheats a compressor motor a few times a day across the plant, for minutes, then it cools back', () => {
+    const g = new PlantGenerator({ timeZone: TZ });
+    const days = 14;
+    const over: { thing: string; at: number; minutes: number }[] = [];
+    let healthy = 0;
+    for (const spec of planThings(120).filter((t) => t.kind === 'compressor')) {
+      const m = g.model(spec);
+      let since: number | undefined;
+      for (const { ts, value } of series(g, m, 'motorTemp', MONDAY - days * DAY, MONDAY, 60_000)) {
+        if (!g.overheat(m, ts)) healthy = Math.max(healthy, value);
+        if (value > MOTOR_TEMP_LIMIT) since ??= ts;
+        // Below the limit less the demo rule's deadband: its alarm returns.
+        else if (since !== undefined && value < MOTOR_TEMP_LIMIT - 5) {
+          over.push({ thing: spec.identifier, at: since, minutes: (ts - since) / 60_000 });
+          since = undefined;
+        }
+      }
+    }
+    expect(healthy).toBeGreaterThan(60);
+    expect(healthy).toBeLessThan(MOTOR_TEMP_LIMIT - 10);
+    expect(over.length / days).toBeGreaterThan(1);
+    expect(over.length / days).toBeLessThan(6);
+    // Longer than the rule's one-minute on-delay, shorter than an hour.
+    expect(Math.min(...over.map((o) => o.minutes))).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...over.map((o) => o.minutes))).toBeLessThan(30);
+    // From the default seed the plant never goes three days without one, weekends included.
+    const times = over.map((o) => o.at).sort((a, b) => a - b);
+    expect(times[0]! - (MONDAY - days * DAY)).toBeLessThan(DAY);
+    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeLessThan(3 * DAY);
   });
 });

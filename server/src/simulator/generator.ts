@@ -24,7 +24,7 @@ export type LoadProfile = (typeof LOAD_PROFILES)[number];
 export const METRICS: Record<Kind, readonly string[]> = {
   meter: ['P', 'EP', 'Ua', 'Ub', 'Uc', 'Ia', 'Ib', 'Ic', 'PF', 'F'],
   transformer: ['Pin', 'EPin', 'loadRate', 'oilTemp', 'windingTemp'],
-  compressor: ['status', 'runHours', 'startups', 'stopHours', 'P', 'EP', 'pressure', 'airFlow'],
+  compressor: ['status', 'runHours', 'startups', 'stopHours', 'P', 'EP', 'pressure', 'airFlow', 'motorTemp'],
   water: ['flow', 'total'],
   gas: ['gasFlow', 'gasTotal'],
   fire: ['smoke', 'temp', 'state'],
@@ -37,6 +37,11 @@ export interface SimThingSpec {
   /** kW (meters, compressors), kVA (transformers), m³/h or Nm³/h (water, gas); unused for fire sensors. */
   rated: number;
   profile: LoadProfile;
+  /**
+   * The metrics of its kind its category declares, when not all: a plant seeded by an older version
+   * lacks the newer abilities (the demo seeds once), and ingest would refuse their values.
+   */
+  declared?: readonly string[];
 }
 
 // ---- shapes ------------------------------------------------------------------------------------
@@ -93,6 +98,12 @@ const SALT = {
   faultLength: 26,
   smoke: 27,
   temp: 28,
+  overheat: 29,
+  overheatAt: 30,
+  overheatRise: 31,
+  overheatCool: 32,
+  overheatPeak: 33,
+  motor: 34,
 } as const;
 
 /** Hourly chance that a device goes silent for 2–15 minutes (a gap in its series). */
@@ -106,6 +117,15 @@ export const TRIP_CHANCE = 0.002;
 export const FIRE_BLOCK_MS = 6 * HOUR;
 export const ALARM_CHANCE = 0.006;
 export const FAULT_CHANCE = 0.002;
+/**
+ * Compressor motors: chance per 3-hour block of overheating (a clogged cooler, a failing fan). The
+ * winding heats for 10–20 minutes towards 110–125 ℃ (less on a light load: a stopped motor makes no
+ * heat), then cools back in 15–25 minutes, passing the limit for about ten minutes.
+ */
+export const OVERHEAT_BLOCK_MS = 3 * HOUR;
+export const OVERHEAT_CHANCE = 0.12;
+/** Where the demo's rule 电机温度过高 rings (demo/alarm-rules.ts); a healthy motor stays below 90 ℃. */
+export const MOTOR_TEMP_LIMIT = 105;
 /** Compressor pressure band (MPa): loads at the low limit, unloads at the high one. */
 export const PRESSURE_LOW = 0.62;
 export const PRESSURE_HIGH = 0.72;
@@ -345,12 +365,16 @@ export class PlantGenerator {
     return this.tripHash(m, h) && !this.tripHash(m, h - 1) && this.rawDuty(m, h) > 0;
   }
 
+  /** Share of hour h on load (0 the hour after a trip). */
+  private duty(m: ThingModel, h: number): number {
+    return this.tripped(m, h - 1) ? 0 : this.rawDuty(m, h);
+  }
+
   /** The compressor's plan for hour h: duty, cycles, trip; the hour after a trip it stays off. */
   compressorHour(m: ThingModel, h: number): CompressorHour {
     if (m.plan?.h === h) return m.plan;
-    const duty = (hour: number) => (this.tripped(m, hour - 1) ? 0 : this.rawDuty(m, hour));
-    const d = duty(h);
-    const prevDuty = duty(h - 1);
+    const d = this.duty(m, h);
+    const prevDuty = this.duty(m, h - 1);
     const plan: CompressorHour = {
       h,
       duty: d,
@@ -499,6 +523,7 @@ export class PlantGenerator {
         out[6] = round(pressure(plan, f) + 0.004 * noise(key, SALT.pressure, sec), 3);
         // Free air delivery ≈ 0.17 m³/min per kW, published in m³/h.
         out[7] = running ? round(rated * 0.17 * 60 * (1 + 0.02 * noise(key, SALT.sample + 1, sec)), 1) : 0;
+        out[8] = round(this.motorTemp(m, ts), 1);
         return true;
       }
       case 'water':
@@ -527,6 +552,46 @@ export class PlantGenerator {
         return true;
       }
     }
+  }
+
+  /**
+   * The compressor motor's winding temperature (℃) at `ts`: ambient + 10 stopped, up to 52 more on
+   * load, following the load about an hour late like a transformer's oil; an overheating episode
+   * (`overheat`) lifts it towards its peak, as far as the load drives it.
+   */
+  motorTemp(m: ThingModel, ts: number): number {
+    const h = Math.floor(ts / HOUR);
+    const f = (ts - h * HOUR) / HOUR;
+    const before = this.duty(m, h - 1);
+    const heat = before + (this.duty(m, h) - before) * f;
+    const cold = this.ambient(h, f) + 10;
+    const normal = cold + 52 * heat;
+    const episode = this.overheat(m, ts);
+    // A motor on load half the time or more reaches the peak; a lightly loaded one stays cooler.
+    const hot = episode ? Math.min(1, 2 * heat) * episode.share * Math.max(0, episode.peak - normal) : 0;
+    return normal + hot + 0.4 * noise(m.key, SALT.motor, Math.floor(ts / 1000));
+  }
+
+  /**
+   * An overheating episode of a compressor motor under way at `ts`: its peak (℃) and how far
+   * towards it the winding is (0–1: a linear rise, then a cooling that slows as it nears normal).
+   */
+  overheat(
+    m: ThingModel,
+    ts: number,
+  ): { start: number; end: number; peak: number; share: number } | undefined {
+    const block = Math.floor(ts / OVERHEAT_BLOCK_MS);
+    if (uniform(m.key, SALT.overheat, block) >= OVERHEAT_CHANCE) return undefined;
+    const start =
+      block * OVERHEAT_BLOCK_MS +
+      Math.floor(uniform(m.key, SALT.overheatAt, block) * (OVERHEAT_BLOCK_MS - HOUR));
+    const rise = (10 + 10 * uniform(m.key, SALT.overheatRise, block)) * 60_000;
+    const cool = (15 + 10 * uniform(m.key, SALT.overheatCool, block)) * 60_000;
+    if (ts < start || ts >= start + rise + cool) return undefined;
+    const peak = MOTOR_TEMP_LIMIT + 5 + 15 * uniform(m.key, SALT.overheatPeak, block);
+    const x = ts - start;
+    const share = x < rise ? x / rise : (1 - (x - rise) / cool) ** 2;
+    return { start, end: start + rise + cool, peak, share };
   }
 
   /** A fire sensor's condition at `ts`: normal, an alarm (smoke level %/m) or a fault. */

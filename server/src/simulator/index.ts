@@ -18,6 +18,7 @@ export {
   LOAD_PROFILES,
   type LoadProfile,
   METRICS,
+  MOTOR_TEMP_LIMIT,
   PlantGenerator,
   type SimThingSpec,
 } from './generator.ts';

@@ -94,6 +94,7 @@ export const CATEGORIES: CategoryPlan[] = [
       counter('EP', '有功电能', 'kWh', 6),
       number('pressure', '排气压力', 'MPa', 7),
       number('airFlow', '排气量', 'm³/h', 8),
+      number('motorTemp', '电机温度', '℃', 9, { aggregator: 'max' }),
     ],
     models: [
       { name: 'GA75', vendor: '阿特拉斯·科普柯' },

@@ -128,6 +128,10 @@ export function startPublisher(options: PublisherOptions): Publisher {
         stats.skippedSilent++;
         continue;
       }
+      if (device.thing.declared) {
+        for (const metric of device.model.metrics)
+          if (!device.thing.declared.includes(metric)) delete values[metric];
+      }
       stats.published++;
       device.client.publish(device.topic, JSON.stringify({ ts, values }), { qos: 1 }, (error) => {
         if (error) stats.failed++;

@@ -12,9 +12,21 @@ import {
   alarmHistoryAction,
   alarmHistoryGet,
   alarmHistoryList,
+  alarmMaintenanceCreate,
+  alarmMaintenanceDelete,
+  alarmMaintenanceList,
   alarmMonitorBatch,
   alarmMonitorDelete,
   alarmMonitorList,
+  alarmNotifyOutboxList,
+  alarmNotifyRouteCreate,
+  alarmNotifyRouteDelete,
+  alarmNotifyRouteList,
+  alarmNotifyRouteTest,
+  alarmNotifyRouteUpdate,
+  alarmNotifySmtpGet,
+  alarmNotifySmtpTest,
+  alarmNotifySmtpUpdate,
   alarmOutOfServiceCreate,
   alarmOutOfServiceDelete,
   alarmOutOfServiceList,
@@ -29,9 +41,14 @@ import {
   alarmTemplateList,
   alarmTemplateUpdate,
   type BacktestBody,
+  type MaintenanceInput,
+  type MaintenanceQuery,
   type MonitorBatch,
+  type NotifyOutboxQuery,
+  type NotifyRouteInput,
   type OutOfServiceInput,
   type OutOfServiceQuery,
+  type SmtpSettingsInput,
 } from '@kilowatch/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../lib/call.ts';
@@ -195,3 +212,58 @@ export const useTakeOutOfService = () =>
 
 export const useReturnToService = () =>
   useAlarmMutation((id: number) => call(alarmOutOfServiceDelete, { params: { id } }));
+// ---- maintenance windows ------------------------------------------------------------------------
+
+export const useMaintenanceWindows = (query: MaintenanceQuery) =>
+  useQuery({
+    queryKey: keys.alarms.maintenance(query),
+    queryFn: () => call(alarmMaintenanceList, { query, silent: true }),
+    placeholderData: keepPreviousData,
+  });
+
+/** One window per target: the dialog plans the same range on every device or region chosen. */
+export const usePlanMaintenance = () =>
+  useAlarmMutation(async (inputs: MaintenanceInput[]) => {
+    for (const body of inputs) await call(alarmMaintenanceCreate, { body });
+  });
+
+export const useDeleteMaintenance = () =>
+  useAlarmMutation((id: number) => call(alarmMaintenanceDelete, { params: { id } }));
+
+// ---- notification settings (docs/alarms.md, Notifications) --------------------------------------
+
+export const useNotifySmtp = () =>
+  useQuery({ queryKey: keys.alarms.notifySmtp(), queryFn: () => call(alarmNotifySmtpGet, { silent: true }) });
+
+export const useSaveNotifySmtp = () =>
+  useAlarmMutation((body: SmtpSettingsInput) => call(alarmNotifySmtpUpdate, { body }));
+
+/** Sends now, outside the outbox: nothing changes, so nothing is invalidated. */
+export const useTestNotifySmtp = () =>
+  useMutation({ mutationFn: (to: string) => call(alarmNotifySmtpTest, { body: { to } }) });
+
+export const useNotifyRoutes = () =>
+  useQuery({
+    queryKey: keys.alarms.notifyRoutes(),
+    queryFn: () => call(alarmNotifyRouteList, { silent: true }),
+  });
+
+export const useSaveNotifyRoute = () =>
+  useAlarmMutation(({ id, input }: { id: number | null; input: NotifyRouteInput }) =>
+    id === null
+      ? call(alarmNotifyRouteCreate, { body: input })
+      : call(alarmNotifyRouteUpdate, { params: { id }, body: input }),
+  );
+
+export const useDeleteNotifyRoute = () =>
+  useAlarmMutation((id: number) => call(alarmNotifyRouteDelete, { params: { id } }));
+
+export const useTestNotifyRoute = () =>
+  useMutation({ mutationFn: (id: number) => call(alarmNotifyRouteTest, { params: { id } }) });
+
+export const useNotifyOutbox = (query: NotifyOutboxQuery) =>
+  useQuery({
+    queryKey: keys.alarms.notifyOutbox(query),
+    queryFn: () => call(alarmNotifyOutboxList, { query, silent: true }),
+    placeholderData: keepPreviousData,
+  });

@@ -140,6 +140,16 @@ export const keys = {
     health: (query: object) => ['alarms', 'health', query] as const,
     /** Alarms out of service (a rule on a thing, or a monitor). */
     outOfService: (query: object) => ['alarms', 'outOfService', query] as const,
+    maintenance: (query: object) => ['alarms', 'maintenance', query] as const,
+    notifySmtp: () => ['alarms', 'notify', 'smtp'] as const,
+    notifyRoutes: () => ['alarms', 'notify', 'routes'] as const,
+    notifyOutbox: (query: object) => ['alarms', 'notify', 'outbox', query] as const,
+  },
+  /** Everything under /api/reports: the tree and each report's components. */
+  reports: {
+    all: ['reports'] as const,
+    tree: () => ['reports', 'tree'] as const,
+    components: (reportId: number) => ['reports', reportId, 'components'] as const,
   },
 };
 

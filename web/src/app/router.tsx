@@ -5,6 +5,7 @@ import { screens as alarmScreens } from '../features/alarms/index.ts';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { screens as deviceScreens } from '../features/devices/index.ts';
 import { screens as homeScreens } from '../features/home/index.ts';
+import { screens as kpiScreens } from '../features/kpi/index.ts';
 import { screens as monitoringScreens } from '../features/monitoring/index.ts';
 import { RouteErrorBoundary } from '../features/pages/RouteErrorBoundary.tsx';
 import { screens as regionScreens } from '../features/regions/index.ts';
@@ -21,6 +22,7 @@ const SCREENS: ScreenMap = {
   ...monitoringScreens,
   ...homeScreens,
   ...alarmScreens,
+  ...kpiScreens,
 };
 
 const leafObjects = (routes: ConsoleRoute[]): RouteObject[] =>

@@ -9,6 +9,7 @@ import { REMOVE_WARN_EVENT, useBellAlarms } from '../api/alarms.ts';
 import { keys } from '../api/keys.ts';
 import { formatPlantTime } from '../lib/plant-calendar.ts';
 import { AlarmSound, type AlarmSoundOptions } from './alarm-sound.ts';
+import { type BellMute, muteAfter, muteOver } from './bell-mute.ts';
 import styles from './layout.module.css';
 
 /** Spec §9: the badge shows at most 99 ("99+"), names are cut at 20 characters plus an ellipsis. */
@@ -58,7 +59,7 @@ function useAlarmSound(ringing: boolean, severity: Severity, options?: AlarmSoun
 /**
  * The top bar's bell (spec §2, §4): polls the ringing alarms every 10 s and on `removeWarn`,
  * shows their count and the newest five, and sounds while any ring. "Mute until a new alarm"
- * remembers the newest alarm id seen; a newer one ends the mute.
+ * silences it until an alarm not in the list at mute time appears (bell-mute.ts).
  */
 export function AlarmBell({ sound: soundOptions }: { sound?: AlarmSoundOptions } = {}) {
   const { t } = useTranslation();
@@ -66,7 +67,7 @@ export function AlarmBell({ sound: soundOptions }: { sound?: AlarmSoundOptions }
   const queryClient = useQueryClient();
   const { data } = useBellAlarms();
   const [open, setOpen] = useState(false);
-  const [mutedAt, setMutedAt] = useState<number | null>(null);
+  const [mute, setMute] = useState<BellMute>(null);
   const { pathname, search } = useLocation();
 
   // Any navigation (a tab, the menu, back) closes the dropdown.
@@ -81,13 +82,11 @@ export function AlarmBell({ sound: soundOptions }: { sound?: AlarmSoundOptions }
 
   const list = useMemo(() => data?.list ?? [], [data]);
   const size = data?.size ?? 0;
-  const newest = list.reduce((max, a) => Math.max(max, a.id), 0);
+  const ids = useMemo(() => list.map((a) => a.id), [list]);
 
-  useEffect(() => {
-    if (mutedAt !== null && newest > mutedAt) setMutedAt(null);
-  }, [newest, mutedAt]);
+  useEffect(() => setMute((current) => muteAfter(current, ids)), [ids]);
 
-  const muted = mutedAt !== null;
+  const muted = mute !== null;
   const ringing = size > 0 && list.length > 0 && !muted;
   const { blocked } = useAlarmSound(ringing, mostSevere(list), soundOptions);
 
@@ -126,7 +125,7 @@ export function AlarmBell({ sound: soundOptions }: { sound?: AlarmSoundOptions }
             size="small"
             type="text"
             icon={muted ? <SoundOutlined /> : <MutedOutlined />}
-            onClick={() => setMutedAt(muted ? null : newest)}
+            onClick={() => setMute(muted ? null : muteOver(ids))}
             data-testid="alarm-bell-mute"
           >
             {t(muted ? 'alarmBell.unmute' : 'alarmBell.mute')}
@@ -142,6 +141,16 @@ export function AlarmBell({ sound: soundOptions }: { sound?: AlarmSoundOptions }
   const label = t('alarmBell.label', { count: size });
   return (
     <>
+      {muted && size > 0 && (
+        <Tooltip title={t('alarmBell.muted')}>
+          <MutedOutlined
+            className={styles.bellMuted}
+            aria-label={t('alarmBell.muted')}
+            role="img"
+            data-testid="alarm-bell-muted"
+          />
+        </Tooltip>
+      )}
       {ringing && blocked && (
         <Tooltip title={t('alarmBell.blocked')}>
           <MutedOutlined className={styles.bellBlocked} aria-label={t('alarmBell.blocked')} role="img" />

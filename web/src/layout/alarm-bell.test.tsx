@@ -181,12 +181,18 @@ describe('<AlarmBell>', { timeout: 30_000 }, () => {
     fireEvent.click(screen.getByTestId('alarm-bell'));
     fireEvent.click(await screen.findByTestId('alarm-bell-mute'));
     expect(screen.getByTestId('alarm-bell-mute').textContent).toContain('取消静音');
+    expect(screen.getByRole('img', { name: '已静音，出现新告警时恢复' })).toBeTruthy();
     act(() => fireRemoveWarn());
     await waitFor(() => expect(bellCalls().length).toBe(2));
     expect(screen.getByTestId('alarm-bell-mute').textContent).toContain('取消静音');
+    const silent = audio.beeps.length;
+    await new Promise((r) => setTimeout(r, 2_300));
+    expect(audio.beeps.length).toBe(silent);
     answer = { list: [alarm(4), alarm(3)], size: 2 };
     act(() => fireRemoveWarn());
     await waitFor(() => expect(screen.getByTestId('alarm-bell-mute').textContent).toContain('静音至新告警'));
+    expect(screen.queryByTestId('alarm-bell-muted')).toBeNull();
+    await waitFor(() => expect(audio.beeps.length).toBeGreaterThan(silent));
   });
 });
 

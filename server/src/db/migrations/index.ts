@@ -9,6 +9,8 @@ import * as openSessions from './2026-11-23-0041-open-sessions.ts';
 import * as alarms from './2026-11-23-0110-alarms.ts';
 import * as alarmNotify from './2026-11-23-0120-alarm-notify.ts';
 import * as alarmOutOfService from './2026-11-24-0210-alarm-out-of-service.ts';
+import * as maintenanceCreatedBy from './2026-11-24-0220-maintenance-created-by.ts';
+import * as reports from './2026-11-24-0260-reports.ts';
 
 interface DialectMigration {
   // biome-ignore lint/suspicious/noExplicitAny: migrations are written against no schema type
@@ -28,6 +30,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-23-0110-alarms': alarms,
   '2026-11-23-0120-alarm-notify': alarmNotify,
   '2026-11-24-0210-alarm-out-of-service': alarmOutOfService,
+  '2026-11-24-0220-maintenance-created-by': maintenanceCreatedBy,
+  '2026-11-24-0260-reports': reports,
 };
 
 /** The migrations with the dialect bound, as Kysely's Migrator expects them. */

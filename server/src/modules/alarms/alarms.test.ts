@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AlarmRuleInput } from '@kilowatch/contract';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, dialects, login, type TestApp } from '../../../test/helpers.ts';
 import { type Plant, seedPlant } from '../../ingest/testing.ts';
 import { type Api, apiAs } from '../things/testing.ts';
@@ -273,7 +274,8 @@ describe.each(dialects())('alarm centre on %s', (dialect) => {
       reason: '更换互感器',
     });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
-    expect(made.body.data).toMatchObject({ targetName: m2.name, reason: '更换互感器' });
+    expect(made.body.data).toMatchObject({ targetName: m2.name, reason: '更换互感器', createdBy: 'admin' });
+    expect((await api.get('/api/alarm/maintenance')).body.data.list[0]).toMatchObject({ createdBy: 'admin' });
     const bellBefore = (await bell()).size;
     t.clock.advance(1000);
     await send(m2.token, { P: 99 });
@@ -314,5 +316,41 @@ describe.each(dialects())('alarm centre on %s', (dialect) => {
       },
     ]);
     expect(res.body.data.points).toHaveLength(30);
+  });
+
+  it('counts the things a page of rules covers with one lookup per target; its calls work unbound', async () => {
+    // Taken apart, as a route handler or the demo's seeding may hold them.
+    const { createRule, updateRule, setRuleState, getRule, listRules, applyMonitors } = t.app.services.alarms;
+    const rule = { ...hot, ability: 'EP', categoryId: plant.categoryId, templateId: null } as AlarmRuleInput;
+    const first = await createRule({ ...rule, name: '电能覆盖 0' });
+    expect((await updateRule(first.id, { ...rule, name: '电能覆盖 1' })).name).toBe('电能覆盖 1');
+    expect((await setRuleState(first.id, 'disable')).enabled).toBe(false);
+    const ids = [first.id];
+    for (const n of [2, 3]) ids.push((await createRule({ ...rule, name: `电能覆盖 ${n}` })).id);
+    const region = (await api.post('/api/regions', { name: '电能覆盖区' })).body.data;
+    await api.post(`/api/regions/${region.id}/bindings`, { thingIds: plant.things.map((x) => x.id) });
+    for (const id of ids) {
+      await applyMonitors({
+        appliedType: 'rule',
+        appliedId: id,
+        targets: [
+          { type: 'region', id: region.id },
+          ...plant.things.map((x) => ({ type: 'thing' as const, id: x.id })),
+        ],
+      });
+    }
+    expect((await getRule(ids[2]!)).things).toBe(plant.things.length);
+
+    // The rules are disabled: the engine resolves none of their targets, every EP lookup is the page's.
+    const select = vi.spyOn(t.app.services.catalog, 'select');
+    try {
+      const page = await listRules({ name: '电能覆盖', page: 1, pageSize: 10 });
+      expect(page.list.map((r) => r.things)).toEqual(ids.map(() => plant.things.length));
+      const lookups = select.mock.calls.filter(([s]) => s.ability === 'EP');
+      // 3 rules × (1 region + 3 things) monitors, 4 distinct targets.
+      expect(lookups).toHaveLength(1 + plant.things.length);
+    } finally {
+      select.mockRestore();
+    }
   });
 });

@@ -13,7 +13,7 @@ import {
 } from '@kilowatch/contract';
 import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { DB } from '../../db/index.ts';
-import { containsPattern, type Db } from '../../db/sql.ts';
+import { containsPattern, type Db, pageRows } from '../../db/sql.ts';
 import type { AlarmStatus } from './engine/state.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -90,16 +90,8 @@ export async function listRules(
   if (query.name)
     base = base.where(sql<boolean>`lower(r.name) like ${containsPattern(query.name)} escape '\\'`);
   if (query.templateId !== undefined) base = base.where('r.template_id', '=', query.templateId);
-  const { total } = await base
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<number | string>().as('total'))
-    .executeTakeFirstOrThrow();
-  const rows = await base
-    .orderBy('r.id')
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize)
-    .execute();
-  return { list: rows.map(toRule), total: Number(total) };
+  const { rows, total } = await pageRows(base, (q) => q.orderBy('r.id'), query);
+  return { list: rows.map(toRule), total };
 }
 
 export async function findRule(db: Db, id: number): Promise<RuleRecord | undefined> {
@@ -205,16 +197,8 @@ export async function listTemplates(
   let base = templateBase(db);
   if (query.name)
     base = base.where(sql<boolean>`lower(t.name) like ${containsPattern(query.name)} escape '\\'`);
-  const { total } = await base
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<number | string>().as('total'))
-    .executeTakeFirstOrThrow();
-  const rows = await base
-    .orderBy('t.id')
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize)
-    .execute();
-  return { list: rows.map(toTemplate), total: Number(total) };
+  const { rows, total } = await pageRows(base, (q) => q.orderBy('t.id'), query);
+  return { list: rows.map(toTemplate), total };
 }
 
 export async function findTemplate(db: Db, id: number): Promise<AlarmTemplate | undefined> {
@@ -326,15 +310,7 @@ export async function listMonitors(
   if (query.id !== undefined) base = base.where('m.id', '=', query.id);
   if (query.appliedType) base = base.where('m.applied_type', '=', query.appliedType);
   if (query.appliedId !== undefined) base = base.where('m.applied_id', '=', query.appliedId);
-  const { total } = await base
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<number | string>().as('total'))
-    .executeTakeFirstOrThrow();
-  const rows = await base
-    .orderBy('m.id')
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize)
-    .execute();
+  const { rows, total } = await pageRows(base, (q) => q.orderBy('m.id'), query);
   return {
     list: rows.map((m) => ({
       id: m.id,
@@ -346,19 +322,46 @@ export async function listMonitors(
       targetName: (m.target_type === 'thing' ? m.thing_name : m.region_name) ?? '',
       createdAt: m.created_at,
     })),
-    total: Number(total),
+    total,
   };
 }
 
+const toMonitor = (m: Selectable<DB['alarm_monitors']>): MonitorRecord => ({
+  id: m.id,
+  appliedType: m.applied_type as MonitorRecord['appliedType'],
+  appliedId: m.applied_id,
+  targetType: m.target_type as MonitorRecord['targetType'],
+  targetId: m.target_id,
+});
+
 export async function allMonitors(db: Db): Promise<MonitorRecord[]> {
   const rows = await db.selectFrom('alarm_monitors').selectAll().orderBy('id').execute();
-  return rows.map((m) => ({
-    id: m.id,
-    appliedType: m.applied_type as MonitorRecord['appliedType'],
-    appliedId: m.applied_id,
-    targetType: m.target_type as MonitorRecord['targetType'],
-    targetId: m.target_id,
-  }));
+  return rows.map(toMonitor);
+}
+
+/** The monitors applying any of these rules or templates. */
+export async function monitorsApplying(
+  db: Db,
+  applied: { ruleIds: readonly number[]; templateIds: readonly number[] },
+): Promise<MonitorRecord[]> {
+  const { ruleIds, templateIds } = applied;
+  if (ruleIds.length === 0 && templateIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('alarm_monitors')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        ...(ruleIds.length > 0
+          ? [eb.and([eb('applied_type', '=', 'rule'), eb('applied_id', 'in', ruleIds)])]
+          : []),
+        ...(templateIds.length > 0
+          ? [eb.and([eb('applied_type', '=', 'template'), eb('applied_id', 'in', templateIds)])]
+          : []),
+      ]),
+    )
+    .orderBy('id')
+    .execute();
+  return rows.map(toMonitor);
 }
 
 /** Applies one rule or template to targets; targets it already covers are left as they are. */
@@ -510,17 +513,12 @@ export async function listHistory(
     );
   }
   if (query.state !== undefined) base = whereState(base, query.state, iso(now));
-  const { total } = await base
-    .select((eb) => eb.fn.countAll<number | string>().as('total'))
-    .executeTakeFirstOrThrow();
-  const rows = await base
-    .selectAll()
-    .orderBy('alarm_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize)
-    .execute();
-  return { list: rows.map(toHistory), size: Number(total) };
+  const { rows, total } = await pageRows(
+    base.selectAll(),
+    (q) => q.orderBy('alarm_at', 'desc').orderBy('id', 'desc'),
+    query,
+  );
+  return { list: rows.map(toHistory), size: total };
 }
 
 export async function findHistory(db: Db, id: number): Promise<HistoryRecord | undefined> {
@@ -694,6 +692,7 @@ function maintenanceBase(db: Db) {
       'w.ends_at',
       'w.reason',
       'w.created_at',
+      'w.created_by',
       'th.name as thing_name',
       'rg.name as region_name',
     ]);
@@ -710,6 +709,7 @@ const toMaintenance = (
   end: w.ends_at,
   reason: w.reason,
   createdAt: w.created_at,
+  createdBy: w.created_by,
 });
 
 export async function findMaintenance(db: Db, id: number): Promise<MaintenanceWindow | undefined> {
@@ -719,24 +719,24 @@ export async function findMaintenance(db: Db, id: number): Promise<MaintenanceWi
 
 export async function listMaintenance(
   db: Db,
-  query: { limit: number; offset: number; openAt?: number | undefined },
+  query: { page: number; pageSize: number; openAt?: number | undefined },
 ): Promise<{ list: MaintenanceWindow[]; total: number }> {
   let base = maintenanceBase(db);
   if (query.openAt !== undefined) base = base.where('w.ends_at', '>', iso(query.openAt));
-  const { total } = await base
-    .clearSelect()
-    .select((eb) => eb.fn.countAll<number | string>().as('total'))
-    .executeTakeFirstOrThrow();
-  const rows = await base
-    .orderBy('w.starts_at', 'desc')
-    .orderBy('w.id', 'desc')
-    .limit(query.limit)
-    .offset(query.offset)
-    .execute();
-  return { list: rows.map(toMaintenance), total: Number(total) };
+  const { rows, total } = await pageRows(
+    base,
+    (q) => q.orderBy('w.starts_at', 'desc').orderBy('w.id', 'desc'),
+    query,
+  );
+  return { list: rows.map(toMaintenance), total };
 }
 
-export async function insertMaintenance(db: Db, input: MaintenanceInput, now: string): Promise<number> {
+export async function insertMaintenance(
+  db: Db,
+  input: MaintenanceInput,
+  now: string,
+  createdBy: string,
+): Promise<number> {
   const { id } = await db
     .insertInto('alarm_maintenance')
     .values({
@@ -746,6 +746,7 @@ export async function insertMaintenance(db: Db, input: MaintenanceInput, now: st
       ends_at: iso(input.end),
       reason: input.reason,
       created_at: now,
+      created_by: createdBy,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

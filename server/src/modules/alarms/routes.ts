@@ -74,7 +74,9 @@ export const alarmRoutes: FastifyPluginAsync<{ service: AlarmsService }> = async
   });
 
   route(app, alarmMaintenanceList, {}, (request) => service.listMaintenance(request.query));
-  route(app, alarmMaintenanceCreate, { config: RULES }, (request) => service.createMaintenance(request.body));
+  route(app, alarmMaintenanceCreate, { config: RULES }, (request) =>
+    service.createMaintenance(request.body, requireUser(request).username),
+  );
   route(app, alarmMaintenanceDelete, { config: RULES }, async (request) => {
     await service.deleteMaintenance(request.params.id);
     return ok;

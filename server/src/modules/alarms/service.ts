@@ -138,24 +138,60 @@ export function createAlarmsService(deps: AlarmsDeps) {
     }
   }
 
-  async function thingsCovered(ruleId: number, templateId: number | null, ability: string): Promise<number> {
-    const monitors = (await repo.allMonitors(db)).filter(
-      (m) =>
-        (m.appliedType === 'rule' && m.appliedId === ruleId) ||
-        (m.appliedType === 'template' && templateId !== null && m.appliedId === templateId),
-    );
-    const ids = new Set<number>();
-    for (const m of monitors) {
-      const resolved = await catalog
-        .select({ resourceType: m.targetType, id: m.targetId, successor: true, ability })
-        .catch(() => ({ things: [] }));
-      for (const t of resolved.things) ids.add(t.id);
+  /**
+   * How many things each rule's monitors cover now. A page of rules often shares targets (a template
+   * applied to a region): each (target, ability) is resolved once for the whole page.
+   */
+  async function thingsCovered(rules: readonly repo.RuleRecord[]): Promise<Map<number, number>> {
+    const monitors = await repo.monitorsApplying(db, {
+      ruleIds: rules.map((r) => r.id),
+      templateIds: rules.flatMap((r) => (r.templateId === null ? [] : [r.templateId])),
+    });
+    const resolved = new Map<string, Promise<readonly number[]>>();
+    const thingsOf = (m: repo.MonitorRecord, ability: string) => {
+      const key = `${m.targetType}:${m.targetId}:${ability}`;
+      let ids = resolved.get(key);
+      if (!ids) {
+        ids = catalog.select({ resourceType: m.targetType, id: m.targetId, successor: true, ability }).then(
+          (r) => r.things.map((t) => t.id),
+          // A target deleted since: it covers nothing.
+          () => [],
+        );
+        resolved.set(key, ids);
+      }
+      return ids;
+    };
+    const counts = new Map<number, number>();
+    for (const rule of rules) {
+      const ids = new Set<number>();
+      for (const m of monitors) {
+        const applies = m.appliedType === 'rule' ? m.appliedId === rule.id : rule.templateId === m.appliedId;
+        if (applies) for (const id of await thingsOf(m, rule.ability)) ids.add(id);
+      }
+      counts.set(rule.id, ids.size);
     }
-    return ids.size;
+    return counts;
   }
 
-  async function ruleOut(record: repo.RuleRecord): Promise<AlarmRule> {
-    return { ...record, things: await thingsCovered(record.id, record.templateId, record.ability) };
+  async function rulesOut(records: readonly repo.RuleRecord[]): Promise<AlarmRule[]> {
+    const covered = await thingsCovered(records);
+    return records.map((r) => ({ ...r, things: covered.get(r.id) ?? 0 }));
+  }
+
+  async function getRule(id: number): Promise<AlarmRule> {
+    const rule = await repo.findRule(db, id);
+    if (!rule) throw notFound();
+    return (await rulesOut([rule]))[0]!;
+  }
+
+  async function checkCategory(categoryId: number): Promise<void> {
+    const found = await db
+      .selectFrom('thing_categories')
+      .select('id')
+      .where('id', '=', categoryId)
+      .executeTakeFirst();
+    if (!found)
+      throw new AppError('UNPROCESSABLE', 422, { id: categoryId }, { message: 'alarm.categoryUnknown' });
   }
 
   function historyOut(r: repo.HistoryRecord, ability: string): AlarmHistoryItem {
@@ -193,25 +229,33 @@ export function createAlarmsService(deps: AlarmsDeps) {
     return records.map((r) => historyOut(r, abilities.get(r.ruleId) ?? ''));
   }
 
+  async function getAlarm(id: number): Promise<AlarmDetail> {
+    const record = await repo.findHistory(db, id);
+    if (!record) throw notFound();
+    const [item] = await describe([record]);
+    const rule = await repo.findRule(db, record.ruleId);
+    return {
+      ...item!,
+      actions: await repo.actionsOf(db, id),
+      ...(rule ? { condition: rule.condition } : {}),
+    };
+  }
+
   return {
     // ---- rules ----
     async listRules(query: AlarmRuleQuery) {
       const { page, pageSize } = pageOf(query);
       const { list, total } = await repo.listRules(db, { ...query, page, pageSize });
-      return { list: await Promise.all(list.map(ruleOut)), total, page, pageSize };
+      return { list: await rulesOut(list), total, page, pageSize };
     },
 
-    async getRule(id: number): Promise<AlarmRule> {
-      const rule = await repo.findRule(db, id);
-      if (!rule) throw notFound();
-      return ruleOut(rule);
-    },
+    getRule,
 
     async createRule(input: AlarmRuleInput): Promise<AlarmRule> {
       await checkRule(input);
       const id = await repo.insertRule(db, { ...input, templateId: input.templateId ?? null }, iso(now()));
       changed();
-      return this.getRule(id);
+      return getRule(id);
     },
 
     async updateRule(id: number, input: AlarmRuleInput): Promise<AlarmRule> {
@@ -219,7 +263,7 @@ export function createAlarmsService(deps: AlarmsDeps) {
       await checkRule(input);
       await repo.updateRule(db, id, { ...input, templateId: input.templateId ?? null }, iso(now()));
       changed();
-      return this.getRule(id);
+      return getRule(id);
     },
 
     async deleteRule(id: number): Promise<void> {
@@ -231,7 +275,7 @@ export function createAlarmsService(deps: AlarmsDeps) {
     async setRuleState(id: number, action: 'enable' | 'disable'): Promise<AlarmRule> {
       if (!(await repo.setRuleEnabled(db, id, action === 'enable', iso(now())))) throw notFound();
       changed();
-      return this.getRule(id);
+      return getRule(id);
     },
 
     /**
@@ -270,7 +314,7 @@ export function createAlarmsService(deps: AlarmsDeps) {
     },
 
     async createTemplate(input: AlarmTemplateInput) {
-      await this.checkCategory(input.categoryId);
+      await checkCategory(input.categoryId);
       try {
         const id = await repo.insertTemplate(db, input, iso(now()));
         return (await repo.findTemplate(db, id))!;
@@ -284,7 +328,7 @@ export function createAlarmsService(deps: AlarmsDeps) {
     async updateTemplate(id: number, input: AlarmTemplateInput) {
       const current = await repo.findTemplate(db, id);
       if (!current) throw notFound();
-      await this.checkCategory(input.categoryId);
+      await checkCategory(input.categoryId);
       if (current.categoryId !== input.categoryId && current.rules > 0) {
         throw new AppError('CONFLICT', 409, {}, { message: 'alarm.templateHasRules' });
       }
@@ -305,15 +349,7 @@ export function createAlarmsService(deps: AlarmsDeps) {
       changed();
     },
 
-    async checkCategory(categoryId: number): Promise<void> {
-      const found = await db
-        .selectFrom('thing_categories')
-        .select('id')
-        .where('id', '=', categoryId)
-        .executeTakeFirst();
-      if (!found)
-        throw new AppError('UNPROCESSABLE', 422, { id: categoryId }, { message: 'alarm.categoryUnknown' });
-    },
+    checkCategory,
 
     // ---- monitors ----
     async listMonitors(query: AlarmMonitorQuery) {
@@ -355,17 +391,26 @@ export function createAlarmsService(deps: AlarmsDeps) {
 
     // ---- maintenance windows ----
     async listMaintenance(query: MaintenanceQuery) {
-      const { page, pageSize, limit, offset } = pageOf(query);
-      return { ...(await repo.listMaintenance(db, { limit, offset, openAt: query.openAt })), page, pageSize };
+      const { page, pageSize } = pageOf(query);
+      return {
+        ...(await repo.listMaintenance(db, { page, pageSize, openAt: query.openAt })),
+        page,
+        pageSize,
+      };
     },
 
-    async createMaintenance(input: MaintenanceInput): Promise<MaintenanceWindow> {
+    async createMaintenance(input: MaintenanceInput, createdBy: string): Promise<MaintenanceWindow> {
       if (input.end <= input.start) {
         throw new AppError('VALIDATION', 400, {}, { message: 'alarm.maintenanceRange' });
       }
       // The target's own service answers 404 for one that does not exist.
       await catalog.select({ resourceType: input.targetType, id: input.targetId });
-      const id = await repo.insertMaintenance(db, { ...input, reason: input.reason.trim() }, iso(now()));
+      const id = await repo.insertMaintenance(
+        db,
+        { ...input, reason: input.reason.trim() },
+        iso(now()),
+        createdBy,
+      );
       return (await repo.findMaintenance(db, id))!;
     },
 
@@ -380,17 +425,7 @@ export function createAlarmsService(deps: AlarmsDeps) {
       return { list: await describe(list), size, hasNextPage: page * pageSize < size };
     },
 
-    async getAlarm(id: number): Promise<AlarmDetail> {
-      const record = await repo.findHistory(db, id);
-      if (!record) throw notFound();
-      const [item] = await describe([record]);
-      const rule = await repo.findRule(db, record.ruleId);
-      return {
-        ...item!,
-        actions: await repo.actionsOf(db, id),
-        ...(rule ? { condition: rule.condition } : {}),
-      };
-    },
+    getAlarm,
 
     // ---- out of service ----
     async listOutOfService(query: OutOfServiceQuery) {
@@ -522,7 +557,7 @@ export function createAlarmsService(deps: AlarmsDeps) {
         username: actor.username,
         comment: body.comment ?? '',
       });
-      return this.getAlarm(id);
+      return getAlarm(id);
     },
   };
 }

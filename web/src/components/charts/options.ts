@@ -218,6 +218,7 @@ export function buildCartesianOption(input: CartesianInput): ChartOption {
         data,
         yAxisIndex,
         itemStyle: { color, opacity: s.compare ? 0.5 : 1 },
+        ...(s.stack ? { stack: s.stack } : {}),
         barMaxWidth: 24,
         large,
         largeThreshold: LARGE_POINTS,

@@ -63,6 +63,8 @@ export interface ChartSeries {
   /** A year-on-year comparison series shifted onto the base axis. */
   compare?: boolean;
   kind?: 'line' | 'bar';
+  /** Bars of the same stack pile up (a KPI report's bar-accumulation). */
+  stack?: string;
   /** A counter or consumption (energy, counts): its axis never goes below zero for it. */
   counter?: boolean;
   /** The metric the series belongs to (top-N groups per metric) and how its values combine. */

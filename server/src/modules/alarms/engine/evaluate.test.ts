@@ -7,6 +7,7 @@ import {
   onPoint,
   onTick,
   type PointValue,
+  pointInPlace,
   type Track,
   type Transition,
 } from './evaluate.ts';
@@ -79,6 +80,24 @@ describe('conditions', () => {
       [180, 31], // 31 - 30 over the last 60 s
     ]);
     expect(types(out)).toEqual(['raise@120', 'return@180']);
+  });
+
+  it('onPoint leaves the track it was given as it was; the in-place step agrees with it', () => {
+    const r = rule({ kind: 'rate', op: '>', value: 5, seconds: 60 });
+    const { track } = run(r, [
+      [0, 20],
+      [30, 21],
+      [60, 22],
+    ]);
+    const before = structuredClone(track);
+    const step = onPoint(r, track, { at: 120 * S, value: 30 }, 120 * S);
+    expect(track).toEqual(before);
+    expect(step.transitions.map((t) => t.type)).toEqual(['raise']);
+    const owned = structuredClone(before);
+    const out: Transition[] = [];
+    pointInPlace(r, owned, { at: 120 * S, value: 30 }, 120 * S, out);
+    expect(owned).toEqual(step.track);
+    expect(out).toEqual(step.transitions);
   });
 
   it('a single point gives no rate, and strings are ignored by numeric conditions', () => {

@@ -71,7 +71,7 @@ export function onPoint(
   point: { at: number; value: PointValue },
   now: number,
 ): Step {
-  const next = { ...track };
+  const next = copy(track);
   const transitions: Transition[] = [];
   pointInPlace(rule, next, point, now, transitions);
   return { track: next, transitions };
@@ -79,16 +79,20 @@ export function onPoint(
 
 /** Time passes at server time `now`: delays run out, silence becomes no data. */
 export function onTick(rule: EngineRule, track: Track, now: number): Step {
-  const next = { ...track };
+  const next = copy(track);
   const transitions: Transition[] = [];
   tickInPlace(rule, next, now, transitions);
   return { track: next, transitions };
 }
 
-// The exported steps copy the track once and these change the copy: the backtest replays a month of
-// points through them, where a copy per point would cost more than the judgement.
+const copy = (track: Track): Track => ({ ...track, recent: [...track.recent], raises: [...track.raises] });
 
-function pointInPlace(
+// `onPoint` and `onTick` copy the track and these change the copy. The owner of a track (the live
+// runner, the backtest) changes it in place: on every ingested point a copy would cost more than
+// the judgement (bench/alarm-ingest-bench.ts).
+
+/** `onPoint` on the track itself; transitions are appended to `out`. */
+export function pointInPlace(
   rule: EngineRule,
   track: Track,
   point: { at: number; value: PointValue },
@@ -102,7 +106,7 @@ function pointInPlace(
   track.lastAt = point.at;
   track.lastValue = point.value;
   track.lastHeard = Math.max(track.lastHeard, now);
-  if (rule.condition.kind === 'rate') track.recent = remember(rule.condition.seconds, track.recent, point);
+  if (rule.condition.kind === 'rate') remember(rule.condition.seconds, track.recent, point);
   const holding = holds(rule, track, point.value);
   if (holding !== undefined) {
     if (holding !== track.holding) track.changeSince = holding === track.active ? null : point.at;
@@ -111,7 +115,8 @@ function pointInPlace(
   settle(rule, track, point.at, out);
 }
 
-function tickInPlace(rule: EngineRule, track: Track, now: number, out: Transition[]): void {
+/** `onTick` on the track itself; transitions are appended to `out`. */
+export function tickInPlace(rule: EngineRule, track: Track, now: number, out: Transition[]): void {
   if (rule.condition.kind === 'noData') {
     const silentFrom = track.lastHeard + rule.condition.seconds * 1000;
     if (now >= silentFrom && !track.holding) {
@@ -190,17 +195,13 @@ function compare(op: Comparison, value: number, limit: number, band: number): bo
 }
 
 /** Keeps the points a rate needs: those in the window plus the newest one before it. */
-function remember(
-  seconds: number,
-  recent: Track['recent'],
-  point: { at: number; value: PointValue },
-): Track['recent'] {
-  if (typeof point.value !== 'number') return recent;
-  const all = [...recent, [point.at, point.value] as [number, number]];
+function remember(seconds: number, recent: Track['recent'], point: { at: number; value: PointValue }): void {
+  if (typeof point.value !== 'number') return;
+  recent.push([point.at, point.value]);
   const windowStart = point.at - seconds * 1000;
   let first = 0;
-  while (first + 1 < all.length && all[first + 1]![0] <= windowStart) first++;
-  return all.slice(first);
+  while (first + 1 < recent.length && recent[first + 1]![0] <= windowStart) first++;
+  if (first > 0) recent.splice(0, first);
 }
 
 /** Change per `seconds` from the newest point at or before the window's start (or the oldest kept). */

@@ -37,6 +37,12 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** Sent and given-up notifications are kept this long for the outbox list, then forgotten. */
 export const OUTBOX_KEEP_MS = 30 * 24 * 3_600_000;
 const PRUNE_EVERY_MS = 3_600_000;
+/**
+ * How long a claimed notification is held by the notifier sending it: well beyond the longest send
+ * (webhook timeouts are capped in the contract, SMTP at 15 s), so a slow send is never taken by a
+ * second notifier; one that died while sending frees its rows after this.
+ */
+const CLAIM_LEASE_MS = 10 * 60_000;
 const reason = (error: unknown) =>
   error instanceof Error
     ? error.cause instanceof Error
@@ -110,8 +116,11 @@ export function createNotifier(deps: NotifierDeps) {
       await deliver(route, item.message);
       await repo.markSent(db, item.id, attempts, iso(now()));
     } catch (error) {
-      // Cut short by a shutdown: not the receiver's failure; the row stays due for the next start.
-      if (stopping.signal.aborted) return;
+      // Cut short by a shutdown: not the receiver's failure; the row is due again at the next start.
+      if (stopping.signal.aborted) {
+        await repo.release(db, item.id, iso(now()));
+        return;
+      }
       const next = nextAttemptAt(attempts, now(), backoff);
       const why = reason(error);
       await repo.markFailed(db, item.id, attempts, why, next === null ? null : iso(next));
@@ -128,7 +137,8 @@ export function createNotifier(deps: NotifierDeps) {
   async function startDue(): Promise<void> {
     const room = concurrency - inFlight.size;
     if (room <= 0 || stopped) return;
-    const items = await repo.due(db, iso(now()), room, [...inFlight.keys()]);
+    const at = now();
+    const items = await repo.claimDue(db, iso(at), iso(at + CLAIM_LEASE_MS), room, [...inFlight.keys()]);
     // Stopped while reading: stop() does not wait for the read, so nothing may start after it.
     if (stopped) return;
     for (const item of items) {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, dialects, login, type TestApp } from '../../../../test/helpers.ts';
 import { type Plant, seedPlant } from '../../../ingest/testing.ts';
@@ -154,5 +155,42 @@ describe.each(dialects())('alarm notifications through the app on %s', (dialect)
     expect(calls).toHaveLength(4);
     expect((await api.del(`/api/alarm/notify/routes/${route.body.data.id}`)).status).toBe(200);
     expect((await api.get('/api/alarm/notify/outbox')).body.data.total).toBe(0);
+  });
+
+  it('sends a test e-mail through the saved SMTP server and says why it failed', async () => {
+    const mails: { to: string[]; data: string }[] = [];
+    const smtp = new SMTPServer({
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData(stream, session, callback) {
+        let data = '';
+        stream.on('data', (chunk: Buffer) => {
+          data += chunk.toString('utf8');
+        });
+        stream.on('end', () => {
+          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const port = (smtp.server.address() as AddressInfo).port;
+    const settings = { port, security: 'none', username: '', password: '', from: 'kilowatch@plant.example' };
+    try {
+      await api.put('/api/alarm/notify/smtp', { ...settings, host: '127.0.0.1' });
+      expect((await api.post('/api/alarm/notify/smtp/test', { to: 'not an address' })).status).toBe(400);
+      const sent = await api.post('/api/alarm/notify/smtp/test', { to: 'shift@plant.example' });
+      expect(sent.body.data).toEqual({ ok: true, error: null });
+      expect(mails).toHaveLength(1);
+      expect(mails[0]!.to).toEqual(['shift@plant.example']);
+    } finally {
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    }
+    const refused = await api.post('/api/alarm/notify/smtp/test', { to: 'shift@plant.example' });
+    expect(refused.body.data.ok).toBe(false);
+    expect(refused.body.data.error).toMatch(/ECONNREFUSED|connect/i);
+    await api.put('/api/alarm/notify/smtp', { ...settings, host: '' });
+    const unset = await api.post('/api/alarm/notify/smtp/test', { to: 'shift@plant.example' });
+    expect(unset.body.data).toEqual({ ok: false, error: 'SMTP server not configured' });
   });
 });

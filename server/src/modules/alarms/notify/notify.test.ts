@@ -130,6 +130,9 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
   beforeAll(async () => {
     t = await buildTestApp(dialect);
     db = t.app.db.db;
+    // The suite drives notifiers of its own (a short backoff, its clock); the app's would take
+    // rows from the same outbox on its 1 s poll.
+    await t.app.services.alarmNotify.notifier.stop();
   });
   afterAll(async () => {
     await t.close();
@@ -225,6 +228,29 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
       expect(row).toMatchObject({ status: 'failed', attempts: 4, next_attempt_at: null });
       expect(row!.last_error).toContain('HTTP 500');
     } finally {
+      await hook.close();
+    }
+  });
+
+  it('sends a notification once when two notifiers share the outbox (another process, the app itself)', async () => {
+    const hook = await receiver(0);
+    const other = build();
+    try {
+      await settings.createRoute({
+        name: '值班',
+        channel: 'webhook',
+        url: hook.url,
+        severities: ['major'],
+        events: ['raise'],
+        enabled: true,
+      });
+      notifier.alarmWritten({ type: 'raise', alarmId: await alarm('major') });
+      await notifier.flush();
+      await Promise.all([notifier.runDue(), other.runDue(), notifier.runDue(), other.runDue()]);
+      expect(hook.calls).toHaveLength(1);
+      expect((await outbox()).at(-1)).toMatchObject({ status: 'sent', attempts: 1 });
+    } finally {
+      await other.stop();
       await hook.close();
     }
   });

@@ -1,10 +1,9 @@
 import type { NotifyEvent, NotifyOutboxItem, NotifyRoute, Severity } from '@kilowatch/contract';
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { DB } from '../../../db/index.ts';
+import { type Db, pageRows } from '../../../db/sql.ts';
 import type { SmtpServer } from './channels.ts';
 import type { AlarmFacts, NotifyMessage } from './message.ts';
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 const SMTP_ROW = 1;
 const ms = (text: string | null) => (text === null ? null : Date.parse(text));
@@ -200,31 +199,60 @@ export async function enqueue(
     .execute();
 }
 
-/** Pending notifications due by `stamp`, oldest first, leaving out those being sent. */
-export async function due(
+/**
+ * Claims up to `limit` rows due at `stamp` (not in `busy`, this notifier's own sends under way)
+ * and returns them. A claim moves the row's next attempt to `leaseUntil`, on the condition that
+ * nobody moved it first: another notifier on the same database (another server process) that read
+ * the same rows gets none of them, so nothing is sent twice. A notifier that dies while sending
+ * leaves the row to be tried again once the lease is over.
+ */
+export async function claimDue(
   db: Db,
   stamp: string,
+  leaseUntil: string,
   limit: number,
   busy: readonly number[],
 ): Promise<OutboxRecord[]> {
   let query = db
     .selectFrom('alarm_notify_outbox')
-    .select(['id', 'route_id', 'alarm_id', 'event', 'payload', 'attempts'])
+    .select(['id', 'route_id', 'alarm_id', 'event', 'payload', 'attempts', 'next_attempt_at'])
     .where('status', '=', 'pending')
     .where('next_attempt_at', '<=', stamp)
     .orderBy('next_attempt_at')
     .orderBy('id')
     .limit(limit);
   if (busy.length > 0) query = query.where('id', 'not in', busy);
-  const rows = await query.execute();
-  return rows.map((r) => ({
-    id: r.id,
-    routeId: r.route_id,
-    alarmId: r.alarm_id,
-    event: r.event as NotifyEvent,
-    message: JSON.parse(r.payload) as NotifyMessage,
-    attempts: r.attempts,
-  }));
+  const claimed: OutboxRecord[] = [];
+  for (const r of await query.execute()) {
+    if (r.next_attempt_at === null) continue;
+    const { numUpdatedRows } = await db
+      .updateTable('alarm_notify_outbox')
+      .set({ next_attempt_at: leaseUntil })
+      .where('id', '=', r.id)
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '=', r.next_attempt_at)
+      .executeTakeFirst();
+    if (numUpdatedRows !== 1n) continue;
+    claimed.push({
+      id: r.id,
+      routeId: r.route_id,
+      alarmId: r.alarm_id,
+      event: r.event as NotifyEvent,
+      message: JSON.parse(r.payload) as NotifyMessage,
+      attempts: r.attempts,
+    });
+  }
+  return claimed;
+}
+
+/** Gives a claimed row back untried (a send cut short by a shutdown): due again at `stamp`. */
+export async function release(db: Db, id: number, stamp: string): Promise<void> {
+  await db
+    .updateTable('alarm_notify_outbox')
+    .set({ next_attempt_at: stamp })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .execute();
 }
 
 export async function markSent(db: Db, id: number, attempts: number, stamp: string): Promise<void> {
@@ -269,19 +297,11 @@ export async function listOutbox(
   db: Db,
   query: { status?: NotifyOutboxItem['status']; page: number; pageSize: number },
 ): Promise<{ list: NotifyOutboxItem[]; total: number }> {
-  let base = db.selectFrom('alarm_notify_outbox');
+  let base = db.selectFrom('alarm_notify_outbox').selectAll();
   if (query.status) base = base.where('status', '=', query.status);
-  const { count } = await base
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .executeTakeFirstOrThrow();
-  const rows = await base
-    .selectAll()
-    .orderBy('id', 'desc')
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize)
-    .execute();
+  const { rows, total } = await pageRows(base, (q) => q.orderBy('id', 'desc'), query);
   return {
-    total: Number(count),
+    total,
     list: rows.map((r) => ({
       id: r.id,
       routeId: r.route_id,

@@ -6,6 +6,7 @@ import {
   alarmNotifyRouteTest,
   alarmNotifyRouteUpdate,
   alarmNotifySmtpGet,
+  alarmNotifySmtpTest,
   alarmNotifySmtpUpdate,
 } from '@kilowatch/contract';
 import type { FastifyPluginAsync } from 'fastify';
@@ -33,5 +34,6 @@ export const alarmNotifyRoutes: FastifyPluginAsync<{ settings: NotifySettings }>
     return ok;
   });
   route(app, alarmNotifyRouteTest, { config: RULES }, (request) => settings.testRoute(request.params.id));
+  route(app, alarmNotifySmtpTest, { config: RULES }, (request) => settings.testSmtp(request.body.to));
   route(app, alarmNotifyOutboxList, { config: RULES }, (request) => settings.listOutbox(request.query));
 };

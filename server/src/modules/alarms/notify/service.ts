@@ -100,6 +100,25 @@ export function createNotifySettings(deps: NotifySettingsDeps) {
       return deps.notifier.test(route);
     },
 
+    /** A test e-mail to `to` through the saved SMTP server, as an e-mail route would send it. */
+    testSmtp(to: string): Promise<NotifyTestResult> {
+      const at = iso(now());
+      return deps.notifier.test({
+        id: 0,
+        name: 'SMTP',
+        channel: 'email',
+        severities: ['warning'],
+        events: ['raise'],
+        url: '',
+        secret: '',
+        timeoutMs: DEFAULT_WEBHOOK_TIMEOUT_MS,
+        recipients: [to],
+        enabled: true,
+        createdAt: at,
+        updatedAt: at,
+      });
+    },
+
     async listOutbox(query: NotifyOutboxQuery) {
       const page = query.page ?? 1;
       const pageSize = query.pageSize ?? 10;

@@ -1,11 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Empty, Form, Modal, Radio, Select, Space, Spin, Tag, Tree } from 'antd';
+import { Alert, Button, Empty, Form, Input, Modal, Radio, Select, Space, Spin, Tag, Tree } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAlarmRules, useAlarmTemplates, useApplyMonitors } from '../../../api/alarms.ts';
 import { regionTreeQuery, unboundThingsQuery } from '../../../api/regions.ts';
 import { notify } from '../../../lib/notify.ts';
-import { indexTargets, type Target, type TargetNode, targetNodes, targetsOf } from '../lib/targets.ts';
+import {
+  filterTargetNodes,
+  indexTargets,
+  type Target,
+  type TargetNode,
+  targetNodes,
+  targetsOf,
+} from '../lib/targets.ts';
 
 /** What is applied: a rule or a template (its category narrows the tree to its devices). */
 export interface Applied {
@@ -204,9 +211,14 @@ export function TargetTreeDialog({
     return map;
   }, [nodes]);
   const [checked, setChecked] = useState<string[]>([]);
+  // A plant holds hundreds of devices: the search narrows the tree, checks made before stay.
+  const [search, setSearch] = useState('');
+  const shown = useMemo(() => filterTargetNodes(nodes, search), [nodes, search]);
+  const shownKeys = useMemo(() => new Set(indexTargets(shown).keys()), [shown]);
 
   useEffect(() => {
     if (!open) return;
+    setSearch('');
     const wanted = new Set(initial.map((tg) => `${tg.type}:${tg.id}`));
     setChecked([...byKey].filter(([, tg]) => wanted.has(`${tg.type}:${tg.id}`)).map(([key]) => key));
   }, [open, initial, byKey]);
@@ -226,30 +238,49 @@ export function TargetTreeDialog({
       ) : nodes.length === 0 ? (
         <Empty description={t('alarms.monitor.treeEmpty')} />
       ) : (
-        <Tree
-          checkable
-          checkStrictly
-          defaultExpandAll
-          height={400}
-          treeData={
-            nodes.map(function strip(n): {
-              key: string;
-              title: string;
-              checkable?: boolean;
-              children?: unknown[];
-            } {
-              return {
-                key: n.key,
-                title: n.title,
-                checkable: n.key !== UNBOUND_KEY,
-                children: n.children?.map(strip),
-              };
-            }) as never
-          }
-          checkedKeys={checked}
-          onCheck={(keys) => setChecked((Array.isArray(keys) ? keys : keys.checked).map(String))}
-          data-testid="target-tree"
-        />
+        <>
+          <Input.Search
+            allowClear
+            placeholder={t('alarms.monitor.treeSearch')}
+            aria-label={t('alarms.monitor.treeSearch')}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            style={{ marginBottom: 12 }}
+            data-testid="target-tree-search"
+          />
+          {shown.length === 0 ? (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('alarms.monitor.treeNoMatch')} />
+          ) : (
+            <Tree
+              key={search}
+              checkable
+              checkStrictly
+              defaultExpandAll
+              height={400}
+              treeData={
+                shown.map(function strip(n): {
+                  key: string;
+                  title: string;
+                  checkable?: boolean;
+                  children?: unknown[];
+                } {
+                  return {
+                    key: n.key,
+                    title: n.title,
+                    checkable: n.key !== UNBOUND_KEY,
+                    children: n.children?.map(strip),
+                  };
+                }) as never
+              }
+              checkedKeys={checked}
+              onCheck={(keys) => {
+                const now = (Array.isArray(keys) ? keys : keys.checked).map(String);
+                setChecked((before) => [...before.filter((k) => !shownKeys.has(k)), ...now]);
+              }}
+              data-testid="target-tree"
+            />
+          )}
+        </>
       )}
     </Modal>
   );

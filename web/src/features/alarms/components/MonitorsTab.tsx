@@ -1,10 +1,10 @@
 import { DeleteOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { AlarmMonitor } from '@kilowatch/contract';
-import { App, Button, Empty, Result, Select, Space, Table, type TableColumnsType, Tag } from 'antd';
+import { Button, Empty, Result, Select, Space, Table, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAlarmMonitors, useDeleteMonitor } from '../../../api/alarms.ts';
-import { notify } from '../../../lib/notify.ts';
+import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
 import { formatPlantTime as formatTime } from '../../../lib/plant-calendar.ts';
 import { useAlarmAbilities } from '../abilities.ts';
 import { ApplyMonitorsDialog } from './ApplyMonitorsDialog.tsx';
@@ -12,7 +12,6 @@ import { ApplyMonitorsDialog } from './ApplyMonitorsDialog.tsx';
 /** Monitors: which rule or template watches which device or region. */
 export function MonitorsTab() {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
   const { canEditRules } = useAlarmAbilities();
   const [appliedType, setAppliedType] = useState<'rule' | 'template' | undefined>();
   const [page, setPage] = useState({ page: 1, pageSize: 10 });
@@ -20,18 +19,11 @@ export function MonitorsTab() {
   const remove = useDeleteMonitor();
   const [applying, setApplying] = useState(false);
 
+  const askDelete = useConfirmDelete();
   const confirmDelete = (m: AlarmMonitor) =>
-    modal.confirm({
-      title: t('crud.deleteTitle'),
+    askDelete({
       content: t('alarms.monitor.deleteConfirm', { applied: m.appliedName, target: m.targetName }),
-      okButtonProps: { danger: true },
-      okText: t('crud.delete'),
-      cancelText: t('common.cancel'),
-      onOk: () =>
-        remove
-          .mutateAsync(m.id)
-          .then(() => notify.success(t('toast.deleted')))
-          .catch(() => undefined),
+      onDelete: () => remove.mutateAsync(m.id),
     });
 
   const columns: TableColumnsType<AlarmMonitor> = [

@@ -6,7 +6,7 @@ import {
   ReloadOutlined,
 } from '@ant-design/icons';
 import type { AlarmRule } from '@kilowatch/contract';
-import { App, Button, Empty, Input, Result, Select, Space, Switch, Table, type TableColumnsType } from 'antd';
+import { Button, Empty, Input, Result, Select, Space, Switch, Table, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -16,6 +16,7 @@ import {
   useSetAlarmRuleState,
 } from '../../../api/alarms.ts';
 import { useCategoryOptions } from '../../../api/things.ts';
+import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
 import { notify } from '../../../lib/notify.ts';
 import { useAlarmAbilities } from '../abilities.ts';
 import { conditionText } from '../lib/condition-text.ts';
@@ -26,7 +27,6 @@ import { SeverityTag } from './tags.tsx';
 
 export function RulesTab() {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
   const { canEditRules } = useAlarmAbilities();
   const [name, setName] = useState('');
   const [text, setText] = useState('');
@@ -44,18 +44,11 @@ export function RulesTab() {
       ? t('alarms.rule.anyCategory')
       : (categories.data?.find((c) => c.id === id)?.name ?? `#${id}`);
 
+  const askDelete = useConfirmDelete();
   const confirmDelete = (rule: AlarmRule) =>
-    modal.confirm({
-      title: t('crud.deleteTitle'),
+    askDelete({
       content: t('alarms.rule.deleteConfirm', { name: rule.name }),
-      okButtonProps: { danger: true },
-      okText: t('crud.delete'),
-      cancelText: t('common.cancel'),
-      onOk: () =>
-        remove
-          .mutateAsync(rule.id)
-          .then(() => notify.success(t('toast.deleted')))
-          .catch(() => undefined),
+      onDelete: () => remove.mutateAsync(rule.id),
     });
 
   const columns: TableColumnsType<AlarmRule> = [

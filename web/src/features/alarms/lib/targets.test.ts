@@ -1,6 +1,6 @@
 import type { RegionNode } from '@kilowatch/contract';
 import { describe, expect, it } from 'vitest';
-import { indexTargets, targetNodes, targetsOf } from './targets.ts';
+import { filterTargetNodes, indexTargets, targetNodes, targetsOf } from './targets.ts';
 
 const node = (
   id: number,
@@ -42,5 +42,26 @@ describe('monitor targets from the region tree', () => {
       { type: 'thing', id: 7, name: '1号空压机' },
       { type: 'region', id: 2, name: '装配车间' },
     ]);
+  });
+});
+
+describe('filterTargetNodes', () => {
+  const nodes = targetNodes([
+    node(1, '一号厂区', {}, [
+      node(2, '装配车间', {}, [node(101, '1号空压机', { resourceType: 'thing', thingId: 7 })]),
+      node(3, 'Pump room', {}, [node(102, '冷却泵', { resourceType: 'thing', thingId: 8 })]),
+    ]),
+  ]);
+  const titles = (list: ReturnType<typeof filterTargetNodes>): unknown[] =>
+    list.map((n) => (n.children ? [n.title, titles(n.children)] : n.title));
+
+  it('keeps a matching device with its ancestors only', () => {
+    expect(titles(filterTargetNodes(nodes, '空压'))).toEqual([['一号厂区', [['装配车间', ['1号空压机']]]]]);
+  });
+
+  it('keeps a matching region whole, ignores case and blanks, and finds nothing for a stranger', () => {
+    expect(titles(filterTargetNodes(nodes, ' pump '))).toEqual([['一号厂区', [['Pump room', ['冷却泵']]]]]);
+    expect(filterTargetNodes(nodes, '')).toEqual(nodes);
+    expect(filterTargetNodes(nodes, '锅炉')).toEqual([]);
   });
 });

@@ -55,3 +55,22 @@ export function indexTargets(nodes: readonly TargetNode[], into = new Map<string
   }
   return into;
 }
+
+/**
+ * The nodes whose name holds `text` (case-insensitive), with their ancestors for the path; a
+ * region that matches keeps its whole subtree, so it can be checked as it stands.
+ */
+export function filterTargetNodes(nodes: readonly TargetNode[], text: string): TargetNode[] {
+  const needle = text.trim().toLowerCase();
+  if (!needle) return [...nodes];
+  const out: TargetNode[] = [];
+  for (const n of nodes) {
+    if (n.title.toLowerCase().includes(needle)) {
+      out.push(n);
+      continue;
+    }
+    const children = n.children ? filterTargetNodes(n.children, needle) : [];
+    if (children.length) out.push({ ...n, children });
+  }
+  return out;
+}

@@ -1,10 +1,10 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import type { Category, CategoryAbility } from '@kilowatch/contract';
-import { App, Button, Drawer, Space, Table, Tag } from 'antd';
+import { Button, Drawer, Space, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCategoryAbilities, useCategoryAbilityMutations } from '../../../api/things.ts';
-import { notify } from '../../../lib/notify.ts';
+import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
 import { AbilityDialog } from './AbilityDialog.tsx';
 import { QueryResult } from './QueryResult.tsx';
 
@@ -17,7 +17,6 @@ export function CategoryAbilitiesDrawer({
   onClose(): void;
 }) {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
   const categoryId = category?.id ?? 0;
   const query = useCategoryAbilities(category?.id ?? null);
   const { save, remove } = useCategoryAbilityMutations(categoryId);
@@ -27,20 +26,12 @@ export function CategoryAbilitiesDrawer({
 
   const openDialog = (editing: CategoryAbility | null) => setDialog({ editing });
 
-  function confirmDelete(row: CategoryAbility) {
-    modal.confirm({
-      title: t('crud.deleteTitle'),
+  const askDelete = useConfirmDelete();
+  const confirmDelete = (row: CategoryAbility) =>
+    askDelete({
       content: t('devices.ability.deleteConfirm', { name: row.name }),
-      okButtonProps: { danger: true },
-      okText: t('crud.delete'),
-      cancelText: t('common.cancel'),
-      onOk: () =>
-        remove
-          .mutateAsync(row.id)
-          .then(() => notify.success(t('toast.deleted')))
-          .catch(() => undefined),
+      onDelete: () => remove.mutateAsync(row.id),
     });
-  }
 
   return (
     <Drawer

@@ -1,0 +1,3 @@
+export { reportWorkbook } from './output.ts';
+export { reportRoutes } from './routes.ts';
+export { type Actor, createReportsService, type ReportsDeps, type ReportsService } from './service.ts';

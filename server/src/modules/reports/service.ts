@@ -1,0 +1,379 @@
+import {
+  type ComponentLayout,
+  type EffectiveAbility,
+  REPORT_GRID_COLS,
+  REPORT_MAX_COMPONENTS,
+  REPORT_MAX_DEPTH,
+  REPORT_ROOT,
+  type ReportChildInput,
+  type ReportComponent,
+  type ReportComponentInput,
+  type ReportComponentPatch,
+  type ReportLayouts,
+  type ReportNode,
+  type ReportPatch,
+} from '@kilowatch/contract';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/index.ts';
+import type { Db } from '../../db/sql.ts';
+import { AppError } from '../../errors.ts';
+import type { Catalog } from '../catalog/index.ts';
+import { compileFormula, FormulaError } from '../query/index.ts';
+import * as repo from './repository.ts';
+
+export interface ReportsDeps {
+  db: Kysely<DB>;
+  /** Checks a component's thing or region and its metrics. */
+  catalog: Pick<Catalog, 'select' | 'categoryAbilities'>;
+  now: () => number;
+}
+
+/** Who is asking: admins may change published reports and take a publication back. */
+export interface Actor {
+  id: number;
+  admin: boolean;
+}
+
+const notFound = (id: number) => new AppError('NOT_FOUND', 404, { id }, { message: 'reports.notFound' });
+const unprocessable = (
+  message:
+    | 'reports.parentNotFolder'
+    | 'reports.tooDeep'
+    | 'reports.moveIntoItself'
+    | 'reports.notReport'
+    | 'reports.noTarget'
+    | 'reports.badFormula'
+    | 'reports.tooManyComponents'
+    | 'reports.unknownComponent',
+  params = {},
+) => new AppError('UNPROCESSABLE', 422, params, { message });
+
+/** Default place of a new component: below the others, half the grid wide. */
+const NEW_WIDTH = 6;
+const NEW_HEIGHT = 8;
+
+/**
+ * KPI reports (spec §3, §7 /api/reports): the folder tree, report components and publication.
+ * A published report is read-only for everyone but admins (409), and only an admin takes a
+ * publication back, so a link handed round keeps showing what was published.
+ */
+export function createReportsService(deps: ReportsDeps) {
+  const { db, now } = deps;
+  const stamp = () => new Date(now()).toISOString();
+
+  async function nodeOf(trx: Db, id: number): Promise<ReportNode> {
+    const rows = await repo.allReports(trx);
+    const row = rows.find((r) => r.id === id);
+    if (!row) throw notFound(id);
+    return repo.toNode(row, repo.levelOf(rows, id));
+  }
+
+  /** The report row `id`, which `actor` may change (409 when published and not an admin). */
+  async function writableReport(trx: Db, id: number, actor: Actor) {
+    const row = await repo.reportById(trx, id);
+    if (!row) throw notFound(id);
+    if (row.folder === 1) throw unprocessable('reports.notReport', { id });
+    if (row.published_at !== null && !actor.admin) {
+      throw new AppError('CONFLICT', 409, { name: row.name }, { message: 'reports.published' });
+    }
+    return row;
+  }
+
+  /** A component's thing or region must exist and know each metric; formulas must parse. */
+  async function checkComponent(input: Pick<ReportComponentInput, 'params' | 'metrics'>) {
+    const { thingId, regionId } = input.params;
+    if ((thingId == null) === (regionId == null)) throw unprocessable('reports.noTarget');
+    for (const m of input.metrics) {
+      if (!m.formula?.trim()) continue;
+      try {
+        compileFormula(m.formula);
+      } catch (error) {
+        if (!(error instanceof FormulaError)) throw error;
+        throw unprocessable('reports.badFormula', { metric: m.name || m.identifier, detail: error.message });
+      }
+    }
+    const resourceType = thingId != null ? ('thing' as const) : ('region' as const);
+    const id = (thingId ?? regionId) as number;
+    for (const m of input.metrics) {
+      const selection = await deps.catalog.select({
+        resourceType,
+        id,
+        successor: true,
+        ...(resourceType === 'region' && m.categoryId != null ? { categoryId: m.categoryId } : {}),
+      });
+      const known = new Set<string>();
+      for (const list of selection.abilities.values())
+        for (const a of list as EffectiveAbility[]) known.add(a.identifier);
+      if (known.size === 0 && m.categoryId != null) {
+        for (const a of await deps.catalog.categoryAbilities(m.categoryId)) known.add(a.identifier);
+      }
+      // A region with nothing bound yet has nothing to check against; its charts stay empty.
+      if ((resourceType === 'thing' || known.size > 0) && !known.has(m.identifier)) {
+        throw new AppError(
+          'UNPROCESSABLE',
+          422,
+          { metric: m.identifier, resource: resourceType },
+          { message: 'query.unknownMetric' },
+        );
+      }
+    }
+  }
+
+  const componentRow = (trx: Db, reportId: number, componentId: number) =>
+    trx
+      .selectFrom('report_components')
+      .selectAll()
+      .where('id', '=', componentId)
+      .where('report_id', '=', reportId)
+      .executeTakeFirst();
+
+  return {
+    async tree(): Promise<ReportNode[]> {
+      return repo.buildTree(await repo.allReports(db));
+    },
+
+    /** A folder or report under folder `parentId` (REPORT_ROOT: the top level), last among its siblings. */
+    async createChild(parentId: number, input: ReportChildInput): Promise<ReportNode> {
+      return db.transaction().execute(async (trx) => {
+        const rows = await repo.allReports(trx);
+        const parent = parentId === REPORT_ROOT ? null : rows.find((r) => r.id === parentId);
+        if (parent === undefined) throw notFound(parentId);
+        if (parent && parent.folder !== 1) throw unprocessable('reports.parentNotFolder');
+        const level = parent ? repo.levelOf(rows, parent.id) + 1 : 1;
+        if (level > REPORT_MAX_DEPTH) throw unprocessable('reports.tooDeep', { max: REPORT_MAX_DEPTH });
+        const siblings = rows.filter((r) => r.parent_id === (parent?.id ?? null));
+        const at = stamp();
+        const { id } = await trx
+          .insertInto('reports')
+          .values({
+            parent_id: parent?.id ?? null,
+            name: input.name.trim(),
+            folder: input.folder ? 1 : 0,
+            sort: siblings.reduce((max, r) => Math.max(max, r.sort + 1), 0),
+            published_at: null,
+            published_by: null,
+            created_at: at,
+            updated_at: at,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return nodeOf(trx, id);
+      });
+    },
+
+    async patch(id: number, patch: ReportPatch, actor: Actor): Promise<ReportNode> {
+      return db.transaction().execute(async (trx) => {
+        const rows = await repo.allReports(trx);
+        const row = rows.find((r) => r.id === id);
+        if (!row) throw notFound(id);
+        if (row.published_at !== null && !actor.admin) {
+          throw new AppError('CONFLICT', 409, { name: row.name }, { message: 'reports.published' });
+        }
+        const change: { name?: string; parent_id?: number | null; sort?: number; updated_at: string } = {
+          updated_at: stamp(),
+        };
+        if (patch.name !== undefined) change.name = patch.name.trim();
+        if (patch.sort !== undefined) change.sort = patch.sort;
+        if (patch.parentId !== undefined) {
+          const parentId = patch.parentId === REPORT_ROOT ? null : patch.parentId;
+          if (parentId !== null) {
+            const parent = rows.find((r) => r.id === parentId);
+            if (!parent) throw notFound(parentId);
+            if (parent.folder !== 1) throw unprocessable('reports.parentNotFolder');
+            const moved = repo.subtree(rows, id);
+            if (moved.includes(parentId)) throw unprocessable('reports.moveIntoItself');
+            const depthBelow = Math.max(...moved.map((m) => repo.levelOf(rows, m))) - repo.levelOf(rows, id);
+            if (repo.levelOf(rows, parentId) + 1 + depthBelow > REPORT_MAX_DEPTH) {
+              throw unprocessable('reports.tooDeep', { max: REPORT_MAX_DEPTH });
+            }
+          }
+          change.parent_id = parentId;
+        }
+        await trx.updateTable('reports').set(change).where('id', '=', id).execute();
+        return nodeOf(trx, id);
+      });
+    },
+
+    /** Deletes `id` with its subtree and their components; answers how many nodes went. */
+    async remove(id: number, actor: Actor): Promise<number> {
+      return db.transaction().execute(async (trx) => {
+        const rows = await repo.allReports(trx);
+        if (!rows.some((r) => r.id === id)) throw notFound(id);
+        const ids = repo.subtree(rows, id);
+        const published = rows.find((r) => ids.includes(r.id) && r.published_at !== null);
+        if (published && !actor.admin) {
+          throw new AppError('CONFLICT', 409, { name: published.name }, { message: 'reports.published' });
+        }
+        await trx.deleteFrom('report_components').where('report_id', 'in', ids).execute();
+        // Deepest first: the parent reference never points at a row already gone.
+        for (const one of [...ids].reverse()) await trx.deleteFrom('reports').where('id', '=', one).execute();
+        return ids.length;
+      });
+    },
+
+    /** Publishes (or, admins only, takes back) a report; publishing again keeps the first date. */
+    async publish(id: number, published: boolean, actor: Actor): Promise<ReportNode> {
+      return db.transaction().execute(async (trx) => {
+        const row = await repo.reportById(trx, id);
+        if (!row) throw notFound(id);
+        if (row.folder === 1) throw unprocessable('reports.notReport', { id });
+        if (!published && !actor.admin) {
+          throw new AppError('FORBIDDEN', 403, {}, { message: 'reports.unpublishAdmin' });
+        }
+        if (published !== (row.published_at !== null)) {
+          await trx
+            .updateTable('reports')
+            .set(
+              published
+                ? { published_at: stamp(), published_by: actor.id, updated_at: stamp() }
+                : { published_at: null, published_by: null, updated_at: stamp() },
+            )
+            .where('id', '=', id)
+            .execute();
+        }
+        return nodeOf(trx, id);
+      });
+    },
+
+    /** A report's components, optionally those with a metric of `categoryId`. */
+    async components(reportId: number, categoryId?: number): Promise<ReportComponent[]> {
+      const row = await repo.reportById(db, reportId);
+      if (!row) throw notFound(reportId);
+      const all = await repo.componentsOf(db, reportId);
+      return categoryId === undefined
+        ? all
+        : all.filter((c) => c.metrics.some((m) => m.categoryId === categoryId));
+    },
+
+    async addComponent(
+      reportId: number,
+      input: ReportComponentInput,
+      actor: Actor,
+    ): Promise<ReportComponent> {
+      await checkComponent(input);
+      return db.transaction().execute(async (trx) => {
+        await writableReport(trx, reportId, actor);
+        const existing = await repo.componentsOf(trx, reportId);
+        if (existing.length >= REPORT_MAX_COMPONENTS) {
+          throw unprocessable('reports.tooManyComponents', { max: REPORT_MAX_COMPONENTS });
+        }
+        const layout: ComponentLayout = input.layout ?? nextPlace(existing.map((c) => c.layout));
+        const at = stamp();
+        const { id } = await trx
+          .insertInto('report_components')
+          .values({
+            report_id: reportId,
+            title: input.title.trim(),
+            chart_type: input.chartType,
+            yoy: JSON.stringify(input.yoy ?? { option: 'none' }),
+            params: JSON.stringify(input.params),
+            metrics: JSON.stringify(input.metrics),
+            ...repo.layoutColumns(fitted(layout)),
+            created_at: at,
+            updated_at: at,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const row = await componentRow(trx, reportId, id);
+        return repo.toComponent(row as NonNullable<typeof row>);
+      });
+    },
+
+    async patchComponent(
+      reportId: number,
+      componentId: number,
+      patch: ReportComponentPatch,
+      actor: Actor,
+    ): Promise<ReportComponent> {
+      const current = await componentRow(db, reportId, componentId);
+      if (!current) throw notFound(componentId);
+      const before = repo.toComponent(current);
+      if (patch.params !== undefined || patch.metrics !== undefined) {
+        await checkComponent({
+          params: patch.params ?? before.params,
+          metrics: patch.metrics ?? before.metrics,
+        });
+      }
+      return db.transaction().execute(async (trx) => {
+        await writableReport(trx, reportId, actor);
+        await trx
+          .updateTable('report_components')
+          .set({
+            ...(patch.title !== undefined ? { title: patch.title.trim() } : {}),
+            ...(patch.chartType !== undefined ? { chart_type: patch.chartType } : {}),
+            ...(patch.yoy !== undefined ? { yoy: JSON.stringify(patch.yoy) } : {}),
+            ...(patch.params !== undefined ? { params: JSON.stringify(patch.params) } : {}),
+            ...(patch.metrics !== undefined ? { metrics: JSON.stringify(patch.metrics) } : {}),
+            ...(patch.layout !== undefined ? repo.layoutColumns(fitted(patch.layout)) : {}),
+            updated_at: stamp(),
+          })
+          .where('id', '=', componentId)
+          .where('report_id', '=', reportId)
+          .execute();
+        const row = await componentRow(trx, reportId, componentId);
+        if (!row) throw notFound(componentId);
+        return repo.toComponent(row);
+      });
+    },
+
+    /** Saves the grid: each listed component's place (all of the report's, or 422 naming the stranger). */
+    async saveLayouts(reportId: number, layouts: ReportLayouts, actor: Actor): Promise<ReportComponent[]> {
+      return db.transaction().execute(async (trx) => {
+        await writableReport(trx, reportId, actor);
+        const known = new Set((await repo.componentsOf(trx, reportId)).map((c) => c.id));
+        const stranger = layouts.find((l) => !known.has(l.id));
+        if (stranger) throw unprocessable('reports.unknownComponent', { id: stranger.id });
+        const at = stamp();
+        for (const { id, layout } of layouts) {
+          await trx
+            .updateTable('report_components')
+            .set({ ...repo.layoutColumns(fitted(layout)), updated_at: at })
+            .where('id', '=', id)
+            .execute();
+        }
+        return repo.componentsOf(trx, reportId);
+      });
+    },
+
+    async removeComponent(reportId: number, componentId: number, actor: Actor): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await writableReport(trx, reportId, actor);
+        const gone = await trx
+          .deleteFrom('report_components')
+          .where('id', '=', componentId)
+          .where('report_id', '=', reportId)
+          .executeTakeFirst();
+        if (Number(gone.numDeletedRows) === 0) throw notFound(componentId);
+      });
+    },
+
+    /** A report (not a folder) with its components, for the export. */
+    async reportWithComponents(reportId: number) {
+      const row = await repo.reportById(db, reportId);
+      if (!row) throw notFound(reportId);
+      if (row.folder === 1) throw unprocessable('reports.notReport', { id: reportId });
+      return { name: row.name, components: await repo.componentsOf(db, reportId) };
+    },
+  };
+}
+
+/**
+ * Where a new component goes: beside the last row's components when half the grid is free
+ * there, else below everything, half the grid wide.
+ */
+function nextPlace(taken: readonly ComponentLayout[]): ComponentLayout {
+  const bottom = taken.reduce((max, l) => Math.max(max, l.y + l.h), 0);
+  const lastRow = taken.reduce((max, l) => Math.max(max, l.y), 0);
+  const right = taken.filter((l) => l.y + l.h > lastRow).reduce((max, l) => Math.max(max, l.x + l.w), 0);
+  return taken.length > 0 && right + NEW_WIDTH <= REPORT_GRID_COLS
+    ? { x: right, y: lastRow, w: NEW_WIDTH, h: NEW_HEIGHT }
+    : { x: 0, y: bottom, w: NEW_WIDTH, h: NEW_HEIGHT };
+}
+
+/** A place kept inside the grid: a component wider than what is left of its row moves left. */
+function fitted(layout: ComponentLayout): ComponentLayout {
+  const w = Math.min(layout.w, REPORT_GRID_COLS);
+  return { ...layout, w, x: Math.min(layout.x, REPORT_GRID_COLS - w) };
+}
+
+export type ReportsService = ReturnType<typeof createReportsService>;

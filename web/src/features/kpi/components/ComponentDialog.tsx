@@ -1,0 +1,336 @@
+import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
+import {
+  CHART_TYPES,
+  type ChartType,
+  type ComponentMetric,
+  GROUP_BY_TIMES,
+  QUERY_AGGREGATORS,
+  REPORT_MAX_METRICS,
+  type RegionNode,
+  type ReportComponent,
+  type ReportComponentInput,
+} from '@kilowatch/contract';
+import { Button, Col, Form, Input, InputNumber, Modal, Radio, Row, Select, TreeSelect } from 'antd';
+import { useEffect, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useRegionTree } from '../../../api/regions.ts';
+import { useCategories, useCategoryAbilities, useThingsOfCategory } from '../../../api/things.ts';
+
+interface FormValues {
+  title: string;
+  chartType: ChartType;
+  target: 'thing' | 'region';
+  categoryId: number | undefined;
+  thingId: number | undefined;
+  regionId: number | undefined;
+  metrics: (Omit<ComponentMetric, 'categoryId'> & { groupByTime?: ComponentMetric['groupByTime'] })[];
+}
+
+export interface ComponentDialogProps {
+  open: boolean;
+  /** The component to change; absent: a new one. */
+  component: ReportComponent | null;
+  saving: boolean;
+  onCancel: () => void;
+  onSave: (input: ReportComponentInput) => Promise<unknown>;
+}
+
+interface TreeOption {
+  value: number;
+  title: string;
+  children: TreeOption[];
+}
+
+const regionOptions = (nodes: readonly RegionNode[]): TreeOption[] =>
+  nodes
+    .filter((n) => n.resourceType === 'region')
+    .map((n) => ({ value: n.id, title: n.name, children: regionOptions(n.children) }));
+
+const initialValues = (component: ReportComponent | null): Partial<FormValues> =>
+  component
+    ? {
+        title: component.title,
+        chartType: component.chartType,
+        target: component.params.thingId != null ? 'thing' : 'region',
+        categoryId: component.metrics[0]?.categoryId ?? undefined,
+        thingId: component.params.thingId ?? undefined,
+        regionId: component.params.regionId ?? undefined,
+        metrics: component.metrics,
+      }
+    : { chartType: 'line', target: 'thing', metrics: [{ identifier: '', name: '', statistics: 'avg' }] };
+
+/**
+ * Adds or changes a report component (spec §3): chart type, a thing or a region, and its metrics
+ * picked by category and identifier with statistics, grouping, formula, scale and unit.
+ */
+export function ComponentDialog({ open, component, saving, onCancel, onSave }: ComponentDialogProps) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<FormValues>();
+  const target = Form.useWatch('target', form);
+  const categoryId = Form.useWatch('categoryId', form) ?? null;
+  const categories = useCategories(open);
+  const abilities = useCategoryAbilities(categoryId);
+  const things = useThingsOfCategory(target === 'thing' ? categoryId : null);
+  const regions = useRegionTree();
+
+  useEffect(() => {
+    if (open) form.setFieldsValue({ ...initialValues(component) });
+  }, [open, component, form]);
+
+  const abilityOptions = useMemo(
+    () =>
+      (abilities.data ?? [])
+        .filter((a) => a.dataType !== 'string')
+        .map((a) => ({ value: a.identifier, label: `${a.name} (${a.identifier})` })),
+    [abilities.data],
+  );
+
+  const pickAbility = (index: number, identifier: string) => {
+    const ability = abilities.data?.find((a) => a.identifier === identifier);
+    if (!ability) return;
+    const metrics = [...(form.getFieldValue('metrics') as FormValues['metrics'])];
+    metrics[index] = {
+      ...metrics[index]!,
+      identifier,
+      name: ability.name,
+      unit: ability.unit,
+      statistics: ability.cumulative ? 'delta' : ability.aggregator,
+    };
+    form.setFieldsValue({ metrics });
+  };
+
+  const submit = async () => {
+    const v = await form.validateFields();
+    await onSave({
+      title: v.title,
+      chartType: v.chartType,
+      params: v.target === 'thing' ? { thingId: v.thingId ?? null } : { regionId: v.regionId ?? null },
+      metrics: v.metrics.map((m) => ({
+        categoryId: v.categoryId ?? null,
+        identifier: m.identifier,
+        name: m.name ?? '',
+        statistics: m.statistics,
+        groupByTime: m.groupByTime ?? null,
+        groupByInterval: m.groupByInterval ?? null,
+        formula: m.formula?.trim() ?? '',
+        scale: m.scale ?? null,
+        unit: m.unit ?? '',
+      })),
+    });
+  };
+
+  return (
+    <Modal
+      open={open}
+      width={920}
+      title={component ? t('kpi.component.edit') : t('kpi.component.add')}
+      onOk={submit}
+      onCancel={onCancel}
+      confirmLoading={saving}
+      destroyOnHidden
+    >
+      <Form form={form} layout="vertical" preserve={false} initialValues={initialValues(component)}>
+        <Row gutter={12}>
+          <Col span={12}>
+            <Form.Item
+              name="title"
+              label={t('kpi.component.title')}
+              rules={[{ required: true, whitespace: true, message: t('kpi.component.titleRequired') }]}
+            >
+              <Input maxLength={64} />
+            </Form.Item>
+          </Col>
+          <Col span={12}>
+            <Form.Item name="chartType" label={t('kpi.component.chartType')} rules={[{ required: true }]}>
+              <Select options={CHART_TYPES.map((c) => ({ value: c, label: t(`kpi.chartType.${c}`) }))} />
+            </Form.Item>
+          </Col>
+          <Col span={6}>
+            <Form.Item name="target" label={t('kpi.component.target')}>
+              <Radio.Group
+                optionType="button"
+                options={[
+                  { value: 'thing', label: t('kpi.component.thing') },
+                  { value: 'region', label: t('kpi.component.region') },
+                ]}
+              />
+            </Form.Item>
+          </Col>
+          <Col span={8}>
+            <Form.Item
+              name="categoryId"
+              label={t('kpi.component.category')}
+              rules={[{ required: true, message: t('kpi.component.categoryRequired') }]}
+            >
+              <Select
+                showSearch
+                optionFilterProp="label"
+                loading={categories.isPending}
+                options={(categories.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
+                onChange={() => form.setFieldsValue({ thingId: undefined })}
+              />
+            </Form.Item>
+          </Col>
+          <Col span={10}>
+            {target === 'region' ? (
+              <Form.Item
+                name="regionId"
+                label={t('kpi.component.region')}
+                rules={[{ required: true, message: t('kpi.component.regionRequired') }]}
+              >
+                <TreeSelect
+                  treeData={regionOptions(regions.data ?? [])}
+                  fieldNames={{ label: 'title' }}
+                  treeDefaultExpandAll
+                  showSearch
+                  treeNodeFilterProp="title"
+                />
+              </Form.Item>
+            ) : (
+              <Form.Item
+                name="thingId"
+                label={t('kpi.component.thing')}
+                rules={[{ required: true, message: t('kpi.component.thingRequired') }]}
+              >
+                <Select
+                  showSearch
+                  optionFilterProp="label"
+                  disabled={categoryId === null}
+                  loading={things.isFetching}
+                  options={(things.data ?? []).map((th) => ({ value: th.id, label: th.name }))}
+                />
+              </Form.Item>
+            )}
+          </Col>
+        </Row>
+        <Form.List
+          name="metrics"
+          rules={[
+            {
+              validator: async (_, list: unknown[] | undefined) => {
+                if (!list?.length) throw new Error(t('kpi.component.metricsRequired'));
+              },
+            },
+          ]}
+        >
+          {(fields, { add, remove }, { errors }) => (
+            <>
+              {fields.map((field, index) => (
+                <Row gutter={8} key={field.key} align="top" data-testid={`kpi-metric-${index}`}>
+                  <Col span={5}>
+                    <Form.Item
+                      name={[field.name, 'identifier']}
+                      label={index === 0 ? t('kpi.metric.identifier') : undefined}
+                      rules={[{ required: true, message: t('kpi.metric.identifierRequired') }]}
+                    >
+                      <Select
+                        showSearch
+                        optionFilterProp="label"
+                        disabled={categoryId === null}
+                        options={abilityOptions}
+                        onChange={(v: string) => pickAbility(index, v)}
+                        aria-label={t('kpi.metric.identifier')}
+                      />
+                    </Form.Item>
+                  </Col>
+                  <Col span={3}>
+                    <Form.Item
+                      name={[field.name, 'name']}
+                      label={index === 0 ? t('kpi.metric.name') : undefined}
+                    >
+                      <Input maxLength={64} />
+                    </Form.Item>
+                  </Col>
+                  <Col span={3}>
+                    <Form.Item
+                      name={[field.name, 'statistics']}
+                      label={index === 0 ? t('kpi.metric.statistics') : undefined}
+                      rules={[{ required: true }]}
+                    >
+                      <Select
+                        options={QUERY_AGGREGATORS.map((a) => ({
+                          value: a,
+                          label: t(`kpi.statistics.${a}`),
+                        }))}
+                      />
+                    </Form.Item>
+                  </Col>
+                  <Col span={3}>
+                    <Form.Item
+                      name={[field.name, 'groupByTime']}
+                      label={index === 0 ? t('kpi.metric.groupByTime') : undefined}
+                    >
+                      <Select
+                        allowClear
+                        placeholder={t('kpi.metric.byPeriod')}
+                        options={GROUP_BY_TIMES.map((g) => ({ value: g, label: t(`kpi.groupBy.${g}`) }))}
+                      />
+                    </Form.Item>
+                  </Col>
+                  <Col span={2}>
+                    <Form.Item
+                      name={[field.name, 'groupByInterval']}
+                      label={index === 0 ? t('kpi.metric.groupByInterval') : undefined}
+                    >
+                      <InputNumber
+                        min={1}
+                        max={1000}
+                        precision={0}
+                        placeholder="1"
+                        style={{ width: '100%' }}
+                      />
+                    </Form.Item>
+                  </Col>
+                  <Col span={3}>
+                    <Form.Item
+                      name={[field.name, 'formula']}
+                      label={index === 0 ? t('kpi.metric.formula') : undefined}
+                      tooltip={index === 0 ? t('kpi.metric.formulaHelp') : undefined}
+                      rules={[{ pattern: /^[\sxX0-9.eE+\-*/()]*$/, message: t('kpi.metric.formulaChars') }]}
+                    >
+                      <Input placeholder="x / 1000" maxLength={200} />
+                    </Form.Item>
+                  </Col>
+                  <Col span={2}>
+                    <Form.Item
+                      name={[field.name, 'scale']}
+                      label={index === 0 ? t('kpi.metric.scale') : undefined}
+                    >
+                      <InputNumber min={0} max={10} precision={0} placeholder="2" style={{ width: '100%' }} />
+                    </Form.Item>
+                  </Col>
+                  <Col span={2}>
+                    <Form.Item
+                      name={[field.name, 'unit']}
+                      label={index === 0 ? t('kpi.metric.unit') : undefined}
+                    >
+                      <Input maxLength={32} />
+                    </Form.Item>
+                  </Col>
+                  <Col span={1} style={{ paddingTop: index === 0 ? 30 : 4 }}>
+                    {fields.length > 1 && (
+                      <MinusCircleOutlined
+                        aria-label={t('kpi.metric.remove')}
+                        onClick={() => remove(field.name)}
+                      />
+                    )}
+                  </Col>
+                </Row>
+              ))}
+              <Form.ErrorList errors={errors} />
+              {fields.length < REPORT_MAX_METRICS && (
+                <Button
+                  type="dashed"
+                  icon={<PlusOutlined />}
+                  onClick={() => add({ identifier: undefined, name: '', statistics: 'avg' })}
+                >
+                  {t('kpi.metric.add')}
+                </Button>
+              )}
+            </>
+          )}
+        </Form.List>
+      </Form>
+    </Modal>
+  );
+}
