@@ -54,6 +54,8 @@ export const LAYOUT_ROUTES: RouteDef[] = [
     children: [
       { path: '/analysis/report', name: 'report', titleKey: 'route.report' },
       { path: '/analysis/kpi', name: 'kpi', titleKey: 'route.kpi' },
+      { path: '/analysis/tariff', name: 'tariff', titleKey: 'route.tariff' },
+      { path: '/analysis/bill', name: 'bill', titleKey: 'route.bill' },
     ],
   },
   {

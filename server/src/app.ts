@@ -18,12 +18,15 @@ import {
 import { createMemoryLive } from './live/index.ts';
 import { alarmNotifyRoutes, alarmRoutes } from './modules/alarms/index.ts';
 import { authRoutes } from './modules/auth/index.ts';
+import { filterGroupRoutes } from './modules/filter-groups/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
 import { metricConfigRoutes } from './modules/metric-configs/index.ts';
 import { boardRoutes, queryRoutes } from './modules/query/index.ts';
 import { regionRoutes } from './modules/regions/index.ts';
 import { reportRoutes } from './modules/reports/index.ts';
+import { statisticsRoutes } from './modules/statistics/index.ts';
 import { bootstrapSystem, systemRoutes } from './modules/system/index.ts';
+import { tariffRoutes } from './modules/tariffs/index.ts';
 import { thingsRoutes } from './modules/things/index.ts';
 import { unitsRoutes } from './modules/units/index.ts';
 import { authenticate } from './plugins/authenticate.ts';
@@ -184,6 +187,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           query: services.query,
           timeZone: config.telemetry.timeZone,
           now,
+        });
+        await api.register(tariffRoutes, { service: services.tariffs });
+        await api.register(filterGroupRoutes, { service: services.filterGroups });
+        await api.register(statisticsRoutes, {
+          service: services.statistics,
+          configs: services.statisticsConfigs,
+          erpConfig: () => services.system.sysConfigs.erpConfig(),
         });
       },
       { prefix: '/api' },

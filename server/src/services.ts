@@ -11,11 +11,14 @@ import {
   deriveLoginKey,
 } from './modules/auth/index.ts';
 import { createCatalog } from './modules/catalog/index.ts';
+import { createFilterGroupService } from './modules/filter-groups/index.ts';
 import { createMetricConfigService } from './modules/metric-configs/index.ts';
 import { createQueryService } from './modules/query/index.ts';
 import { createRegionService } from './modules/regions/index.ts';
 import { createReportsService } from './modules/reports/index.ts';
+import { createStatisticsConfigs, createStatisticsService } from './modules/statistics/index.ts';
 import { createSystemServices } from './modules/system/index.ts';
+import { createTariffService } from './modules/tariffs/index.ts';
 import { createThingsService } from './modules/things/index.ts';
 import type { DuckDBTelemetryStore } from './telemetry/index.ts';
 
@@ -119,6 +122,16 @@ export function buildServices(deps: ServiceDeps) {
   });
 
   const reports = createReportsService({ db, catalog, now });
+  const tariffs = createTariffService({ db, catalog, store, timeZone: config.telemetry.timeZone, now });
+  const filterGroups = createFilterGroupService({ db, catalog, now });
+  const statistics = createStatisticsService({
+    catalog,
+    query,
+    filterGroups,
+    timeZone: config.telemetry.timeZone,
+    now,
+  });
+  const statisticsConfigs = createStatisticsConfigs({ db, catalog, now });
 
   return {
     things,
@@ -134,6 +147,10 @@ export function buildServices(deps: ServiceDeps) {
     alarmRunner,
     alarmNotify,
     reports,
+    tariffs,
+    filterGroups,
+    statistics,
+    statisticsConfigs,
   };
 }
 

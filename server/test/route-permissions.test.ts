@@ -47,6 +47,21 @@ const OPEN_TO_EVERY_USER = new Set([
   'GET /api/reports',
   'GET /api/reports/:id/components',
   'POST /api/statistics/report/output',
+  // Tariffs, cost by band and bills are read by everyone, as the other energy reads; tariff writes
+  // need /analysis/tariff (docs/tariffs.md).
+  'GET /api/tariffs',
+  'GET /api/tariffs/:id',
+  'POST /api/statistics/range/TPFC',
+  'POST /api/tariffs/bill',
+  // Statistics: everyone reads and exports; writing the plant's config is checked in the
+  // handler against /analysis/report, a user's own config is theirs (docs/statistics.md).
+  'GET /api/statistics/configs/config',
+  'PUT /api/statistics/configs/config',
+  'POST /api/statistics/range',
+  'POST /api/statistics/output',
+  'POST /api/statistics/report/erp/xlsx',
+  'GET /api/filter-groups',
+  'GET /api/filters',
 ]);
 /**
  * Public for the user-token hook but guarded by a device access token of their own (telemetry

@@ -465,3 +465,69 @@ export interface DB {
   reports: ReportsTable;
   report_components: ReportComponentsTable;
 }
+
+// ---- tariffs (migration 0240; docs/tariffs.md) ----------------------------------------------------
+
+export interface DB {
+  tariffs: TariffsTable;
+  tariff_versions: TariffVersionsTable;
+}
+
+export interface TariffsTable {
+  id: Generated<number>;
+  name: string;
+  description: string;
+  /** JSON array of local dates. */
+  holidays: string;
+  /** JSON array of local dates (weekend days worked). */
+  workdays: string;
+  /** JSON array of ISO weekdays. */
+  weekend_days: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TariffVersionsTable {
+  id: Generated<number>;
+  tariff_id: number;
+  /** Local date YYYY-MM-DD of the plant's zone. */
+  valid_from: string;
+  /** JSON: prices, seasons, demand, powerFactorTarget, note. */
+  body: string;
+  created_at: string;
+}
+
+// ---- statistics (issue 12) ----
+
+export interface DB {
+  statistics_configs: StatisticsConfigsTable;
+  filter_groups: FilterGroupsTable;
+  filters: FiltersTable;
+}
+
+export interface StatisticsConfigsTable {
+  id: Generated<number>;
+  /** The user's id, or 0 for the plant's config. */
+  owner: number;
+  /** JSON { items, circle }. */
+  value: string;
+  updated_at: string;
+}
+
+export interface FilterGroupsTable {
+  id: Generated<number>;
+  name: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface FiltersTable {
+  id: Generated<number>;
+  group_id: number;
+  name: string;
+  /** thing | region */
+  resource_type: string;
+  resource_id: number;
+  sort: number;
+}

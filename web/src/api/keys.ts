@@ -151,6 +151,21 @@ export const keys = {
     tree: () => ['reports', 'tree'] as const,
     components: (reportId: number) => ['reports', reportId, 'components'] as const,
   },
+  /** Tariffs and what is priced with them: a tariff write refreshes the bills and costs by band. */
+  tariffs: {
+    all: ['tariffs'] as const,
+    list: () => ['tariffs', 'list'] as const,
+    bill: (query: object) => ['tariffs', 'bill', query] as const,
+    tpfc: (query: object) => ['tariffs', 'tpfc', query] as const,
+  },
+  /** /api/statistics: ranges by query, the statistics config. */
+  statistics: {
+    all: ['statistics'] as const,
+    range: (query: object) => ['statistics', 'range', query] as const,
+    config: () => ['statistics', 'config'] as const,
+  },
+  /** /api/filter-groups and /api/filters: a write refreshes the groups and the statistics using them. */
+  filterGroups: { all: ['filter-groups'] as const },
 };
 
 /** Runs `fn`, then refreshes every cache under `roots` (for mutations passed to CrudPage). */

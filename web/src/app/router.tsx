@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { createHashRouter, Navigate, Outlet, type RouteObject } from 'react-router';
 import { type ConsoleRoute, ROUTES } from '../config/routes.ts';
 import { screens as alarmScreens } from '../features/alarms/index.ts';
+import { screens as analysisScreens } from '../features/analysis/index.ts';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { screens as deviceScreens } from '../features/devices/index.ts';
 import { screens as homeScreens } from '../features/home/index.ts';
@@ -10,6 +11,7 @@ import { screens as monitoringScreens } from '../features/monitoring/index.ts';
 import { RouteErrorBoundary } from '../features/pages/RouteErrorBoundary.tsx';
 import { screens as regionScreens } from '../features/regions/index.ts';
 import { screens as systemScreens } from '../features/system/index.ts';
+import { screens as tariffScreens } from '../features/tariffs/index.ts';
 import type { ScreenMap } from '../lib/lazy-screen.tsx';
 import { ParentRedirect } from './ParentRedirect.tsx';
 import { runGuard } from './run-guard.ts';
@@ -23,6 +25,8 @@ const SCREENS: ScreenMap = {
   ...homeScreens,
   ...alarmScreens,
   ...kpiScreens,
+  ...tariffScreens,
+  ...analysisScreens,
 };
 
 const leafObjects = (routes: ConsoleRoute[]): RouteObject[] =>

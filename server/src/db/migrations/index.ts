@@ -10,6 +10,8 @@ import * as alarms from './2026-11-23-0110-alarms.ts';
 import * as alarmNotify from './2026-11-23-0120-alarm-notify.ts';
 import * as alarmOutOfService from './2026-11-24-0210-alarm-out-of-service.ts';
 import * as maintenanceCreatedBy from './2026-11-24-0220-maintenance-created-by.ts';
+import * as tariffs from './2026-11-24-0240-tariffs.ts';
+import * as statistics from './2026-11-24-0250-statistics.ts';
 import * as reports from './2026-11-24-0260-reports.ts';
 
 interface DialectMigration {
@@ -31,6 +33,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-23-0120-alarm-notify': alarmNotify,
   '2026-11-24-0210-alarm-out-of-service': alarmOutOfService,
   '2026-11-24-0220-maintenance-created-by': maintenanceCreatedBy,
+  '2026-11-24-0240-tariffs': tariffs,
+  '2026-11-24-0250-statistics': statistics,
   '2026-11-24-0260-reports': reports,
 };
 

@@ -21,7 +21,7 @@ import {
   PlantCalendar,
   type TelemetryStore,
 } from '../../telemetry/index.ts';
-import type { Catalog } from '../catalog/index.ts';
+import type { Catalog, Resolved } from '../catalog/index.ts';
 import { byThing, combineSeries, mergeRuns, missingThings, type Slot } from './buckets.ts';
 import { compileFormula, FormulaError, roundTo } from './formula.ts';
 import {
@@ -106,102 +106,20 @@ export function createQueryService(deps: QueryDeps) {
         successor: q.successor,
         ability: q.metricIdentifier,
       });
-      const { abilities, things } = res;
-      const ability = things
-        .map((t) => abilities.get(t.id)?.find((a) => a.identifier === q.metricIdentifier))
-        .find((a) => a !== undefined);
-      if (!ability || things.length === 0) throw unknownMetric(q.metricIdentifier, q.resourceType);
+      return answer(q, res, seq, (t) => t.name);
+    },
 
-      const range = queryRange(q, calendar, now());
-      const { start, end } = range;
-      if (!(end > start)) throw badRequest('query.badRange');
-      if (end - start > MAX_RANGE_MS) throw badRequest('query.rangeTooLong', { years: MAX_RANGE_YEARS });
-      const apply = transform(q);
-      const combine = q.resourceType === 'thing' ? 'none' : (q.combine ?? defaultCombine(ability));
-      const unit = q.unit ?? ability.unit;
-      const metric = q.metricIdentifier;
-      const maxPoints = q.maxPoints ?? DEFAULT_MAX_POINTS;
-
-      /** Buckets and their aggregator, or null for raw points. */
-      let plan: { buckets: Buckets; aggregator: QueryAggregator } | null = null;
-      if (q.groupByTime) {
-        const buckets = queryBuckets(q, range, calendar, maxPoints);
-        const { count, merge } = buckets;
-        if (count > MAX_QUERY_BUCKETS || count * merge * things.length > MAX_BUCKETS) {
-          throw badRequest('query.tooManyBuckets', { count, max: MAX_QUERY_BUCKETS });
-        }
-        plan = { buckets, aggregator: q.aggregator ?? (ability.cumulative ? 'delta' : ability.aggregator) };
-      } else if (combine !== 'none') {
-        // Raw points of several things do not line up in time: a region's sum is bucketed.
-        // Auto buckets of region sums without groupByTime: the table's widths from a minute to a day.
-        const width = bucketWidthFor((end - start) / maxPoints, { min: MINUTE, max: DAY });
-        plan = {
-          buckets: fixedBuckets(width, range),
-          aggregator: q.aggregator ?? (ability.cumulative ? 'last' : ability.aggregator),
-        };
-      }
-
-      const bucketed = async ({ spec, merge }: Buckets, aggregator: QueryAggregator, r: Range) => {
-        const { buckets, resolution } = await store.buckets({
-          series: things.map((t) => ({ thingId: t.id, metric })),
-          start: r.start,
-          end: r.end,
-          bucket: spec,
-          aggregator,
-        });
-        const per = byThing(buckets);
-        const series = things.map((t) => mergeRuns(per.get(t.id) ?? [], merge, aggregator));
-        const points = (slots: readonly Slot[], group: string): DataPoint[] =>
-          slots.map((s) => ({ key: s.start, value: apply(s.value), group, complete: s.complete }));
-        const result =
-          combine === 'none'
-            ? things.flatMap((t, i) => points(series[i] ?? [], t.name))
-            : withMissing(
-                points(combineSeries(series, combine), res.name),
-                series,
-                things.map((t) => t.name),
-              );
-        return { result, resolution };
-      };
-      const raw = async (r: Range) => {
-        const result: DataPoint[] = [];
-        for (const t of things) {
-          const points = await downsample(store, { thingId: t.id, metric }, r.start, r.end, maxPoints);
-          for (const p of points)
-            result.push({ key: p.ts, value: apply(p.value), group: t.name, complete: true });
-        }
-        return { result, resolution: 'raw' };
-      };
-      const read = (r: Range) => (plan ? bucketed(plan.buckets, plan.aggregator, r) : raw(r));
-
-      const { result, resolution } = await read(range);
-      const out: QueryResult = {
-        result,
-        seq,
-        unit,
-        resolution,
-        timeZone: deps.timeZone,
-        ...(plan ? { bucket: plan.buckets.bucket } : {}),
-      };
-      if (q.compare) {
-        const compared =
-          q.compare.shift && q.compare.startTime !== undefined
-            ? null
-            : compareRange(q, q.compare, range, calendar);
-        if (!compared) throw badRequest('query.badCompare');
-        if (compared.end - compared.start > MAX_RANGE_MS) {
-          throw badRequest('query.rangeTooLong', { years: MAX_RANGE_YEARS });
-        }
-        const other = await read(compared);
-        const keys = plan
-          ? {
-              base: bucketKeys(calendar, plan.buckets, range),
-              compare: bucketKeys(calendar, plan.buckets, compared),
-            }
-          : null;
-        out.compare = compareAnswer(compared, alignPoints(other.result, keys, range, compared));
-      }
-      return out;
+    /**
+     * `data` over things already selected from the catalog (energy statistics asks for many
+     * things at once: one store read instead of one per thing), one series per thing (`combine`
+     * of the query, `none` for a thing), each point's `group` named by `groupOf`.
+     */
+    dataOf(
+      q: MetricQuery,
+      selection: Resolved,
+      groupOf: (thing: Resolved['things'][number]) => string,
+    ): Promise<QueryResult> {
+      return answer(q, selection, null, groupOf);
     },
 
     // ---- real-time status and boards ----
@@ -270,6 +188,111 @@ export function createQueryService(deps: QueryDeps) {
       });
     },
   };
+
+  /** The answer of a query over its selected things (see `data`). */
+  async function answer(
+    q: MetricQuery,
+    res: Resolved,
+    seq: string | null,
+    groupOf: (thing: Resolved['things'][number]) => string,
+  ): Promise<QueryResult> {
+    const { abilities, things } = res;
+    const ability = things
+      .map((t) => abilities.get(t.id)?.find((a) => a.identifier === q.metricIdentifier))
+      .find((a) => a !== undefined);
+    if (!ability || things.length === 0) throw unknownMetric(q.metricIdentifier, q.resourceType);
+
+    const range = queryRange(q, calendar, now());
+    const { start, end } = range;
+    if (!(end > start)) throw badRequest('query.badRange');
+    if (end - start > MAX_RANGE_MS) throw badRequest('query.rangeTooLong', { years: MAX_RANGE_YEARS });
+    const apply = transform(q);
+    const combine = q.resourceType === 'thing' ? 'none' : (q.combine ?? defaultCombine(ability));
+    const unit = q.unit ?? ability.unit;
+    const metric = q.metricIdentifier;
+    const maxPoints = q.maxPoints ?? DEFAULT_MAX_POINTS;
+
+    /** Buckets and their aggregator, or null for raw points. */
+    let plan: { buckets: Buckets; aggregator: QueryAggregator } | null = null;
+    if (q.groupByTime) {
+      const buckets = queryBuckets(q, range, calendar, maxPoints);
+      const { count, merge } = buckets;
+      if (count > MAX_QUERY_BUCKETS || count * merge * things.length > MAX_BUCKETS) {
+        throw badRequest('query.tooManyBuckets', { count, max: MAX_QUERY_BUCKETS });
+      }
+      plan = { buckets, aggregator: q.aggregator ?? (ability.cumulative ? 'delta' : ability.aggregator) };
+    } else if (combine !== 'none') {
+      // Raw points of several things do not line up in time: a region's sum is bucketed.
+      // Auto buckets of region sums without groupByTime: the table's widths from a minute to a day.
+      const width = bucketWidthFor((end - start) / maxPoints, { min: MINUTE, max: DAY });
+      plan = {
+        buckets: fixedBuckets(width, range),
+        aggregator: q.aggregator ?? (ability.cumulative ? 'last' : ability.aggregator),
+      };
+    }
+
+    const bucketed = async ({ spec, merge }: Buckets, aggregator: QueryAggregator, r: Range) => {
+      const { buckets, resolution } = await store.buckets({
+        series: things.map((t) => ({ thingId: t.id, metric })),
+        start: r.start,
+        end: r.end,
+        bucket: spec,
+        aggregator,
+      });
+      const per = byThing(buckets);
+      const series = things.map((t) => mergeRuns(per.get(t.id) ?? [], merge, aggregator));
+      const points = (slots: readonly Slot[], group: string): DataPoint[] =>
+        slots.map((s) => ({ key: s.start, value: apply(s.value), group, complete: s.complete }));
+      const result =
+        combine === 'none'
+          ? things.flatMap((t, i) => points(series[i] ?? [], groupOf(t)))
+          : withMissing(
+              points(combineSeries(series, combine), res.name),
+              series,
+              things.map((t) => t.name),
+            );
+      return { result, resolution };
+    };
+    const raw = async (r: Range) => {
+      const result: DataPoint[] = [];
+      for (const t of things) {
+        const points = await downsample(store, { thingId: t.id, metric }, r.start, r.end, maxPoints);
+        for (const p of points)
+          result.push({ key: p.ts, value: apply(p.value), group: groupOf(t), complete: true });
+      }
+      return { result, resolution: 'raw' };
+    };
+    const read = (r: Range) => (plan ? bucketed(plan.buckets, plan.aggregator, r) : raw(r));
+
+    const { result, resolution } = await read(range);
+    const out: QueryResult = {
+      result,
+      seq,
+      unit,
+      resolution,
+      timeZone: deps.timeZone,
+      ...(plan ? { bucket: plan.buckets.bucket } : {}),
+    };
+    if (q.compare) {
+      const compared =
+        q.compare.shift && q.compare.startTime !== undefined
+          ? null
+          : compareRange(q, q.compare, range, calendar);
+      if (!compared) throw badRequest('query.badCompare');
+      if (compared.end - compared.start > MAX_RANGE_MS) {
+        throw badRequest('query.rangeTooLong', { years: MAX_RANGE_YEARS });
+      }
+      const other = await read(compared);
+      const keys = plan
+        ? {
+            base: bucketKeys(calendar, plan.buckets, range),
+            compare: bucketKeys(calendar, plan.buckets, compared),
+          }
+        : null;
+      out.compare = compareAnswer(compared, alignPoints(other.result, keys, range, compared));
+    }
+    return out;
+  }
 
   /** Each ability of a thing with its latest value (numbers from the store, strings from the live hub). */
   function latestOf(

@@ -13,7 +13,9 @@ import { videoRoutes } from './videos/routes.ts';
 import { createVideoService } from './videos/service.ts';
 
 export { bootstrapSystem, resourceSeeds } from './bootstrap.ts';
+export { DEFAULT_ERP_CONFIG } from './sysconfigs/erp.ts';
 export { parseLogo } from './sysconfigs/logo.ts';
+export type { SysConfigService } from './sysconfigs/service.ts';
 
 /** The services of system management, built once by services.ts. */
 export function createSystemServices({ db, now }: { db: Kysely<DB>; now: () => number }) {

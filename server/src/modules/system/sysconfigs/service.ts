@@ -1,4 +1,6 @@
 import {
+  ERP_CONFIG_IDENTIFIER,
+  type ErpConfig,
   type LogoConfig,
   SYSTEM_SETTING_IDENTIFIER,
   type SysConfig,
@@ -8,6 +10,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/index.ts';
 import { isUniqueViolation, page } from '../../../db/sql.ts';
 import { AppError } from '../../../errors.ts';
+import { parseErpConfig, readErpConfig } from './erp.ts';
 import { parseLogo, readLogo } from './logo.ts';
 import * as repo from './repository.ts';
 
@@ -22,9 +25,16 @@ const protectedSetting = () =>
     { message: 'sysconfig.protected' },
   );
 
-/** Normalises the systemSetting value (validated, compact JSON); other values are kept as sent. */
+/**
+ * Normalises the values the server reads itself, systemSetting (the logo) and erpConfig (the ERP
+ * export), validated, as compact JSON; other values are kept as sent.
+ */
 const checkedValue = (input: SysConfigInput): string =>
-  input.identifier === SYSTEM_SETTING_IDENTIFIER ? JSON.stringify(parseLogo(input.value)) : input.value;
+  input.identifier === SYSTEM_SETTING_IDENTIFIER
+    ? JSON.stringify(parseLogo(input.value))
+    : input.identifier === ERP_CONFIG_IDENTIFIER
+      ? JSON.stringify(parseErpConfig(input.value))
+      : input.value;
 
 /** System settings (/sys_config); systemSetting holds the logo and cannot be removed. */
 export function createSysConfigService(db: Kysely<DB>, now: () => number) {
@@ -74,6 +84,11 @@ export function createSysConfigService(db: Kysely<DB>, now: () => number) {
 
     async logo(): Promise<LogoConfig> {
       return readLogo((await repo.findConfigByIdentifier(db, SYSTEM_SETTING_IDENTIFIER))?.value);
+    },
+
+    /** The ERP export's configuration (the default until an admin saves `erpConfig`). */
+    async erpConfig(): Promise<ErpConfig> {
+      return readErpConfig((await repo.findConfigByIdentifier(db, ERP_CONFIG_IDENTIFIER))?.value);
     },
   };
 }

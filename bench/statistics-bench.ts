@@ -1,0 +1,159 @@
+/**
+ * Energy statistics (issue 12 target: 200 things × 30 days by day ≤ 50 ms median from the API with
+ * 30 days of 10 s data loaded). The app runs in this process on its own port and DATA_DIR; the
+ * things are created through the API, their kWh counters (with a reset each) written through the
+ * store's write(), then POST /api/statistics/range is timed over HTTP. Same-run baselines: GET
+ * /api/health (HTTP's own cost) and the same consumption computed from the raw points (every
+ * point read with points(), the counter rule applied per day in JS).
+ *
+ *   npx tsx bench/statistics-bench.ts [--things 200] [--days 30] [--interval 10] [--runs 15] [--port 19250]
+ */
+import { rmSync } from 'node:fs';
+import { PlantCalendar } from '@kilowatch/contract';
+import { buildApp } from '../server/src/app.ts';
+import { loadConfig } from '../server/src/config.ts';
+import { counterIncrement } from '../server/src/telemetry/counter.ts';
+import type { Point } from '../server/src/telemetry/index.ts';
+import {
+  ADMIN_PASSWORD,
+  Api,
+  DAY,
+  fmt,
+  log,
+  machine,
+  median,
+  numArg,
+  quantile,
+  SECOND,
+  TIME_ZONE,
+  tempDir,
+} from './harness.ts';
+
+const THINGS = numArg('things', 200);
+const DAYS = numArg('days', 30);
+const INTERVAL = numArg('interval', 10) * SECOND;
+const RUNS = numArg('runs', 15);
+const PORT = numArg('port', 19250);
+
+const dataDir = tempDir('kilowatch-statistics-bench-');
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  PORT: String(PORT),
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  ADMIN_PASSWORD,
+  MQTT_PORT: '0',
+  PLANT_TIMEZONE: TIME_ZONE,
+  WEB_DIST: `${dataDir}/no-web`,
+});
+const app = await buildApp(config);
+try {
+  log(machine());
+  await app.listen({ port: PORT, host: '127.0.0.1' });
+  const api = new Api(`http://127.0.0.1:${PORT}`);
+  await api.login();
+
+  const category = await api.call<{ id: number }>('POST', '/api/thing/categories', { name: 'Bench meter' });
+  await api.call('POST', `/api/thing/categories/${category.id}/abilities`, {
+    identifier: 'EP',
+    name: '正向有功电能',
+    unit: 'kWh',
+    cumulative: true,
+  });
+  const model = await api.call<{ id: number }>('POST', '/api/thing/models', {
+    categoryId: category.id,
+    name: 'M',
+  });
+  const ids: number[] = [];
+  for (let i = 0; i < THINGS; i++) {
+    const thing = await api.call<{ id: number }>('POST', '/api/thing/things', {
+      identifier: `M${String(i + 1).padStart(3, '0')}`,
+      name: `Bench meter ${i + 1}`,
+      modelId: model.id,
+    });
+    ids.push(thing.id);
+  }
+  const region = await api.call<{ id: number }>('POST', '/api/regions', { name: 'Bench plant' });
+  await api.call('POST', `/api/regions/${region.id}/bindings`, { thingIds: ids });
+
+  // 30 local days ending at today's midnight, so the range is whole days.
+  const calendar = new PlantCalendar(TIME_ZONE);
+  const end = calendar.startOfDay(Date.now());
+  const start = calendar.dayStart(calendar.dayOf(end) - DAYS);
+  const loadStarted = performance.now();
+  const steps = Math.floor((end - start) / INTERVAL);
+  let written = 0;
+  const counters = ids.map(() => 1000);
+  const chunk = Math.max(1, Math.floor(10_000 / ids.length));
+  const pending: Promise<void>[] = [];
+  for (let s = 0; s < steps; s += chunk) {
+    const batch: Point[] = [];
+    for (let k = s; k < Math.min(steps, s + chunk); k++) {
+      const ts = start + k * INTERVAL;
+      ids.forEach((thingId, i) => {
+        // A load curve of a few kW; each meter resets once, on its own day.
+        const kw = 20 + 15 * Math.sin(((ts - start) / DAY) * 2 * Math.PI) + (i % 7);
+        counters[i] =
+          k === Math.floor(steps / 2) + i ? 0 : (counters[i] as number) + (kw * INTERVAL) / 3_600_000;
+        batch.push({ thingId, metric: 'EP', ts, value: Math.round((counters[i] as number) * 100) / 100 });
+      });
+    }
+    pending.push(app.telemetry.write(batch));
+    written += batch.length;
+    if (pending.length >= 16) await Promise.all(pending.splice(0));
+  }
+  await Promise.all(pending);
+  log(
+    `${fmt(written)} points (${THINGS} kWh counters × ${DAYS} days × ${INTERVAL / SECOND} s) loaded in ${fmt((performance.now() - loadStarted) / 1000, 1)} s`,
+  );
+
+  const time = async (label: string, fn: () => Promise<unknown>, runs = RUNS, warmups = 2) => {
+    for (let i = 0; i < warmups; i++) await fn();
+    const ms: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now();
+      await fn();
+      ms.push(performance.now() - t);
+    }
+    log(`${label}: median ${fmt(median(ms), 1)} ms, p95 ${fmt(quantile(ms, 0.95), 1)} ms over ${runs} runs`);
+    return median(ms);
+  };
+  const body = {
+    metricIdentifier: 'EP',
+    period: 'month',
+    startTime: start,
+    endTime: end,
+    groupByTime: 'day',
+  };
+  await time('baseline: GET /api/health', () => fetch(`${api.base}/api/health`).then((r) => r.text()));
+  const perThing = await time(
+    `POST /api/statistics/range, ${THINGS} things × ${DAYS} days by day (${THINGS} series + SUM)`,
+    () => api.call('POST', '/api/statistics/range', { ...body, resourceType: 'thing', resourceIds: ids }),
+  );
+  await time(`POST /api/statistics/range, 1 region of ${THINGS} things × ${DAYS} days by day`, () =>
+    api.call('POST', '/api/statistics/range', { ...body, resourceType: 'region', resourceIds: [region.id] }),
+  );
+
+  // The same consumption from raw points: every point read, the counter rule applied per local day.
+  const raw = await time(
+    `raw points: ${THINGS} series × ${DAYS} days → daily consumption (points() + counter rule in JS)`,
+    async () => {
+      for (const thingId of ids) {
+        const points = await app.telemetry.points({ thingId, metric: 'EP' }, start, end, 10_000_000);
+        const days = new Map<number, number>();
+        let prev: number | null = null;
+        for (const p of points) {
+          const day = calendar.dayOf(p.ts);
+          days.set(day, (days.get(day) ?? 0) + counterIncrement(prev, p.value));
+          prev = p.value;
+        }
+      }
+    },
+    3,
+    0,
+  );
+  log(`statistics from the API is ${fmt(raw / perThing, 0)}× faster than the raw points; target ≤ 50 ms`);
+} finally {
+  await app.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}

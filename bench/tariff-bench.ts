@@ -1,0 +1,113 @@
+/**
+ * Cost by tariff band (POST /api/statistics/range/TPFC, issue 12 target: ≤ 200 ms) for 200 meters
+ * over one month, by day, through the tariff service as the route calls it: the counters'
+ * consumption per slot from the telemetry store (hours, since the example tariff's edges are on
+ * the hour), each slot priced by its band. Baselines in the same run: the same hourly counter read
+ * alone (what the split must read), and the 15-minute read a quarter-hour tariff would need.
+ *
+ *   npx tsx bench/tariff-bench.ts [--things 200] [--interval 60] [--runs 7]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { PlantCalendar, type Thing } from '@kilowatch/contract';
+import { migrateToLatest, openDatabase } from '../server/src/db/index.ts';
+import { createTariffService } from '../server/src/modules/tariffs/index.ts';
+import { exampleTariff } from '../server/src/modules/tariffs/testing.ts';
+import { openTelemetryStore, type Point } from '../server/src/telemetry/index.ts';
+import { DAY, fmt, log, machine, median, numArg, SECOND, TIME_ZONE } from './harness.ts';
+
+const thingCount = numArg('things', 200);
+const interval = numArg('interval', 60) * SECOND;
+const runs = numArg('runs', 7);
+
+const dir = mkdtempSync(join(os.tmpdir(), 'kilowatch-tariff-bench-'));
+const store = await openTelemetryStore({
+  dataDir: dir,
+  timeZone: TIME_ZONE,
+  retention: { rawDays: 90, minuteDays: 400, hourDays: 1830 },
+});
+const database = openDatabase({ kind: 'sqlite', file: ':memory:' });
+try {
+  log(machine());
+  await migrateToLatest(database.db, database.dialect);
+  const calendar = new PlantCalendar(TIME_ZONE);
+  // A whole past month inside the raw retention: the one 35 days ago.
+  const at = Date.now() - 35 * DAY;
+  const { start, end } = calendar.periodRange('month', at);
+
+  const things = Array.from({ length: thingCount }, (_, i) => ({ id: i + 1, name: `电表${i + 1}` }) as Thing);
+  let batch: Point[] = [];
+  let count = 0;
+  for (const thing of things) {
+    let value = 1000 * thing.id;
+    for (let ts = start - interval; ts < end; ts += interval) {
+      // 20–80 kW with a daily shape: a few kWh a minute.
+      const hour = ((ts - start) / 3_600_000) % 24;
+      value += ((20 + 60 * Math.max(0, Math.sin((Math.PI * (hour - 6)) / 14))) * interval) / 3_600_000;
+      batch.push({ thingId: thing.id, metric: 'EP', ts, value });
+      if (batch.length === 50_000) {
+        await store.write(batch);
+        count += batch.length;
+        batch = [];
+      }
+    }
+  }
+  if (batch.length > 0) await store.write(batch);
+  count += batch.length;
+  log(
+    `${fmt(count)} counter points: ${thingCount} meters over ${calendar.format(start, 'YYYY-MM')}, every ${interval / SECOND} s`,
+  );
+
+  const abilities = new Map(things.map((t) => [t.id, [{ identifier: 'EP', cumulative: true }]]));
+  const service = createTariffService({
+    db: database.db,
+    // The region's meters, as the catalog answers them (cached there in the server).
+    catalog: { select: async () => ({ name: '全厂', things, abilities }) } as never,
+    store,
+    timeZone: TIME_ZONE,
+    now: Date.now,
+  });
+  const tariff = (await service.create(exampleTariff('2020-01-01'))).tariff;
+  const query = {
+    tariffId: tariff.id,
+    targets: [{ resourceType: 'region' as const, resourceId: 1 }],
+    byThing: true,
+    period: 'month' as const,
+    startTime: at,
+  };
+  const series = things.map((t) => ({ thingId: t.id, metric: 'EP' }));
+
+  const read: number[] = [];
+  const quarter: number[] = [];
+  const tpfc: number[] = [];
+  let total = 0;
+  for (let run = 0; run < runs + 1; run++) {
+    let t = performance.now();
+    await store.buckets({ series, start, end, bucket: { widthMs: 60 * 60_000 }, aggregator: 'delta' });
+    const readMs = performance.now() - t;
+    t = performance.now();
+    await store.buckets({ series, start, end, bucket: { widthMs: 15 * 60_000 }, aggregator: 'delta' });
+    const quarterMs = performance.now() - t;
+    t = performance.now();
+    const answer = await service.tpfc(query);
+    const tpfcMs = performance.now() - t;
+    total = answer.rows.reduce((s, r) => s + r.total.totalCost, 0);
+    // The first run warms the JIT and DuckDB's caches and is not counted.
+    if (run === 0) continue;
+    read.push(readMs);
+    quarter.push(quarterMs);
+    tpfc.push(tpfcMs);
+  }
+  log(`cost of the month over ${thingCount} meters: ${fmt(total, 2)}`);
+  log(`baseline, hourly counter read alone: median ${fmt(median(read), 1)} ms over ${runs} runs`);
+  log(`for reference, the 15-minute counter read: median ${fmt(median(quarter), 1)} ms`);
+  log(
+    `TPFC by day, one row per meter: median ${fmt(median(tpfc), 1)} ms, ` +
+      `${(median(tpfc) / median(read)).toFixed(2)}× the read alone; target ≤ 200 ms`,
+  );
+} finally {
+  await store.close();
+  await database.close();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,66 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test } from '@playwright/test';
+import ExcelJS from 'exceljs';
+import { ADMIN } from './accounts.ts';
+import { buttonName, expectPath, finalScreenshot, login, openFromMenu } from './helpers.ts';
+
+// Issue 12 /analysis/report: the demo plant's energy by hour today (period day, range index 2),
+// the SUM line, the top list, the running circle of the compressors, and the standard export
+// (the type the dialog starts on) read back from the downloaded xlsx.
+
+test('energy statistics of the plant: chart, top list, running circle, standard xlsx export', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  await page.goto('/#/login');
+  await login(page, ADMIN);
+  await expectPath(page, '/home');
+  await openFromMenu(page, '统计分析', '能耗报表');
+  await expectPath(page, '/analysis/report');
+  // The plant (the root region) shows first: today by hour (period day, range index 2).
+  await expect(page.getByTestId('statistics-chart').locator('canvas')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('statistics-top').locator('tbody tr')).toHaveCount(1);
+
+  // A filter group not chosen yet: nothing to draw.
+  await page.getByText('筛选组', { exact: true }).first().click();
+  await expect(page.getByTestId('statistics-empty')).toContainText('请选择统计对象和指标');
+
+  // The plant's four areas side by side.
+  await page.getByText('区域', { exact: true }).first().click();
+  const picker = page.getByRole('combobox', { name: '选择区域' });
+  for (const name of ['一号车间', '二号车间', '动力站', '办公楼']) {
+    await picker.fill(name);
+    await page
+      .locator('.ant-select-tree-node-content-wrapper')
+      .filter({ hasText: new RegExp(`^${name}$`) })
+      .click();
+  }
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('statistics-chart').locator('canvas')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('statistics-total')).toContainText(/总计: [\d,]+\.\d\d kWh/);
+  const top = page.getByTestId('statistics-top');
+  await expect(top.locator('tbody tr')).toHaveCount(4);
+  await expect(top.locator('tbody tr').first()).toContainText(/\d+\.\d\d%/);
+  await expect(page.getByTestId('statistics-circle').locator('canvas')).toBeVisible();
+  await finalScreenshot(page, testInfo, 'statistics');
+
+  await page
+    .getByRole('button', { name: /导\s*出/ })
+    .first()
+    .click();
+  const dialog = page.getByRole('dialog', { name: '导出统计' });
+  await expect(dialog.getByRole('radio', { name: '标准' })).toBeChecked();
+  const download = page.waitForEvent('download');
+  await dialog.getByRole('button', { name: buttonName('导出') }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^statistics-.+\.xlsx$/);
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load((await readFile(await file.path())) as unknown as ArrayBuffer);
+  const sheet = workbook.getWorksheet('能耗统计')!;
+  expect(sheet.getCell('A1').value).toBe('名称');
+  expect(sheet.getCell('D1').value).toBe('00:00');
+  const names = [2, 3, 4, 5].map((r) => sheet.getCell(`A${r}`).value);
+  expect(new Set(names)).toEqual(new Set(['一号车间', '二号车间', '动力站', '办公楼']));
+  expect(sheet.getCell('A6').value).toBe('总计');
+  expect(sheet.getCell('D6').numFmt).toBe('#,##0.00');
+});

@@ -1,0 +1,2 @@
+export { filterGroupRoutes } from './routes.ts';
+export { createFilterGroupService, type FilterGroupDeps, type FilterGroupService } from './service.ts';

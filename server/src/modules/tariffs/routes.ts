@@ -1,0 +1,47 @@
+import {
+  statisticsRangeTpfc,
+  tariffBill,
+  tariffCreate,
+  tariffDelete,
+  tariffGet,
+  tariffList,
+  tariffUpdate,
+  tariffVersionCreate,
+  tariffVersionDelete,
+  tariffVersionUpdate,
+} from '@kilowatch/contract';
+import type { FastifyPluginAsync } from 'fastify';
+import { route } from '../../plugins/route.ts';
+import type { TariffService } from './service.ts';
+
+/** Where the console edits tariffs: writes need it (docs/permissions.md). */
+export const TARIFF_RESOURCE = '/analysis/tariff';
+
+/**
+ * /api/tariffs and POST /api/statistics/range/TPFC. Reading tariffs, costs and bills is open to
+ * every logged-in user, as the other energy reads are; writing a tariff needs admin or a role
+ * granting the tariff screen.
+ */
+export const tariffRoutes: FastifyPluginAsync<{ service: TariffService }> = async (app, { service }) => {
+  const guarded = { config: { resource: TARIFF_RESOURCE } };
+
+  route(app, tariffList, {}, async () => service.list());
+  route(app, tariffGet, {}, async (request) => service.get(request.params.id));
+  route(app, tariffCreate, guarded, async (request) => service.create(request.body));
+  route(app, tariffUpdate, guarded, async (request) => service.update(request.params.id, request.body));
+  route(app, tariffDelete, guarded, async (request) => {
+    await service.remove(request.params.id);
+    return { ok: true as const };
+  });
+  route(app, tariffVersionCreate, guarded, async (request) =>
+    service.addVersion(request.params.id, request.body),
+  );
+  route(app, tariffVersionUpdate, guarded, async (request) =>
+    service.updateVersion(request.params.id, request.params.versionId, request.body),
+  );
+  route(app, tariffVersionDelete, guarded, async (request) =>
+    service.removeVersion(request.params.id, request.params.versionId, request.query.retroactive),
+  );
+  route(app, statisticsRangeTpfc, {}, async (request) => service.tpfc(request.body));
+  route(app, tariffBill, {}, async (request) => service.bill(request.body));
+};

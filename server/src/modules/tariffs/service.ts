@@ -1,0 +1,535 @@
+import {
+  BAND_KINDS,
+  type BandAmounts,
+  type Bill,
+  type BillQuery,
+  checkVersion,
+  DAY,
+  dayTypeOf,
+  isLocalDate,
+  MINUTE,
+  PlantCalendar,
+  type Tariff,
+  type TariffCreate,
+  type TariffIssue,
+  type TariffUpdate,
+  type TariffVersion,
+  type TariffVersionBody,
+  type TariffVersionInput,
+  type TariffWriteResult,
+  type Thing,
+  type TpfcAmounts,
+  type TpfcQuery,
+  type TpfcResult,
+  type TpfcRow,
+  versionOn,
+} from '@kilowatch/contract';
+import type { Db } from '../../db/sql.ts';
+import { isUniqueViolation } from '../../db/sql.ts';
+import { AppError } from '../../errors.ts';
+import type { MessageKey } from '../../i18n/index.ts';
+import type { TelemetryStore } from '../../telemetry/index.ts';
+import type { Catalog } from '../catalog/index.ts';
+import { adjustmentPercent, monthlyPowerFactor, round2 } from './power-factor.ts';
+import { BandTotals, type PricedTariff, type SlotPlan, slotPlan, slotWidth } from './pricing.ts';
+import * as repo from './repository.ts';
+
+export interface TariffDeps {
+  db: Db;
+  catalog: Pick<Catalog, 'select'>;
+  store: Pick<TelemetryStore, 'buckets'>;
+  /** PLANT_TIMEZONE: versions start, days are typed and bands read on its calendar. */
+  timeZone: string;
+  now: () => number;
+}
+
+/** The demo's and most meters' active energy counter (kWh) and reactive counter (kvarh). */
+export const DEFAULT_ENERGY_METRIC = 'EP';
+export const DEFAULT_REACTIVE_METRIC = 'EQ';
+/** Demand is the highest average power over this window (the utilities' 15 minutes). */
+export const DEMAND_WINDOW = 15 * MINUTE;
+/** Buckets asked of the store in one read (things × slots), well under its own cap. */
+const READ_CHUNK = 1_000_000;
+
+const notFound = () => new AppError('NOT_FOUND', 404, {}, { message: 'tariff.notFound' });
+const unprocessable = (message: MessageKey, params: Record<string, string | number> = {}) =>
+  new AppError('UNPROCESSABLE', 422, params, { message });
+
+const ISSUE_MESSAGES: Record<TariffIssue['code'], MessageKey> = {
+  badMonthDay: 'tariff.badMonthDay',
+  seasonGap: 'tariff.seasonGap',
+  seasonOverlap: 'tariff.seasonOverlap',
+  bandEmpty: 'tariff.bandEmpty',
+  bandGap: 'tariff.bandGap',
+  bandOverlap: 'tariff.bandOverlap',
+  missingPrice: 'tariff.missingPrice',
+  badDate: 'tariff.badDate',
+};
+
+function checkBody(v: TariffVersionBody): void {
+  const issue = checkVersion(v);
+  if (!issue) return;
+  const { code, ...params } = issue;
+  throw unprocessable(ISSUE_MESSAGES[code], params);
+}
+
+const emptyAmounts = (): BandAmounts => ({ tip: 0, peak: 0, flat: 0, valley: 0, deepValley: 0 });
+
+function amounts(t: BandTotals): TpfcAmounts {
+  const energy = emptyAmounts();
+  const cost = emptyAmounts();
+  let totalEnergy = 0;
+  let totalCost = 0;
+  BAND_KINDS.forEach((band, i) => {
+    energy[band] = round4(t.energy[i] as number);
+    cost[band] = round2(t.cost[i] as number);
+    totalEnergy += t.energy[i] as number;
+    totalCost += cost[band];
+  });
+  return {
+    energy,
+    cost,
+    totalEnergy: round4(totalEnergy),
+    totalCost: round2(totalCost),
+    unpricedEnergy: round4(t.unpriced),
+  };
+}
+
+const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
+
+/**
+ * Tariffs as calendars with dated versions, the cost of energy by band (TPFC) and the monthly bill
+ * (docs/tariffs.md). Costs are computed on read from the versions in force on each day; a version
+ * that has started is changed only with `retroactive`, and the answer names the recomputed range.
+ */
+export function createTariffService(deps: TariffDeps) {
+  const { db, now } = deps;
+  const calendar = new PlantCalendar(deps.timeZone);
+  const iso = () => new Date(now()).toISOString();
+  const today = () => calendar.dateOf(now());
+
+  async function get(id: number): Promise<Tariff> {
+    const [tariff] = await repo.listTariffs(db, id);
+    if (!tariff) throw notFound();
+    return tariff;
+  }
+
+  const dayBefore = (date: string) =>
+    new Date(Date.parse(`${date}T00:00:00Z`) - DAY).toISOString().slice(0, 10);
+  const minDate = (a: string, b: string) => (a < b ? a : b);
+
+  /**
+   * The past range a change of versions touches: from `from` up to the day before the next
+   * version (or today); null when it lies wholly in the future. Without `retroactive`, a 422.
+   */
+  function pastRange(
+    from: string,
+    nextFrom: string | undefined,
+    retroactive: boolean | undefined,
+  ): { from: string; to: string } | null {
+    const t = today();
+    if (from > t) return null;
+    const to = nextFrom ? minDate(dayBefore(nextFrom), t) : t;
+    if (!retroactive) throw unprocessable('tariff.retroactive', { from, to });
+    return { from, to };
+  }
+
+  const nextStart = (versions: readonly TariffVersion[], after: string, except?: number) =>
+    versions.find((v) => v.validFrom > after && v.id !== except)?.validFrom;
+
+  function checkDays(fields: { holidays: readonly string[]; workdays: readonly string[] }): void {
+    for (const value of [...fields.holidays, ...fields.workdays]) {
+      if (!isLocalDate(value)) throw unprocessable('tariff.badDate', { value });
+    }
+  }
+
+  const fieldsOf = (t: TariffCreate | TariffUpdate): repo.TariffRow => ({
+    name: t.name.trim(),
+    description: t.description ?? '',
+    holidays: [...new Set(t.holidays)].sort(),
+    workdays: [...new Set(t.workdays)].sort(),
+    weekendDays: [...new Set(t.weekendDays)].sort(),
+  });
+
+  const duplicate = (error: unknown, validFrom: string) => {
+    if (isUniqueViolation(error))
+      return new AppError('CONFLICT', 409, { date: validFrom }, { message: 'tariff.duplicateVersion' });
+    return error;
+  };
+
+  const priced = (t: Tariff): PricedTariff => ({
+    rules: { holidays: t.holidays, workdays: t.workdays, weekendDays: t.weekendDays },
+    versions: t.versions,
+  });
+
+  /** Every counter bucket of `things` over [start, end), in chunks the store takes. */
+  async function readSlots(
+    things: readonly Thing[],
+    metric: string,
+    start: number,
+    end: number,
+    width: number,
+    onBucket: (thing: number, slot: number, kwh: number) => void,
+  ): Promise<void> {
+    if (things.length === 0) return;
+    const slotsPerDay = DAY / width;
+    // Whole local days per read, as many as keep things × slots under the chunk.
+    const perThing = Math.max(1, Math.floor(READ_CHUNK / things.length / slotsPerDay));
+    const index = new Map(things.map((t, i) => [t.id, i]));
+    for (let day = calendar.dayOf(start); calendar.dayStart(day) < end; day += perThing) {
+      const from = Math.max(start, calendar.dayStart(day));
+      const to = Math.min(end, calendar.dayStart(day + perThing));
+      const { buckets } = await deps.store.buckets({
+        series: things.map((t) => ({ thingId: t.id, metric })),
+        start: from,
+        end: to,
+        bucket: { widthMs: width },
+        aggregator: 'delta',
+      });
+      for (const b of buckets) {
+        if (b.value === null || b.value === 0) continue;
+        const slot = Math.round((b.start - start) / width);
+        onBucket(index.get(b.thingId) as number, slot, b.value);
+      }
+    }
+  }
+
+  /** The things of a target that have the counter, checked to be a cumulative ability. */
+  async function targetThings(resourceType: 'thing' | 'region', resourceId: number, metric: string) {
+    const res = await deps.catalog.select({ resourceType, id: resourceId, successor: true, ability: metric });
+    const counters = res.things.filter((t) =>
+      res.abilities.get(t.id)?.some((a) => a.identifier === metric && a.cumulative),
+    );
+    if (resourceType === 'thing' && counters.length === 0)
+      throw unprocessable('tariff.notCounter', { metric, name: res.name });
+    /** Those of them that also count another cumulative ability (the reactive energy). */
+    const alsoCounting = (other: string) =>
+      counters.filter((t) => res.abilities.get(t.id)?.some((a) => a.identifier === other && a.cumulative));
+    return { name: res.name, things: counters, alsoCounting };
+  }
+
+  /** Versions that priced some slot of a plan, oldest first. */
+  const usedVersions = (tariff: Tariff, plan: SlotPlan) => {
+    const used = new Set<number>(plan.version);
+    return tariff.versions.filter((_, i) => used.has(i)).map((v) => ({ id: v.id, validFrom: v.validFrom }));
+  };
+
+  return {
+    list: (): Promise<Tariff[]> => repo.listTariffs(db),
+
+    get,
+
+    async create(input: TariffCreate): Promise<TariffWriteResult> {
+      checkDays(input);
+      const { retroactive, ...version } = input.version;
+      checkBody(version);
+      // A new tariff has no past costs to protect: it may start on any date.
+      void retroactive;
+      const at = iso();
+      const id = await db.transaction().execute(async (trx) => {
+        const tariffId = await repo.insertTariff(trx, fieldsOf(input), at);
+        await repo.insertVersion(trx, tariffId, version, at);
+        return tariffId;
+      });
+      return { tariff: await get(id), recomputed: null };
+    },
+
+    async update(id: number, input: TariffUpdate): Promise<TariffWriteResult> {
+      const old = await get(id);
+      checkDays(input);
+      const fields = fieldsOf(input);
+      const first = old.versions[0]?.validFrom;
+      const t = today();
+      // The first past day whose type changes: a holiday or make-up day added or removed, or any
+      // started day if the weekend itself changes.
+      const changed = [
+        ...symmetricDifference(old.holidays, fields.holidays),
+        ...symmetricDifference(old.workdays, fields.workdays),
+      ].filter((d) => first !== undefined && d >= first && d <= t);
+      if (first !== undefined && first <= t && !sameList(old.weekendDays, fields.weekendDays))
+        changed.push(first);
+      const rules = { holidays: fields.holidays, workdays: fields.workdays, weekendDays: fields.weekendDays };
+      const before = { holidays: old.holidays, workdays: old.workdays, weekendDays: old.weekendDays };
+      const really = changed
+        .filter((d) => d === first || dayTypeOf(rules, d) !== dayTypeOf(before, d))
+        .sort();
+      const recomputed =
+        really.length > 0 ? pastRange(really[0] as string, undefined, input.retroactive) : null;
+      await repo.updateTariff(db, id, fields, iso());
+      return { tariff: await get(id), recomputed };
+    },
+
+    async remove(id: number): Promise<void> {
+      if (!(await repo.deleteTariff(db, id))) throw notFound();
+    },
+
+    async addVersion(id: number, input: TariffVersionInput): Promise<TariffWriteResult> {
+      const tariff = await get(id);
+      const { retroactive, ...version } = input;
+      checkBody(version);
+      const recomputed = pastRange(
+        version.validFrom,
+        nextStart(tariff.versions, version.validFrom),
+        retroactive,
+      );
+      const at = iso();
+      try {
+        await db.transaction().execute(async (trx) => {
+          await repo.insertVersion(trx, id, version, at);
+          await repo.touchTariff(trx, id, at);
+        });
+      } catch (error) {
+        throw duplicate(error, version.validFrom);
+      }
+      return { tariff: await get(id), recomputed };
+    },
+
+    async updateVersion(
+      id: number,
+      versionId: number,
+      input: TariffVersionInput,
+    ): Promise<TariffWriteResult> {
+      const tariff = await get(id);
+      const old = tariff.versions.find((v) => v.id === versionId);
+      if (!old) throw new AppError('NOT_FOUND', 404, {}, { message: 'tariff.versionNotFound' });
+      const { retroactive, ...version } = input;
+      checkBody(version);
+      const from = minDate(old.validFrom, version.validFrom);
+      const recomputed = pastRange(
+        from,
+        nextStart(
+          tariff.versions,
+          version.validFrom > old.validFrom ? version.validFrom : old.validFrom,
+          versionId,
+        ),
+        retroactive,
+      );
+      const at = iso();
+      try {
+        await db.transaction().execute(async (trx) => {
+          await repo.updateVersion(trx, versionId, version);
+          await repo.touchTariff(trx, id, at);
+        });
+      } catch (error) {
+        throw duplicate(error, version.validFrom);
+      }
+      return { tariff: await get(id), recomputed };
+    },
+
+    async removeVersion(id: number, versionId: number, retroactive?: boolean): Promise<TariffWriteResult> {
+      const tariff = await get(id);
+      const old = tariff.versions.find((v) => v.id === versionId);
+      if (!old) throw new AppError('NOT_FOUND', 404, {}, { message: 'tariff.versionNotFound' });
+      if (tariff.versions.length === 1) throw unprocessable('tariff.lastVersion');
+      const recomputed = pastRange(old.validFrom, nextStart(tariff.versions, old.validFrom), retroactive);
+      await db.transaction().execute(async (trx) => {
+        await repo.deleteVersion(trx, versionId);
+        await repo.touchTariff(trx, id, iso());
+      });
+      return { tariff: await get(id), recomputed };
+    },
+
+    /** Energy and cost per band of each target over a local day, month or year (POST /api/statistics/range/TPFC). */
+    async tpfc(q: TpfcQuery): Promise<TpfcResult> {
+      const tariff = await get(q.tariffId);
+      const metric = q.metricIdentifier ?? DEFAULT_ENERGY_METRIC;
+      const at = q.startTime ?? now();
+      const { start, end } = calendar.periodRange(q.period, at);
+      const keys = calendar.periodBuckets(q.period, at);
+
+      // Rows, and the things each one adds up; every thing is read once.
+      const rows: { resourceType: 'thing' | 'region'; resourceId: number; name: string; things: number[] }[] =
+        [];
+      const things: Thing[] = [];
+      const seen = new Map<number, number>();
+      const indexOf = (t: Thing) => {
+        let i = seen.get(t.id);
+        if (i === undefined) {
+          i = things.push(t) - 1;
+          seen.set(t.id, i);
+        }
+        return i;
+      };
+      for (const target of q.targets) {
+        const res = await targetThings(target.resourceType, target.resourceId, metric);
+        if (target.resourceType === 'region' && q.byThing) {
+          for (const t of res.things)
+            rows.push({ resourceType: 'thing', resourceId: t.id, name: t.name, things: [indexOf(t)] });
+        } else {
+          rows.push({ ...target, name: res.name, things: res.things.map(indexOf) });
+        }
+      }
+
+      const plan = slotPlan(priced(tariff), calendar, start, end, slotWidth(tariff.versions));
+      // The period bucket of each slot: keys are sorted bucket starts.
+      const periodOf = new Int32Array(plan.band.length);
+      for (let i = 0, k = 0; i < periodOf.length; i++) {
+        const ts = start + i * plan.width;
+        while (k + 1 < keys.length && (keys[k + 1] as number) <= ts) k++;
+        periodOf[i] = k;
+      }
+      const perThing = things.map(() => keys.map(() => new BandTotals()));
+      await readSlots(things, metric, start, end, plan.width, (thing, slot, kwh) => {
+        if (slot < 0 || slot >= periodOf.length) return;
+        perThing[thing]?.[periodOf[slot] as number]?.add(plan, slot, kwh);
+      });
+
+      const out: TpfcRow[] = rows.map((row) => {
+        const total = new BandTotals();
+        const buckets = keys.map((key, k) => {
+          const sum = new BandTotals();
+          for (const t of row.things) sum.merge(perThing[t]?.[k] as BandTotals);
+          total.merge(sum);
+          return { key, label: calendar.periodLabel(q.period, key), ...amounts(sum) };
+        });
+        return {
+          resourceType: row.resourceType,
+          resourceId: row.resourceId,
+          name: row.name,
+          buckets,
+          total: amounts(total),
+        };
+      });
+      return {
+        tariffId: tariff.id,
+        period: q.period,
+        start,
+        end,
+        timeZone: deps.timeZone,
+        unit: 'kWh',
+        versions: usedVersions(tariff, plan),
+        rows: out,
+      };
+    },
+
+    /** The monthly bill of a meter or region (POST /api/tariffs/bill). */
+    async bill(q: BillQuery): Promise<Bill> {
+      const tariff = await get(q.tariffId);
+      const metric = q.energyMetric ?? DEFAULT_ENERGY_METRIC;
+      const reactiveMetric = q.reactiveMetric ?? DEFAULT_REACTIVE_METRIC;
+      const { name, things, alsoCounting } = await targetThings(q.resourceType, q.resourceId, metric);
+      const firstDay = PlantCalendar.dayOfDate(`${q.month}-01`) as number;
+      const { start, end } = calendar.periodRange('month', calendar.dayStart(firstDay));
+      // Demand needs the 15-minute windows even when the bands would allow hours.
+      const width = Math.min(slotWidth(tariff.versions), DEMAND_WINDOW);
+      const plan = slotPlan(priced(tariff), calendar, start, end, width);
+
+      // Band totals, and the energy of each demand window summed over the things (the supply
+      // point's coincident demand, as the utility's meter sees it).
+      const totals = new BandTotals();
+      const windows = new Float64Array(Math.ceil((end - start) / DEMAND_WINDOW));
+      await readSlots(things, metric, start, end, plan.width, (_thing, slot, kwh) => {
+        if (slot < 0 || slot >= plan.band.length) return;
+        totals.add(plan, slot, kwh);
+        const w = Math.floor((slot * plan.width) / DEMAND_WINDOW);
+        windows[w] = (windows[w] as number) + kwh;
+      });
+      let maxWindow = -1;
+      for (let w = 0; w < windows.length; w++) {
+        if (maxWindow < 0 || (windows[w] as number) > (windows[maxWindow] as number)) maxWindow = w;
+      }
+
+      const energy = BAND_KINDS.map((band, i) => {
+        const kwh = totals.energy[i] as number;
+        const cost = round2(totals.cost[i] as number);
+        // Without energy in a band, its price on the month's first priced day (the line still reads right).
+        const listed =
+          versionOn(tariff.versions, calendar.dateOf(start))?.prices[band] ??
+          tariff.versions[0]?.prices[band];
+        return { band, energy: round4(kwh), price: kwh > 0 ? round4(cost / kwh) : (listed ?? 0), cost };
+      }).filter(
+        (line) => line.energy !== 0 || tariff.versions.some((v) => v.prices[line.band] !== undefined),
+      );
+      const energyKwh = round4(energy.reduce((s, l) => s + l.energy, 0));
+      const energyCost = round2(energy.reduce((s, l) => s + l.cost, 0));
+
+      // Demand or capacity: each day of the month carries 1/days of its version's monthly charge.
+      const days: TariffVersion[] = [];
+      const lastDay = calendar.dayOf(end - 1);
+      for (let d = firstDay; d <= lastDay; d++) {
+        const v = versionOn(tariff.versions, new Date(d * DAY).toISOString().slice(0, 10));
+        if (v) days.push(v);
+      }
+      const monthDays = lastDay - firstDay + 1;
+      const first = days[0];
+      const kind = first?.demand.kind ?? 'none';
+      const demandKw = maxWindow >= 0 ? (windows[maxWindow] as number) / (DEMAND_WINDOW / 3_600_000) : 0;
+      let demandCost = 0;
+      let quantity = 0;
+      for (const v of days) {
+        if (v.demand.kind === 'demand') demandCost += (demandKw * v.demand.pricePerKw) / monthDays;
+        if (v.demand.kind === 'capacity')
+          demandCost += (v.demand.capacityKva * v.demand.pricePerKva) / monthDays;
+      }
+      if (first?.demand.kind === 'demand') quantity = round4(demandKw);
+      if (first?.demand.kind === 'capacity') quantity = first.demand.capacityKva;
+      demandCost = round2(demandCost);
+      const demand = {
+        kind,
+        quantity,
+        at: kind === 'demand' && maxWindow >= 0 ? start + maxWindow * DEMAND_WINDOW : null,
+        price: quantity > 0 ? round4(demandCost / quantity) : 0,
+        cost: demandCost,
+      };
+
+      // Power factor: the month's kWh and kvarh, against the target of the month's first version.
+      const target = first?.powerFactorTarget ?? null;
+      const base = round2(energyCost + demandCost);
+      const reactiveThings = alsoCounting(reactiveMetric);
+      let reactive: number | null = null;
+      if (reactiveThings.length > 0) {
+        reactive = 0;
+        const { buckets } = await deps.store.buckets({
+          series: reactiveThings.map((t) => ({ thingId: t.id, metric: reactiveMetric })),
+          start,
+          end,
+          bucket: { calendar: 'month' },
+          aggregator: 'delta',
+        });
+        for (const b of buckets) reactive += b.value ?? 0;
+      }
+      const activeKwh = energyKwh + round4(totals.unpriced);
+      const cosPhi = reactive === null ? null : monthlyPowerFactor(activeKwh, reactive);
+      const percent = target !== null && cosPhi !== null ? adjustmentPercent(cosPhi, target) : 0;
+      const powerFactor = {
+        target,
+        activeKwh,
+        reactiveKvarh: reactive === null ? null : round4(reactive),
+        cosPhi,
+        percent,
+        base,
+        cost: round2((base * percent) / 100),
+        note: target === null ? ('noTarget' as const) : reactive === null ? ('noReactive' as const) : null,
+      };
+
+      return {
+        tariffId: tariff.id,
+        tariffName: tariff.name,
+        resourceType: q.resourceType,
+        resourceId: q.resourceId,
+        name,
+        month: q.month,
+        start,
+        end,
+        timeZone: deps.timeZone,
+        versions: usedVersions(tariff, plan),
+        energy,
+        energyKwh,
+        energyCost,
+        unpricedEnergy: round4(totals.unpriced),
+        demand,
+        powerFactor,
+        total: round2(energyCost + demandCost + powerFactor.cost),
+      };
+    },
+  };
+}
+
+const symmetricDifference = (a: readonly string[], b: readonly string[]): string[] => [
+  ...a.filter((x) => !b.includes(x)),
+  ...b.filter((x) => !a.includes(x)),
+];
+const sameList = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]);
+
+export type TariffService = ReturnType<typeof createTariffService>;

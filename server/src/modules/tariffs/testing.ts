@@ -1,0 +1,68 @@
+import type { BandSpan, TariffCreate, TariffVersionBody } from '@kilowatch/contract';
+
+/**
+ * The worked example of docs/tariffs.md as data, for the API test that reproduces it and the bench.
+ * One season, the same bands every day: valley 00–08 and 22–24, flat 08–10 and 17–22, tip 10–12,
+ * peak 12–17.
+ */
+export const EXAMPLE_DAY: BandSpan[] = [
+  { band: 'valley', from: '00:00', to: '08:00' },
+  { band: 'flat', from: '08:00', to: '10:00' },
+  { band: 'tip', from: '10:00', to: '12:00' },
+  { band: 'peak', from: '12:00', to: '17:00' },
+  { band: 'flat', from: '17:00', to: '22:00' },
+  { band: 'valley', from: '22:00', to: '24:00' },
+];
+
+export const exampleVersion = (
+  validFrom: string,
+  overrides: Partial<TariffVersionBody> = {},
+): TariffVersionBody => ({
+  validFrom,
+  note: '',
+  prices: { tip: 1.2, peak: 1, flat: 0.6, valley: 0.3 },
+  seasons: [
+    {
+      name: '全年',
+      from: '01-01',
+      to: '12-31',
+      workday: EXAMPLE_DAY,
+      weekend: EXAMPLE_DAY,
+      holiday: EXAMPLE_DAY,
+    },
+  ],
+  demand: { kind: 'demand', pricePerKw: 40 },
+  powerFactorTarget: 0.9,
+  ...overrides,
+});
+
+export const exampleTariff = (validFrom = '2026-01-01'): TariffCreate => ({
+  name: '大工业两部制（示例）',
+  description: '',
+  holidays: [],
+  workdays: [],
+  weekendDays: [6, 7],
+  version: exampleVersion(validFrom),
+});
+
+/**
+ * Counter points of one series whose bucket `k` of `width` from `start` holds `energy(k)`: each
+ * sample at a bucket's start carries that bucket's energy (the store counts an increment in the
+ * bucket of its later sample), after a zero reading one bucket before `start`.
+ */
+export function counterPoints(
+  thingId: number,
+  metric: string,
+  start: number,
+  width: number,
+  count: number,
+  energy: (k: number) => number,
+): { thingId: number; metric: string; ts: number; value: number }[] {
+  const points = [{ thingId, metric, ts: start - width, value: 0 }];
+  let total = 0;
+  for (let k = 0; k < count; k++) {
+    total += energy(k);
+    points.push({ thingId, metric, ts: start + k * width, value: total });
+  }
+  return points;
+}
