@@ -216,6 +216,8 @@ export const AlarmHistoryQuery = Type.Object({
   /** Raised at or after / before, ms since the epoch. */
   start: Type.Optional(EpochMs),
   end: Type.Optional(EpochMs),
+  /** Alarms of one thing (the health page's bad actors link here with `ruleId`). */
+  thingId: Type.Optional(RowId),
 });
 export type AlarmHistoryQuery = Static<typeof AlarmHistoryQuery>;
 
@@ -274,6 +276,8 @@ export type AlarmActionEntry = Static<typeof AlarmActionEntry>;
 export const AlarmDetail = Type.Object({
   ...AlarmHistoryItem.properties,
   actions: Type.Array(AlarmActionEntry),
+  /** The rule's condition as it is now, for the detail's chart (absent once the rule is deleted). */
+  condition: Type.Optional(AlarmCondition),
 });
 export type AlarmDetail = Static<typeof AlarmDetail>;
 
@@ -515,4 +519,163 @@ export const alarmMaintenanceDelete = endpoint({
   response: Ok,
   tags,
   summary: 'Remove a maintenance window',
+});
+
+// ---- alarm system health (EEMUA 191) -------------------------------------------------------------
+
+/** EEMUA 191 counts alarms per operator per 10 minutes. */
+export const HEALTH_PERIOD_MS = 600_000;
+/** More than this many alarms within 10 minutes is a flood. */
+export const FLOOD_ALARMS = 10;
+/** An alarm active longer than this is standing. */
+export const STANDING_MS = 86_400_000;
+/** The bad actors listed. */
+export const BAD_ACTORS_TOP = 10;
+/** The longest range one health report covers (4,464 ten-minute periods). */
+export const HEALTH_MAX_RANGE_MS = 31 * 86_400_000;
+/** Standing and chattering alarms listed (the counts say how many there are in all). */
+export const HEALTH_LIST_MAX = 100;
+
+/**
+ * EEMUA 191's judgement of the average alarm rate per 10 minutes: up to 1 very likely acceptable,
+ * up to 2 manageable, up to 5 likely over-demanding, above that very likely unacceptable.
+ */
+export const ALARM_RATE_BANDS = ['acceptable', 'manageable', 'overDemanding', 'unacceptable'] as const;
+export type AlarmRateBand = (typeof ALARM_RATE_BANDS)[number];
+/** The highest average of each band but the last. */
+export const ALARM_RATE_LIMITS = [1, 2, 5] as const;
+
+export function rateBand(average: number): AlarmRateBand {
+  const i = ALARM_RATE_LIMITS.findIndex((limit) => average <= limit);
+  return ALARM_RATE_BANDS[i === -1 ? ALARM_RATE_BANDS.length - 1 : i]!;
+}
+
+export const AlarmHealthQuery = Type.Object({
+  /** The range [startTime, endTime), ms since the epoch; at most 31 days. */
+  startTime: EpochMs,
+  endTime: EpochMs,
+});
+export type AlarmHealthQuery = Static<typeof AlarmHealthQuery>;
+
+const HealthAlarm = Type.Object({
+  id: Type.Integer(),
+  ruleId: Type.Integer(),
+  ruleName: Type.String(),
+  thingId: Type.Integer(),
+  thingName: Type.String(),
+  severity: Type.Enum(SEVERITIES),
+  alarmAt: Type.String(),
+  occurrences: Type.Integer(),
+});
+
+export const AlarmHealth = Type.Object({
+  startTime: Type.Number(),
+  endTime: Type.Number(),
+  /** Alarms raised in the range (suppressed ones are counted apart: nobody was shown them). */
+  total: Type.Integer(),
+  suppressed: Type.Integer(),
+  /** Alarms raised in each 10-minute period from `startTime` (the last one may be shorter). */
+  periods: Type.Array(Type.Integer()),
+  /** Per 10 minutes, over the periods already begun (a range reaching into the future is not diluted). */
+  average: Type.Number(),
+  max: Type.Integer(),
+  band: Type.Enum(ALARM_RATE_BANDS),
+  /** Percent of the periods begun holding more than FLOOD_ALARMS alarms. */
+  floodPeriodsPercent: Type.Number(),
+  /** Runs of alarms with more than FLOOD_ALARMS within any 10 minutes: first and last alarm, how many. */
+  floods: Type.Array(Type.Object({ start: Type.String(), end: Type.String(), count: Type.Integer() })),
+  /** The time standing alarms are judged at: the range's end, or now if that is earlier. */
+  standingAt: Type.String(),
+  /** Active for over 24 h at `standingAt`, oldest first. */
+  standing: Type.Array(HealthAlarm),
+  standingCount: Type.Integer(),
+  /** Raised in the range and flagged chattering by the engine, most occurrences first. */
+  chattering: Type.Array(HealthAlarm),
+  chatteringCount: Type.Integer(),
+  /** The rule × thing pairs raising most alarms in the range; `share` of `total`, 0…1. */
+  badActors: Type.Array(
+    Type.Object({
+      ruleId: Type.Integer(),
+      ruleName: Type.String(),
+      thingId: Type.Integer(),
+      thingName: Type.String(),
+      count: Type.Integer(),
+      occurrences: Type.Integer(),
+      share: Type.Number(),
+    }),
+  ),
+});
+export type AlarmHealth = Static<typeof AlarmHealth>;
+
+export const alarmHealth = endpoint({
+  method: 'GET',
+  path: '/api/alarm/health',
+  querystring: AlarmHealthQuery,
+  response: AlarmHealth,
+  tags,
+  summary:
+    'Alarm system health over [startTime, endTime) (EEMUA 191): alarms per 10 minutes, floods, standing and chattering alarms, the top 10 bad actors',
+});
+
+// ---- out of service (ISA-18.2) -------------------------------------------------------------------
+
+/**
+ * Take alarms out of service: a rule on one thing (`ruleId` and `thingId`), or everything one
+ * monitor watches (`monitorId`). The engine stops watching them, so they neither raise nor ring,
+ * until they are returned to service; an open alarm among them is closed with the reason.
+ */
+export const OutOfServiceInput = Type.Object({
+  ruleId: Type.Optional(RowId),
+  thingId: Type.Optional(RowId),
+  monitorId: Type.Optional(RowId),
+  reason: Type.String({ minLength: 1, maxLength: 200 }),
+});
+export type OutOfServiceInput = Static<typeof OutOfServiceInput>;
+
+export const OutOfServiceEntry = Type.Object({
+  id: Type.Integer(),
+  ruleId: Type.Union([Type.Integer(), Type.Null()]),
+  thingId: Type.Union([Type.Integer(), Type.Null()]),
+  monitorId: Type.Union([Type.Integer(), Type.Null()]),
+  /** "rule · thing", or for a monitor "rule or template → thing or region", as named when taken out. */
+  name: Type.String(),
+  reason: Type.String(),
+  username: Type.String(),
+  createdAt: Type.String(),
+});
+export type OutOfServiceEntry = Static<typeof OutOfServiceEntry>;
+
+export const OutOfServiceQuery = Type.Object({
+  ...PageQuery.properties,
+  ruleId: Type.Optional(RowId),
+  thingId: Type.Optional(RowId),
+});
+export type OutOfServiceQuery = Static<typeof OutOfServiceQuery>;
+
+export const alarmOutOfServiceList = endpoint({
+  method: 'GET',
+  path: '/api/alarm/out-of-service',
+  querystring: OutOfServiceQuery,
+  response: Page(OutOfServiceEntry),
+  tags,
+  summary: 'Alarms out of service, newest first; `ruleId` and `thingId` narrow to the entries covering them',
+});
+
+export const alarmOutOfServiceCreate = endpoint({
+  method: 'POST',
+  path: '/api/alarm/out-of-service',
+  body: OutOfServiceInput,
+  response: OutOfServiceEntry,
+  tags,
+  summary:
+    'Take a rule on one thing (`ruleId` + `thingId`) or a monitor (`monitorId`) out of service, with a reason',
+});
+
+export const alarmOutOfServiceDelete = endpoint({
+  method: 'DELETE',
+  path: '/api/alarm/out-of-service/:id',
+  params: IdParams,
+  response: Ok,
+  tags,
+  summary: 'Return to service: the engine watches it again from now',
 });

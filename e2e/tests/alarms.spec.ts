@@ -123,6 +123,8 @@ test('a published point raises an alarm; the bell rings; acknowledging it with a
   await expect(drawer.getByRole('row').filter({ hasText: '告警信息' })).toContainText(
     `${names.thing} 排气温度 97.5°C`,
   );
+  // The metric around the alarm, through the telemetry query: the published point is on it.
+  await expect(drawer.getByTestId('alarm-chart').locator('canvas')).toBeVisible();
   const ringing = await bellCount(page);
   await drawer.getByTestId('alarm-comment').fill('已到现场，降载运行');
   await drawer.getByTestId('alarm-acknowledge').click();
@@ -138,4 +140,25 @@ test('a published point raises an alarm; the bell rings; acknowledging it with a
   await expect(page.getByRole('row').filter({ hasText: names.rule }).first()).toContainText('已确认');
   await expect(page.getByTestId('alarm-search')).toBeVisible();
   await finalScreenshot(page, testInfo, 'alarm-history');
+});
+
+test('the health tab measures the alarm system (EEMUA 191) and a bad actor opens its history', async ({
+  page,
+}, testInfo) => {
+  await page.goto('/#/login');
+  await login(page, ADMIN);
+  await expectPath(page, '/home');
+  await page.goto('/#/alarm_center/alarm_history?tab=health');
+  const health = page.getByTestId('alarm-health');
+  await expect(health.getByText('告警系统健康（EEMUA 191）')).toBeVisible();
+  await expect(health.getByTestId('health-band')).toBeVisible();
+  // The previous test raised an alarm today: the chart and a bad actor show it.
+  await expect(health.getByTestId('health-chart').locator('canvas')).toBeVisible();
+  const actor = health.getByTestId('health-bad-actors').getByRole('row').filter({ hasText: names.rule });
+  await expect(actor).toBeVisible();
+  await finalScreenshot(page, testInfo, 'alarm-health');
+  await actor.getByTestId('bad-actor-link').click();
+  await expect(page).toHaveURL(/#\/alarm_center\/alarm_history\?ruleId=\d+&thingId=\d+/);
+  await expect(page.getByTestId('alarm-thing-filter')).toContainText(names.thing);
+  await expect(page.getByRole('row').filter({ hasText: names.rule }).first()).toBeVisible();
 });

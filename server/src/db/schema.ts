@@ -408,6 +408,26 @@ export interface AlarmNotifyOutboxTable {
   sent_at: string | null;
 }
 
+// ---- alarms out of service (migration 0210; docs/alarms.md "Out of service") ---------------------
+
+export interface DB {
+  alarm_out_of_service: AlarmOutOfServiceTable;
+}
+
+export interface AlarmOutOfServiceTable {
+  id: Generated<number>;
+  /** A rule on one thing (both set), or a whole monitor (monitor_id set). */
+  rule_id: number | null;
+  thing_id: number | null;
+  monitor_id: number | null;
+  /** What was taken out of service, named when it was ("rule · thing" or "applied → target"). */
+  name: string;
+  reason: string;
+  user_id: number | null;
+  username: string;
+  created_at: string;
+}
+
 export interface ReportsTable {
   id: Generated<number>;
   /** NULL: the top level. */

@@ -177,6 +177,12 @@ export const es: Messages = {
   'query.badCompare':
     'Una comparación necesita un desplazamiento (shift) o el inicio del periodo base (startTime), no ambos',
   'alarm.maintenanceRange': 'Un periodo de mantenimiento debe terminar después de empezar',
+  'alarm.healthRange': 'El intervalo debe terminar después de empezar',
+  'alarm.healthRangeTooLong': 'El intervalo puede durar como máximo {days} días',
+  'alarm.outOfServiceReason': 'Poner una alarma fuera de servicio requiere un motivo',
+  'alarm.outOfServiceTarget': 'Ponga fuera de servicio una regla en un equipo o un objeto supervisado',
+  'alarm.outOfServiceExists': '«{name}» ya está fuera de servicio',
+  'alarm.monitorUnknown': 'El objeto supervisado {id} no existe',
   'reports.notFound': 'El informe o la carpeta {id} no existe',
   'reports.parentNotFolder': 'Solo se puede colocar dentro de una carpeta, no dentro de un informe',
   'reports.tooDeep': 'El árbol de informes tiene como máximo {max} niveles',

@@ -1,12 +1,14 @@
 import {
   ALARM_STATE,
   type AlarmActionBody,
+  type AlarmHealthQuery,
   type AlarmHistoryQuery,
   type AlarmMonitorQuery,
   type AlarmRuleInput,
   type AlarmRuleQuery,
   type AlarmTemplateInput,
   type AlarmTemplateQuery,
+  alarmHealth,
   alarmHistoryAction,
   alarmHistoryGet,
   alarmHistoryList,
@@ -25,6 +27,9 @@ import {
   alarmNotifySmtpGet,
   alarmNotifySmtpTest,
   alarmNotifySmtpUpdate,
+  alarmOutOfServiceCreate,
+  alarmOutOfServiceDelete,
+  alarmOutOfServiceList,
   alarmRuleBacktest,
   alarmRuleCreate,
   alarmRuleDelete,
@@ -41,6 +46,8 @@ import {
   type MonitorBatch,
   type NotifyOutboxQuery,
   type NotifyRouteInput,
+  type OutOfServiceInput,
+  type OutOfServiceQuery,
   type SmtpSettingsInput,
 } from '@kilowatch/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -175,6 +182,36 @@ export const useApplyMonitors = () =>
 export const useDeleteMonitor = () =>
   useAlarmMutation((id: number) => call(alarmMonitorDelete, { params: { id } }));
 
+// ---- system health ------------------------------------------------------------------------------
+
+/** The alarm system's health over a range (EEMUA 191); history only grows, so it is asked again on focus. */
+export const useAlarmHealth = (query: AlarmHealthQuery) =>
+  useQuery({
+    queryKey: keys.alarms.health(query),
+    queryFn: () => call(alarmHealth, { query, silent: true }),
+    placeholderData: keepPreviousData,
+  });
+
+// ---- out of service -----------------------------------------------------------------------------
+
+export const useOutOfService = (query: OutOfServiceQuery, enabled = true) =>
+  useQuery({
+    queryKey: keys.alarms.outOfService(query),
+    queryFn: () => call(alarmOutOfServiceList, { query, silent: true }),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
+
+/** Taking an alarm out of service closes its open alarm: the bell is told, like after an action. */
+export const useTakeOutOfService = () =>
+  useAlarmMutation(async (body: OutOfServiceInput) => {
+    const entry = await call(alarmOutOfServiceCreate, { body });
+    fireRemoveWarn();
+    return entry;
+  });
+
+export const useReturnToService = () =>
+  useAlarmMutation((id: number) => call(alarmOutOfServiceDelete, { params: { id } }));
 // ---- maintenance windows ------------------------------------------------------------------------
 
 export const useMaintenanceWindows = (query: MaintenanceQuery) =>

@@ -136,6 +136,10 @@ export const keys = {
     alarm: (id: number) => ['alarms', 'history', id] as const,
     /** The navbar bell's poll (page 1, 5 ringing alarms). */
     bell: () => ['alarms', 'history', 'bell'] as const,
+    /** The health report (EEMUA 191) of one range. */
+    health: (query: object) => ['alarms', 'health', query] as const,
+    /** Alarms out of service (a rule on a thing, or a monitor). */
+    outOfService: (query: object) => ['alarms', 'outOfService', query] as const,
     maintenance: (query: object) => ['alarms', 'maintenance', query] as const,
     notifySmtp: () => ['alarms', 'notify', 'smtp'] as const,
     notifyRoutes: () => ['alarms', 'notify', 'routes'] as const,

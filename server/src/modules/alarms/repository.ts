@@ -303,9 +303,11 @@ export async function listMonitors(
     pageSize: number;
     appliedType?: 'rule' | 'template' | undefined;
     appliedId?: number | undefined;
+    id?: number | undefined;
   },
 ): Promise<{ list: AlarmMonitor[]; total: number }> {
   let base = monitorBase(db);
+  if (query.id !== undefined) base = base.where('m.id', '=', query.id);
   if (query.appliedType) base = base.where('m.applied_type', '=', query.appliedType);
   if (query.appliedId !== undefined) base = base.where('m.applied_id', '=', query.appliedId);
   const { rows, total } = await pageRows(base, (q) => q.orderBy('m.id'), query);
@@ -491,6 +493,7 @@ export async function listHistory(
   let base = db.selectFrom('alarm_history') as SelectQueryBuilder<DB, 'alarm_history', object>;
   if (query.id !== undefined) base = base.where('id', '=', query.id);
   if (query.ruleId !== undefined) base = base.where('rule_id', '=', query.ruleId);
+  if (query.thingId !== undefined) base = base.where('thing_id', '=', query.thingId);
   if (query.severity) base = base.where('severity', '=', query.severity);
   if (query.start !== undefined) base = base.where('alarm_at', '>=', iso(query.start));
   if (query.end !== undefined) base = base.where('alarm_at', '<', iso(query.end));

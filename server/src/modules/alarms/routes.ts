@@ -1,4 +1,5 @@
 import {
+  alarmHealth,
   alarmHistoryAction,
   alarmHistoryGet,
   alarmHistoryList,
@@ -8,6 +9,9 @@ import {
   alarmMonitorBatch,
   alarmMonitorDelete,
   alarmMonitorList,
+  alarmOutOfServiceCreate,
+  alarmOutOfServiceDelete,
+  alarmOutOfServiceList,
   alarmRuleBacktest,
   alarmRuleCreate,
   alarmRuleDelete,
@@ -79,6 +83,18 @@ export const alarmRoutes: FastifyPluginAsync<{ service: AlarmsService }> = async
   });
 
   route(app, alarmHistoryList, {}, (request) => service.listHistory(request.query));
+  route(app, alarmHealth, {}, (request) => service.health(request.query));
+
+  // Out of service (ISA-18.2) takes an alarm away from the operator: the history screen's grant.
+  route(app, alarmOutOfServiceList, {}, (request) => service.listOutOfService(request.query));
+  route(app, alarmOutOfServiceCreate, { config: { resource: HISTORY_RESOURCE } }, (request) => {
+    const user = requireUser(request);
+    return service.takeOutOfService(request.body, { id: user.id, username: user.username });
+  });
+  route(app, alarmOutOfServiceDelete, { config: { resource: HISTORY_RESOURCE } }, async (request) => {
+    await service.returnToService(request.params.id);
+    return ok;
+  });
   route(app, alarmHistoryGet, {}, (request) => service.getAlarm(request.params.id));
   route(app, alarmHistoryAction, {}, (request) => {
     const user = requireUser(request);

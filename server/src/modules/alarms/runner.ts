@@ -11,6 +11,7 @@ import {
 } from './engine/evaluate.ts';
 import { fillMessage } from './engine/message.ts';
 import { raised, reraised, returned } from './engine/state.ts';
+import { allOutOfService, covers } from './out-of-service.ts';
 import * as repo from './repository.ts';
 import type { AlarmCatalog } from './service.ts';
 
@@ -62,10 +63,11 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
   let timer: NodeJS.Timeout | undefined;
 
   async function load(): Promise<void> {
-    const [rules, monitors, open] = await Promise.all([
+    const [rules, monitors, open, outOfService] = await Promise.all([
       repo.enabledRules(db),
       repo.allMonitors(db),
       repo.openHistory(db),
+      allOutOfService(db),
     ]);
     const openByKey = new Map(open.map((h) => [keyOf(h.monitorId, h.ruleId, h.thingId), h]));
     const next = new Map<string, Watch>();
@@ -95,6 +97,9 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
           ) {
             continue;
           }
+          // Out of service: not watched at all, so it neither raises nor rings until returned.
+          const pair = { monitorId: monitor.id, ruleId: rule.id, thingId: thing.id };
+          if (outOfService.some((entry) => covers(entry, pair))) continue;
           const key = keyOf(monitor.id, rule.id, thing.id);
           const engine: EngineRule = {
             condition: rule.condition,

@@ -7,7 +7,7 @@ export const HISTORY_PATH = '/alarm_center/alarm_history';
 export interface AlarmAbilities {
   /** Create, change, enable, delete rules, templates and monitors. */
   canEditRules: boolean;
-  /** Close an alarm outright (acknowledge, comment and shelve are everyone's). */
+  /** Close an alarm outright, take alarms out of service and return them (acknowledge, comment and shelve are everyone's). */
   canClose: boolean;
 }
 

@@ -128,3 +128,11 @@ export function applyAction(
       return { ok: true, status: { ...s, closed: true } };
   }
 }
+
+/**
+ * Taken out of service (ISA-18.2): its watch stops, so an open alarm would never return or be rung
+ * again; it is closed as it stands, whatever its state, and the trail says why.
+ */
+export function takenOutOfService(s: AlarmStatus): AlarmStatus {
+  return { ...s, closed: true, shelvedUntil: null };
+}

@@ -1,12 +1,32 @@
 import { ALARM_STATE, type AlarmActionBody, type AlarmDetail } from '@kilowatch/contract';
-import { Button, DatePicker, Descriptions, Drawer, Empty, Input, Result, Space, Spin, Timeline } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  DatePicker,
+  Descriptions,
+  Drawer,
+  Empty,
+  Input,
+  Result,
+  Space,
+  Spin,
+  Timeline,
+} from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAlarm, useAlarmAction } from '../../../api/alarms.ts';
+import {
+  useAlarm,
+  useAlarmAction,
+  useOutOfService,
+  useReturnToService,
+  useTakeOutOfService,
+} from '../../../api/alarms.ts';
 import { notify } from '../../../lib/notify.ts';
 import { formatPlantTime as formatTime } from '../../../lib/plant-calendar.ts';
 import { useAlarmAbilities } from '../abilities.ts';
+import { AlarmChart } from './AlarmChart.tsx';
 import { SeverityTag, StateTag } from './tags.tsx';
 
 /** Shelving is for a shift's nuisance: at most 7 days (the server refuses more). */
@@ -123,6 +143,11 @@ function DetailBody({ alarm }: { alarm: AlarmDetail }) {
       </Descriptions>
 
       <div>
+        <h3 style={{ fontSize: 15 }}>{t('alarms.detail.chart')}</h3>
+        <AlarmChart alarm={alarm} />
+      </div>
+
+      <div>
         <h3 style={{ fontSize: 15 }}>{t('alarms.detail.actions')}</h3>
         <Space orientation="vertical" style={{ width: '100%' }}>
           <Input.TextArea
@@ -191,6 +216,8 @@ function DetailBody({ alarm }: { alarm: AlarmDetail }) {
         </Space>
       </div>
 
+      {canClose && <OutOfServiceSection alarm={alarm} />}
+
       <div>
         <h3 style={{ fontSize: 15 }}>{t('alarms.detail.trail')}</h3>
         {alarm.actions.length === 0 ? (
@@ -212,5 +239,88 @@ function DetailBody({ alarm }: { alarm: AlarmDetail }) {
         )}
       </div>
     </Space>
+  );
+}
+
+/**
+ * Out of service (ISA-18.2) for this alarm's rule on its thing: take it out with a reason (the
+ * engine stops watching it and this alarm, if open, closes), or return it to service.
+ */
+function OutOfServiceSection({ alarm }: { alarm: AlarmDetail }) {
+  const { t } = useTranslation();
+  const { modal } = App.useApp();
+  const entries = useOutOfService({ page: 1, pageSize: 1, ruleId: alarm.ruleId, thingId: alarm.thingId });
+  const take = useTakeOutOfService();
+  const back = useReturnToService();
+  const [reason, setReason] = useState('');
+  const entry = entries.data?.list[0];
+  const name = `${alarm.ruleName} · ${alarm.thingName}`;
+
+  const confirmTake = () =>
+    modal.confirm({
+      title: t('alarms.outOfService.takeTitle'),
+      content: t('alarms.outOfService.takeConfirm', { name }),
+      okButtonProps: { danger: true },
+      okText: t('alarms.outOfService.take'),
+      cancelText: t('common.cancel'),
+      onOk: () =>
+        take
+          .mutateAsync({ ruleId: alarm.ruleId, thingId: alarm.thingId, reason: reason.trim() })
+          .then(() => {
+            notify.success(t('alarms.outOfService.taken'));
+            setReason('');
+          })
+          .catch(() => undefined),
+    });
+
+  return (
+    <div data-testid="alarm-oos">
+      <h3 style={{ fontSize: 15 }}>{t('alarms.outOfService.title')}</h3>
+      {entry ? (
+        <Alert
+          type="warning"
+          showIcon
+          title={t('alarms.outOfService.isOut', { name })}
+          description={t('alarms.outOfService.detail', {
+            reason: entry.reason,
+            by: entry.username,
+            time: formatTime(entry.createdAt),
+          })}
+          action={
+            <Button
+              size="small"
+              loading={back.isPending}
+              onClick={() =>
+                back.mutate(entry.id, { onSuccess: () => notify.success(t('alarms.outOfService.returned')) })
+              }
+              data-testid="alarm-oos-return"
+            >
+              {t('alarms.outOfService.return')}
+            </Button>
+          }
+        />
+      ) : (
+        <Space wrap>
+          <Input
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            maxLength={200}
+            style={{ width: 260 }}
+            placeholder={t('alarms.outOfService.reasonPlaceholder')}
+            aria-label={t('alarms.outOfService.reason')}
+            data-testid="alarm-oos-reason"
+          />
+          <Button
+            danger
+            disabled={!reason.trim() || entries.isPending}
+            loading={take.isPending}
+            onClick={confirmTake}
+            data-testid="alarm-oos-take"
+          >
+            {t('alarms.outOfService.take')}
+          </Button>
+        </Space>
+      )}
+    </div>
   );
 }

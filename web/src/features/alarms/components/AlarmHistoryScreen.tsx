@@ -241,6 +241,17 @@ export function AlarmHistoryScreen() {
             options={SEVERITIES.map((s) => ({ value: s, label: t(`alarms.severity.${s}`) }))}
           />
         </Form.Item>
+        {query.thingId !== undefined && (
+          <Form.Item label={t('alarms.detail.thing')}>
+            <Tag
+              closable
+              onClose={() => update({ thingId: undefined, page: 1 })}
+              data-testid="alarm-thing-filter"
+            >
+              {history.data?.list[0]?.thingName ?? `#${query.thingId}`}
+            </Tag>
+          </Form.Item>
+        )}
         <Form.Item name="range" label={t('alarms.history.range')}>
           <DatePicker.RangePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" />
         </Form.Item>

@@ -99,7 +99,9 @@ describe('<AlarmHistoryScreen>', { timeout: 30_000 }, () => {
   });
 
   it('?id= opens the alarm; acknowledging with a comment posts it and fires removeWarn', async () => {
-    api((c) => (c.method === 'POST' ? { body: detail(2) } : undefined));
+    // The drawer's chart asks /api/query/data too: the action is the POST to …/actions.
+    const isAction = (c: FetchCall) => c.method === 'POST' && c.path.endsWith('/actions');
+    api((c) => (isAction(c) ? { body: detail(2) } : undefined));
     const toasts = recordToasts();
     const warned = vi.fn();
     window.addEventListener(REMOVE_WARN_EVENT, warned);
@@ -108,8 +110,8 @@ describe('<AlarmHistoryScreen>', { timeout: 30_000 }, () => {
     await within(drawer).findByText('温度 95 °C');
     fireEvent.change(within(drawer).getByTestId('alarm-comment'), { target: { value: ' 已到现场 ' } });
     fireEvent.click(within(drawer).getByTestId('alarm-acknowledge'));
-    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
-    expect(calls.find((c) => c.method === 'POST')).toMatchObject({
+    await waitFor(() => expect(calls.some(isAction)).toBe(true));
+    expect(calls.find(isAction)).toMatchObject({
       path: '/api/alarm/history/5/actions',
       body: { action: 'acknowledge', comment: '已到现场' },
     });
@@ -133,7 +135,9 @@ describe('<AlarmHistoryScreen>', { timeout: 30_000 }, () => {
 
   it("a refused action shows the server's message", async () => {
     api((c) =>
-      c.method === 'POST' ? { status: 409, body: { code: 'CONFLICT', message: '该告警已确认' } } : undefined,
+      c.method === 'POST' && c.path.endsWith('/actions')
+        ? { status: 409, body: { code: 'CONFLICT', message: '该告警已确认' } }
+        : undefined,
     );
     const toasts = recordToasts();
     renderScreen(<AlarmHistoryScreen />, '/alarm_center/alarm_history?id=5');

@@ -1,4 +1,4 @@
-import { ALARM_STATE, type AlarmStateCode, type Severity } from '@kilowatch/contract';
+import { ALARM_STATE, type AlarmRateBand, type AlarmStateCode, type Severity } from '@kilowatch/contract';
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 
@@ -45,6 +45,23 @@ export function SeverityTag({ severity }: { severity: Severity }) {
   return (
     <Tag color={SEVERITY_COLORS[severity]} style={READABLE}>
       {t(`alarms.severity.${severity}`)}
+    </Tag>
+  );
+}
+
+const BAND_COLORS: Record<AlarmRateBand, string> = {
+  acceptable: 'green',
+  manageable: 'blue',
+  overDemanding: 'orange',
+  unacceptable: 'red',
+};
+
+/** EEMUA 191's judgement of an average alarm rate. */
+export function BandTag({ band }: { band: AlarmRateBand }) {
+  const { t } = useTranslation();
+  return (
+    <Tag color={BAND_COLORS[band]} style={READABLE} data-testid="health-band">
+      {t(`alarms.health.band.${band}`)}
     </Tag>
   );
 }

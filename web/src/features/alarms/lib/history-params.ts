@@ -31,5 +31,6 @@ export function historyQueryOf(
     severity: SEVERITIES.includes(severity as Severity) ? (severity as Severity) : undefined,
     start: positive(search.get('start')),
     end: positive(search.get('end')),
+    thingId: positive(search.get('thingId')),
   };
 }

@@ -1,0 +1,104 @@
+import { CHATTER_COUNT, CHATTER_MINUTES } from '@kilowatch/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, dialects, login, type TestApp } from '../../../test/helpers.ts';
+import { type Plant, seedPlant } from '../../ingest/testing.ts';
+import { type Api, apiAs } from '../things/testing.ts';
+
+/**
+ * Chattering through the live path: points published by a device go through ingest and the live
+ * hub to the runner, which groups the re-raises of an open alarm into it and flags it chattering,
+ * so the bell counts it once however often it raises (docs/alarms.md "The engine").
+ */
+describe.each(dialects())('chattering alarms through the live hub on %s', (dialect) => {
+  let t: TestApp;
+  let api: Api;
+  let plant: Plant;
+  let ruleId: number;
+
+  const runner = () => t.app.services.alarmRunner;
+  const send = async (token: string, P: number) => {
+    t.clock.advance(5_000);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/${token}/telemetry`,
+      payload: { ts: t.clock.now(), values: { P } },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await runner().flush();
+  };
+  const bell = async () => {
+    const res = await api.get('/api/alarm/history?page=1&pageSize=5&state=1');
+    expect(res.status).toBe(200);
+    return res.body.data.size as number;
+  };
+
+  beforeAll(async () => {
+    t = await buildTestApp(dialect);
+    api = apiAs(() => t.app, (await login(t.app)).token);
+    plant = await seedPlant(api, 2);
+    const rule = await api.post('/api/alarm/rules', {
+      name: '功率过高',
+      ability: 'P',
+      categoryId: plant.categoryId,
+      condition: { kind: 'threshold', op: '>', value: 80 },
+      onDelay: 0,
+      offDelay: 0,
+      deadband: 0,
+      severity: 'major',
+      message: '',
+    });
+    ruleId = rule.body.data.id;
+    await api.post(`/api/alarm/rules/${ruleId}/state`, { action: 'enable' });
+    await api.post('/api/alarm/monitors/batch', {
+      appliedType: 'rule',
+      appliedId: ruleId,
+      targets: plant.things.map((th) => ({ type: 'thing', id: th.id })),
+    });
+    await runner().reload();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it(`more than ${CHATTER_COUNT} raises in ${CHATTER_MINUTES} minutes are one alarm, flagged, and the bell grows by one`, async () => {
+    const [m1, m2] = plant.things;
+    const start = t.clock.now();
+    const raises = CHATTER_COUNT + 3;
+    const seen: number[] = [];
+    for (let i = 0; i < raises; i++) {
+      await send(m1!.token, 95);
+      seen.push(await bell());
+      await send(m1!.token, 10);
+    }
+    // Every raise finds the bell at one: the re-raises reopen the same alarm, none rings anew.
+    expect(seen).toEqual(Array(raises).fill(1));
+    const history = (await api.get(`/api/alarm/history?ruleId=${ruleId}&thingId=${m1!.id}`)).body.data;
+    expect(history.size).toBe(1);
+    expect(history.list[0]).toMatchObject({ chattering: true, occurrences: raises, state: 3 });
+    // All within the window: 16 points 5 s apart.
+    expect(t.clock.now() - start).toBeLessThan(CHATTER_MINUTES * 60_000);
+
+    // Another thing raising meanwhile is its own alarm: the bell grows by exactly one more.
+    await send(m2!.token, 95);
+    expect(await bell()).toBe(1);
+    await send(m1!.token, 95);
+    expect(await bell()).toBe(2);
+
+    // The health report lists it among the chattering alarms with its occurrences.
+    const health = (await api.get(`/api/alarm/health?startTime=${start}&endTime=${t.clock.now() + 1}`)).body
+      .data;
+    expect(health.chatteringCount).toBe(1);
+    expect(health.chattering[0]).toMatchObject({ thingId: m1!.id, occurrences: raises + 1 });
+    expect(health.total).toBe(2);
+  });
+
+  it(`${CHATTER_COUNT} raises or fewer are not chattering`, async () => {
+    const m2 = plant.things[1]!;
+    for (let i = 0; i < CHATTER_COUNT - 1; i++) {
+      await send(m2.token, 10);
+      await send(m2.token, 95);
+    }
+    const alarm = (await api.get(`/api/alarm/history?ruleId=${ruleId}&thingId=${m2.id}`)).body.data.list[0];
+    expect(alarm).toMatchObject({ chattering: false, occurrences: CHATTER_COUNT, state: 1 });
+  });
+});
