@@ -408,7 +408,7 @@ export interface AlarmNotifyOutboxTable {
   sent_at: string | null;
 }
 
-// ---- alarms out of service (migration 0210; docs/alarms.md "Out of service") ---------------------
+// ---- alarms out of service (migration 0270; docs/alarms.md "Out of service") ---------------------
 
 export interface DB {
   alarm_out_of_service: AlarmOutOfServiceTable;

@@ -8,11 +8,11 @@ import * as loginFailures from './2026-11-23-0040-login-failures.ts';
 import * as openSessions from './2026-11-23-0041-open-sessions.ts';
 import * as alarms from './2026-11-23-0110-alarms.ts';
 import * as alarmNotify from './2026-11-23-0120-alarm-notify.ts';
-import * as alarmOutOfService from './2026-11-24-0210-alarm-out-of-service.ts';
 import * as maintenanceCreatedBy from './2026-11-24-0220-maintenance-created-by.ts';
 import * as tariffs from './2026-11-24-0240-tariffs.ts';
 import * as statistics from './2026-11-24-0250-statistics.ts';
 import * as reports from './2026-11-24-0260-reports.ts';
+import * as alarmOutOfService from './2026-11-24-0270-alarm-out-of-service.ts';
 
 interface DialectMigration {
   // biome-ignore lint/suspicious/noExplicitAny: migrations are written against no schema type
@@ -31,11 +31,11 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-23-0041-open-sessions': openSessions,
   '2026-11-23-0110-alarms': alarms,
   '2026-11-23-0120-alarm-notify': alarmNotify,
-  '2026-11-24-0210-alarm-out-of-service': alarmOutOfService,
   '2026-11-24-0220-maintenance-created-by': maintenanceCreatedBy,
   '2026-11-24-0240-tariffs': tariffs,
   '2026-11-24-0250-statistics': statistics,
   '2026-11-24-0260-reports': reports,
+  '2026-11-24-0270-alarm-out-of-service': alarmOutOfService,
 };
 
 /** The migrations with the dialect bound, as Kysely's Migrator expects them. */
