@@ -1,6 +1,6 @@
-import { createCipheriv, randomBytes } from 'node:crypto';
-import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import { ADMIN } from './accounts.ts';
+import { apiLogin, post } from './api.ts';
 import { expectPath, finalScreenshot, login, toast, uniqueSuffix } from './helpers.ts';
 
 // Issue 11, the alarm_rule screen end to end: a rule made in the rule dialog's condition editor,
@@ -16,31 +16,6 @@ const names = {
   rule: `E2E出水温度高-${suffix}`,
   channel: `E2E值班群-${suffix}`,
 };
-
-async function apiLogin(request: APIRequestContext): Promise<Record<string, string>> {
-  const key = Buffer.from((await (await request.get('/api/auth/login-key')).json()).data.key, 'base64');
-  const iv = randomBytes(16);
-  const cipher = createCipheriv('aes-256-cbc', key, iv);
-  const password = Buffer.concat([iv, cipher.update(ADMIN.password, 'utf8'), cipher.final()]).toString(
-    'base64',
-  );
-  const res = await request.post('/api/auth/login', {
-    data: { username: Buffer.from(ADMIN.username).toString('base64'), password },
-  });
-  expect(res.status()).toBe(200);
-  return { 'x-Authorization': `Bearer ${(await res.json()).token}` };
-}
-
-async function post<T>(
-  request: APIRequestContext,
-  headers: Record<string, string>,
-  path: string,
-  data: unknown,
-) {
-  const res = await request.post(path, { headers, data });
-  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
-  return (await res.json()).data as T;
-}
 
 /** Picks an option of an antd Select by its visible text. */
 async function choose(page: Page, select: Locator, text: string) {

@@ -1,8 +1,9 @@
-import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { ADMIN, EDITOR } from './accounts.ts';
+import { apiToken } from './api.ts';
 import { buttonName, expectPath, login, toast, uniqueSuffix } from './helpers.ts';
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -26,18 +27,6 @@ async function expireStoredAccessToken(page: Page): Promise<string> {
 }
 
 /** A second session of the same user, logged in the way the console does (docs/auth.md). */
-async function apiLogin(request: APIRequestContext, username: string, password: string): Promise<string> {
-  const key = Buffer.from((await (await request.get('/api/auth/login-key')).json()).data.key, 'base64');
-  const iv = randomBytes(16);
-  const cipher = createCipheriv('aes-256-cbc', key, iv);
-  const encrypted = Buffer.concat([iv, cipher.update(password, 'utf8'), cipher.final()]).toString('base64');
-  const res = await request.post('/api/auth/login', {
-    data: { username: Buffer.from(username).toString('base64'), password: encrypted },
-  });
-  expect(res.status()).toBe(200);
-  return (await res.json()).token;
-}
-
 test('a reload after the access token expired keeps the session (the refresh token is valid)', async ({
   page,
   request,
@@ -80,7 +69,7 @@ test('an editor changes their own password from the user menu', async ({ page, r
 
   await login(page, { username, password: 'Before123' });
   await expectPath(page, '/home');
-  const elsewhere = await apiLogin(request, username, 'Before123');
+  const elsewhere = await apiToken(request, { username, password: 'Before123' });
 
   await page.getByTestId('user-menu').click();
   await page.getByRole('menuitem', { name: '修改密码' }).click();

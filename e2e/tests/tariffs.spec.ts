@@ -1,26 +1,12 @@
-import { createCipheriv, randomBytes } from 'node:crypto';
-import { type APIRequestContext, expect, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { ADMIN } from './accounts.ts';
+import { apiLogin } from './api.ts';
 import { buttonName, expectPath, finalScreenshot, login, toast, uniqueSuffix } from './helpers.ts';
 
 // Issue 12, tariffs: a tariff made in the console's editor, a chosen day's band strip, then the
 // bill of the demo plant's region for this month from the backfilled history, exported to xlsx.
 const suffix = uniqueSuffix();
 const name = `E2E分时电价-${suffix}`;
-
-async function apiLogin(request: APIRequestContext): Promise<Record<string, string>> {
-  const key = Buffer.from((await (await request.get('/api/auth/login-key')).json()).data.key, 'base64');
-  const iv = randomBytes(16);
-  const cipher = createCipheriv('aes-256-cbc', key, iv);
-  const password = Buffer.concat([iv, cipher.update(ADMIN.password, 'utf8'), cipher.final()]).toString(
-    'base64',
-  );
-  const res = await request.post('/api/auth/login', {
-    data: { username: Buffer.from(ADMIN.username).toString('base64'), password },
-  });
-  expect(res.status()).toBe(200);
-  return { 'x-Authorization': `Bearer ${(await res.json()).token}` };
-}
 
 test('a tariff made in the editor previews its day and prices the plant bill', async ({
   page,

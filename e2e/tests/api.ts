@@ -1,0 +1,41 @@
+import { createCipheriv, randomBytes } from 'node:crypto';
+import { type APIRequestContext, expect } from '@playwright/test';
+import { ADMIN } from './accounts.ts';
+
+/**
+ * Logs in over the API as the console does (the password AES-encrypted with the server's login
+ * key) and answers the access token. Specs set their data up this way, then test the screens.
+ */
+export async function apiToken(
+  request: APIRequestContext,
+  account: { username: string; password: string } = ADMIN,
+): Promise<string> {
+  const key = Buffer.from((await (await request.get('/api/auth/login-key')).json()).data.key, 'base64');
+  const iv = randomBytes(16);
+  const cipher = createCipheriv('aes-256-cbc', key, iv);
+  const password = Buffer.concat([iv, cipher.update(account.password, 'utf8'), cipher.final()]).toString(
+    'base64',
+  );
+  const res = await request.post('/api/auth/login', {
+    data: { username: Buffer.from(account.username).toString('base64'), password },
+  });
+  expect(res.status()).toBe(200);
+  return (await res.json()).token;
+}
+
+/** The headers of an admin's API calls. */
+export async function apiLogin(request: APIRequestContext): Promise<Record<string, string>> {
+  return { 'x-Authorization': `Bearer ${await apiToken(request)}` };
+}
+
+/** A POST that must succeed; answers its `data`. */
+export async function post<T>(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  path: string,
+  data: unknown,
+) {
+  const res = await request.post(path, { headers, data });
+  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
+  return (await res.json()).data as T;
+}
