@@ -7,8 +7,13 @@
  * point read with points(), the counter rule applied per day in JS).
  *
  *   npx tsx bench/statistics-bench.ts [--things 200] [--days 30] [--interval 10] [--runs 15] [--port 19250]
+ *     [--dir D] [--raw-runs 3]
+ *
+ * With --dir, the plant is built and loaded into D once and kept; later runs with the same --dir
+ * measure it again without the load (tens of minutes on a busy machine). --raw-runs 0 skips the
+ * raw-points baseline (minutes a run).
  */
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { PlantCalendar } from '@kilowatch/contract';
 import { buildApp } from '../server/src/app.ts';
 import { loadConfig } from '../server/src/config.ts';
@@ -25,6 +30,7 @@ import {
   numArg,
   quantile,
   SECOND,
+  strArg,
   TIME_ZONE,
   tempDir,
 } from './harness.ts';
@@ -34,8 +40,18 @@ const DAYS = numArg('days', 30);
 const INTERVAL = numArg('interval', 10) * SECOND;
 const RUNS = numArg('runs', 15);
 const PORT = numArg('port', 19250);
+const RAW_RUNS = numArg('raw-runs', 3);
+const keptDir = strArg('dir', '');
 
-const dataDir = tempDir('kilowatch-statistics-bench-');
+const dataDir = keptDir || tempDir('kilowatch-statistics-bench-');
+/** What a kept plant remembers between runs. */
+const planFile = `${dataDir}/statistics-bench.json`;
+interface Plan {
+  ids: number[];
+  regionId: number;
+  start: number;
+  end: number;
+}
 const config = loadConfig({
   DATA_DIR: dataDir,
   PORT: String(PORT),
@@ -53,59 +69,17 @@ try {
   const api = new Api(`http://127.0.0.1:${PORT}`);
   await api.login();
 
-  const category = await api.call<{ id: number }>('POST', '/api/thing/categories', { name: 'Bench meter' });
-  await api.call('POST', `/api/thing/categories/${category.id}/abilities`, {
-    identifier: 'EP',
-    name: '正向有功电能',
-    unit: 'kWh',
-    cumulative: true,
-  });
-  const model = await api.call<{ id: number }>('POST', '/api/thing/models', {
-    categoryId: category.id,
-    name: 'M',
-  });
-  const ids: number[] = [];
-  for (let i = 0; i < THINGS; i++) {
-    const thing = await api.call<{ id: number }>('POST', '/api/thing/things', {
-      identifier: `M${String(i + 1).padStart(3, '0')}`,
-      name: `Bench meter ${i + 1}`,
-      modelId: model.id,
-    });
-    ids.push(thing.id);
-  }
-  const region = await api.call<{ id: number }>('POST', '/api/regions', { name: 'Bench plant' });
-  await api.call('POST', `/api/regions/${region.id}/bindings`, { thingIds: ids });
-
-  // 30 local days ending at today's midnight, so the range is whole days.
   const calendar = new PlantCalendar(TIME_ZONE);
-  const end = calendar.startOfDay(Date.now());
-  const start = calendar.dayStart(calendar.dayOf(end) - DAYS);
-  const loadStarted = performance.now();
-  const steps = Math.floor((end - start) / INTERVAL);
-  let written = 0;
-  const counters = ids.map(() => 1000);
-  const chunk = Math.max(1, Math.floor(10_000 / ids.length));
-  const pending: Promise<void>[] = [];
-  for (let s = 0; s < steps; s += chunk) {
-    const batch: Point[] = [];
-    for (let k = s; k < Math.min(steps, s + chunk); k++) {
-      const ts = start + k * INTERVAL;
-      ids.forEach((thingId, i) => {
-        // A load curve of a few kW; each meter resets once, on its own day.
-        const kw = 20 + 15 * Math.sin(((ts - start) / DAY) * 2 * Math.PI) + (i % 7);
-        counters[i] =
-          k === Math.floor(steps / 2) + i ? 0 : (counters[i] as number) + (kw * INTERVAL) / 3_600_000;
-        batch.push({ thingId, metric: 'EP', ts, value: Math.round((counters[i] as number) * 100) / 100 });
-      });
-    }
-    pending.push(app.telemetry.write(batch));
-    written += batch.length;
-    if (pending.length >= 16) await Promise.all(pending.splice(0));
+  let plan: Plan;
+  if (keptDir && existsSync(planFile)) {
+    plan = JSON.parse(readFileSync(planFile, 'utf8')) as Plan;
+    log(`plant of ${plan.ids.length} things kept in ${dataDir}: not loaded again`);
+  } else {
+    plan = await buildPlant(api, calendar);
+    if (keptDir) writeFileSync(planFile, JSON.stringify(plan));
   }
-  await Promise.all(pending);
-  log(
-    `${fmt(written)} points (${THINGS} kWh counters × ${DAYS} days × ${INTERVAL / SECOND} s) loaded in ${fmt((performance.now() - loadStarted) / 1000, 1)} s`,
-  );
+  const { ids, start, end } = plan;
+  const region = { id: plan.regionId };
 
   const time = async (label: string, fn: () => Promise<unknown>, runs = RUNS, warmups = 2) => {
     for (let i = 0; i < warmups; i++) await fn();
@@ -135,25 +109,84 @@ try {
   );
 
   // The same consumption from raw points: every point read, the counter rule applied per local day.
-  const raw = await time(
-    `raw points: ${THINGS} series × ${DAYS} days → daily consumption (points() + counter rule in JS)`,
-    async () => {
-      for (const thingId of ids) {
-        const points = await app.telemetry.points({ thingId, metric: 'EP' }, start, end, 10_000_000);
-        const days = new Map<number, number>();
-        let prev: number | null = null;
-        for (const p of points) {
-          const day = calendar.dayOf(p.ts);
-          days.set(day, (days.get(day) ?? 0) + counterIncrement(prev, p.value));
-          prev = p.value;
+  if (RAW_RUNS > 0) {
+    const raw = await time(
+      `raw points: ${THINGS} series × ${DAYS} days → daily consumption (points() + counter rule in JS)`,
+      async () => {
+        for (const thingId of ids) {
+          const points = await app.telemetry.points({ thingId, metric: 'EP' }, start, end, 10_000_000);
+          const days = new Map<number, number>();
+          let prev: number | null = null;
+          for (const p of points) {
+            const day = calendar.dayOf(p.ts);
+            days.set(day, (days.get(day) ?? 0) + counterIncrement(prev, p.value));
+            prev = p.value;
+          }
         }
-      }
-    },
-    3,
-    0,
-  );
-  log(`statistics from the API is ${fmt(raw / perThing, 0)}× faster than the raw points; target ≤ 50 ms`);
+      },
+      RAW_RUNS,
+      0,
+    );
+    log(`statistics from the API is ${fmt(raw / perThing, 0)}× faster than the raw points; target ≤ 50 ms`);
+  }
 } finally {
   await app.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  if (!keptDir) rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** 200 things with a kWh counter in one region, created through the API, and their points written. */
+async function buildPlant(api: Api, calendar: PlantCalendar): Promise<Plan> {
+  const category = await api.call<{ id: number }>('POST', '/api/thing/categories', { name: 'Bench meter' });
+  await api.call('POST', `/api/thing/categories/${category.id}/abilities`, {
+    identifier: 'EP',
+    name: '正向有功电能',
+    unit: 'kWh',
+    cumulative: true,
+  });
+  const model = await api.call<{ id: number }>('POST', '/api/thing/models', {
+    categoryId: category.id,
+    name: 'M',
+  });
+  const ids: number[] = [];
+  for (let i = 0; i < THINGS; i++) {
+    const thing = await api.call<{ id: number }>('POST', '/api/thing/things', {
+      identifier: `M${String(i + 1).padStart(3, '0')}`,
+      name: `Bench meter ${i + 1}`,
+      modelId: model.id,
+    });
+    ids.push(thing.id);
+  }
+  const region = await api.call<{ id: number }>('POST', '/api/regions', { name: 'Bench plant' });
+  await api.call('POST', `/api/regions/${region.id}/bindings`, { thingIds: ids });
+
+  // 30 local days ending at today's midnight, so the range is whole days.
+  const end = calendar.startOfDay(Date.now());
+  const start = calendar.dayStart(calendar.dayOf(end) - DAYS);
+  const loadStarted = performance.now();
+  const steps = Math.floor((end - start) / INTERVAL);
+  let written = 0;
+  const counters = ids.map(() => 1000);
+  const chunk = Math.max(1, Math.floor(10_000 / ids.length));
+  const pending: Promise<void>[] = [];
+  for (let s = 0; s < steps; s += chunk) {
+    const batch: Point[] = [];
+    for (let k = s; k < Math.min(steps, s + chunk); k++) {
+      const ts = start + k * INTERVAL;
+      ids.forEach((thingId, i) => {
+        // A load curve of a few kW; each meter resets once, on its own day.
+        const kw = 20 + 15 * Math.sin(((ts - start) / DAY) * 2 * Math.PI) + (i % 7);
+        counters[i] =
+          k === Math.floor(steps / 2) + i ? 0 : (counters[i] as number) + (kw * INTERVAL) / 3_600_000;
+        batch.push({ thingId, metric: 'EP', ts, value: Math.round((counters[i] as number) * 100) / 100 });
+      });
+    }
+    pending.push(app.telemetry.write(batch));
+    written += batch.length;
+    if (pending.length >= 16) await Promise.all(pending.splice(0));
+  }
+  await Promise.all(pending);
+  log(
+    `${fmt(written)} points (${THINGS} kWh counters × ${DAYS} days × ${INTERVAL / SECOND} s) loaded in ${fmt((performance.now() - loadStarted) / 1000, 1)} s`,
+  );
+  return { ids, regionId: region.id, start, end };
 }

@@ -84,10 +84,10 @@ try {
   let total = 0;
   for (let run = 0; run < runs + 1; run++) {
     let t = performance.now();
-    await store.buckets({ series, start, end, bucket: { widthMs: 60 * 60_000 }, aggregator: 'delta' });
+    await store.bucketColumns({ series, start, end, bucket: { widthMs: 60 * 60_000 }, aggregator: 'delta' });
     const readMs = performance.now() - t;
     t = performance.now();
-    await store.buckets({ series, start, end, bucket: { widthMs: 15 * 60_000 }, aggregator: 'delta' });
+    await store.bucketColumns({ series, start, end, bucket: { widthMs: 15 * 60_000 }, aggregator: 'delta' });
     const quarterMs = performance.now() - t;
     t = performance.now();
     const answer = await service.tpfc(query);
