@@ -377,13 +377,14 @@ export function createTariffService(deps: TariffDeps) {
         perThing[thing]?.[periodOf[slot] as number]?.add(plan, slot, kwh);
       });
 
+      const labels = keys.map((key) => calendar.periodLabel(q.period, key));
       const out: TpfcRow[] = rows.map((row) => {
         const total = new BandTotals();
         const buckets = keys.map((key, k) => {
           const sum = new BandTotals();
           for (const t of row.things) sum.merge(perThing[t]?.[k] as BandTotals);
           total.merge(sum);
-          return { key, label: calendar.periodLabel(q.period, key), ...amounts(sum) };
+          return { key, label: labels[k] as string, ...amounts(sum) };
         });
         return {
           resourceType: row.resourceType,

@@ -507,7 +507,8 @@ export function createThingsService(deps: ThingsServiceDeps) {
     /** The things with these ids, in one read per 500; a 404 like getThing's for the first one missing. */
     async getThings(ids: readonly number[]): Promise<Thing[]> {
       const out: Thing[] = [];
-      for (let i = 0; i < ids.length; i += 500) out.push(...(await repo.findThings(db, ids.slice(i, i + 500))));
+      for (let i = 0; i < ids.length; i += 500)
+        out.push(...(await repo.findThings(db, ids.slice(i, i + 500))));
       const found = new Set(out.map((t) => t.id));
       const missing = ids.find((id) => !found.has(id));
       if (missing !== undefined) throw notFound('things.thingNotFound', missing);

@@ -256,30 +256,30 @@ async function aggregate(
         FROM raw WHERE series_id IN (${ids}) AND ts >= ${int(lo)} AND ts < ${int(hi)}
         WINDOW w AS (PARTITION BY series_id ORDER BY ts))
       SELECT series_id::DOUBLE, (${index})::DOUBLE AS bi, count(*)::DOUBLE, coalesce(${value}, 'NaN'),
-        min(ts)::DOUBLE, max(ts)::DOUBLE, coalesce(max(gap), 0)::DOUBLE, arg_min(value, ts)
+        max(ts)::DOUBLE, coalesce(max(gap), 0)::DOUBLE, min(ts)::DOUBLE, arg_min(value, ts)
       FROM s GROUP BY series_id, bi`;
     prev = await ctx.reader().run((c) => lastBefore(c, known, lo));
   } else if (identityRollup(g, resolution)) {
     // One stored row per series and bucket: read as they are.
     sql = `SELECT series_id::DOUBLE, (${index})::DOUBLE, cnt::DOUBLE, coalesce(${rollupValue(aggregator, false)}, 'NaN'),
-        first_ts::DOUBLE, last_ts::DOUBLE, coalesce(max_gap, 0)::DOUBLE, vfirst
+        last_ts::DOUBLE, coalesce(max_gap, 0)::DOUBLE
       FROM ${resolution} WHERE series_id IN (${ids}) AND bucket >= ${int(lo)} AND bucket < ${int(hi)}`;
   } else {
     sql = `SELECT series_id::DOUBLE, (${index})::DOUBLE AS bi, sum(cnt)::DOUBLE,
-        coalesce(${rollupValue(aggregator, true)}, 'NaN'), min(first_ts)::DOUBLE, max(last_ts)::DOUBLE,
-        coalesce(max(max_gap), 0)::DOUBLE, arg_min(vfirst, first_ts)
+        coalesce(${rollupValue(aggregator, true)}, 'NaN'), max(last_ts)::DOUBLE, coalesce(max(max_gap), 0)::DOUBLE
       FROM ${resolution} WHERE series_id IN (${ids}) AND bucket >= ${int(lo)} AND bucket < ${int(hi)}
       GROUP BY series_id, bi`;
   }
-  const [sid, bi, cnt, val, fts, lts, gap, fv] = (await ctx.reader().run((c) => doubleColumns(c, sql))) as [
+  // sid, bucket index, count, value, last ts, max gap; then for raw, the first sample's ts and value.
+  const [sid, bi, cnt, val, lts, gap, fts, fv] = (await ctx.reader().run((c) => doubleColumns(c, sql))) as [
     Float64Array,
     Float64Array,
     Float64Array,
     Float64Array,
     Float64Array,
     Float64Array,
-    Float64Array,
-    Float64Array,
+    Float64Array?,
+    Float64Array?,
   ];
   /** Where each series' earliest bucket with samples is, for the step from before the range. */
   const first = prev ? new Map<number, number>() : null;
@@ -295,7 +295,7 @@ async function aggregate(
       if (f === undefined || (bi[i] as number) < (bi[f] as number)) first.set(id, i);
     }
   }
-  if (prev && first) {
+  if (prev && first && fts && fv) {
     // Raw: the first sample of each series steps from the last sample before the range.
     for (const [id, i] of first) {
       const p = prev.get(id);
