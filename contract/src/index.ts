@@ -21,3 +21,4 @@ export * from './tariff-calendar.ts';
 export * from './tariffs.ts';
 export * from './things.ts';
 export * from './units.ts';
+export * from './enpi.ts';

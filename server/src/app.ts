@@ -25,6 +25,7 @@ import { boardRoutes, queryRoutes } from './modules/query/index.ts';
 import { regionRoutes } from './modules/regions/index.ts';
 import { reportRoutes } from './modules/reports/index.ts';
 import { statisticsRoutes } from './modules/statistics/index.ts';
+import { enpiRoutes } from './modules/enpi/index.ts';
 import { bootstrapSystem, systemRoutes } from './modules/system/index.ts';
 import { tariffRoutes } from './modules/tariffs/index.ts';
 import { thingsRoutes } from './modules/things/index.ts';
@@ -195,6 +196,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           configs: services.statisticsConfigs,
           erpConfig: () => services.system.sysConfigs.erpConfig(),
         });
+        await api.register(enpiRoutes, { service: services.enpi });
       },
       { prefix: '/api' },
     );

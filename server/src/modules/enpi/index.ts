@@ -1,0 +1,2 @@
+export { ENPI_RESOURCE, enpiRoutes } from './routes.ts';
+export { createEnpiService, type EnpiDeps, type EnpiService } from './service.ts';
