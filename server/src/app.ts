@@ -18,6 +18,7 @@ import {
 import { createMemoryLive } from './live/index.ts';
 import { alarmNotifyRoutes, alarmRoutes } from './modules/alarms/index.ts';
 import { authRoutes } from './modules/auth/index.ts';
+import { enpiRoutes } from './modules/enpi/index.ts';
 import { filterGroupRoutes } from './modules/filter-groups/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
 import { metricConfigRoutes } from './modules/metric-configs/index.ts';
@@ -25,7 +26,6 @@ import { boardRoutes, queryRoutes } from './modules/query/index.ts';
 import { regionRoutes } from './modules/regions/index.ts';
 import { reportRoutes } from './modules/reports/index.ts';
 import { statisticsRoutes } from './modules/statistics/index.ts';
-import { enpiRoutes } from './modules/enpi/index.ts';
 import { bootstrapSystem, systemRoutes } from './modules/system/index.ts';
 import { tariffRoutes } from './modules/tariffs/index.ts';
 import { thingsRoutes } from './modules/things/index.ts';
