@@ -246,8 +246,10 @@ export const es: Messages = {
   'enpi.baselineOrder': 'El periodo base no puede terminar antes de empezar',
   'enpi.rangeOrder': 'El rango no puede terminar antes de empezar',
   'enpi.rangeTooLong': 'El rango (periodo base incluido) es de {days} días como máximo',
-  'enpi.needsTemperature': 'La variable {variable} necesita una métrica de temperatura exterior y su temperatura base',
-  'enpi.notCounter': 'La métrica “{metric}” no es un contador acumulado (de energía, de producción): no se puede sumar por periodo',
+  'enpi.needsTemperature':
+    'La variable {variable} necesita una métrica de temperatura exterior y su temperatura base',
+  'enpi.notCounter':
+    'La métrica “{metric}” no es un contador acumulado (de energía, de producción): no se puede sumar por periodo',
   'enpi.outputMetered': 'Este EnPI lee su producción de una métrica: no se puede introducir',
   'enpi.notPeriodStart': '{value} no es el inicio de un periodo (ese periodo empieza el {first})',
   'enpi.outputNotFound': 'No se introdujo producción para el periodo {value}',
