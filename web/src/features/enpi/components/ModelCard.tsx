@@ -48,7 +48,7 @@ export function ModelCard({ report }: { report: EnpiReport }) {
         <Descriptions.Item label={t('enpi.r2')}>{two(model.r2)}</Descriptions.Item>
         <Descriptions.Item label={t('enpi.cvrmse')}>{percent(model.cvrmse)}</Descriptions.Item>
         <Descriptions.Item label={t('enpi.n')}>{model.n}</Descriptions.Item>
-        <Descriptions.Item label={t('enpi.adequate')}>
+        <Descriptions.Item label={t('enpi.criteria')}>
           {t('enpi.thresholds', { r2: two(model.r2Min), cv: percent(model.cvrmseMax) })}
         </Descriptions.Item>
       </Descriptions>
