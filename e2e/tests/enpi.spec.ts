@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { ADMIN } from './accounts.ts';
-import { apiLogin, post } from './api.ts';
+import { apiLogin, createDevice, post } from './api.ts';
 import { buttonName, expectPath, finalScreenshot, login, toast, uniqueSuffix } from './helpers.ts';
 
 // Issue 12, EnPI and baselines (docs/enpi.md). In the console: an EnPI of the demo plant's
@@ -74,28 +74,18 @@ test('an EnPI on the demo plant, and a baseline fitted on four weeks of a meter'
 
   // 2. A meter with 28 days of daily readings (energy ≈ 2 000 kWh + 3 kWh per piece), sent as a
   //    device would; its EnPI has a baseline over the first three weeks.
-  const category = await post<{ id: number }>(request, headers, '/api/thing/categories', {
-    name: `E2E能效类别-${suffix}`,
+  const { category, thing } = await createDevice(request, headers, {
+    category: `E2E能效类别-${suffix}`,
+    model: `E2E能效型号-${suffix}`,
+    thing: { identifier: `e2e_enpi_${suffix}`, name: `E2E能效电表-${suffix}` },
+    ability: { identifier: 'EP', name: '有功电能', unit: 'kWh', cumulative: true },
   });
-  for (const [sort, a] of [
-    { identifier: 'EP', name: '有功电能', unit: 'kWh' },
-    { identifier: 'PCS', name: '产量', unit: '件' },
-  ].entries()) {
-    await post(request, headers, `/api/thing/categories/${category.id}/abilities`, {
-      ...a,
-      dataType: 'number',
-      cumulative: true,
-      sort,
-    });
-  }
-  const model2 = await post<{ id: number }>(request, headers, '/api/thing/models', {
-    categoryId: category.id,
-    name: `E2E能效型号-${suffix}`,
-  });
-  const thing = await post<{ id: number }>(request, headers, '/api/thing/things', {
-    identifier: `e2e_enpi_${suffix}`,
-    name: `E2E能效电表-${suffix}`,
-    modelId: model2.id,
+  await post(request, headers, `/api/thing/categories/${category.id}/abilities`, {
+    identifier: 'PCS',
+    name: '产量',
+    unit: '件',
+    dataType: 'number',
+    cumulative: true,
   });
   const token = (await (await request.get(`/api/thing/things/${thing.id}/token`, { headers })).json()).data
     .accessToken as string;
