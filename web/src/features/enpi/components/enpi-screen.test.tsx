@@ -82,6 +82,9 @@ const report: EnpiReport = {
   totals: { energy: 900, expected: 1000, savings: 100 },
 };
 
+/** The first paint of the screen (lazy antd parts, three queries) under a loaded machine. */
+const SLOW = { timeout: 15_000 };
+
 let calls: FetchCall[];
 let outputs: { period: string; value: number }[];
 let current: EnpiReport;
@@ -112,7 +115,7 @@ afterEach(() => vi.unstubAllGlobals());
 describe('the EnPI screen', { timeout: 30_000 }, () => {
   it('shows the model card, both charts and why a period has no EnPI', async () => {
     renderScreen(<EnpiScreen />, '/analysis/enpi');
-    const model = await screen.findByTestId('enpi-model');
+    const model = await screen.findByTestId('enpi-model', {}, SLOW);
     expect(within(model).getByTestId('enpi-adequate').textContent).toBe('模型适用');
     expect(within(model).getByText('0.98')).toBeTruthy();
     expect(within(model).getByText('6.61 %')).toBeTruthy();
@@ -137,7 +140,7 @@ describe('the EnPI screen', { timeout: 30_000 }, () => {
       modelError: { code: 'tooFewPoints', message: '基准期只有 2 个完整数据点，回归至少需要 4 个' },
     };
     renderScreen(<EnpiScreen />, '/analysis/enpi');
-    const model = await screen.findByTestId('enpi-model');
+    const model = await screen.findByTestId('enpi-model', {}, SLOW);
     expect(within(model).getByText('无法建立基准模型')).toBeTruthy();
     expect(within(model).getByText('基准期只有 2 个完整数据点，回归至少需要 4 个')).toBeTruthy();
   });
@@ -147,7 +150,7 @@ describe('the EnPI screen', { timeout: 30_000 }, () => {
     renderScreen(<EnpiScreen />, '/analysis/enpi');
     // The cell shows the saved value once the entries have loaded.
     const field = () => screen.getByLabelText('产量录入 2025-02') as HTMLInputElement;
-    await waitFor(() => expect(field().value).toBe('60.00'));
+    await waitFor(() => expect(field().value).toBe('60.00'), SLOW);
     const input = field();
     fireEvent.change(input, { target: { value: '65' } });
     fireEvent.blur(input);
@@ -172,7 +175,7 @@ describe('the EnPI screen', { timeout: 30_000 }, () => {
 
   it('validates the definition form in the user language', async () => {
     renderScreen(<EnpiScreen />, '/analysis/enpi');
-    fireEvent.click(await screen.findByTestId('enpi-create'));
+    fireEvent.click(await screen.findByTestId('enpi-create', {}, SLOW));
     fireEvent.click(await screen.findByRole('button', { name: '确 定' }));
     expect(await screen.findByText('请输入名称')).toBeTruthy();
     expect(await screen.findByText('请选择能耗来源')).toBeTruthy();
