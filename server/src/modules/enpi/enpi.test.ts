@@ -232,6 +232,11 @@ describe.each(dialects())('EnPI API on %s', (dialect) => {
       }),
     );
     expect(missing.status).toBe(422);
+    const first = (await ok(api.get('/api/enpi')))[0];
+    const badDate = await en.get(`/api/enpi/${first.id}/report?to=2026-02-30`);
+    expect(badDate.status).toBe(422);
+    expect(badDate.body.message).toBe('Date 2026-02-30 is not valid (YYYY-MM-DD)');
+    expect((await api.get(`/api/enpi/${first.id}/report?from=2026-03-01&to=2026-02-01`)).status).toBe(422);
     const taken = await en.post('/api/enpi', definition());
     expect(taken.status).toBe(409);
     expect((await api.post('/api/enpi', definition({ name: 'v', variables: [] }))).status).toBe(400);

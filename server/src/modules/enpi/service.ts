@@ -183,7 +183,8 @@ export function createEnpiService(deps: EnpiDeps) {
     const baseEnd = PlantCalendar.dayOfDate(enpi.baselineEnd) as number;
     const from = q.from !== undefined ? PlantCalendar.dayOfDate(q.from) : baseStart;
     const to = q.to !== undefined ? PlantCalendar.dayOfDate(q.to) : today;
-    if (from === null || to === null) throw unprocessable('enpi.badDate', { value: `${q.from}…${q.to}` });
+    if (from === null) throw unprocessable('enpi.badDate', { value: String(q.from) });
+    if (to === null) throw unprocessable('enpi.badDate', { value: String(q.to) });
     if (to < from) throw unprocessable('enpi.rangeOrder');
     // The baseline is always read, whatever range is shown: the model needs its periods.
     const first = Math.min(from, baseStart);
