@@ -93,7 +93,8 @@ export function ComponentDialog<T extends string = ChartType>({
   const { t } = useTranslation();
   const [form] = Form.useForm<FormValues<T>>();
   const tiles = Form.useWatch('chartType', form) === TILES;
-  const target = tiles ? 'region' : Form.useWatch('target', form);
+  const picked = Form.useWatch('target', form);
+  const target = tiles ? 'region' : picked;
   const categoryId = Form.useWatch('categoryId', form) ?? null;
   const categories = useCategories(open);
   const abilities = useCategoryAbilities(categoryId);
