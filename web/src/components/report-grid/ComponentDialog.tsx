@@ -51,7 +51,8 @@ interface TreeOption {
   children: TreeOption[];
 }
 
-const regionOptions = (nodes: readonly RegionNode[]): TreeOption[] =>
+/** The region tree as TreeSelect options (regions only, not their things). */
+export const regionOptions = (nodes: readonly RegionNode[]): TreeOption[] =>
   nodes
     .filter((n) => n.resourceType === 'region')
     .map((n) => ({ value: n.id, title: n.name, children: regionOptions(n.children) }));
