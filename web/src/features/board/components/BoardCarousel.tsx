@@ -7,7 +7,7 @@ import {
 } from '@ant-design/icons';
 import { type BoardPage, boardRotation } from '@kilowatch/contract';
 import { Button, Empty, Space, Spin, Tag, Tooltip, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BOARD_PAGES_REFRESH_MS, useBoardComponents, useBoardPages } from '../../../api/board.ts';
 import { useCarousel } from '../hooks/use-carousel.ts';
@@ -34,6 +34,29 @@ function useScreenHeight() {
   return height;
 }
 
+/** A pointer left resting on the board stops pausing it after this long (a TV's mouse forgotten on the screen). */
+export const HOVER_IDLE_MS = 30_000;
+
+/**
+ * Paused while the pointer moves over the board's content, and until it leaves or rests for
+ * HOVER_IDLE_MS: pause on hover, without a forgotten mouse stopping a TV for good.
+ */
+function useHoverPause() {
+  const [paused, setPaused] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const move = useCallback(() => {
+    setPaused(true);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setPaused(false), HOVER_IDLE_MS);
+  }, []);
+  const leave = useCallback(() => {
+    clearTimeout(timer.current);
+    setPaused(false);
+  }, []);
+  return { paused, move, leave };
+}
+
 export interface BoardCarouselProps {
   onExit: () => void;
 }
@@ -41,16 +64,16 @@ export interface BoardCarouselProps {
 /**
  * The board on a TV: the whole window (and the whole screen when the browser allows), the
  * enabled pages in their rotation (boardRotation: weight and interval), pausing while the
- * pointer is over it. Pages and the shown page's components are read again every 30 s, so an
+ * pointer moves over a page. Pages and the shown page's components are read again every 30 s, so an
  * edit reaches the TV without a reload (docs/board.md).
  */
 export function BoardCarousel({ onExit }: BoardCarouselProps) {
   const { t } = useTranslation();
   const pages = useBoardPages(BOARD_PAGES_REFRESH_MS);
-  const [hover, setHover] = useState(false);
+  const { paused: hover, move, leave } = useHoverPause();
   const rotation = useMemo(() => boardRotation(pages.data ?? []), [pages.data]);
   const slots = useMemo(() => rotation.map((p) => ({ id: p.id, seconds: p.interval })), [rotation]);
-  const { index, slot, next, previous } = useCarousel(slots, hover);
+  const { index, next, previous } = useCarousel(slots, hover);
   const page: BoardPage | undefined = rotation[index];
   const components = useBoardComponents(page?.id ?? null, BOARD_PAGES_REFRESH_MS);
   const screenHeight = useScreenHeight();
@@ -93,8 +116,6 @@ export function BoardCarousel({ onExit }: BoardCarouselProps) {
       data-testid="board-carousel"
       data-page={page?.id ?? ''}
       data-paused={hover ? 'true' : 'false'}
-      onMouseEnter={() => setHover(true)}
-      onMouseLeave={() => setHover(false)}
       style={{
         position: 'fixed',
         inset: 0,
@@ -152,7 +173,15 @@ export function BoardCarousel({ onExit }: BoardCarouselProps) {
           </Tooltip>
         </Space>
       </header>
-      {body()}
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: the pointer only pauses the rotation; the keyboard steps it on the window (arrows, Esc) */}
+      <div
+        data-testid="board-content"
+        onMouseMove={move}
+        onMouseLeave={leave}
+        style={{ minHeight: `calc(100vh - ${HEADER + 2 * PADDING}px)` }}
+      >
+        {body()}
+      </div>
     </section>
   );
 }

@@ -8,7 +8,7 @@ import { keys } from '../../../api/keys.ts';
 import '../../../lib/i18n.ts';
 import { mockApi } from '../../../testing/render-with-api.tsx';
 import { useCarousel } from '../hooks/use-carousel.ts';
-import { BoardCarousel, fitRowHeight } from './BoardCarousel.tsx';
+import { BoardCarousel, fitRowHeight, HOVER_IDLE_MS } from './BoardCarousel.tsx';
 
 const page = (over: Partial<BoardPage>): BoardPage => ({
   id: 1,
@@ -145,19 +145,33 @@ describe('<BoardCarousel>', () => {
     expect(shown).toEqual(['2', '1', '2', '2', '1']);
   });
 
-  it('pauses while the pointer is over the board and goes on when it leaves', () => {
+  it('pauses while the pointer is over the page and goes on when it leaves', () => {
     const { board } = renderCarousel();
+    const content = screen.getByTestId('board-content');
     advance(2_000);
-    fireEvent.mouseEnter(board);
+    fireEvent.mouseMove(content);
     expect(board.dataset.paused).toBe('true');
     expect(screen.getByTestId('board-paused')).toBeTruthy();
-    advance(60_000);
+    advance(20_000);
+    fireEvent.mouseMove(content);
+    advance(20_000);
     expect(board.dataset.page).toBe('2');
-    fireEvent.mouseLeave(board);
+    fireEvent.mouseLeave(content);
     expect(screen.queryByTestId('board-paused')).toBeNull();
     advance(2_999);
     expect(board.dataset.page).toBe('2');
     advance(1);
+    expect(board.dataset.page).toBe('1');
+  });
+
+  it('goes on by itself when a pointer rests on the board (a mouse forgotten on a TV)', () => {
+    const { board } = renderCarousel();
+    fireEvent.mouseMove(screen.getByTestId('board-content'));
+    advance(HOVER_IDLE_MS - 1);
+    expect(board.dataset.paused).toBe('true');
+    advance(1);
+    expect(board.dataset.paused).toBe('false');
+    advance(5_000);
     expect(board.dataset.page).toBe('1');
   });
 
