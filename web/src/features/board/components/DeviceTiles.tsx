@@ -1,9 +1,16 @@
-import { type BoardComponent, type Cabinet, ONLINE_WINDOW_MS } from '@kilowatch/contract';
+import {
+  type BoardComponent,
+  type Cabinet,
+  type CategoryAbility,
+  ONLINE_WINDOW_MS,
+} from '@kilowatch/contract';
+import { useQueries } from '@tanstack/react-query';
 import { Alert, Badge, Card, Empty, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRegionCabinets } from '../../../api/board.ts';
 import { liveKey, useLiveValues } from '../../../api/live.ts';
+import { categoryAbilitiesQuery } from '../../../api/things.ts';
 import { formatValue } from '../../../components/charts/index.ts';
 
 export interface DeviceTilesProps {
@@ -25,7 +32,8 @@ interface Shown {
 /**
  * A region's devices now (GET /api/board/components/{regionId} with categoryId and successor,
  * polled), their values replaced as they are written through the live hub (GET /api/query/live):
- * a tile per device with online state and the metrics the component names (else its first two).
+ * a tile per device with online state and the metrics the component names (else its first two
+ * plain numbers), enum values by their labels.
  */
 export function DeviceTiles({ component, page, height, tools, title }: DeviceTilesProps) {
   const { t } = useTranslation();
@@ -35,6 +43,26 @@ export function DeviceTiles({ component, page, height, tools, title }: DeviceTil
   const list = cabinets.data ?? [];
   const live = useLiveValues(useMemo(() => list.map((c) => c.thingId), [list]));
   const now = Date.now();
+  // The abilities of the tiles' categories: enum labels (运行/停机) and which values are plain numbers.
+  const categoryIds = useMemo(() => [...new Set(list.map((c) => c.categoryId))], [list]);
+  const abilityLists = useQueries({ queries: categoryIds.map((id) => categoryAbilitiesQuery(id)) });
+  const abilities = new Map<string, CategoryAbility>();
+  categoryIds.forEach((id, i) => {
+    for (const a of abilityLists[i]?.data ?? []) abilities.set(`${id}:${a.identifier}`, a);
+  });
+  const abilityOf = (c: Cabinet, identifier: string) => abilities.get(`${c.categoryId}:${identifier}`);
+  const shownValue = (
+    c: Cabinet,
+    identifier: string,
+    value: number | string | null | undefined,
+    unit: string,
+  ) => {
+    if (value === null || value === undefined) return '—';
+    const ability = abilityOf(c, identifier);
+    const option = ability?.enumOptions.find((o) => o.value === String(value));
+    if (option) return option.label;
+    return typeof value === 'number' ? `${formatValue(value)}${unit ? ` ${unit}` : ''}` : value;
+  };
 
   const shownOf = (c: Cabinet): Shown[] =>
     component.metrics.length > 0
@@ -44,7 +72,10 @@ export function DeviceTiles({ component, page, height, tools, title }: DeviceTil
           unit: m.unit || c.attrMap[m.identifier]?.unit || '',
         }))
       : Object.entries(c.attrMap)
-          .filter(([, a]) => typeof a.value === 'number')
+          .filter(
+            ([identifier, a]) =>
+              typeof a.value === 'number' && (abilityOf(c, identifier)?.dataType ?? 'number') === 'number',
+          )
           .slice(0, 2)
           .map(([identifier, a]) => ({ identifier, name: a.name, unit: a.unit }));
 
@@ -95,8 +126,7 @@ export function DeviceTiles({ component, page, height, tools, title }: DeviceTil
                     >
                       <Typography.Text type="secondary">{m.name}</Typography.Text>
                       <Typography.Text strong data-testid={`board-value-${c.thingId}-${m.identifier}`}>
-                        {typeof value === 'number' ? formatValue(value) : (value ?? '—')}
-                        {typeof value === 'number' && m.unit ? ` ${m.unit}` : ''}
+                        {shownValue(c, m.identifier, value, m.unit)}
                       </Typography.Text>
                     </div>
                   );
