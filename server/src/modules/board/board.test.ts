@@ -232,6 +232,22 @@ describe.each(dialects())('workshop board on %s', (dialect) => {
     await ok(keeper.del(`/api/board/pages/${made.id}`));
   });
 
+  it("takes a deleted region's pages with it", async () => {
+    const region = (await ok(api.post('/api/regions', { name: '临时区域' }))).id;
+    const made = await ok(api.post('/api/board/pages', { name: '临时', regionId: region }));
+    await ok(
+      api.post(`/api/board/pages/${made.id}/components`, {
+        title: '设备',
+        chartType: 'devices',
+        params: {},
+        metrics: [],
+      }),
+    );
+    expect((await api.del(`/api/regions/${region}`)).status).toBe(200);
+    expect((await ok<Body[]>(api.get('/api/board/pages'))).some((p) => p.id === made.id)).toBe(false);
+    expect((await api.get(`/api/board/pages/${made.id}/components`)).status).toBe(404);
+  });
+
   it('deletes a page with its components', async () => {
     const [page] = await ok<Body[]>(api.get('/api/board/pages'));
     await ok(api.del(`/api/board/pages/${page.id}`));
