@@ -97,7 +97,10 @@ test('a two-page board rotates by weight on a short interval and pauses under th
   await page.screenshot({ path: testInfo.outputPath('board-editor.png'), fullPage: true });
 
   // Play: the whole window, page 2 first, then page 1 after 5 s, then page 2 again.
+  // The device tiles take their values now from the live hub's stream.
+  const live = page.waitForRequest((r) => r.url().includes('/api/query/live?'));
   await page.getByRole('button', { name: /轮播/ }).click();
+  expect((await live).url()).toContain('thingIds=');
   const board = page.getByTestId('board-carousel');
   await expect(board).toBeVisible();
   // Keep the pointer on the header: over a page it would pause the rotation.
