@@ -223,4 +223,11 @@ export const zh = {
   'export.timeZone': '时区',
   'export.unit': '单位',
   'export.noMetric': '无此指标',
+  'board.pageNotFound': '看板页面 {id} 不存在',
+  'board.componentNotFound': '看板组件 {id} 不存在',
+  'board.tooManyPages': '看板最多 {max} 个页面',
+  'board.tooManyComponents': '一个看板页面最多 {max} 个组件',
+  'board.metricsRequired': '图表组件至少需要一个指标',
+  'board.devicesOfRegion': '设备卡片组件只能选择区域，不能选择单个设备',
+  'board.unknownComponent': '组件 {id} 不属于该看板页面',
 } as const;
