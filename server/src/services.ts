@@ -12,6 +12,7 @@ import {
 } from './modules/auth/index.ts';
 import { createBoardService } from './modules/board/index.ts';
 import { createCatalog } from './modules/catalog/index.ts';
+import { createEnpiService } from './modules/enpi/index.ts';
 import { createFilterGroupService } from './modules/filter-groups/index.ts';
 import { createMetricConfigService } from './modules/metric-configs/index.ts';
 import { createQueryService } from './modules/query/index.ts';
@@ -134,6 +135,7 @@ export function buildServices(deps: ServiceDeps) {
   });
   const statisticsConfigs = createStatisticsConfigs({ db, catalog, now });
   const board = createBoardService({ db, catalog, regions, now });
+  const enpi = createEnpiService({ db, statistics, timeZone: config.telemetry.timeZone, now });
 
   return {
     things,
@@ -154,6 +156,7 @@ export function buildServices(deps: ServiceDeps) {
     statistics,
     statisticsConfigs,
     board,
+    enpi,
   };
 }
 

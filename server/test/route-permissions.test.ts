@@ -66,6 +66,12 @@ const OPEN_TO_EVERY_USER = new Set([
   // /workshopBoard (docs/board.md).
   'GET /api/board/pages',
   'GET /api/board/pages/:id/components',
+  // EnPI and baselines: everyone reads definitions, outputs and reports; writes need
+  // /analysis/enpi (docs/enpi.md).
+  'GET /api/enpi',
+  'GET /api/enpi/:id',
+  'GET /api/enpi/:id/outputs',
+  'GET /api/enpi/:id/report',
 ]);
 /**
  * Public for the user-token hook but guarded by a device access token of their own (telemetry

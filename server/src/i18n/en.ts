@@ -240,4 +240,20 @@ export const en: Messages = {
   'board.metricsRequired': 'A chart component needs at least one metric',
   'board.devicesOfRegion': 'A device tiles component looks at a region, not a single device',
   'board.unknownComponent': 'Component {id} is not on this board page',
+  'enpi.notFound': 'EnPI not found',
+  'enpi.nameTaken': 'An EnPI named “{name}” already exists',
+  'enpi.badDate': 'Date {value} is not valid (YYYY-MM-DD)',
+  'enpi.baselineOrder': 'The baseline must not end before it starts',
+  'enpi.rangeOrder': 'The range must not end before it starts',
+  'enpi.rangeTooLong': 'The range (baseline included) is at most {days} days',
+  'enpi.needsTemperature': 'Variable {variable} needs an outdoor temperature metric and its base temperature',
+  'enpi.notCounter':
+    'The metric “{metric}” is not a cumulative counter (energy meter, production counter): it cannot be summed per period',
+  'enpi.outputMetered': 'This EnPI reads its output from a metric: it cannot be entered',
+  'enpi.notPeriodStart': '{value} does not start a period (that period starts on {first})',
+  'enpi.outputNotFound': 'No output was entered for the period {value}',
+  'enpi.tooFewPoints': 'The baseline has {n} complete data points; the regression needs at least {needed}',
+  'enpi.singular':
+    'A variable does not vary over the baseline (or is proportional to another): remove it from the model',
+  'enpi.noBaselineEnergy': 'The baseline has no energy use',
 };

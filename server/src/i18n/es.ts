@@ -247,4 +247,20 @@ export const es: Messages = {
   'board.metricsRequired': 'Un componente de gráfico necesita al menos una métrica',
   'board.devicesOfRegion': 'Un componente de fichas de equipos muestra una región, no un solo equipo',
   'board.unknownComponent': 'El componente {id} no está en esta página de tablero',
+  'enpi.notFound': 'EnPI no encontrado',
+  'enpi.nameTaken': 'Ya existe un EnPI llamado “{name}”',
+  'enpi.badDate': 'La fecha {value} no es válida (AAAA-MM-DD)',
+  'enpi.baselineOrder': 'El periodo base no puede terminar antes de empezar',
+  'enpi.rangeOrder': 'El rango no puede terminar antes de empezar',
+  'enpi.rangeTooLong': 'El rango (periodo base incluido) es de {days} días como máximo',
+  'enpi.needsTemperature':
+    'La variable {variable} necesita una métrica de temperatura exterior y su temperatura base',
+  'enpi.notCounter':
+    'La métrica “{metric}” no es un contador acumulado (de energía, de producción): no se puede sumar por periodo',
+  'enpi.outputMetered': 'Este EnPI lee su producción de una métrica: no se puede introducir',
+  'enpi.notPeriodStart': '{value} no es el inicio de un periodo (ese periodo empieza el {first})',
+  'enpi.outputNotFound': 'No se introdujo producción para el periodo {value}',
+  'enpi.tooFewPoints': 'El periodo base tiene {n} puntos completos; la regresión necesita al menos {needed}',
+  'enpi.singular': 'Una variable no varía en el periodo base (o es proporcional a otra): quítela del modelo',
+  'enpi.noBaselineEnergy': 'El periodo base no tiene consumo de energía',
 };
