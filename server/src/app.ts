@@ -194,6 +194,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           service: services.statistics,
           configs: services.statisticsConfigs,
           erpConfig: () => services.system.sysConfigs.erpConfig(),
+          tariffs: services.tariffs,
         });
       },
       { prefix: '/api' },

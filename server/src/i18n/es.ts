@@ -240,4 +240,12 @@ export const es: Messages = {
   'export.timeZone': 'Zona horaria',
   'export.unit': 'Unidad',
   'export.noMetric': 'sin esta métrica',
+  'export.basisTariff': 'Tarifa',
+  'export.basisFlat': 'Precio único',
+  'export.basisMixed': 'Tarifa + precio único',
+  'export.tariffNote':
+    'Valorado con la tarifa «{names}» por franja horaria: la energía de cada intervalo × el precio de su franja en la versión vigente ese día',
+  'export.flatNote': 'La energía que ninguna tarifa cubre se valora al precio único de {price} {currency}',
+  'export.mixedNote':
+    'Algunos días del periodo son anteriores a la primera versión de la tarifa: su energía se valora al precio único',
 };

@@ -223,4 +223,10 @@ export const zh = {
   'export.timeZone': '时区',
   'export.unit': '单位',
   'export.noMetric': '无此指标',
+  'export.basisTariff': '电价方案',
+  'export.basisFlat': '统一单价',
+  'export.basisMixed': '电价方案+统一单价',
+  'export.tariffNote': '按电价方案「{names}」分时计价：每时段的电量 × 当日所用版本的该时段电价',
+  'export.flatNote': '未被电价方案覆盖的电量按统一单价 {price} {currency} 计价',
+  'export.mixedNote': '期间内部分日期早于电价方案的首个版本：这部分电量按统一单价计价',
 } as const;
