@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, dialects, login, type TestApp } from '../../test/helpers.ts';
-import { exampleTariff } from '../modules/tariffs/testing.ts';
-import { PlantGenerator } from '../simulator/index.ts';
-import { backfill } from './backfill.ts';
-import { type DemoServices, loadPlant, seedPlant } from './seed.ts';
+import { bearer, buildTestApp, dialects, login, type TestApp } from '../../../test/helpers.ts';
+import { backfill, type DemoServices, loadPlant, seedPlant } from '../../demo/index.ts';
+import { PlantGenerator } from '../../simulator/index.ts';
+import { exampleTariff } from './testing.ts';
 
 const ZONE = 'Asia/Shanghai';
 const OCT = Date.parse('2026-10-01T00:00:00+08:00');
