@@ -1,7 +1,5 @@
-import { PassThrough } from 'node:stream';
 import {
   type ErpConfig,
-  type ExportFormat,
   type StatisticsExport,
   type StatisticsResult,
   statisticsConfigGet,
@@ -11,7 +9,7 @@ import {
   statisticsRange,
   type Thing,
 } from '@kilowatch/contract';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.ts';
 import { type MessageKey, translate } from '../../i18n/index.ts';
 import { authorize } from '../../plugins/authenticate.ts';
@@ -21,49 +19,12 @@ import { requireUser } from '../auth/index.ts';
 import type { TariffService } from '../tariffs/index.ts';
 import type { StatisticsConfigs } from './config.ts';
 import { erpChunks } from './erp-cost.ts';
-import {
-  type CostBasis,
-  contentTypeOf,
-  erpExport,
-  fileName,
-  standardExport,
-  standardRows,
-  type TableWriter,
-  tableWriter,
-} from './exports.ts';
+import { type CostBasis, erpExport, fileName, standardExport, standardRows } from './exports.ts';
+import { sendStream } from './send-stream.ts';
 import type { StatisticsService } from './service.ts';
 
 /** The statistics screen: writing the plant's config needs its grant. */
 const SCREEN = '/analysis/report';
-
-/**
- * Answers a file that `write` streams. Everything that can fail for a reason the user should read
- * (bad range, unknown thing, no metric, unknown tariff) is checked before this is called, so it
- * still answers the normal JSON error; a failure after the first byte can only cut the download
- * short (the console saves nothing then, docs/statistics.md#exports).
- */
-function sendStream(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  file: { format: ExportFormat; filename: string; rows: number },
-  write: (out: TableWriter) => Promise<void>,
-) {
-  const body = new PassThrough();
-  write(tableWriter(file.format, body)).catch((error: unknown) => {
-    if (body.destroyed) return;
-    request.log.error({ err: error }, 'export failed after its first byte: the download is cut short');
-    body.destroy(error instanceof Error ? error : new Error(String(error)));
-  });
-  return reply
-    .header('content-type', contentTypeOf(file.format))
-    .header(
-      'content-disposition',
-      `attachment; filename="${file.filename.replace(/[^\w.-]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
-    )
-    .header('x-export-rows', String(file.rows))
-    .header('access-control-expose-headers', 'content-disposition, x-export-rows')
-    .send(body);
-}
 
 /** Things read and priced per ERP chunk: a chunk's rows are a few thousand, whatever the total. */
 export const ERP_CHUNK = 50;
