@@ -60,6 +60,13 @@ export interface TableWriter {
   end(): Promise<void>;
 }
 
+/** The download was cancelled or lost: the export stops at its next row instead of running on. */
+export class ReaderGone extends Error {
+  constructor() {
+    super('the export’s reader has gone');
+  }
+}
+
 /** Waits until `out` takes more, when its buffer is full (or the reader has gone). */
 async function drained(out: Writable): Promise<void> {
   if (!out.writableNeedDrain || out.destroyed) return;
@@ -89,6 +96,7 @@ function xlsxWriter(out: Writable): TableWriter {
       bold = spec.frozen !== undefined;
     },
     async row(cells) {
+      if (out.destroyed) throw new ReaderGone();
       if (!sheet) throw new Error('row before sheet');
       const added = sheet.addRow(cells.map((v) => v ?? null));
       added.eachCell((cell) => {
@@ -115,6 +123,7 @@ function csvWriter(out: Writable): TableWriter {
       sheets++;
     },
     async row(cells) {
+      if (out.destroyed) throw new ReaderGone();
       if (sheets !== 1) return;
       out.write(`${cells.map(csvCell).join(',')}\r\n`);
       if (++written % ROWS_PER_WAIT === 0) await drained(out);
