@@ -211,7 +211,9 @@ try {
       ids.push(thing.id);
       added.push(thing.id);
     }
-    await api.call('POST', `/api/regions/${hall.id}/bindings`, { thingIds: added });
+    for (let i = 0; i < added.length; i += 1000) {
+      await api.call('POST', `/api/regions/${hall.id}/bindings`, { thingIds: added.slice(i, i + 1000) });
+    }
     const loaded = performance.now();
     let batch: Point[] = [];
     let written = 0;
