@@ -58,6 +58,8 @@ const app = await buildApp(config);
 
 interface Sample {
   ms: number;
+  /** CPU time of the process (server and client: one process), which load on a shared machine does not inflate. */
+  cpuMs: number;
   rssMb: number;
   heapMb: number;
   bytes: number;
@@ -76,13 +78,16 @@ async function measure(fn: () => Promise<number>): Promise<Sample> {
     if (m.heapUsed > heap) heap = m.heapUsed;
   }, 5);
   const t = performance.now();
+  const cpu = process.cpuUsage();
   const bytes = await fn();
   const ms = performance.now() - t;
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000;
   clearInterval(timer);
   const end = process.memoryUsage();
   rss = Math.max(rss, end.rss);
   heap = Math.max(heap, end.heapUsed);
-  return { ms, rssMb: (rss - start.rss) / MB, heapMb: (heap - start.heapUsed) / MB, bytes };
+  return { ms, cpuMs, rssMb: (rss - start.rss) / MB, heapMb: (heap - start.heapUsed) / MB, bytes };
 }
 
 async function series(label: string, fn: () => Promise<number>): Promise<Sample> {
@@ -91,12 +96,13 @@ async function series(label: string, fn: () => Promise<number>): Promise<Sample>
   for (let i = 0; i < RUNS; i++) runs.push(await measure(fn));
   const out: Sample = {
     ms: median(runs.map((r) => r.ms)),
+    cpuMs: median(runs.map((r) => r.cpuMs)),
     rssMb: median(runs.map((r) => r.rssMb)),
     heapMb: median(runs.map((r) => r.heapMb)),
     bytes: runs[0]?.bytes ?? 0,
   };
   log(
-    `${label}: median ${fmt(out.ms, 0)} ms; peak growth RSS ${fmt(out.rssMb, 1)} MB, heap ${fmt(out.heapMb, 1)} MB; ${fmt(out.bytes / 1024)} KB (${RUNS} runs)`,
+    `${label}: median ${fmt(out.ms, 0)} ms (CPU ${fmt(out.cpuMs, 0)} ms); peak growth RSS ${fmt(out.rssMb, 1)} MB, heap ${fmt(out.heapMb, 1)} MB; ${fmt(out.bytes / 1024)} KB (${RUNS} runs)`,
   );
   return out;
 }
@@ -237,6 +243,14 @@ try {
 
     log(`\n${size} things × ${DAYS} days by day (ERP: ${fmt(size * DAYS)} rows)`);
     const r: Record<string, Sample> = {};
+    r.range = await series('baseline: the data alone, POST /api/statistics/range of the region', async () => {
+      const res = await fetch(`${api.base}/api/statistics/range`, {
+        method: 'POST',
+        headers: api.headers,
+        body: JSON.stringify(query()),
+      });
+      return (await res.arrayBuffer()).byteLength;
+    });
     if (size <= 500) {
       r.standard = await series(
         `standard xlsx (POST /api/statistics/output), ${size} rows × ${DAYS} columns`,

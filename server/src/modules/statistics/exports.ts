@@ -47,6 +47,11 @@ export interface SheetSpec {
   name: string;
   frozen?: { x: number; y: number };
   widths?: number[];
+  /**
+   * Columns whose numbers show 2 decimals, given as the column's style (cells take it as they are
+   * made: cheaper than styling cell by cell). Without it, each number cell gets the format.
+   */
+  numbers?: readonly boolean[];
 }
 
 /**
@@ -70,12 +75,23 @@ export class ReaderGone extends Error {
 /** Waits until `out` takes more, when its buffer is full (or the reader has gone). */
 async function drained(out: Writable): Promise<void> {
   if (!out.writableNeedDrain || out.destroyed) return;
-  await Promise.race([once(out, 'drain'), once(out, 'close')]);
+  await new Promise<void>((resolve) => {
+    // Both listeners go when either fires: a long export waits thousands of times.
+    const done = () => {
+      out.off('drain', done);
+      out.off('close', done);
+      resolve();
+    };
+    out.on('drain', done);
+    out.on('close', done);
+  });
 }
 
 function xlsxWriter(out: Writable): TableWriter {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: out,
+    // Fast deflate: the rows compress well at any level, and the CPU is the export's cost.
+    zip: { zlib: { level: 1 } },
     useStyles: true,
     // Shared strings keep an empty cell an empty string (inline ones read back as no value);
     // the table holds each distinct text once: names, codes and periods, not rows.
@@ -84,6 +100,7 @@ function xlsxWriter(out: Writable): TableWriter {
   workbook.creator = 'Kilowatch';
   let sheet: ExcelJS.Worksheet | null = null;
   let bold = false;
+  let styled = false;
   let written = 0;
   return {
     sheet(spec) {
@@ -91,17 +108,26 @@ function xlsxWriter(out: Writable): TableWriter {
       sheet = workbook.addWorksheet(spec.name.slice(0, 31), {
         views: spec.frozen ? [{ state: 'frozen', xSplit: spec.frozen.x, ySplit: spec.frozen.y }] : [],
       });
-      // Column widths go out with the sheet's first row, so they are set before it.
-      if (spec.widths) sheet.columns = spec.widths.map((width) => ({ width }));
+      // Column widths and styles go out with the sheet's first row, so they are set before it.
+      const count = Math.max(spec.widths?.length ?? 0, spec.numbers?.length ?? 0);
+      if (count) {
+        sheet.columns = Array.from({ length: count }, (_, i) => ({
+          width: spec.widths?.[i] ?? 12,
+          ...(spec.numbers?.[i] ? { style: { numFmt: NUMBER_FORMAT } } : {}),
+        }));
+      }
+      styled = spec.numbers !== undefined;
       bold = spec.frozen !== undefined;
     },
     async row(cells) {
       if (out.destroyed) throw new ReaderGone();
       if (!sheet) throw new Error('row before sheet');
       const added = sheet.addRow(cells.map((v) => v ?? null));
-      added.eachCell((cell) => {
-        if (typeof cell.value === 'number') cell.numFmt = NUMBER_FORMAT;
-      });
+      if (!styled) {
+        added.eachCell((cell) => {
+          if (typeof cell.value === 'number') cell.numFmt = NUMBER_FORMAT;
+        });
+      }
       if (bold) added.font = { bold: true };
       bold = false;
       added.commit();
@@ -156,6 +182,7 @@ export async function standardExport(result: StatisticsResult, t: Translate, out
     name: t('export.sheet'),
     frozen: { x: 2, y: 1 },
     widths: [24, 16, 8, ...result.labels.map(() => 12), 14],
+    numbers: [false, false, false, ...result.labels.map(() => true), true],
   });
   await out.row([
     t('export.name'),
@@ -176,6 +203,8 @@ export async function standardExport(result: StatisticsResult, t: Translate, out
   await out.row([t('export.timeZone'), result.timeZone]);
   await out.end();
 }
+
+const NUMBER_FIELDS = new Set<ErpField>(['consumption', 'price', 'cost']);
 
 /** What a thing's energy in one period cost, and how it was priced (docs/statistics.md#erp). */
 export interface PeriodCost {
@@ -204,7 +233,12 @@ export async function erpExport(
   notes: { basis: (basis: CostBasis) => string; title: string; rows: [string, string][] },
   out: TableWriter,
 ) {
-  out.sheet({ name: config.sheetName, frozen: { x: 0, y: 1 }, widths: config.columns.map(() => 16) });
+  out.sheet({
+    name: config.sheetName,
+    frozen: { x: 0, y: 1 },
+    widths: config.columns.map(() => 16),
+    numbers: config.columns.map((c) => NUMBER_FIELDS.has(c.field)),
+  });
   await out.row(config.columns.map((c) => c.header));
   for await (const { result, cost } of chunks) {
     const calendar = new PlantCalendar(result.timeZone);

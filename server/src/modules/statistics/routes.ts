@@ -27,7 +27,7 @@ import type { StatisticsService } from './service.ts';
 const SCREEN = '/analysis/report';
 
 /** Things read and priced per ERP chunk: a chunk's rows are a few thousand, whatever the total. */
-export const ERP_CHUNK = 50;
+export const ERP_CHUNK = 100;
 
 /** /api/statistics (docs/statistics.md). Reading and exporting is open to every logged-in user. */
 export const statisticsRoutes: FastifyPluginAsync<{
