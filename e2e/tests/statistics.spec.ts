@@ -86,6 +86,6 @@ test('energy statistics of the plant: chart, top list, running circle, standard 
   expect(lines.length).toBeGreaterThan(24);
   expect(lines.slice(1).some((line) => line.endsWith(',CNY,统一单价'))).toBe(true);
   await expect(progress).toHaveAttribute('data-state', 'done');
-  await dialog.getByRole('button', { name: buttonName('关闭') }).click();
+  await dialog.getByRole('button', { name: '关 闭', exact: true }).click();
   await expect(dialog).toBeHidden();
 });
