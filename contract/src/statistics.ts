@@ -195,13 +195,15 @@ export const ERP_FIELDS = [
   'price',
   'cost',
   'currency',
+  'costBasis',
 ] as const;
 export type ErpField = (typeof ERP_FIELDS)[number];
 
 /**
  * The ERP export's configuration, JSON in sys_configs under `erpConfig`: the columns in order
- * with their headers, the flat price per unit of consumption (until the tariff calendars price
- * it), the currency, and the ERP's code of each thing by identifier (its cost centre or meter no.).
+ * with their headers, the tariff that prices the cost (and the flat price per unit for what no
+ * tariff covers), the currency, and the ERP's code of each thing by identifier (its cost centre
+ * or meter no.).
  */
 export const ErpConfig = Type.Object(
   {
@@ -216,6 +218,10 @@ export const ErpConfig = Type.Object(
     currency: Type.String({ maxLength: 8 }),
     sheetName: Type.String({ minLength: 1, maxLength: 31 }),
     codes: Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 64 })),
+    /** The tariff that prices the cost (docs/statistics.md#erp); `price` stays the fallback. */
+    tariffId: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+    /** Another tariff for some things, by identifier. */
+    tariffs: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.Integer({ minimum: 1 }))),
   },
   { additionalProperties: false },
 );
@@ -261,7 +267,7 @@ export const statisticsOutput = endpoint({
   tags: statisticsTags,
   summary: 'The standard export of a statistics query: xlsx (default) or CSV',
   description:
-    'One row per series, one column per period, a total column and a SUM row; numbers with 2 decimals, the unit in the header, times in the plant zone, headers in the Accept-Language language.',
+    'One row per series, one column per period, a total column and a SUM row; numbers with 2 decimals, the unit in the header, times in the plant zone, headers in the Accept-Language language. Streams: X-Export-Rows gives the rows to expect.',
   produces: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'text/csv'],
 });
 
@@ -272,6 +278,6 @@ export const statisticsErpXlsx = endpoint({
   tags: statisticsTags,
   summary: 'The ERP export: one row per thing and period, columns as the erpConfig setting maps them',
   description:
-    'Regions and filters expand to their things. Cost is consumption × the flat price of erpConfig until the tariff calendars price it.',
+    'Regions and filters expand to their things. Cost is priced by the tariff erpConfig names (by band and dated version), else by its flat price; the costBasis column and the notes sheet say which. Streams: X-Export-Rows gives the rows to expect; an error after the first byte cuts the download short.',
   produces: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'text/csv'],
 });

@@ -6,7 +6,8 @@ import { buttonName, expectPath, finalScreenshot, login, openFromMenu } from './
 
 // Issue 12 /analysis/report: the demo plant's energy by hour today (period day, range index 2),
 // the SUM line, the top list, the running circle of the compressors, and the standard export
-// (the type the dialog starts on) read back from the downloaded xlsx.
+// (the type the dialog starts on) read back from the downloaded xlsx, its progress bar finished;
+// then the ERP layout as CSV from the same dialog.
 
 test('energy statistics of the plant: chart, top list, running circle, standard xlsx export', async ({
   page,
@@ -63,4 +64,28 @@ test('energy statistics of the plant: chart, top list, running circle, standard 
   expect(new Set(names)).toEqual(new Set(['一号车间', '二号车间', '动力站', '办公楼']));
   expect(sheet.getCell('A6').value).toBe('总计');
   expect(sheet.getCell('D6').numFmt).toBe('#,##0.00');
+  // The file streamed in: the dialog's bar finished and says what was saved.
+  const progress = dialog.getByTestId('export-progress');
+  await expect(progress).toHaveAttribute('data-state', 'done');
+  await expect(progress).toContainText(/已完成，[\d.]+ (KB|MB|B)，已保存/);
+  await expect(progress.locator('.ant-progress-status-success')).toBeVisible();
+
+  // The ERP layout as CSV, from the same dialog: one row per meter and hour, priced at the flat
+  // price (no tariff in the e2e plant), the basis said in its column.
+  await dialog.getByRole('radio', { name: 'ERP' }).check();
+  await dialog.getByRole('radio', { name: 'CSV' }).check();
+  const erpDownload = page.waitForEvent('download');
+  await dialog.getByRole('button', { name: buttonName('导出') }).click();
+  const erp = await erpDownload;
+  expect(erp.suggestedFilename()).toMatch(/^erp-.+\.csv$/);
+  const lines = (await readFile(await erp.path(), 'utf8'))
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\r\n');
+  expect(lines[0]).toBe('ERP编码,设备编号,设备名称,期间,用量,单位,单价,金额,币种,计价依据');
+  expect(lines.length).toBeGreaterThan(24);
+  expect(lines.slice(1).some((line) => line.endsWith(',CNY,统一单价'))).toBe(true);
+  await expect(progress).toHaveAttribute('data-state', 'done');
+  await dialog.getByRole('button', { name: '关 闭', exact: true }).click();
+  await expect(dialog).toBeHidden();
 });

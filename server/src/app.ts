@@ -196,6 +196,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           service: services.statistics,
           configs: services.statisticsConfigs,
           erpConfig: () => services.system.sysConfigs.erpConfig(),
+          tariffs: services.tariffs,
         });
         await api.register(boardPageRoutes, { service: services.board });
         await api.register(enpiRoutes, { service: services.enpi });

@@ -51,7 +51,7 @@ describe('backfill', () => {
     const models = things.map((t) => live.model(t));
     let expected = 0;
     let silent = 0;
-    const out = new Float64Array(10);
+    const out = new Float64Array(11);
     for (let ts = Math.ceil(start / STEP) * STEP; ts < end; ts += STEP) {
       for (const m of models) {
         if (live.sample(m, ts, out)) expected += m.metrics.length;

@@ -256,4 +256,12 @@ export const en: Messages = {
   'enpi.singular':
     'A variable does not vary over the baseline (or is proportional to another): remove it from the model',
   'enpi.noBaselineEnergy': 'The baseline has no energy use',
+  'export.basisTariff': 'Tariff',
+  'export.basisFlat': 'Flat price',
+  'export.basisMixed': 'Tariff + flat price',
+  'export.tariffNote':
+    'Priced by the tariff “{names}” by time of use: the energy of each slot × the price of its band in the version in force that day',
+  'export.flatNote': 'Energy no tariff covers is priced at the flat price of {price} {currency}',
+  'export.mixedNote':
+    'Some days of the period come before the tariff’s first version: their energy is priced at the flat price',
 };

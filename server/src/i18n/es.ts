@@ -263,4 +263,12 @@ export const es: Messages = {
   'enpi.tooFewPoints': 'El periodo base tiene {n} puntos completos; la regresión necesita al menos {needed}',
   'enpi.singular': 'Una variable no varía en el periodo base (o es proporcional a otra): quítela del modelo',
   'enpi.noBaselineEnergy': 'El periodo base no tiene consumo de energía',
+  'export.basisTariff': 'Tarifa',
+  'export.basisFlat': 'Precio único',
+  'export.basisMixed': 'Tarifa + precio único',
+  'export.tariffNote':
+    'Valorado con la tarifa «{names}» por franja horaria: la energía de cada intervalo × el precio de su franja en la versión vigente ese día',
+  'export.flatNote': 'La energía que ninguna tarifa cubre se valora al precio único de {price} {currency}',
+  'export.mixedNote':
+    'Algunos días del periodo son anteriores a la primera versión de la tarifa: su energía se valora al precio único',
 };

@@ -244,4 +244,10 @@ export const zh = {
   'enpi.tooFewPoints': '基准期只有 {n} 个完整数据点，回归至少需要 {needed} 个',
   'enpi.singular': '基准期内某个变量没有变化（或与其他变量成比例），无法回归；请减少变量',
   'enpi.noBaselineEnergy': '基准期内没有能耗',
+  'export.basisTariff': '电价方案',
+  'export.basisFlat': '统一单价',
+  'export.basisMixed': '电价方案+统一单价',
+  'export.tariffNote': '按电价方案「{names}」分时计价：每时段的电量 × 当日所用版本的该时段电价',
+  'export.flatNote': '未被电价方案覆盖的电量按统一单价 {price} {currency} 计价',
+  'export.mixedNote': '期间内部分日期早于电价方案的首个版本：这部分电量按统一单价计价',
 } as const;

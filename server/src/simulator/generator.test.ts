@@ -97,6 +97,36 @@ describe('demo plant generator', () => {
     expect(amps).toBeCloseTo((p * 1000) / (3 * 220 * 0.95), -1.5);
   });
 
+  it('counts reactive energy at a power factor of 0.85–0.95 that rises with the load', () => {
+    const g = new PlantGenerator({ timeZone: TZ });
+    for (const spec of [meter, { ...meter, identifier: 'OF-1', profile: 'office' as const }, compressor]) {
+      const m = g.model(spec);
+      const hourly = (metric: string) => series(g, m, metric, MONDAY, MONDAY + 7 * DAY + 1, HOUR);
+      const ep = hourly('EP');
+      const eq = hourly('EQ');
+      const factors: { load: number; pf: number }[] = [];
+      for (let i = 1; i < ep.length; i++) {
+        const p = (ep[i]?.value ?? 0) - (ep[i - 1]?.value ?? 0);
+        const q = (eq[i]?.value ?? 0) - (eq[i - 1]?.value ?? 0);
+        expect(q, `${spec.identifier} ${i}`).toBeGreaterThanOrEqual(0);
+        // An idle compressor hour counts neither; a counter a few hundredths apart is rounding.
+        if (p < 1) continue;
+        factors.push({ load: p / spec.rated, pf: p / Math.hypot(p, q) });
+      }
+      expect(factors.length, spec.identifier).toBeGreaterThan(24);
+      for (const { pf } of factors) {
+        expect(pf, spec.identifier).toBeGreaterThanOrEqual(0.85 - 0.005);
+        expect(pf, spec.identifier).toBeLessThanOrEqual(0.95 + 0.005);
+      }
+      if (spec.kind !== 'meter') continue;
+      // Nights and weekends run light, with the poorer factor.
+      const light = factors.filter((f) => f.load < 0.3);
+      const heavy = factors.filter((f) => f.load > 0.8);
+      expect(light.length && heavy.length, spec.identifier).toBeGreaterThan(0);
+      expect(Math.max(...light.map((f) => f.pf))).toBeLessThan(Math.min(...heavy.map((f) => f.pf)));
+    }
+  });
+
   it('counts energy as the integral of power', () => {
     const g = new PlantGenerator({ timeZone: TZ });
     const m = g.model(meter);
@@ -133,7 +163,7 @@ describe('demo plant generator', () => {
     for (const spec of planThings(120)) {
       const other = g.model(spec);
       for (const metric of other.metrics) {
-        if (!['EP', 'EPin', 'total', 'gasTotal', 'runHours', 'startups', 'stopHours'].includes(metric))
+        if (!['EP', 'EQ', 'EPin', 'total', 'gasTotal', 'runHours', 'startups', 'stopHours'].includes(metric))
           continue;
         const values = series(g, other, metric, MONDAY, MONDAY + 7 * DAY, 20 * 60_000);
         const resets = values.filter((p, i) => i > 0 && p.value < (values[i - 1]?.value ?? 0));

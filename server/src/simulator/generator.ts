@@ -22,9 +22,20 @@ export type LoadProfile = (typeof LOAD_PROFILES)[number];
 
 /** Metric identifiers each kind publishes, in the order `sample` writes them. */
 export const METRICS: Record<Kind, readonly string[]> = {
-  meter: ['P', 'EP', 'Ua', 'Ub', 'Uc', 'Ia', 'Ib', 'Ic', 'PF', 'F'],
+  meter: ['P', 'EP', 'Ua', 'Ub', 'Uc', 'Ia', 'Ib', 'Ic', 'PF', 'F', 'EQ'],
   transformer: ['Pin', 'EPin', 'loadRate', 'oilTemp', 'windingTemp', 'ambientTemp'],
-  compressor: ['status', 'runHours', 'startups', 'stopHours', 'P', 'EP', 'pressure', 'airFlow', 'motorTemp'],
+  compressor: [
+    'status',
+    'runHours',
+    'startups',
+    'stopHours',
+    'P',
+    'EP',
+    'pressure',
+    'airFlow',
+    'motorTemp',
+    'EQ',
+  ],
   water: ['flow', 'total'],
   gas: ['gasFlow', 'gasTotal'],
   fire: ['smoke', 'temp', 'state'],
@@ -134,6 +145,19 @@ export const PRESSURE_HIGH = 0.72;
 /** Counters start at a meter's installation: an hour index before 2025 (per thing). */
 const ANCHOR_BASE_HOUR = Date.UTC(2025, 0, 1) / HOUR;
 const COMPRESSOR_LOAD = 0.88;
+/**
+ * Mean power factor (cos φ) of a load running at `load` × rated: induction motors draw about the
+ * same magnetising current at any load, so a light load has the poorer factor; 0.85 idle to 0.95
+ * at rated. The meters' PF and the reactive counters (EQ) both follow it.
+ */
+export const powerFactorAt = (load: number): number => 0.85 + 0.1 * clamp(load, 0, 1);
+/** Reactive per active energy (tan φ) at `load`. */
+const tanPhiAt = (load: number): number => {
+  const pf = powerFactorAt(load);
+  return Math.sqrt(1 - pf * pf) / pf;
+};
+/** A reactive counter's reading at installation, per kWh of the active one (tan φ of a typical load). */
+const INITIAL_TAN_PHI = 0.45;
 const TRANSFORMER_PF = 0.92;
 const TRANSFORMER_LOAD = 0.72;
 /**
@@ -253,13 +277,17 @@ export class PlantGenerator {
     const anchor = ANCHOR_BASE_HOUR - Math.floor(uniform(key, SALT.anchor, 0) * 2000);
     const u = (i: number) => uniform(key, SALT.initial, i);
     let initial: number[] = [];
-    if (spec.kind === 'meter' || spec.kind === 'transformer') initial = [spec.rated * (3000 + 20_000 * u(0))];
+    if (spec.kind === 'meter') {
+      const ep = spec.rated * (3000 + 20_000 * u(0));
+      initial = [ep, ep * INITIAL_TAN_PHI];
+    } else if (spec.kind === 'transformer') initial = [spec.rated * (3000 + 20_000 * u(0))];
     else if (spec.kind === 'water' || spec.kind === 'gas') initial = [spec.rated * (2000 + 8000 * u(0))];
     else if (spec.kind === 'line') initial = [Math.round(spec.rated * (500 + 5000 * u(0)))];
     else if (spec.kind === 'compressor') {
       const run = 8000 + 22_000 * u(0);
       initial = [run, Math.round(run * (1.2 + 0.6 * u(1))), run * (0.5 + 0.3 * u(2))];
       initial.push(run * spec.rated * COMPRESSOR_LOAD);
+      initial.push(run * spec.rated * COMPRESSOR_LOAD * tanPhiAt(COMPRESSOR_LOAD));
     }
     return {
       spec,
@@ -448,11 +476,16 @@ export class PlantGenerator {
 
   // ---- counters ----
 
-  /** Whole-hour increments of the counters' sums for hour h (energy in rated-hours; compressors: on-hours, starts). */
+  /**
+   * Whole-hour increments of the counters' sums for hour h: energy in rated-hours (meters: and
+   * reactive energy, at the power factor of the hour's mean load); compressors: on-hours, starts.
+   */
   private hourly(m: ThingModel, h: number, k0: number, k1: number): [number, number] {
     if (m.spec.kind === 'compressor') return this.compressorUpTo(this.compressorHour(m, h), 1);
+    const energy = (k0 + k1) / 2;
     // Lines: the second sum is the output, the load above the idle load.
-    return [(k0 + k1) / 2, m.spec.kind === 'line' ? Math.max(0, (k0 + k1) / 2 - LINE_IDLE_LOAD) : 0];
+    if (m.spec.kind === 'line') return [energy, Math.max(0, energy - LINE_IDLE_LOAD)];
+    return [energy, m.spec.kind === 'meter' ? energy * tanPhiAt(energy) : 0];
   }
 
   /** Sums from the counter's segment start to hour h (prefix cache, advanced incrementally). */
@@ -480,8 +513,10 @@ export class PlantGenerator {
   }
 
   /**
-   * Counter sums at `ts`: [energy integral in rated-hours, 0], or for compressors
-   * [on-hours, starts]. `initial` applies only when no replacement happened since the anchor.
+   * Counter sums at `ts`: [energy integral in rated-hours, reactive integral (meters) or 0], or for
+   * compressors [on-hours, starts]. `initial` applies only when no replacement happened since the
+   * anchor. Within an hour the reactive part grows with the energy at that hour's power factor,
+   * so it meets the next whole hour's sum exactly.
    */
   counters(m: ThingModel, ts: number): { q0: number; q1: number; elapsedHours: number; replaced: boolean } {
     const hRaw = Math.floor(ts / HOUR);
@@ -496,7 +531,9 @@ export class PlantGenerator {
       q1 += starts;
     } else {
       this.knots(m, h);
-      q0 += m.k0 * f + ((m.k1 - m.k0) * f * f) / 2;
+      const part = m.k0 * f + ((m.k1 - m.k0) * f * f) / 2;
+      q0 += part;
+      if (m.spec.kind === 'meter') q1 += part * tanPhiAt((m.k0 + m.k1) / 2);
       // The hour's output so far, equal to the whole hour's at f = 1 (continuous across hours).
       if (m.spec.kind === 'line') q1 += Math.max(0, f * (m.k0 + ((m.k1 - m.k0) * f) / 2 - LINE_IDLE_LOAD));
     }
@@ -524,7 +561,7 @@ export class PlantGenerator {
         const c = this.counters(m, ts);
         const ep = (c.replaced ? 0 : (m.initial[0] ?? 0)) + rated * c.q0;
         const bus = 221 + 1.5 * (2 * uniform(this.seed, SALT.bus, h) - 1) - 3 * Math.min(load, 1.2);
-        const pf = clamp(0.86 + 0.1 * Math.min(load, 1) + 0.012 * noise(key, SALT.pf, sec), 0.85, 0.98);
+        const pf = clamp(powerFactorAt(load) + 0.012 * noise(key, SALT.pf, sec), 0.85, 0.98);
         out[0] = round(p, 2);
         out[1] = round(ep, 2);
         for (let i = 0; i < 3; i++) {
@@ -535,6 +572,7 @@ export class PlantGenerator {
         }
         out[8] = round(pf, 3);
         out[9] = round(50 + 0.03 * noise(this.seed, SALT.freq, sec) + 0.01 * noise(key, SALT.freq, sec), 3);
+        out[10] = round((c.replaced ? 0 : (m.initial[1] ?? 0)) + rated * c.q1, 2);
         return true;
       }
       case 'transformer': {
@@ -558,7 +596,7 @@ export class PlantGenerator {
       case 'compressor': {
         const plan = this.compressorHour(m, h);
         const c = this.counters(m, ts);
-        const [run0, starts0, stop0, ep0] = m.initial as [number, number, number, number];
+        const [run0, starts0, stop0, ep0, eq0] = m.initial as [number, number, number, number, number];
         const running = isRunning(plan, f);
         out[0] = running ? 1 : 0;
         out[1] = round(run0 + c.q0, 4);
@@ -570,6 +608,8 @@ export class PlantGenerator {
         // Free air delivery ≈ 0.17 m³/min per kW, published in m³/h.
         out[7] = running ? round(rated * 0.17 * 60 * (1 + 0.02 * noise(key, SALT.sample + 1, sec)), 1) : 0;
         out[8] = round(this.motorTemp(m, ts), 1);
+        // On load the motor runs near its rated point, at that point's power factor.
+        out[9] = round(eq0 + rated * COMPRESSOR_LOAD * tanPhiAt(COMPRESSOR_LOAD) * c.q0, 2);
         return true;
       }
       case 'water':

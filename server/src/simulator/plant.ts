@@ -45,6 +45,7 @@ export const CATEGORIES: CategoryPlan[] = [
       number('Ic', 'C相电流', 'A', 8),
       number('PF', '功率因数', 'PF', 9),
       number('F', '频率', 'Hz', 10),
+      counter('EQ', '正向无功电能', 'kvarh', 11),
     ],
     models: [
       { name: 'ACR320EL', vendor: '安科瑞' },
@@ -97,6 +98,7 @@ export const CATEGORIES: CategoryPlan[] = [
       number('pressure', '排气压力', 'MPa', 7),
       number('airFlow', '排气量', 'm³/h', 8),
       number('motorTemp', '电机温度', '℃', 9, { aggregator: 'max' }),
+      counter('EQ', '无功电能', 'kvarh', 10),
     ],
     models: [
       { name: 'GA75', vendor: '阿特拉斯·科普柯' },

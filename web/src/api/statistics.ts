@@ -14,7 +14,7 @@ import {
 } from '@kilowatch/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../lib/call.ts';
-import { postForBlob } from '../lib/http.ts';
+import { type DownloadProgress, postForBlob } from '../lib/http.ts';
 import { keys } from './keys.ts';
 
 /**
@@ -43,8 +43,11 @@ export const useStatisticsConfig = () =>
   });
 
 /** The standard (xlsx or CSV) or ERP export as a file, through the generic post helper (spec §7). */
-export const exportStatistics = (type: 'standard' | 'erp', body: StatisticsExport): Promise<Blob> =>
-  postForBlob((type === 'erp' ? statisticsErpXlsx : statisticsOutput).path, body);
+export const exportStatistics = (
+  type: 'standard' | 'erp',
+  body: StatisticsExport,
+  options: { signal?: AbortSignal; onProgress?: (progress: DownloadProgress) => void } = {},
+): Promise<Blob> => postForBlob((type === 'erp' ? statisticsErpXlsx : statisticsOutput).path, body, options);
 
 // ---- filter groups ------------------------------------------------------------------------------
 

@@ -569,6 +569,8 @@ describe('token refresh', () => {
   });
 });
 
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
 describe('postForBlob', () => {
   it('returns the blob on 200', async () => {
     signIn();
@@ -587,6 +589,69 @@ describe('postForBlob', () => {
       message: 'Forbidden',
     });
     expect(toasts).toEqual([{ level: 'error', text: 'Forbidden' }]);
+  });
+
+  it('reads a streamed body chunk by chunk: bytes, lines against X-Export-Rows, then 100 %', async () => {
+    signIn();
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode('a,b\r\n1,2\r\n'));
+        controller.enqueue(encoder.encode('3,4\r\n5,6\r\n'));
+        controller.close();
+      },
+    });
+    stubFetch(
+      () =>
+        new Response(body, {
+          status: 200,
+          headers: { 'Content-Type': 'text/csv; charset=utf-8', 'X-Export-Rows': '4' },
+        }),
+    );
+    const seen: import('./http.ts').DownloadProgress[] = [];
+    const blob = await http.postForBlob('/api/statistics/output', {}, { onProgress: (p) => seen.push(p) });
+    expect(await blob.text()).toBe('a,b\r\n1,2\r\n3,4\r\n5,6\r\n');
+    expect(blob.type).toBe('text/csv; charset=utf-8');
+    expect(seen.map((p) => [p.received, p.lines, p.percent])).toEqual([
+      [0, 0, 0],
+      [10, 2, 50],
+      [20, 4, 99],
+      [20, 4, 100],
+    ]);
+    expect(seen[0]?.rows).toBe(4);
+  });
+
+  it('a length makes the percentage of a binary file', async () => {
+    signIn();
+    stubFetch(
+      () =>
+        new Response(new Uint8Array(8), {
+          status: 200,
+          headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': '8' },
+        }),
+    );
+    const seen: (number | null)[] = [];
+    await http.postForBlob('/api/statistics/output', {}, { onProgress: (p) => seen.push(p.percent) });
+    expect(seen[0]).toBe(0);
+    expect(seen.at(-1)).toBe(100);
+  });
+
+  it('a body cut short fails with its own reason and hands over no file', async () => {
+    signIn();
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ === 0) controller.enqueue(new Uint8Array([80, 75, 3, 4]));
+        else controller.error(new TypeError('network error'));
+      },
+    });
+    stubFetch(() => new Response(body, { status: 200, headers: { 'Content-Type': XLSX_TYPE } }));
+    const seen: number[] = [];
+    await expect(
+      http.postForBlob('/api/statistics/output', {}, { onProgress: (p) => seen.push(p.received) }),
+    ).rejects.toMatchObject({ kind: 'network', message: '下载中断，文件不完整，未保存' });
+    expect(seen).toContain(4);
+    expect(toasts).toEqual([{ level: 'error', text: '下载中断，文件不完整，未保存' }]);
   });
 
   it('any status other than 200 is an error, even a 2xx', async () => {

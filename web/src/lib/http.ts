@@ -226,18 +226,84 @@ export const http = {
     request<T>(url, { ...options, method: 'DELETE', params }),
 };
 
+/** How far a download has come (postForBlob's `onProgress`). */
+export interface DownloadProgress {
+  /** Bytes of the body received (after the transfer's own compression is undone). */
+  received: number;
+  /** The body's length when the server sent it (Content-Length of an uncompressed answer). */
+  total: number | null;
+  /** Rows the server said to expect (X-Export-Rows), and lines received so far for a text body. */
+  rows: number | null;
+  lines: number | null;
+  /** 0–100 when it is known: from the length, else from the lines of a text file against its rows. */
+  percent: number | null;
+}
+
+/**
+ * Reads a body chunk by chunk, telling `onProgress` after each. A body that ends early (the server
+ * failed after its first byte and cut the connection) rejects like a lost network: the caller never
+ * gets a partial file.
+ */
+async function readWithProgress(
+  response: Response,
+  onProgress: (p: DownloadProgress) => void,
+): Promise<Blob> {
+  const type = response.headers.get('Content-Type') ?? '';
+  const encoded = response.headers.get('Content-Encoding');
+  const length = Number(response.headers.get('Content-Length'));
+  const total = !encoded && length > 0 ? length : null;
+  const rowsHeader = Number(response.headers.get('X-Export-Rows'));
+  const rows = rowsHeader > 0 ? rowsHeader : null;
+  const text = type.startsWith('text/');
+  const reader = response.body?.getReader();
+  if (!reader) return response.blob();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  let lines = 0;
+  onProgress({ received, total, rows, lines: text ? 0 : null, percent: total || (text && rows) ? 0 : null });
+  for (;;) {
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch (e) {
+      // An abort (cancel, timeout) is the call's to report; anything else cut the file short.
+      if (e instanceof TypeError) throw new HttpError('network', t('http.cutShort'));
+      throw e;
+    }
+    const { done, value } = next;
+    if (done) break;
+    chunks.push(value);
+    received += value.byteLength;
+    if (text) for (const byte of value) if (byte === 10) lines++;
+    const percent = total
+      ? Math.min(100, (received / total) * 100)
+      : text && rows
+        ? Math.min(99, (lines / rows) * 100)
+        : null;
+    onProgress({ received, total, rows, lines: text ? lines : null, percent });
+  }
+  onProgress({ received, total, rows, lines: text ? lines : null, percent: 100 });
+  return new Blob(chunks as BlobPart[], { type });
+}
+
 /**
  * The generic post helper of spec §7 for binary answers (exports): a status other than 200
- * shows the status text as the error.
+ * shows the status text as the error. With `onProgress` the body is read as a stream and each
+ * chunk reported; the whole file is handed over only once it has all arrived.
  */
-export async function postForBlob(url: string, data: unknown, options: RequestOptions = {}): Promise<Blob> {
+export async function postForBlob(
+  url: string,
+  data: unknown,
+  options: RequestOptions & { onProgress?: (progress: DownloadProgress) => void } = {},
+): Promise<Blob> {
+  const { onProgress, ...rest } = options;
   try {
-    return await call(url, { ...options, method: 'POST', data }, 'blob', async (response) => {
+    return await call(url, { ...rest, method: 'POST', data }, 'blob', async (response) => {
       if (response.status !== 200) {
         if (response.status === 401) endSessionAndGoToLogin();
         throw new HttpError('http', response.statusText || t('http.system'), response.status);
       }
-      return response.blob();
+      return onProgress ? readWithProgress(response, onProgress) : response.blob();
     });
   } catch (e) {
     return fail(e as HttpError, options.quiet);

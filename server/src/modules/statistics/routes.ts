@@ -1,41 +1,41 @@
 import {
   type ErpConfig,
   type StatisticsExport,
+  type StatisticsResult,
   statisticsConfigGet,
   statisticsConfigSave,
   statisticsErpXlsx,
   statisticsOutput,
   statisticsRange,
+  type Thing,
 } from '@kilowatch/contract';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.ts';
-import { translate } from '../../i18n/index.ts';
+import { type MessageKey, translate } from '../../i18n/index.ts';
 import { authorize } from '../../plugins/authenticate.ts';
 import { languageOf } from '../../plugins/error-handler.ts';
 import { route } from '../../plugins/route.ts';
 import { requireUser } from '../auth/index.ts';
+import type { TariffService } from '../tariffs/index.ts';
 import type { StatisticsConfigs } from './config.ts';
-import { type ExportFile, erpExport, standardExport } from './exports.ts';
+import { erpChunks } from './erp-cost.ts';
+import { type CostBasis, erpExport, fileName, standardExport, standardRows } from './exports.ts';
+import { sendStream } from './send-stream.ts';
 import type { StatisticsService } from './service.ts';
 
 /** The statistics screen: writing the plant's config needs its grant. */
 const SCREEN = '/analysis/report';
 
-const send = (reply: FastifyReply, file: ExportFile) =>
-  reply
-    .header('content-type', file.contentType)
-    .header(
-      'content-disposition',
-      `attachment; filename="${file.filename.replace(/[^\w.-]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
-    )
-    .send(file.body);
+/** Things read and priced per ERP chunk: a chunk's rows are a few thousand, whatever the total. */
+export const ERP_CHUNK = 100;
 
 /** /api/statistics (docs/statistics.md). Reading and exporting is open to every logged-in user. */
 export const statisticsRoutes: FastifyPluginAsync<{
   service: StatisticsService;
   configs: StatisticsConfigs;
   erpConfig: () => Promise<ErpConfig>;
-}> = async (app, { service, configs, erpConfig }) => {
+  tariffs: Pick<TariffService, 'get' | 'costByPeriod'>;
+}> = async (app, { service, configs, erpConfig, tariffs }) => {
   route(app, statisticsConfigGet, {}, async (request) => configs.get(requireUser(request).id, request.query));
 
   route(app, statisticsConfigSave, {}, async (request) => {
@@ -52,23 +52,43 @@ export const statisticsRoutes: FastifyPluginAsync<{
 
   route(app, statisticsOutput, {}, async (request, reply) => {
     const body: StatisticsExport = request.body;
+    const format = body.format ?? 'xlsx';
+    // At most MAX_STATISTICS_SERIES rows: read whole (the header needs every period), written as a stream.
     const result = await service.range({ ...body, circle: false });
     const language = languageOf(request);
-    return send(
+    return sendStream(
+      request,
       reply,
-      await standardExport(result, (key) => translate(language, key), body.format ?? 'xlsx'),
+      { format, filename: fileName('statistics', result, format), rows: standardRows(result) },
+      (out) => standardExport(result, (key) => translate(language, key), out),
     );
   });
 
   route(app, statisticsErpXlsx, {}, async (request, reply) => {
     const body: StatisticsExport = request.body;
+    const format = body.format ?? 'xlsx';
+    const language = languageOf(request);
+    const t = (key: MessageKey, params?: Record<string, string | number>) => translate(language, key, params);
+    const config = await erpConfig();
     const things = await service.thingsOf(body);
-    const result = await service.range({
-      ...body,
-      resourceType: 'thing',
-      resourceIds: things,
-      circle: false,
-    });
-    return send(reply, await erpExport(result, await erpConfig(), body.format ?? 'xlsx'));
+    const read = (list: readonly Thing[]): Promise<StatisticsResult> =>
+      service.range({ ...body, resourceType: 'thing', resourceIds: list.map((x) => x.id), circle: false });
+    const { first, chunks, notes } = await erpChunks({ things, config, read, tariffs, size: ERP_CHUNK, t });
+    const basis: Record<CostBasis, MessageKey> = {
+      tariff: 'export.basisTariff',
+      flat: 'export.basisFlat',
+      mixed: 'export.basisMixed',
+    };
+    return sendStream(
+      request,
+      reply,
+      {
+        format,
+        filename: fileName('erp', first, format),
+        rows: 1 + things.length * first.keys.length,
+      },
+      (out) =>
+        erpExport(chunks, config, { basis: (b) => t(basis[b]), title: t('export.info'), rows: notes }, out),
+    );
   });
 };

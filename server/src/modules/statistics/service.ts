@@ -14,6 +14,7 @@ import {
   type StatisticsQuery,
   type StatisticsResult,
   type StatisticsSeries,
+  type Thing,
   toMillis,
 } from '@kilowatch/contract';
 import { AppError } from '../../errors.ts';
@@ -421,10 +422,10 @@ export function createStatisticsService(deps: StatisticsDeps) {
    * The distinct things behind a query's series that have its metric (the ERP export's rows):
    * a region's or a filter's things, in series order.
    */
-  async function thingsOf(q: StatisticsQuery): Promise<number[]> {
-    const ids = new Set<number>();
+  async function thingsOf(q: StatisticsQuery): Promise<Thing[]> {
+    const ids = new Map<number, Thing>();
     for (const m of await members(q)) {
-      for (const t of (await resolve(m, q.metricIdentifier, q.categoryId)).things) ids.add(t.id);
+      for (const t of (await resolve(m, q.metricIdentifier, q.categoryId)).things) ids.set(t.id, t);
     }
     if (ids.size === 0) {
       throw new AppError(
@@ -434,7 +435,7 @@ export function createStatisticsService(deps: StatisticsDeps) {
         { message: 'statistics.noMetric' },
       );
     }
-    return [...ids];
+    return [...ids.values()];
   }
 
   return { range, thingsOf };

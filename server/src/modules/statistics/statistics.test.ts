@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, dialects, login, type TestApp } from '../../../test/helpers.ts';
 import { type Client, client, editorWith } from '../system/testing.ts';
+import { exampleTariff, exampleVersion } from '../tariffs/testing.ts';
 import { seedDevices } from '../things/testing.ts';
 
 const MIN = 60_000;
@@ -448,5 +449,96 @@ describe.each(dialects())('statistics API on %s', (dialect) => {
     expect(m2row.slice(1)).toEqual(['', 'M2', '2026-11-20', 7, 3.5]);
     const line = sheet.getRow(rows.indexOf(nov20) + 2);
     expect([line.getCell(4).numFmt, line.getCell(5).numFmt]).toEqual(['#,##0.00', '#,##0.00']);
+  });
+
+  it('prices the ERP cost by a two-band tariff, the flat price only where no tariff applies', async () => {
+    // Valley 00–08 at 0.3, peak 08–24 at 1.0, every day.
+    const twoBands = [
+      { band: 'valley', from: '00:00', to: '08:00' },
+      { band: 'peak', from: '08:00', to: '24:00' },
+    ] as const;
+    const version = exampleVersion('2026-01-01', {
+      prices: { valley: 0.3, peak: 1 },
+      seasons: [
+        {
+          name: '全年',
+          from: '01-01',
+          to: '12-31',
+          workday: [...twoBands],
+          weekend: [...twoBands],
+          holiday: [...twoBands],
+        },
+      ],
+    });
+    const created = await admin.post('/api/tariffs', { ...exampleTariff(), name: '两段电价', version });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const tariffId = created.body.data.tariff.id;
+    const erpConfig = {
+      columns: [
+        { field: 'identifier', header: 'Meter' },
+        { field: 'period', header: 'Period' },
+        { field: 'consumption', header: 'kWh' },
+        { field: 'price', header: 'Price' },
+        { field: 'cost', header: 'Amount' },
+        { field: 'costBasis', header: 'Basis' },
+      ],
+      price: 0.5,
+      currency: 'CNY',
+      sheetName: 'Import',
+      codes: {},
+      tariffId: null,
+      tariffs: { M1: tariffId },
+    };
+    const saveErp = async (value: object) => {
+      const [row] = (await admin.get('/api/sysconfigs?identifier=erpConfig')).body.data.list;
+      const body = { identifier: 'erpConfig', name: 'ERP', value: JSON.stringify(value) };
+      const saved = row
+        ? await admin.put(`/api/sysconfigs/${row.id}`, body)
+        : await admin.post('/api/sysconfigs', body);
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    };
+    await saveErp(erpConfig);
+    const res = await file(
+      '/api/statistics/report/erp/xlsx',
+      {
+        resourceType: 'thing',
+        resourceIds: [m1.id, m2.id],
+        metricIdentifier: 'EP',
+        period: 'month',
+        startTime: NOV20,
+      },
+      'en',
+    );
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+    expect(res.headers['x-export-rows']).toBe(String(1 + 2 * 30));
+    const workbook = await workbookOf(res.rawPayload);
+    const sheet = workbook.getWorksheet('Import')!;
+    const rows = sheet.getSheetValues().slice(2) as unknown[][];
+    // M1 on Nov 20: 50 kWh in the valley hours (00–04) and 30 kWh at 23:00 (peak).
+    const m1row = rows.find((r) => r[1] === 'M1' && r[2] === '2026-11-20')!;
+    expect(m1row.slice(1)).toEqual(['M1', '2026-11-20', 80, 45 / 80, 50 * 0.3 + 30 * 1, 'Tariff']);
+    // M2 has no tariff: the flat price, said so.
+    const m2row = rows.find((r) => r[1] === 'M2' && r[2] === '2026-11-20')!;
+    expect(m2row.slice(1)).toEqual(['M2', '2026-11-20', 7, 0.5, 3.5, 'Flat price']);
+    // A period without consumption has no cost and no basis.
+    const empty = rows.find((r) => r[1] === 'M1' && r[2] === '2026-11-05')!;
+    expect(empty.slice(1, 3)).toEqual(['M1', '2026-11-05']);
+    expect(empty[3] ?? null).toBeNull();
+    const notes = workbook.getWorksheet('About')!;
+    expect(notes.getCell('A1').value).toBe('Tariff');
+    expect(notes.getCell('B1').value).toContain('两段电价');
+    expect(notes.getCell('B2').value).toBe('Energy no tariff covers is priced at the flat price of 0.5 CNY');
+
+    // An unknown tariff is refused before the file starts: a JSON error, not a broken download.
+    await saveErp({ ...erpConfig, tariffs: {}, tariffId: 9999 });
+    const missing = await file('/api/statistics/report/erp/xlsx', {
+      resourceType: 'thing',
+      resourceIds: [m1.id],
+      metricIdentifier: 'EP',
+      period: 'month',
+      startTime: NOV20,
+    });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().code).toBeDefined();
   });
 });

@@ -526,6 +526,40 @@ export function createTariffService(deps: TariffDeps) {
         total: round2(energyCost + demandCost + powerFactor.cost),
       };
     },
+
+    /**
+     * Each thing's energy and cost per period `[keys[k], keys[k + 1] ?? end)`, priced slot by slot
+     * like TPFC (band, season, day type, dated version); `unpriced` is energy on days no version
+     * covers. The ERP export's cost (docs/statistics.md#erp).
+     */
+    async costByPeriod(
+      tariffId: number,
+      things: readonly Thing[],
+      metric: string,
+      start: number,
+      end: number,
+      keys: readonly number[],
+    ): Promise<{ energy: number; cost: number; unpriced: number }[][]> {
+      const tariff = await get(tariffId);
+      // Slots are anchored at a local midnight, so a free range starting mid-day keeps band edges.
+      const from = calendar.startOfDay(start);
+      const plan = slotPlan(priced(tariff), calendar, from, end, slotWidth(tariff.versions));
+      const periodOf = new Int32Array(plan.band.length).fill(-1);
+      for (let i = 0, k = -1; i < periodOf.length; i++) {
+        const ts = from + i * plan.width;
+        while (k + 1 < keys.length && (keys[k + 1] as number) <= ts) k++;
+        if (ts >= start && ts < end) periodOf[i] = k;
+      }
+      const totals = things.map(() => keys.map(() => new BandTotals()));
+      await readSlots(things, metric, from, end, plan.width, (thing, slot, kwh) => {
+        const k = slot >= 0 && slot < periodOf.length ? (periodOf[slot] as number) : -1;
+        if (k >= 0) totals[thing]?.[k]?.add(plan, slot, kwh);
+      });
+      const sum = (a: Float64Array) => a.reduce((s, x) => s + x, 0);
+      return totals.map((row) =>
+        row.map((t) => ({ energy: sum(t.energy), cost: sum(t.cost), unpriced: t.unpriced })),
+      );
+    },
   };
 }
 

@@ -17,6 +17,7 @@ export const DEFAULT_ERP_CONFIG: ErpConfig = {
     { field: 'price', header: '单价' },
     { field: 'cost', header: '金额' },
     { field: 'currency', header: '币种' },
+    { field: 'costBasis', header: '计价依据' },
   ],
   price: 0,
   currency: 'CNY',
