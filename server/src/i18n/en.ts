@@ -233,4 +233,8 @@ export const en: Messages = {
   'export.timeZone': 'Time zone',
   'export.unit': 'Unit',
   'export.noMetric': 'no such metric',
+  'reportSchedules.notFound': 'Report schedule {id} does not exist',
+  'reportSchedules.mail.subject': '[Kilowatch] {report} ({period})',
+  'reportSchedules.mail.text':
+    'Attached is the report "{report}" for {period} (time zone {zone}). This mail was sent automatically by a Kilowatch report schedule; please do not reply.',
 };

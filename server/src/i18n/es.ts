@@ -240,4 +240,8 @@ export const es: Messages = {
   'export.timeZone': 'Zona horaria',
   'export.unit': 'Unidad',
   'export.noMetric': 'sin esta métrica',
+  'reportSchedules.notFound': 'La programación de informe {id} no existe',
+  'reportSchedules.mail.subject': '[Kilowatch] {report} ({period})',
+  'reportSchedules.mail.text':
+    'Se adjunta el informe "{report}" de {period} (zona horaria {zone}). Este correo lo envía automáticamente una programación de informes de Kilowatch; no responda.',
 };

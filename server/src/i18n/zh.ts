@@ -223,4 +223,8 @@ export const zh = {
   'export.timeZone': '时区',
   'export.unit': '单位',
   'export.noMetric': '无此指标',
+  'reportSchedules.notFound': '定时报表 {id} 不存在',
+  'reportSchedules.mail.subject': '【Kilowatch】{report}（{period}）',
+  'reportSchedules.mail.text':
+    '附件是报表“{report}”{period} 的数据（时区 {zone}）。此邮件由 Kilowatch 定时报表自动发送，请勿回复。',
 } as const;
