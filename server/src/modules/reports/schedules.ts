@@ -222,6 +222,7 @@ export function createReportSchedules(deps: ReportSchedulesDeps) {
     async runDue(): Promise<void> {
       const was = stopped;
       stopped = false;
+      if (stopping.signal.aborted) stopping = new AbortController();
       try {
         await look();
       } finally {
