@@ -51,13 +51,14 @@ test('schedules a report, lists it, and records "send now" as a run', async ({ p
   if ((await status.textContent()) === '失败') {
     await expect(list.getByTestId('schedule-run-error').first()).toContainText('未配置 SMTP 服务器');
   }
-  await list.getByLabel(/展开行|Expand row/).first().click();
+  await list
+    .getByLabel(/展开行|Expand row/)
+    .first()
+    .click();
   await expect(page.getByTestId('schedule-runs')).toContainText('手动');
 
   // The run is in the API's history too.
-  const schedules = await (
-    await request.get(`/api/reports/${report.id}/schedules`, { headers })
-  ).json();
+  const schedules = await (await request.get(`/api/reports/${report.id}/schedules`, { headers })).json();
   expect(schedules.data[0].lastRun).toMatchObject({ trigger: 'manual' });
   await finalScreenshot(page, testInfo);
 });
