@@ -62,6 +62,8 @@ export function createReportSchedules(deps: ReportSchedulesDeps) {
   const calendar = new PlantCalendar(timeZone);
   let timer: NodeJS.Timeout | undefined;
   let looking: Promise<void> | undefined;
+  /** The claimed run under way, if any: stop() waits for it (cut short), not for reads. */
+  let running: Promise<void> | undefined;
   let stopped = true;
   /** Aborted by stop(): a send under way gives up and its run is due again at the next start. */
   let stopping = new AbortController();
@@ -146,15 +148,24 @@ export function createReportSchedules(deps: ReportSchedulesDeps) {
       if (stopped) return;
       const lease = iso(at + SCHEDULE_LEASE_MS);
       if (!(await repo.claim(db, s, iso(at), lease))) continue;
-      // A runner stopped over several due times sends once, for the latest of them.
-      const fired = latestRun(s, Date.parse(s.nextRunAt ?? iso(at)), at, calendar);
-      const run = await execute(s, 'schedule', fired).catch(async (error: unknown) => {
-        await repo.finishClaim(db, s, lease, null);
-        throw error;
-      });
-      const interrupted = run.errorCode === 'interrupted';
-      await repo.finishClaim(db, s, lease, interrupted ? null : iso(nextRun(s, fired, calendar)));
+      running = runClaimed(s, lease, at);
+      try {
+        await running;
+      } finally {
+        running = undefined;
+      }
     }
+  }
+
+  async function runClaimed(s: repo.ScheduleRecord, lease: string, at: number): Promise<void> {
+    // A runner stopped over several due times sends once, for the latest of them.
+    const fired = latestRun(s, Date.parse(s.nextRunAt ?? iso(at)), at, calendar);
+    const run = await execute(s, 'schedule', fired).catch(async (error: unknown) => {
+      await repo.finishClaim(db, s, lease, null);
+      throw error;
+    });
+    const interrupted = run.errorCode === 'interrupted';
+    await repo.finishClaim(db, s, lease, interrupted ? null : iso(nextRun(s, fired, calendar)));
   }
 
   function look(): Promise<void> {
@@ -210,12 +221,17 @@ export function createReportSchedules(deps: ReportSchedulesDeps) {
       void look();
     },
 
-    /** Stops looking; a send under way is cut short and its run is due again at the next start. */
+    /**
+     * Stops looking; a send under way is cut short and its run is due again at the next start. A
+     * look at the database in progress is not waited for (it starts no run once stopped), so a
+     * database going away under it does not hold the shutdown, as with the alarm notifier.
+     */
     async stop(): Promise<void> {
       stopped = true;
       if (timer) clearInterval(timer);
       stopping.abort();
-      await looking;
+      // Its failure is logged where it is awaited (look); here only its end matters.
+      await running?.catch(() => undefined);
     },
 
     /** Claims and sends what is due now and waits (tests drive the clock). */
