@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
 import { translate } from '../../i18n/index.ts';
-import type { Mail } from '../alarms/index.ts';
+import { type Mail, SmtpNotConfigured } from '../alarms/index.ts';
 import type { QueryService } from '../query/index.ts';
 import { reportWorkbook } from './output.ts';
 import * as repo from './schedule-repository.ts';
@@ -134,8 +134,7 @@ export function createReportSchedules(deps: ReportSchedulesDeps) {
       await deps.mailer.send(mail, stopping.signal);
     } catch (error) {
       if (stopping.signal.aborted) return fail('interrupted', '');
-      const notConfigured = error instanceof Error && error.name === 'SmtpNotConfigured';
-      return fail(notConfigured ? 'smtpNotConfigured' : 'sendFailed', reason(error));
+      return fail(error instanceof SmtpNotConfigured ? 'smtpNotConfigured' : 'sendFailed', reason(error));
     }
     return repo.finishRun(db, run.id, { status: 'sent', errorCode: null, error: '', at: iso(now()) });
   }
@@ -146,9 +145,11 @@ export function createReportSchedules(deps: ReportSchedulesDeps) {
     await repo.failAbandonedRuns(db, iso(at - SCHEDULE_LEASE_MS), iso(at));
     for (const s of await repo.dueSchedules(db, iso(at), PER_LOOK)) {
       if (stopped) return;
-      const lease = iso(at + SCHEDULE_LEASE_MS);
-      if (!(await repo.claim(db, s, iso(at), lease))) continue;
-      running = runClaimed(s, lease, at);
+      // Runs of one look go one after the other: each lease starts when its claim is made.
+      const claimedAt = now();
+      const lease = iso(claimedAt + SCHEDULE_LEASE_MS);
+      if (!(await repo.claim(db, s, iso(claimedAt), lease))) continue;
+      running = runClaimed(s, lease, claimedAt);
       try {
         await running;
       } finally {
