@@ -15,7 +15,9 @@ import {
   createTokens,
   deriveLoginKey,
 } from './modules/auth/index.ts';
+import { createBoardService } from './modules/board/index.ts';
 import { createCatalog } from './modules/catalog/index.ts';
+import { createEnpiService } from './modules/enpi/index.ts';
 import { createFilterGroupService } from './modules/filter-groups/index.ts';
 import { createMetricConfigService } from './modules/metric-configs/index.ts';
 import { createQueryService } from './modules/query/index.ts';
@@ -147,6 +149,8 @@ export function buildServices(deps: ServiceDeps) {
     now,
   });
   const statisticsConfigs = createStatisticsConfigs({ db, catalog, now });
+  const board = createBoardService({ db, catalog, regions, now });
+  const enpi = createEnpiService({ db, statistics, timeZone: config.telemetry.timeZone, now });
 
   return {
     things,
@@ -167,6 +171,8 @@ export function buildServices(deps: ServiceDeps) {
     statistics,
     statisticsConfigs,
     reportSchedules,
+    board,
+    enpi,
   };
 }
 

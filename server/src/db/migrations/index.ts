@@ -14,6 +14,8 @@ import * as statistics from './2026-11-24-0250-statistics.ts';
 import * as reports from './2026-11-24-0260-reports.ts';
 import * as alarmOutOfService from './2026-11-24-0270-alarm-out-of-service.ts';
 import * as reportSchedules from './2026-11-24-0310-report-schedules.ts';
+import * as enpi from './2026-11-24-0320-enpi.ts';
+import * as board from './2026-11-24-0360-board.ts';
 
 interface DialectMigration {
   // biome-ignore lint/suspicious/noExplicitAny: migrations are written against no schema type
@@ -38,6 +40,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-24-0260-reports': reports,
   '2026-11-24-0270-alarm-out-of-service': alarmOutOfService,
   '2026-11-24-0310-report-schedules': reportSchedules,
+  '2026-11-24-0360-board': board,
+  '2026-11-24-0320-enpi': enpi,
 };
 
 /** The migrations with the dialect bound, as Kysely's Migrator expects them. */
