@@ -15,6 +15,7 @@ export * from './ingest.ts';
 export * from './metric-configs.ts';
 export * from './query.ts';
 export * from './regions.ts';
+export * from './report-schedules.ts';
 export * from './reports.ts';
 export * from './routes.ts';
 export * from './statistics.ts';

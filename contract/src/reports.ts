@@ -245,6 +245,8 @@ export function componentQueries(
   period: (typeof PERIODS)[number],
   time: number,
   calendar: PlantCalendar,
+  /** A stretch other than the period holding `time` (a scheduled week, by the month's day buckets). */
+  within?: { start: number; end: number },
 ): MetricQuery[] | null {
   const { thingId, regionId } = component.params;
   const target =
@@ -254,7 +256,7 @@ export function componentQueries(
         ? { resourceType: 'region' as const, resourceId: regionId, successor: true }
         : null;
   if (!target) return null;
-  const range = calendar.periodRange(period, time);
+  const range = within ?? calendar.periodRange(period, time);
   const compare = componentCompare(component.yoy, period, range, calendar);
   return component.metrics.map((m) => ({
     ...target,

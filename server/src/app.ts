@@ -25,7 +25,7 @@ import { healthRoutes } from './modules/health/index.ts';
 import { metricConfigRoutes } from './modules/metric-configs/index.ts';
 import { boardRoutes, queryRoutes } from './modules/query/index.ts';
 import { regionRoutes } from './modules/regions/index.ts';
-import { reportRoutes } from './modules/reports/index.ts';
+import { reportRoutes, reportScheduleRoutes } from './modules/reports/index.ts';
 import { statisticsRoutes } from './modules/statistics/index.ts';
 import { bootstrapSystem, systemRoutes } from './modules/system/index.ts';
 import { tariffRoutes } from './modules/tariffs/index.ts';
@@ -190,6 +190,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           timeZone: config.telemetry.timeZone,
           now,
         });
+        await api.register(reportScheduleRoutes, { schedules: services.reportSchedules });
         await api.register(tariffRoutes, { service: services.tariffs });
         await api.register(filterGroupRoutes, { service: services.filterGroups });
         await api.register(statisticsRoutes, {
@@ -209,10 +210,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // Last added runs first: the runner stops (its last alarms queued), then the notifier.
     app.addHook('onClose', () => services.alarmNotify.notifier.stop());
     app.addHook('onClose', () => services.alarmRunner.stop());
+    app.addHook('onClose', () => services.reportSchedules.stop());
     await app.ready();
     // The alarm engine listens before devices connect, so their first points are judged too.
     await services.alarmRunner.start();
     services.alarmNotify.notifier.start();
+    services.reportSchedules.start();
     // Devices connect once the whole app can take their data.
     await mqtt.start();
   } catch (error) {

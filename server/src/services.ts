@@ -3,7 +3,12 @@ import type { Config } from './config.ts';
 import type { Database } from './db/index.ts';
 import { createIngestService, createMqttIngest } from './ingest/index.ts';
 import type { Live } from './live/index.ts';
-import { createAlarmNotify, createAlarmRunner, createAlarmsService } from './modules/alarms/index.ts';
+import {
+  createAlarmNotify,
+  createAlarmRunner,
+  createAlarmsService,
+  createMailer,
+} from './modules/alarms/index.ts';
 import {
   createAuthService,
   createLoginThrottle,
@@ -17,7 +22,7 @@ import { createFilterGroupService } from './modules/filter-groups/index.ts';
 import { createMetricConfigService } from './modules/metric-configs/index.ts';
 import { createQueryService } from './modules/query/index.ts';
 import { createRegionService } from './modules/regions/index.ts';
-import { createReportsService } from './modules/reports/index.ts';
+import { createReportSchedules, createReportsService } from './modules/reports/index.ts';
 import { createStatisticsConfigs, createStatisticsService } from './modules/statistics/index.ts';
 import { createSystemServices } from './modules/system/index.ts';
 import { createTariffService } from './modules/tariffs/index.ts';
@@ -124,6 +129,16 @@ export function buildServices(deps: ServiceDeps) {
   });
 
   const reports = createReportsService({ db, catalog, now });
+  // Scheduled reports mail through the alarm centre's SMTP settings.
+  const reportSchedules = createReportSchedules({
+    db,
+    now,
+    timeZone: config.telemetry.timeZone,
+    reports,
+    query,
+    mailer: createMailer(db),
+    log: log.child({ module: 'report-schedules' }),
+  });
   const tariffs = createTariffService({ db, catalog, store, timeZone: config.telemetry.timeZone, now });
   const filterGroups = createFilterGroupService({ db, catalog, now });
   const statistics = createStatisticsService({
@@ -155,6 +170,7 @@ export function buildServices(deps: ServiceDeps) {
     filterGroups,
     statistics,
     statisticsConfigs,
+    reportSchedules,
     board,
     enpi,
   };

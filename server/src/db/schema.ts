@@ -596,3 +596,50 @@ export interface EnpiOutputsTable {
   value: number;
   updated_at: string;
 }
+
+// ---- scheduled reports (migration 0310; docs/report-schedules.md) ---------------------------------
+
+export interface DB {
+  report_schedules: ReportSchedulesTable;
+  report_schedule_runs: ReportScheduleRunsTable;
+}
+
+export interface ReportSchedulesTable {
+  id: Generated<number>;
+  report_id: number;
+  /** daily | weekly | monthly */
+  frequency: string;
+  /** ISO weekday 1–7 (weekly). */
+  weekday: number;
+  /** 1–31 (monthly; a short month runs on its last day). */
+  month_day: number;
+  /** HH:mm in the plant's zone. */
+  time: string;
+  /** JSON array of e-mail addresses. */
+  recipients: string;
+  language: string;
+  enabled: number;
+  /** ISO instant of the next due run; null while disabled. */
+  next_run_at: string | null;
+  /** ISO instant until which one server process holds the due run. */
+  lease_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReportScheduleRunsTable {
+  id: Generated<number>;
+  schedule_id: number;
+  /** schedule | manual */
+  trigger: string;
+  started_at: string;
+  finished_at: string | null;
+  period_start: string;
+  period_end: string;
+  /** running | sent | failed */
+  status: string;
+  error_code: string | null;
+  error: string;
+  /** JSON array: the addresses this run mailed. */
+  recipients: string;
+}

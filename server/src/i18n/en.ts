@@ -264,4 +264,8 @@ export const en: Messages = {
   'export.flatNote': 'Energy no tariff covers is priced at the flat price of {price} {currency}',
   'export.mixedNote':
     'Some days of the period come before the tariff’s first version: their energy is priced at the flat price',
+  'reportSchedules.notFound': 'Report schedule {id} does not exist',
+  'reportSchedules.mail.subject': '[Kilowatch] {report} ({period})',
+  'reportSchedules.mail.text':
+    'Attached is the report "{report}" for {period} (time zone {zone}). This mail was sent automatically by a Kilowatch report schedule; please do not reply.',
 };

@@ -271,4 +271,8 @@ export const es: Messages = {
   'export.flatNote': 'La energía que ninguna tarifa cubre se valora al precio único de {price} {currency}',
   'export.mixedNote':
     'Algunos días del periodo son anteriores a la primera versión de la tarifa: su energía se valora al precio único',
+  'reportSchedules.notFound': 'La programación de informe {id} no existe',
+  'reportSchedules.mail.subject': '[Kilowatch] {report} ({period})',
+  'reportSchedules.mail.text':
+    'Se adjunta el informe "{report}" de {period} (zona horaria {zone}). Este correo lo envía automáticamente una programación de informes de Kilowatch; no responda.',
 };

@@ -250,4 +250,8 @@ export const zh = {
   'export.tariffNote': '按电价方案「{names}」分时计价：每时段的电量 × 当日所用版本的该时段电价',
   'export.flatNote': '未被电价方案覆盖的电量按统一单价 {price} {currency} 计价',
   'export.mixedNote': '期间内部分日期早于电价方案的首个版本：这部分电量按统一单价计价',
+  'reportSchedules.notFound': '定时报表 {id} 不存在',
+  'reportSchedules.mail.subject': '【Kilowatch】{report}（{period}）',
+  'reportSchedules.mail.text':
+    '附件是报表“{report}”{period} 的数据（时区 {zone}）。此邮件由 Kilowatch 定时报表自动发送，请勿回复。',
 } as const;

@@ -150,6 +150,8 @@ export const keys = {
     all: ['reports'] as const,
     tree: () => ['reports', 'tree'] as const,
     components: (reportId: number) => ['reports', reportId, 'components'] as const,
+    schedules: (reportId: number) => ['reports', reportId, 'schedules'] as const,
+    scheduleRuns: (scheduleId: number) => ['reports', 'schedule-runs', scheduleId] as const,
   },
   /** Tariffs and what is priced with them: a tariff write refreshes the bills and costs by band. */
   tariffs: {

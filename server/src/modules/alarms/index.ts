@@ -7,8 +7,12 @@
 export {
   alarmNotifyRoutes,
   createAlarmNotify,
+  createMailer,
+  type Mail,
+  type Mailer,
   type Notifier,
   type NotifySettings,
+  SmtpNotConfigured,
 } from './notify/index.ts';
 export { alarmRoutes } from './routes.ts';
 export { type AlarmRunner, createAlarmRunner } from './runner.ts';

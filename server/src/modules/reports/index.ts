@@ -1,4 +1,6 @@
 export { checkComponent, fitted, nextPlace } from './components.ts';
 export { reportWorkbook } from './output.ts';
 export { reportRoutes } from './routes.ts';
+export { reportScheduleRoutes } from './schedule-routes.ts';
+export { createReportSchedules, type ReportSchedules, type ReportSchedulesDeps } from './schedules.ts';
 export { type Actor, createReportsService, type ReportsDeps, type ReportsService } from './service.ts';

@@ -23,6 +23,8 @@ export interface ReportOutputInput {
   calendar: PlantCalendar;
   timeZone: string;
   ask: AskQuery;
+  /** The stretch covered when it is not the whole period holding `time` (a scheduled week). */
+  range?: { start: number; end: number };
 }
 
 /** Two decimals (spec §9), also in the file. */
@@ -55,7 +57,7 @@ function sheetName(title: string, taken: Set<string>): string {
 export async function reportWorkbook(input: ReportOutputInput): Promise<Buffer> {
   const { language, calendar, period, time } = input;
   const t = (key: MessageKey, params?: Record<string, string | number>) => translate(language, key, params);
-  const range = calendar.periodRange(period, time);
+  const range = input.range ?? calendar.periodRange(period, time);
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'Kilowatch';
   workbook.title = input.name;
@@ -65,7 +67,7 @@ export async function reportWorkbook(input: ReportOutputInput): Promise<Buffer> 
     const sheet = workbook.addWorksheet(sheetName(component.title, taken), {
       views: [{ state: 'frozen', ySplit: 1, xSplit: 1 }],
     });
-    const queries = componentQueries(component, period, time, calendar) ?? [];
+    const queries = componentQueries(component, period, time, calendar, input.range) ?? [];
     const answers = await Promise.all(queries.map((q) => input.ask(q)));
     const compareLabel = t(`reports.yoy.${component.yoy.option}`);
 

@@ -48,14 +48,28 @@ export async function sendWebhook(
   if (!response.ok) throw new Error(`HTTP ${response.status}${answer ? `: ${answer.slice(0, 200)}` : ''}`);
 }
 
-/** Mails the message's subject and text to the recipients through the configured SMTP server. */
-export async function sendEmail(
-  server: SmtpServer,
-  recipients: readonly string[],
-  message: NotifyMessage,
-  stop?: AbortSignal,
-): Promise<void> {
-  if (!server.host || !server.from) throw new Error('SMTP server not configured');
+/** Thrown when no SMTP server is set (alarm centre → notification settings): a state, not a fault. */
+export class SmtpNotConfigured extends Error {
+  constructor() {
+    super('SMTP server not configured');
+    this.name = 'SmtpNotConfigured';
+  }
+}
+
+/** A mail as the alarm centre's and the scheduled reports' senders hand it over. */
+export interface Mail {
+  to: readonly string[];
+  subject: string;
+  text: string;
+  attachments?: readonly { filename: string; content: Buffer; contentType: string }[];
+}
+
+/**
+ * Sends one mail through the SMTP server; `stop` cuts a send under way short (server shutdown).
+ * Throws SmtpNotConfigured when no server or sender address is set.
+ */
+export async function sendMail(server: SmtpServer, mail: Mail, stop?: AbortSignal): Promise<void> {
+  if (!server.host || !server.from) throw new SmtpNotConfigured();
   const transport = nodemailer.createTransport({
     host: server.host,
     port: server.port,
@@ -74,12 +88,23 @@ export async function sendEmail(
     stop?.throwIfAborted();
     await transport.sendMail({
       from: server.from,
-      to: [...recipients],
-      subject: message.subject,
-      text: message.text,
+      to: [...mail.to],
+      subject: mail.subject,
+      text: mail.text,
+      ...(mail.attachments ? { attachments: mail.attachments.map((a) => ({ ...a })) } : {}),
     });
   } finally {
     stop?.removeEventListener('abort', cut);
     transport.close();
   }
+}
+
+/** Mails the message's subject and text to the recipients through the configured SMTP server. */
+export function sendEmail(
+  server: SmtpServer,
+  recipients: readonly string[],
+  message: NotifyMessage,
+  stop?: AbortSignal,
+): Promise<void> {
+  return sendMail(server, { to: recipients, subject: message.subject, text: message.text }, stop);
 }

@@ -1,12 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/index.ts';
+import { type Mail, SmtpNotConfigured, sendMail } from './channels.ts';
 import { createNotifier, type NotifierDeps } from './notifier.ts';
+import { smtp } from './repository.ts';
 import { alarmNotifyRoutes } from './routes.ts';
 import { createNotifySettings } from './service.ts';
 
+export type { Mail } from './channels.ts';
 export type { Notifier } from './notifier.ts';
 export type { NotifySettings } from './service.ts';
-export { alarmNotifyRoutes, createNotifier, createNotifySettings };
+export { alarmNotifyRoutes, createNotifier, createNotifySettings, SmtpNotConfigured };
 
 /**
  * Alarm notifications as the app wires them: the notifier (its hooks go to the alarm runner's
@@ -18,3 +21,17 @@ export function createAlarmNotify(deps: NotifierDeps & { db: Kysely<DB> }) {
   const settings = createNotifySettings({ db: deps.db, now: deps.now, notifier });
   return { notifier, settings };
 }
+
+/**
+ * Mail through the alarm centre's SMTP settings, read at each send so a change applies at once
+ * (scheduled reports send their files this way). Throws SmtpNotConfigured when none is set.
+ */
+export function createMailer(db: Kysely<DB>) {
+  return {
+    async send(mail: Mail, stop?: AbortSignal): Promise<void> {
+      await sendMail(await smtp(db), mail, stop);
+    },
+  };
+}
+
+export type Mailer = ReturnType<typeof createMailer>;

@@ -2,6 +2,7 @@ import {
   CloudUploadOutlined,
   DownloadOutlined,
   LinkOutlined,
+  MailOutlined,
   PlusOutlined,
   RollbackOutlined,
 } from '@ant-design/icons';
@@ -26,6 +27,7 @@ import {
   ReportGrid,
 } from '../../../components/report-grid/index.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
+import { ScheduleDialog } from './ScheduleDialog.tsx';
 
 const PICKER: Record<Period, 'date' | 'month' | 'year'> = { day: 'date', month: 'month', year: 'year' };
 const FILE_DATE: Record<Period, string> = { day: 'YYYY-MM-DD', month: 'YYYY-MM', year: 'YYYY' };
@@ -59,6 +61,7 @@ export function ReportView({ report, period, time, onPeriod, canEdit, admin }: R
   const publish = usePublishReport();
   const [editing, setEditing] = useState<ReportComponent | 'new' | null>(null);
   const [exporting, setExporting] = useState(false);
+  const [scheduling, setScheduling] = useState(false);
   const writable = canEdit && (!report.published || admin);
   const list = components.data ?? [];
 
@@ -140,6 +143,11 @@ export function ReportView({ report, period, time, onPeriod, canEdit, admin }: R
                 {t('kpi.unpublish')}
               </Button>
             )}
+            {canEdit && (
+              <Button icon={<MailOutlined />} onClick={() => setScheduling(true)} data-testid="kpi-schedules">
+                {t('kpi.schedule.open')}
+              </Button>
+            )}
             <Tooltip title={t('kpi.link')}>
               <Button icon={<LinkOutlined />} aria-label={t('kpi.link')} onClick={copyLink} />
             </Tooltip>
@@ -199,6 +207,7 @@ export function ReportView({ report, period, time, onPeriod, canEdit, admin }: R
           )}
         />
       )}
+      {canEdit && <ScheduleDialog report={report} open={scheduling} onClose={() => setScheduling(false)} />}
       <ComponentDialog
         open={editing !== null}
         component={editing === 'new' ? null : editing}

@@ -99,6 +99,8 @@ describe('<KpiScreen>', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('button', { name: /添加组件/ })).toBeNull();
     expect(within(card).queryByRole('button', { name: '编辑组件' })).toBeNull();
     expect(screen.getByText('该报表已发布，只读。')).toBeTruthy();
+    // Schedules hold people's addresses: no schedule tools without the grant.
+    expect(screen.queryByTestId('kpi-schedules')).toBeNull();
     // The comparison the report was saved with is asked from the server's query.
     await vi.waitFor(() => expect(calls.some((c) => c.path === '/api/query/data')).toBe(true));
     expect(calls.find((c) => c.path === '/api/query/data')?.body).toMatchObject({
@@ -116,6 +118,8 @@ describe('<KpiScreen>', { timeout: 30_000 }, () => {
     expect(screen.getByRole('button', { name: '新建文件夹' })).toBeTruthy();
     expect(within(card).queryByRole('button', { name: '编辑组件' })).toBeNull();
     expect(screen.queryByRole('button', { name: /取消发布/ })).toBeNull();
+    // The grant schedules a published report too: mailing it changes nothing in it.
+    expect(screen.getByTestId('kpi-schedules').textContent).toContain('定时发送');
     unmount();
 
     useSession.setState({ roles: ['admin'], routes: [] });
