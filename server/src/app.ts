@@ -18,6 +18,7 @@ import {
 import { createMemoryLive } from './live/index.ts';
 import { alarmNotifyRoutes, alarmRoutes } from './modules/alarms/index.ts';
 import { authRoutes } from './modules/auth/index.ts';
+import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { filterGroupRoutes } from './modules/filter-groups/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
 import { metricConfigRoutes } from './modules/metric-configs/index.ts';
@@ -190,6 +191,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         });
         await api.register(tariffRoutes, { service: services.tariffs });
         await api.register(filterGroupRoutes, { service: services.filterGroups });
+        await api.register(dashboardRoutes, { service: services.dashboard });
         await api.register(statisticsRoutes, {
           service: services.statistics,
           configs: services.statisticsConfigs,

@@ -11,6 +11,7 @@ import {
   deriveLoginKey,
 } from './modules/auth/index.ts';
 import { createCatalog } from './modules/catalog/index.ts';
+import { createDashboardService } from './modules/dashboard/index.ts';
 import { createFilterGroupService } from './modules/filter-groups/index.ts';
 import { createMetricConfigService } from './modules/metric-configs/index.ts';
 import { createQueryService } from './modules/query/index.ts';
@@ -132,6 +133,17 @@ export function buildServices(deps: ServiceDeps) {
     now,
   });
   const statisticsConfigs = createStatisticsConfigs({ db, catalog, now });
+  const dashboard = createDashboardService({
+    db,
+    catalog,
+    roots: async () => regions.tree({}),
+    presence: () => things.presenceAll(),
+    activeAlarms: () => alarms.activeAlarms(),
+    latest: (series) => store.latest(series),
+    tariffs,
+    data: (q) => query.data(q, null),
+    now,
+  });
 
   return {
     things,
@@ -151,6 +163,7 @@ export function buildServices(deps: ServiceDeps) {
     filterGroups,
     statistics,
     statisticsConfigs,
+    dashboard,
   };
 }
 

@@ -531,3 +531,34 @@ export interface FiltersTable {
   resource_id: number;
   sort: number;
 }
+
+// ---- situation overview (issue 13) ----
+
+export interface DB {
+  dashboard_map_image: DashboardMapImageTable;
+  dashboard_placements: DashboardPlacementsTable;
+}
+
+export interface DashboardMapImageTable {
+  /** Always 1: the plant has one layout image. */
+  id: number;
+  /** image/png | image/jpeg */
+  type: string;
+  bytes: Uint8Array;
+  width: number;
+  height: number;
+  size: number;
+  version: string;
+  updated_by: string;
+  updated_at: string;
+}
+
+export interface DashboardPlacementsTable {
+  id: Generated<number>;
+  /** One of thing_id and region_id is set. */
+  thing_id: number | null;
+  region_id: number | null;
+  x: number;
+  y: number;
+  updated_at: string;
+}

@@ -233,4 +233,14 @@ export const en: Messages = {
   'export.timeZone': 'Time zone',
   'export.unit': 'Unit',
   'export.noMetric': 'no such metric',
+  'dashboard.placementNotFound': 'Map marker not found',
+  'dashboard.noImage': 'No plant layout image has been uploaded yet',
+  'dashboard.noFile': 'Choose an image file (form field file)',
+  'dashboard.imageTooLarge': 'The image is too large: at most {mb} MB',
+  'dashboard.imageType': 'Only PNG or JPEG images are accepted',
+  'dashboard.imageSvg':
+    'SVG images are not accepted (they can carry script): export it as PNG and upload that',
+  'dashboard.imageUnreadable': 'The size of the image cannot be read: the file may be damaged',
+  'dashboard.imageSide': 'The image is {width}×{height}: at most {max} pixels a side',
+  'dashboard.tooManyPlacements': 'The situation map holds at most {max} markers',
 };

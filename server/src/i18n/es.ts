@@ -240,4 +240,13 @@ export const es: Messages = {
   'export.timeZone': 'Zona horaria',
   'export.unit': 'Unidad',
   'export.noMetric': 'sin esta métrica',
+  'dashboard.placementNotFound': 'Marcador del mapa no encontrado',
+  'dashboard.noImage': 'Aún no se ha subido el plano de la planta',
+  'dashboard.noFile': 'Elija un archivo de imagen (campo de formulario file)',
+  'dashboard.imageTooLarge': 'La imagen es demasiado grande: como máximo {mb} MB',
+  'dashboard.imageType': 'Solo se aceptan imágenes PNG o JPEG',
+  'dashboard.imageSvg': 'No se aceptan imágenes SVG (pueden contener scripts): expórtela como PNG y suba esa',
+  'dashboard.imageUnreadable': 'No se puede leer el tamaño de la imagen: el archivo puede estar dañado',
+  'dashboard.imageSide': 'La imagen mide {width}×{height}: como máximo {max} píxeles por lado',
+  'dashboard.tooManyPlacements': 'El mapa de situación admite como máximo {max} marcadores',
 };
