@@ -166,6 +166,13 @@ export const keys = {
   },
   /** /api/filter-groups and /api/filters: a write refreshes the groups and the statistics using them. */
   filterGroups: { all: ['filter-groups'] as const },
+  /** /api/dashboard: the overview's totals, the situation map and its image bytes by version. */
+  dashboard: {
+    all: ['dashboard'] as const,
+    overview: () => ['dashboard', 'overview'] as const,
+    map: () => ['dashboard', 'map'] as const,
+    image: (version: string) => ['dashboard', 'image', version] as const,
+  },
 };
 
 /** Runs `fn`, then refreshes every cache under `roots` (for mutations passed to CrudPage). */
