@@ -48,8 +48,9 @@ test('the situation overview keeps its memory flat while it runs', async ({ page
     });
     expect(res.status(), await res.text()).toBe(200);
   }
-  const things = (await (await request.get(`/api/thing/things?page=1&pageSize=${MARKERS}`, { headers })).json()).data
-    .list as { id: number }[];
+  const things = (
+    await (await request.get(`/api/thing/things?page=1&pageSize=${MARKERS}`, { headers })).json()
+  ).data.list as { id: number }[];
   const placed: number[] = [];
   for (const [i, thing] of things.entries()) {
     const p = await post<{ id: number }>(request, headers, '/api/dashboard/placements', {
@@ -66,7 +67,9 @@ test('the situation overview keeps its memory flat while it runs', async ({ page
   await login(page, ADMIN);
   await expectPath(page, '/home');
   await page.goto('/#/dashboard?kiosk=1');
-  await expect(page.getByTestId('situation-map').locator('[data-testid^="marker-thing-"]')).toHaveCount(MARKERS);
+  await expect(page.getByTestId('situation-map').locator('[data-testid^="marker-thing-"]')).toHaveCount(
+    MARKERS,
+  );
 
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('HeapProfiler.enable');
@@ -94,17 +97,22 @@ test('the situation overview keeps its memory flat while it runs', async ({ page
     minutes: MINUTES,
     markers: MARKERS,
     heapMB: { first: first.heapMB, last: last.heapMB, max: Math.max(...samples.map((s) => s.heapMB)) },
-    heapSlopeMBPerHour: slope(minutes, samples.map((s) => s.heapMB)) * 60,
+    heapSlopeMBPerHour:
+      slope(
+        minutes,
+        samples.map((s) => s.heapMB),
+      ) * 60,
     nodes: { first: first.nodes, last: last.nodes },
     listeners: { first: first.listeners, last: last.listeners },
     samples,
   };
   writeFileSync(testInfo.outputPath('dashboard-memory.json'), JSON.stringify(report, null, 2));
-  console.log(
+  const summary =
     `dashboard memory over ${MINUTES} min: heap ${first.heapMB.toFixed(2)} → ${last.heapMB.toFixed(2)} MB ` +
-      `(max ${report.heapMB.max.toFixed(2)}, slope ${report.heapSlopeMBPerHour.toFixed(2)} MB/h), ` +
-      `DOM nodes ${first.nodes} → ${last.nodes}, listeners ${first.listeners} → ${last.listeners}`,
-  );
+    `(max ${report.heapMB.max.toFixed(2)}, slope ${report.heapSlopeMBPerHour.toFixed(2)} MB/h), ` +
+    `DOM nodes ${first.nodes} → ${last.nodes}, listeners ${first.listeners} → ${last.listeners}`;
+  testInfo.annotations.push({ type: 'memory', description: summary });
+  process.stdout.write(`${summary}\n`);
 
   for (const id of placed) await request.delete(`/api/dashboard/placements/${id}`, { headers });
 

@@ -22,7 +22,9 @@ test('a device placed on the situation map shows its live state and opens its re
 }, testInfo) => {
   test.setTimeout(180_000);
   const headers = await apiLogin(request);
-  const category = await post<{ id: number }>(request, headers, '/api/thing/categories', { name: names.category });
+  const category = await post<{ id: number }>(request, headers, '/api/thing/categories', {
+    name: names.category,
+  });
   await post(request, headers, `/api/thing/categories/${category.id}/abilities`, {
     identifier: 'status',
     name: '运转状态',
@@ -95,7 +97,8 @@ test('a device placed on the situation map shows its live state and opens its re
   await expect(marker).toBeVisible();
   await expect(marker).toHaveAttribute('data-presence', 'never');
   const placed = (await (await request.get('/api/dashboard/map', { headers })).json()).data.placements.find(
-    (p: { resourceId: number; resourceType: string }) => p.resourceType === 'thing' && p.resourceId === thing.id,
+    (p: { resourceId: number; resourceType: string }) =>
+      p.resourceType === 'thing' && p.resourceId === thing.id,
   );
   expect(placed.x).toBeCloseTo(0.4, 1);
   expect(placed.y).toBeCloseTo(0.5, 1);
