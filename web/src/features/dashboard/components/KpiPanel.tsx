@@ -64,7 +64,7 @@ export function KpiPanel({ overview }: { overview: Overview | undefined }) {
             <span
               key={s}
               className={styles.count}
-              style={{ color: SEVERITY_COLORS[s] }}
+              style={{ borderLeftColor: SEVERITY_COLORS[s] }}
               data-testid={`kpi-alarm-${s}`}
             >
               <span>{t(`dashboard.severity.${s}`)}</span>
@@ -81,17 +81,17 @@ export function KpiPanel({ overview }: { overview: Overview | undefined }) {
       <div className={styles.kpi} data-testid="kpi-devices">
         <span className={styles.kpiLabel}>{t('dashboard.kpi.devices')}</span>
         <div className={styles.counts}>
-          <span className={styles.count} style={{ color: '#52c41a' }}>
+          <span className={styles.count} style={{ borderLeftColor: '#52c41a' }}>
             <span>{t('dashboard.kpi.online')}</span>
             <span className={styles.countValue} data-testid="kpi-online">
               {devices?.online ?? '—'}
             </span>
           </span>
-          <span className={styles.count} style={{ color: '#8c8c8c' }}>
+          <span className={styles.count} style={{ borderLeftColor: '#8c8c8c' }}>
             <span>{t('dashboard.kpi.offline')}</span>
             <span className={styles.countValue}>{devices?.offline ?? '—'}</span>
           </span>
-          <span className={styles.count} style={{ color: '#595959' }}>
+          <span className={styles.count} style={{ borderLeftColor: '#595959' }}>
             <span>{t('dashboard.kpi.never')}</span>
             <span className={styles.countValue}>{devices?.never ?? '—'}</span>
           </span>
