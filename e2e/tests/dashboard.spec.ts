@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { ADMIN } from './accounts.ts';
-import { apiLogin, post } from './api.ts';
+import { apiLogin, createDevice, post } from './api.ts';
 import { expectPath, finalScreenshot, login, openFromMenu, toast, uniqueSuffix } from './helpers.ts';
 
 // Issue 13, the situation overview end to end: the menu opens /dashboard as a page of its own,
@@ -22,9 +22,13 @@ test('a device placed on the situation map shows its live state and opens its re
 }, testInfo) => {
   test.setTimeout(180_000);
   const headers = await apiLogin(request);
-  const category = await post<{ id: number }>(request, headers, '/api/thing/categories', {
-    name: names.category,
+  const { category, thing } = await createDevice(request, headers, {
+    category: names.category,
+    model: names.model,
+    thing: { identifier: `e2e_map_${suffix}`, name: names.thing },
+    ability: { identifier: 'P', name: '有功功率', unit: 'kW' },
   });
+  // A status metric too: the marker shows running or stopped from it.
   await post(request, headers, `/api/thing/categories/${category.id}/abilities`, {
     identifier: 'status',
     name: '运转状态',
@@ -35,21 +39,6 @@ test('a device placed on the situation map shows its live state and opens its re
       { value: '0', label: '停机' },
       { value: '1', label: '运行' },
     ],
-  });
-  await post(request, headers, `/api/thing/categories/${category.id}/abilities`, {
-    identifier: 'P',
-    name: '有功功率',
-    unit: 'kW',
-    dataType: 'number',
-  });
-  const model = await post<{ id: number }>(request, headers, '/api/thing/models', {
-    categoryId: category.id,
-    name: names.model,
-  });
-  const thing = await post<{ id: number }>(request, headers, '/api/thing/things', {
-    identifier: `e2e_map_${suffix}`,
-    name: names.thing,
-    modelId: model.id,
   });
   const token = (await (await request.get(`/api/thing/things/${thing.id}/token`, { headers })).json()).data
     .accessToken as string;
