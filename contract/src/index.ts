@@ -1,6 +1,7 @@
 export * from './alarm-notify.ts';
 export * from './alarms.ts';
 export * from './auth.ts';
+export * from './board.ts';
 export * from './buckets.ts';
 export * from './calendar.ts';
 export * from './common.ts';
@@ -8,6 +9,7 @@ export * from './compare.ts';
 export * from './constants.ts';
 export * from './dashboard.ts';
 export * from './endpoint.ts';
+export * from './enpi.ts';
 export * from './filter-groups.ts';
 export * from './health.ts';
 export * from './ingest.ts';

@@ -18,7 +18,9 @@ import {
 import { createMemoryLive } from './live/index.ts';
 import { alarmNotifyRoutes, alarmRoutes } from './modules/alarms/index.ts';
 import { authRoutes } from './modules/auth/index.ts';
+import { boardPageRoutes } from './modules/board/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
+import { enpiRoutes } from './modules/enpi/index.ts';
 import { filterGroupRoutes } from './modules/filter-groups/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
 import { metricConfigRoutes } from './modules/metric-configs/index.ts';
@@ -197,6 +199,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           configs: services.statisticsConfigs,
           erpConfig: () => services.system.sysConfigs.erpConfig(),
         });
+        await api.register(boardPageRoutes, { service: services.board });
+        await api.register(enpiRoutes, { service: services.enpi });
       },
       { prefix: '/api' },
     );

@@ -10,8 +10,10 @@ import {
   createTokens,
   deriveLoginKey,
 } from './modules/auth/index.ts';
+import { createBoardService } from './modules/board/index.ts';
 import { createCatalog } from './modules/catalog/index.ts';
 import { createDashboardService } from './modules/dashboard/index.ts';
+import { createEnpiService } from './modules/enpi/index.ts';
 import { createFilterGroupService } from './modules/filter-groups/index.ts';
 import { createMetricConfigService } from './modules/metric-configs/index.ts';
 import { createQueryService } from './modules/query/index.ts';
@@ -133,6 +135,8 @@ export function buildServices(deps: ServiceDeps) {
     now,
   });
   const statisticsConfigs = createStatisticsConfigs({ db, catalog, now });
+  const board = createBoardService({ db, catalog, regions, now });
+  const enpi = createEnpiService({ db, statistics, timeZone: config.telemetry.timeZone, now });
   const dashboard = createDashboardService({
     db,
     catalog,
@@ -163,6 +167,8 @@ export function buildServices(deps: ServiceDeps) {
     filterGroups,
     statistics,
     statisticsConfigs,
+    board,
+    enpi,
     dashboard,
   };
 }

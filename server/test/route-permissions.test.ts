@@ -62,6 +62,16 @@ const OPEN_TO_EVERY_USER = new Set([
   'POST /api/statistics/report/erp/xlsx',
   'GET /api/filter-groups',
   'GET /api/filters',
+  // Workshop board: a TV's account reads the pages and their components; writes need
+  // /workshopBoard (docs/board.md).
+  'GET /api/board/pages',
+  'GET /api/board/pages/:id/components',
+  // EnPI and baselines: everyone reads definitions, outputs and reports; writes need
+  // /analysis/enpi (docs/enpi.md).
+  'GET /api/enpi',
+  'GET /api/enpi/:id',
+  'GET /api/enpi/:id/outputs',
+  'GET /api/enpi/:id/report',
   // The situation overview: everyone sees it (a wall screen); editing the map needs /dashboard
   // (docs/dashboard.md).
   'GET /api/dashboard/overview',

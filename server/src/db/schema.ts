@@ -532,6 +532,71 @@ export interface FiltersTable {
   sort: number;
 }
 
+// ---- workshop data board (migration 0360; docs/board.md) ----------------------------------------
+
+export interface BoardPagesTable {
+  id: Generated<number>;
+  name: string;
+  region_id: number;
+  /** 1: the region's sub-regions count too. */
+  successor: number;
+  category_id: number | null;
+  interval_s: number;
+  weight: number;
+  enabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BoardComponentsTable {
+  id: Generated<number>;
+  page_id: number;
+  title: string;
+  chart_type: string;
+  /** JSON: ComponentYoy. */
+  yoy: string;
+  /** JSON: ComponentParams. */
+  params: string;
+  /** JSON array: ComponentMetric. */
+  metrics: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DB {
+  board_pages: BoardPagesTable;
+  board_components: BoardComponentsTable;
+}
+
+// ---- EnPI and baselines (issue 12, docs/enpi.md) ----
+
+export interface DB {
+  enpis: EnpisTable;
+  enpi_outputs: EnpiOutputsTable;
+}
+
+export interface EnpisTable {
+  id: Generated<number>;
+  name: string;
+  description: string;
+  /** JSON: energy, output, outputUnit, temperature, period, baselineStart, baselineEnd, variables. */
+  body: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EnpiOutputsTable {
+  enpi_id: number;
+  /** First local day of the period, YYYY-MM-DD. */
+  period: string;
+  value: number;
+  updated_at: string;
+}
+
 // ---- situation overview (issue 13) ----
 
 export interface DB {

@@ -166,6 +166,19 @@ export const keys = {
   },
   /** /api/filter-groups and /api/filters: a write refreshes the groups and the statistics using them. */
   filterGroups: { all: ['filter-groups'] as const },
+  /** /api/board/pages: a write refreshes the pages (order, shares, counts) and their components. */
+  board: {
+    all: ['board'] as const,
+    pages: () => ['board', 'pages'] as const,
+    components: (pageId: number) => ['board', 'components', pageId] as const,
+  },
+  /** /api/enpi: a definition or output write refreshes the list, the outputs and every report. */
+  enpi: {
+    all: ['enpi'] as const,
+    list: () => ['enpi', 'list'] as const,
+    outputs: (id: number) => ['enpi', id, 'outputs'] as const,
+    report: (id: number, query: object) => ['enpi', id, 'report', query] as const,
+  },
   /** /api/dashboard: the overview's totals, the situation map and its image bytes by version. */
   dashboard: {
     all: ['dashboard'] as const,

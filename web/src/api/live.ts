@@ -1,5 +1,5 @@
 import { type LiveValue, queryLive } from '@kilowatch/contract';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { buildUrl, currentAccessToken } from '../lib/http.ts';
 
 /**
@@ -93,7 +93,7 @@ export function mergeLive(latest: LatestValues, values: readonly LiveValue[]): L
  * The latest live values of these things, kept current over the live channel. The subscription
  * changes only when the set of ids does; values of things no longer asked for are dropped.
  */
-export function useLiveValues(thingIds: readonly number[]): { values: LatestValues; status: LiveStatus } {
+export function useLiveByThing(thingIds: readonly number[]): { values: LatestValues; status: LiveStatus } {
   const key = [...new Set(thingIds)].sort((a, b) => a - b).join(',');
   const [values, setValues] = useState<LatestValues>(EMPTY);
   const [status, setStatus] = useState<LiveStatus>('connecting');
@@ -106,4 +106,22 @@ export function useLiveValues(thingIds: readonly number[]): { values: LatestValu
     });
   }, [key]);
   return { values, status };
+}
+
+/** `thingId:metric`, the key of a live value in {@link useLiveValues}'s map. */
+export const liveKey = (thingId: number, metric: string) => `${thingId}:${metric}`;
+
+/**
+ * The latest values of these things keyed by {@link liveKey} (the board's tiles): the same
+ * subscription as {@link useLiveByThing}, flattened. A layer on top of polling: values already
+ * shown stay while the stream reopens.
+ */
+export function useLiveValues(thingIds: readonly number[]): ReadonlyMap<string, LiveValue> {
+  const { values } = useLiveByThing(thingIds);
+  return useMemo(() => {
+    const flat = new Map<string, LiveValue>();
+    for (const [thingId, metrics] of values)
+      for (const [metric, value] of metrics) flat.set(liveKey(thingId, metric), value);
+    return flat;
+  }, [values]);
 }

@@ -4,8 +4,10 @@ import { type ConsoleRoute, ROUTES } from '../config/routes.ts';
 import { screens as alarmScreens } from '../features/alarms/index.ts';
 import { screens as analysisScreens } from '../features/analysis/index.ts';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
+import { screens as boardScreens } from '../features/board/index.ts';
 import { standaloneScreens as dashboardScreens } from '../features/dashboard/index.ts';
 import { screens as deviceScreens } from '../features/devices/index.ts';
+import { screens as enpiScreens } from '../features/enpi/index.ts';
 import { screens as homeScreens } from '../features/home/index.ts';
 import { screens as kpiScreens } from '../features/kpi/index.ts';
 import { screens as monitoringScreens } from '../features/monitoring/index.ts';
@@ -28,6 +30,8 @@ const SCREENS: ScreenMap = {
   ...kpiScreens,
   ...tariffScreens,
   ...analysisScreens,
+  ...boardScreens,
+  ...enpiScreens,
 };
 
 /**

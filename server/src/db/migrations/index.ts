@@ -13,7 +13,9 @@ import * as tariffs from './2026-11-24-0240-tariffs.ts';
 import * as statistics from './2026-11-24-0250-statistics.ts';
 import * as reports from './2026-11-24-0260-reports.ts';
 import * as alarmOutOfService from './2026-11-24-0270-alarm-out-of-service.ts';
+import * as enpi from './2026-11-24-0320-enpi.ts';
 import * as dashboard from './2026-11-24-0350-dashboard.ts';
+import * as board from './2026-11-24-0360-board.ts';
 
 interface DialectMigration {
   // biome-ignore lint/suspicious/noExplicitAny: migrations are written against no schema type
@@ -37,6 +39,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-24-0250-statistics': statistics,
   '2026-11-24-0260-reports': reports,
   '2026-11-24-0270-alarm-out-of-service': alarmOutOfService,
+  '2026-11-24-0360-board': board,
+  '2026-11-24-0320-enpi': enpi,
   '2026-11-24-0350-dashboard': dashboard,
 };
 
