@@ -19,6 +19,7 @@ import { createMemoryLive } from './live/index.ts';
 import { alarmNotifyRoutes, alarmRoutes } from './modules/alarms/index.ts';
 import { authRoutes } from './modules/auth/index.ts';
 import { boardPageRoutes } from './modules/board/index.ts';
+import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { enpiRoutes } from './modules/enpi/index.ts';
 import { filterGroupRoutes } from './modules/filter-groups/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
@@ -193,6 +194,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         await api.register(reportScheduleRoutes, { schedules: services.reportSchedules });
         await api.register(tariffRoutes, { service: services.tariffs });
         await api.register(filterGroupRoutes, { service: services.filterGroups });
+        await api.register(dashboardRoutes, { service: services.dashboard });
         await api.register(statisticsRoutes, {
           service: services.statistics,
           configs: services.statisticsConfigs,

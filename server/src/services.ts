@@ -17,6 +17,7 @@ import {
 } from './modules/auth/index.ts';
 import { createBoardService } from './modules/board/index.ts';
 import { createCatalog } from './modules/catalog/index.ts';
+import { createDashboardService } from './modules/dashboard/index.ts';
 import { createEnpiService } from './modules/enpi/index.ts';
 import { createFilterGroupService } from './modules/filter-groups/index.ts';
 import { createMetricConfigService } from './modules/metric-configs/index.ts';
@@ -151,6 +152,17 @@ export function buildServices(deps: ServiceDeps) {
   const statisticsConfigs = createStatisticsConfigs({ db, catalog, now });
   const board = createBoardService({ db, catalog, regions, now });
   const enpi = createEnpiService({ db, statistics, timeZone: config.telemetry.timeZone, now });
+  const dashboard = createDashboardService({
+    db,
+    catalog,
+    roots: async () => regions.tree({}),
+    presence: () => things.presenceAll(),
+    activeAlarms: () => alarms.activeAlarms(),
+    latest: (series) => store.latest(series),
+    tariffs,
+    data: (q) => query.data(q, null),
+    now,
+  });
 
   return {
     things,
@@ -173,6 +185,7 @@ export function buildServices(deps: ServiceDeps) {
     reportSchedules,
     board,
     enpi,
+    dashboard,
   };
 }
 

@@ -72,6 +72,11 @@ const OPEN_TO_EVERY_USER = new Set([
   'GET /api/enpi/:id',
   'GET /api/enpi/:id/outputs',
   'GET /api/enpi/:id/report',
+  // The situation overview: everyone sees it (a wall screen); editing the map needs /dashboard
+  // (docs/dashboard.md).
+  'GET /api/dashboard/overview',
+  'GET /api/dashboard/map',
+  'GET /api/dashboard/map/image',
 ]);
 /**
  * Public for the user-token hook but guarded by a device access token of their own (telemetry

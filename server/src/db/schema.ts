@@ -597,7 +597,7 @@ export interface EnpiOutputsTable {
   updated_at: string;
 }
 
-// ---- scheduled reports (migration 0310; docs/report-schedules.md) ---------------------------------
+// ---- scheduled reports (migration 0390; docs/report-schedules.md) ---------------------------------
 
 export interface DB {
   report_schedules: ReportSchedulesTable;
@@ -642,4 +642,35 @@ export interface ReportScheduleRunsTable {
   error: string;
   /** JSON array: the addresses this run mailed. */
   recipients: string;
+}
+
+// ---- situation overview (issue 13) ----
+
+export interface DB {
+  dashboard_map_image: DashboardMapImageTable;
+  dashboard_placements: DashboardPlacementsTable;
+}
+
+export interface DashboardMapImageTable {
+  /** Always 1: the plant has one layout image. */
+  id: number;
+  /** image/png | image/jpeg */
+  type: string;
+  bytes: Uint8Array;
+  width: number;
+  height: number;
+  size: number;
+  version: string;
+  updated_by: string;
+  updated_at: string;
+}
+
+export interface DashboardPlacementsTable {
+  id: Generated<number>;
+  /** One of thing_id and region_id is set. */
+  thing_id: number | null;
+  region_id: number | null;
+  x: number;
+  y: number;
+  updated_at: string;
 }

@@ -268,4 +268,14 @@ export const en: Messages = {
   'reportSchedules.mail.subject': '[Kilowatch] {report} ({period})',
   'reportSchedules.mail.text':
     'Attached is the report "{report}" for {period} (time zone {zone}). This mail was sent automatically by a Kilowatch report schedule; please do not reply.',
+  'dashboard.placementNotFound': 'Map marker not found',
+  'dashboard.noImage': 'No plant layout image has been uploaded yet',
+  'dashboard.noFile': 'Choose an image file (form field file)',
+  'dashboard.imageTooLarge': 'The image is too large: at most {mb} MB',
+  'dashboard.imageType': 'Only PNG or JPEG images are accepted',
+  'dashboard.imageSvg':
+    'SVG images are not accepted (they can carry script): export it as PNG and upload that',
+  'dashboard.imageUnreadable': 'The size of the image cannot be read: the file may be damaged',
+  'dashboard.imageSide': 'The image is {width}×{height}: at most {max} pixels a side',
+  'dashboard.tooManyPlacements': 'The situation map holds at most {max} markers',
 };

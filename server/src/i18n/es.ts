@@ -275,4 +275,13 @@ export const es: Messages = {
   'reportSchedules.mail.subject': '[Kilowatch] {report} ({period})',
   'reportSchedules.mail.text':
     'Se adjunta el informe "{report}" de {period} (zona horaria {zone}). Este correo lo envía automáticamente una programación de informes de Kilowatch; no responda.',
+  'dashboard.placementNotFound': 'Marcador del mapa no encontrado',
+  'dashboard.noImage': 'Aún no se ha subido el plano de la planta',
+  'dashboard.noFile': 'Elija un archivo de imagen (campo de formulario file)',
+  'dashboard.imageTooLarge': 'La imagen es demasiado grande: como máximo {mb} MB',
+  'dashboard.imageType': 'Solo se aceptan imágenes PNG o JPEG',
+  'dashboard.imageSvg': 'No se aceptan imágenes SVG (pueden contener scripts): expórtela como PNG y suba esa',
+  'dashboard.imageUnreadable': 'No se puede leer el tamaño de la imagen: el archivo puede estar dañado',
+  'dashboard.imageSide': 'La imagen mide {width}×{height}: como máximo {max} píxeles por lado',
+  'dashboard.tooManyPlacements': 'El mapa de situación admite como máximo {max} marcadores',
 };

@@ -254,4 +254,13 @@ export const zh = {
   'reportSchedules.mail.subject': '【Kilowatch】{report}（{period}）',
   'reportSchedules.mail.text':
     '附件是报表“{report}”{period} 的数据（时区 {zone}）。此邮件由 Kilowatch 定时报表自动发送，请勿回复。',
+  'dashboard.placementNotFound': '态势图标记不存在',
+  'dashboard.noImage': '尚未上传厂区布局图',
+  'dashboard.noFile': '请选择一个图片文件（表单字段 file）',
+  'dashboard.imageTooLarge': '图片过大，最大 {mb} MB',
+  'dashboard.imageType': '仅支持 PNG 或 JPEG 图片',
+  'dashboard.imageSvg': '不接受 SVG 图片（可能含有脚本），请导出为 PNG 后上传',
+  'dashboard.imageUnreadable': '无法读取图片尺寸，文件可能已损坏',
+  'dashboard.imageSide': '图片尺寸 {width}×{height} 超出限制，每边最多 {max} 像素',
+  'dashboard.tooManyPlacements': '态势图最多放置 {max} 个标记',
 } as const;

@@ -181,6 +181,13 @@ export const keys = {
     outputs: (id: number) => ['enpi', id, 'outputs'] as const,
     report: (id: number, query: object) => ['enpi', id, 'report', query] as const,
   },
+  /** /api/dashboard: the overview's totals, the situation map and its image bytes by version. */
+  dashboard: {
+    all: ['dashboard'] as const,
+    overview: () => ['dashboard', 'overview'] as const,
+    map: () => ['dashboard', 'map'] as const,
+    image: (version: string) => ['dashboard', 'image', version] as const,
+  },
 };
 
 /** Runs `fn`, then refreshes every cache under `roots` (for mutations passed to CrudPage). */

@@ -2,61 +2,126 @@ import { type LiveValue, queryLive } from '@kilowatch/contract';
 import { useEffect, useMemo, useState } from 'react';
 import { buildUrl, currentAccessToken } from '../lib/http.ts';
 
-/** Wait before opening the stream again after it ended (token expired, server restarted). */
-const REOPEN_MS = 5_000;
+/**
+ * The live channel (GET /api/query/live, Server-Sent Events fed by the server's live hub): values
+ * as they are written, first a snapshot of the latest. Made for screens that stay open for days:
+ * one EventSource per subscription, reopened with a fresh token when the server ends the stream
+ * (token expiry, event `end`) or the connection drops, with a capped back-off; unsubscribing
+ * closes it and cancels any pending reopen.
+ */
 
-/** `thingId:metric`, the key of a live value. */
+/** Back-off of reopening: doubles from the first to the last, reset by the first message. */
+export const LIVE_RETRY_MS = { first: 1_000, max: 30_000 } as const;
+
+export type LiveStatus = 'connecting' | 'open' | 'retrying';
+
+export interface LiveHandlers {
+  onValues: (values: LiveValue[]) => void;
+  onStatus?: (status: LiveStatus) => void;
+}
+
+/** Follows these things' values until the returned function is called. */
+export function subscribeLive(thingIds: readonly number[], { onValues, onStatus }: LiveHandlers): () => void {
+  let source: EventSource | null = null;
+  let retry: ReturnType<typeof setTimeout> | null = null;
+  let delay: number = LIVE_RETRY_MS.first;
+  let closed = false;
+
+  const reopen = () => {
+    source?.close();
+    source = null;
+    if (closed) return;
+    onStatus?.('retrying');
+    retry = setTimeout(open, delay);
+    delay = Math.min(delay * 2, LIVE_RETRY_MS.max);
+  };
+
+  async function open() {
+    retry = null;
+    onStatus?.('connecting');
+    // A token refresh can fail (session over): http.ts then sends the user to the login page.
+    const token = await currentAccessToken().catch(() => null);
+    if (closed) return;
+    if (!token) return reopen();
+    const es = new EventSource(buildUrl(queryLive.path, { thingIds: thingIds.join(','), token }));
+    source = es;
+    es.addEventListener('open', () => onStatus?.('open'));
+    es.addEventListener('values', (event) => {
+      delay = LIVE_RETRY_MS.first;
+      onValues(JSON.parse((event as MessageEvent<string>).data) as LiveValue[]);
+    });
+    // The server ended the stream (token expired, logout…): reopen with whatever token is current.
+    es.addEventListener('end', reopen);
+    // EventSource would retry by itself with the same (maybe expired) token: take over instead.
+    es.addEventListener('error', reopen);
+  }
+
+  if (thingIds.length > 0) void open();
+  return () => {
+    closed = true;
+    if (retry !== null) clearTimeout(retry);
+    source?.close();
+    source = null;
+  };
+}
+
+/** Latest value per thing and metric: one entry per series, however long the screen stays open. */
+export type LatestValues = ReadonlyMap<number, ReadonlyMap<string, LiveValue>>;
+
+const EMPTY: LatestValues = new Map();
+
+/** Merges a batch into the latest values; a late, older point does not replace a newer one. */
+export function mergeLive(latest: LatestValues, values: readonly LiveValue[]): LatestValues {
+  if (values.length === 0) return latest;
+  const next = new Map(latest);
+  // Each thing's map is copied once per batch, not once per value.
+  const copied = new Map<number, Map<string, LiveValue>>();
+  for (const v of values) {
+    let own = copied.get(v.thingId);
+    if (!own) {
+      own = new Map(next.get(v.thingId) ?? []);
+      copied.set(v.thingId, own);
+      next.set(v.thingId, own);
+    }
+    const known = own.get(v.metric);
+    if (!known || known.ts <= v.ts) own.set(v.metric, v);
+  }
+  return next;
+}
+
+/**
+ * The latest live values of these things, kept current over the live channel. The subscription
+ * changes only when the set of ids does; values of things no longer asked for are dropped.
+ */
+export function useLiveByThing(thingIds: readonly number[]): { values: LatestValues; status: LiveStatus } {
+  const key = [...new Set(thingIds)].sort((a, b) => a - b).join(',');
+  const [values, setValues] = useState<LatestValues>(EMPTY);
+  const [status, setStatus] = useState<LiveStatus>('connecting');
+  useEffect(() => {
+    const ids = key === '' ? [] : key.split(',').map(Number);
+    setValues(EMPTY);
+    return subscribeLive(ids, {
+      onValues: (batch) => setValues((latest) => mergeLive(latest, batch)),
+      onStatus: setStatus,
+    });
+  }, [key]);
+  return { values, status };
+}
+
+/** `thingId:metric`, the key of a live value in {@link useLiveValues}'s map. */
 export const liveKey = (thingId: number, metric: string) => `${thingId}:${metric}`;
 
 /**
- * The latest values of these things as they are written (GET /api/query/live, Server-Sent
- * Events from the live hub): first a snapshot, then each batch. A layer on top of polling, not
- * instead of it: when the stream ends (token expired, the server went away) the values already
- * shown stay, and the stream opens again with a fresh token a few seconds later.
+ * The latest values of these things keyed by {@link liveKey} (the board's tiles): the same
+ * subscription as {@link useLiveByThing}, flattened. A layer on top of polling: values already
+ * shown stay while the stream reopens.
  */
 export function useLiveValues(thingIds: readonly number[]): ReadonlyMap<string, LiveValue> {
-  const [values, setValues] = useState<ReadonlyMap<string, LiveValue>>(new Map());
-  const ids = useMemo(() => [...new Set(thingIds)].sort((a, b) => a - b).join(','), [thingIds]);
-
-  useEffect(() => {
-    if (!ids || typeof EventSource === 'undefined') return;
-    let source: EventSource | null = null;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let stopped = false;
-    const reopen = () => {
-      source?.close();
-      source = null;
-      if (!stopped) timer = setTimeout(open, REOPEN_MS);
-    };
-    const open = async () => {
-      const token = await currentAccessToken();
-      if (stopped || !token) return;
-      source = new EventSource(buildUrl(queryLive.path, { thingIds: ids, token }));
-      source.addEventListener('values', (event) => {
-        const batch = JSON.parse((event as MessageEvent<string>).data) as LiveValue[];
-        setValues((before) => {
-          const next = new Map(before);
-          for (const v of batch) {
-            const key = liveKey(v.thingId, v.metric);
-            const was = next.get(key);
-            if (!was || was.ts <= v.ts) next.set(key, v);
-          }
-          return next;
-        });
-      });
-      source.addEventListener('end', reopen);
-      source.onerror = () => {
-        // EventSource retries by itself while the connection can come back; a closed one cannot.
-        if (source?.readyState === EventSource.CLOSED) reopen();
-      };
-    };
-    void open();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-      source?.close();
-    };
-  }, [ids]);
-
-  return values;
+  const { values } = useLiveByThing(thingIds);
+  return useMemo(() => {
+    const flat = new Map<string, LiveValue>();
+    for (const [thingId, metrics] of values)
+      for (const [metric, value] of metrics) flat.set(liveKey(thingId, metric), value);
+    return flat;
+  }, [values]);
 }

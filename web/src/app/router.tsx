@@ -5,6 +5,7 @@ import { screens as alarmScreens } from '../features/alarms/index.ts';
 import { screens as analysisScreens } from '../features/analysis/index.ts';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { screens as boardScreens } from '../features/board/index.ts';
+import { standaloneScreens as dashboardScreens } from '../features/dashboard/index.ts';
 import { screens as deviceScreens } from '../features/devices/index.ts';
 import { screens as enpiScreens } from '../features/enpi/index.ts';
 import { screens as homeScreens } from '../features/home/index.ts';
@@ -33,12 +34,26 @@ const SCREENS: ScreenMap = {
   ...enpiScreens,
 };
 
+/**
+ * Menu entries whose page stands alone, outside the layout (a wall screen): the menu opens them
+ * in the same window, full page, and they bring their own way back.
+ */
+const STANDALONE: ScreenMap = { ...dashboardScreens };
+
 const leafObjects = (routes: ConsoleRoute[]): RouteObject[] =>
   routes.flatMap((r): RouteObject[] =>
     r.children?.length
       ? [{ path: r.path, element: <ParentRedirect route={r} /> }, ...leafObjects(r.children)]
-      : [{ path: r.path, ...screenRoute(r) }],
+      : STANDALONE[r.name]
+        ? []
+        : [{ path: r.path, ...screenRoute(r) }],
   );
+
+const standaloneObjects = (routes: ConsoleRoute[]): RouteObject[] =>
+  routes.flatMap((r): RouteObject[] => {
+    const screen = STANDALONE[r.name];
+    return [...(screen ? [{ path: r.path, element: screen() }] : []), ...standaloneObjects(r.children ?? [])];
+  });
 
 const NotBuiltPage = lazy(async () => ({
   default: (await import('../features/pages/NotBuiltPage.tsx')).NotBuiltPage,
@@ -79,6 +94,7 @@ export const routeObjects: RouteObject[] = [
       },
       { path: '/404', lazy: errorPage(404) },
       { path: '/401', lazy: errorPage(401) },
+      ...standaloneObjects(ROUTES),
       {
         // Loaded after login: the login page's first load stays small (bundle-budget.test.ts).
         lazy: async () => ({ Component: (await import('../layout/MainLayout.tsx')).MainLayout }),

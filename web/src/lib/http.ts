@@ -310,6 +310,18 @@ export async function postForBlob(
   }
 }
 
+/** GETs a binary answer (an image shown from a blob URL); errors like `request`. */
+export async function getBlob(url: string, options: RequestOptions = {}): Promise<Blob> {
+  try {
+    return await call(url, { ...options, method: 'GET' }, 'blob', async (response) => {
+      if (!response.ok) throw await errorFromResponse(response);
+      return response.blob();
+    });
+  } catch (e) {
+    return fail(e as HttpError, options.quiet);
+  }
+}
+
 /** Posts one file as multipart field `field`; resolves like `request` (the answer's `data`). */
 export function upload<T>(
   url: string,

@@ -16,6 +16,7 @@ import * as alarmOutOfService from './2026-11-24-0270-alarm-out-of-service.ts';
 import * as enpi from './2026-11-24-0320-enpi.ts';
 import * as board from './2026-11-24-0360-board.ts';
 import * as reportSchedules from './2026-11-24-0390-report-schedules.ts';
+import * as dashboard from './2026-11-24-0400-dashboard.ts';
 
 interface DialectMigration {
   // biome-ignore lint/suspicious/noExplicitAny: migrations are written against no schema type
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-24-0360-board': board,
   '2026-11-24-0320-enpi': enpi,
   '2026-11-24-0390-report-schedules': reportSchedules,
+  '2026-11-24-0400-dashboard': dashboard,
 };
 
 /** The migrations with the dialect bound, as Kysely's Migrator expects them. */

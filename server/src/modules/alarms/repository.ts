@@ -521,6 +521,25 @@ export async function listHistory(
   return { list: rows.map(toHistory), size: total };
 }
 
+/**
+ * Every active alarm (states 1 and 2: not shelved, suppressed or closed) as thing, severity and
+ * whether it is acknowledged: the situation overview's counts and map colours.
+ */
+export async function listActive(
+  db: Db,
+  now: number,
+): Promise<{ thingId: number; severity: string; acknowledged: boolean }[]> {
+  const base = db.selectFrom('alarm_history') as SelectQueryBuilder<DB, 'alarm_history', object>;
+  const rows = await Promise.all(
+    [ALARM_STATE.unacknowledged, ALARM_STATE.acknowledged].map((state) =>
+      whereState(base, state, iso(now)).select(['thing_id', 'severity']).execute(),
+    ),
+  );
+  return rows.flatMap((list, i) =>
+    list.map((r) => ({ thingId: r.thing_id, severity: r.severity, acknowledged: i === 1 })),
+  );
+}
+
 export async function findHistory(db: Db, id: number): Promise<HistoryRecord | undefined> {
   const row = await db.selectFrom('alarm_history').selectAll().where('id', '=', id).executeTakeFirst();
   return row && toHistory(row);

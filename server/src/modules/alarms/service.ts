@@ -427,6 +427,9 @@ export function createAlarmsService(deps: AlarmsDeps) {
 
     getAlarm,
 
+    /** Active alarms by thing and severity (the situation overview; docs/dashboard.md). */
+    activeAlarms: () => repo.listActive(db, now()),
+
     // ---- out of service ----
     async listOutOfService(query: OutOfServiceQuery) {
       const { page, pageSize, limit, offset } = pageOf(query);

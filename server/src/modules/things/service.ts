@@ -502,6 +502,14 @@ export function createThingsService(deps: ThingsServiceDeps) {
       return { list: (await repo.findThings(db, pageIds)).map(withPresence), total: ids.length, ...p };
     },
 
+    /** Every thing's presence now, by id (the situation overview's counts and markers). */
+    async presenceAll(): Promise<Map<number, Presence>> {
+      const seen = deps.seen?.() ?? new Map<number, ThingSeen>();
+      const at = now();
+      const ids = await repo.listThingIds(db, {});
+      return new Map(ids.map((id) => [id, presenceOf(seen.get(id), at).presence]));
+    },
+
     getThing: (id: number): Promise<Thing> => requireThing(db, id),
 
     /** The things with these ids, in one read per 500; a 404 like getThing's for the first one missing. */

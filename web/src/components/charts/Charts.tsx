@@ -26,14 +26,17 @@ export interface EChartProps {
   style?: CSSProperties;
   className?: string;
   'data-testid'?: string;
+  /** An ECharts theme by name (`dark` on the wall screen's dark page); the light default otherwise. */
+  theme?: 'dark';
 }
 
 /** The one ECharts element of the console. `notMerge`: removed series really disappear. */
-export function EChart({ option, height, loading, onClick, style, className, ...rest }: EChartProps) {
+export function EChart({ option, height, loading, onClick, style, className, theme, ...rest }: EChartProps) {
   const onEvents = useMemo(() => (onClick ? { click: onClick } : undefined), [onClick]);
   return (
     <ReactEChartsCore
       echarts={echarts}
+      theme={theme}
       option={option}
       notMerge
       lazyUpdate
