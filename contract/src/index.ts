@@ -6,6 +6,7 @@ export * from './calendar.ts';
 export * from './common.ts';
 export * from './compare.ts';
 export * from './constants.ts';
+export * from './diagrams.ts';
 export * from './endpoint.ts';
 export * from './filter-groups.ts';
 export * from './health.ts';

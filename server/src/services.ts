@@ -11,6 +11,7 @@ import {
   deriveLoginKey,
 } from './modules/auth/index.ts';
 import { createCatalog } from './modules/catalog/index.ts';
+import { createDiagramsService } from './modules/diagrams/index.ts';
 import { createFilterGroupService } from './modules/filter-groups/index.ts';
 import { createMetricConfigService } from './modules/metric-configs/index.ts';
 import { createQueryService } from './modules/query/index.ts';
@@ -132,6 +133,7 @@ export function buildServices(deps: ServiceDeps) {
     now,
   });
   const statisticsConfigs = createStatisticsConfigs({ db, catalog, now });
+  const diagrams = createDiagramsService({ db, catalog, now });
 
   return {
     things,
@@ -151,6 +153,7 @@ export function buildServices(deps: ServiceDeps) {
     filterGroups,
     statistics,
     statisticsConfigs,
+    diagrams,
   };
 }
 

@@ -62,6 +62,9 @@ const OPEN_TO_EVERY_USER = new Set([
   'POST /api/statistics/report/erp/xlsx',
   'GET /api/filter-groups',
   'GET /api/filters',
+  // Single-line diagrams: everyone reads them; writes need /electricDiagram/index (docs/electric-diagram.md).
+  'GET /api/diagrams',
+  'GET /api/diagrams/:id',
 ]);
 /**
  * Public for the user-token hook but guarded by a device access token of their own (telemetry

@@ -531,3 +531,18 @@ export interface FiltersTable {
   resource_id: number;
   sort: number;
 }
+
+// ---- single-line diagrams (migration 0370; docs/electric-diagram.md) -----------------------------
+
+export interface DB {
+  diagrams: DiagramsTable;
+}
+
+export interface DiagramsTable {
+  id: Generated<number>;
+  name: string;
+  /** JSON: DiagramGraph (contract/src/diagrams.ts). */
+  graph: string;
+  created_at: string;
+  updated_at: string;
+}

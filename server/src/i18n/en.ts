@@ -233,4 +233,12 @@ export const en: Messages = {
   'export.timeZone': 'Time zone',
   'export.unit': 'Unit',
   'export.noMetric': 'no such metric',
+  'diagrams.notFound': 'Single-line diagram {id} does not exist',
+  'diagrams.nameTaken': 'A single-line diagram named "{name}" already exists',
+  'diagrams.duplicateId': 'Symbol id {id} is used twice',
+  'diagrams.unknownEnd': 'Wire {id} connects symbol {end}, which does not exist',
+  'diagrams.selfLoop': 'Wire {id} connects a symbol to itself',
+  'diagrams.unknownThing':
+    'Symbol "{label}" is bound to device {thingId}, which does not exist or has no metrics',
+  'diagrams.unknownMetric': 'The device bound to symbol "{label}" has no metric {metric}',
 };

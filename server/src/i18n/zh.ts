@@ -223,4 +223,11 @@ export const zh = {
   'export.timeZone': '时区',
   'export.unit': '单位',
   'export.noMetric': '无此指标',
+  'diagrams.notFound': '电气一次图 {id} 不存在',
+  'diagrams.nameTaken': '已有名为“{name}”的电气一次图',
+  'diagrams.duplicateId': '图元编号 {id} 重复',
+  'diagrams.unknownEnd': '连线 {id} 连接的图元 {end} 不存在',
+  'diagrams.selfLoop': '连线 {id} 两端是同一个图元',
+  'diagrams.unknownThing': '图元“{label}”绑定的设备 {thingId} 不存在或没有测点',
+  'diagrams.unknownMetric': '图元“{label}”绑定的设备没有测点 {metric}',
 } as const;
