@@ -166,6 +166,12 @@ export const keys = {
   },
   /** /api/filter-groups and /api/filters: a write refreshes the groups and the statistics using them. */
   filterGroups: { all: ['filter-groups'] as const },
+  /** /api/diagrams: the list and each diagram; a write refreshes both. */
+  diagrams: {
+    all: ['diagrams'] as const,
+    list: () => ['diagrams', 'list'] as const,
+    one: (id: number) => ['diagrams', id] as const,
+  },
 };
 
 /** Runs `fn`, then refreshes every cache under `roots` (for mutations passed to CrudPage). */

@@ -5,6 +5,7 @@ import { screens as alarmScreens } from '../features/alarms/index.ts';
 import { screens as analysisScreens } from '../features/analysis/index.ts';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { screens as deviceScreens } from '../features/devices/index.ts';
+import { screens as diagramScreens } from '../features/diagram/index.ts';
 import { screens as homeScreens } from '../features/home/index.ts';
 import { screens as kpiScreens } from '../features/kpi/index.ts';
 import { screens as monitoringScreens } from '../features/monitoring/index.ts';
@@ -27,6 +28,7 @@ const SCREENS: ScreenMap = {
   ...kpiScreens,
   ...tariffScreens,
   ...analysisScreens,
+  ...diagramScreens,
 };
 
 const leafObjects = (routes: ConsoleRoute[]): RouteObject[] =>
