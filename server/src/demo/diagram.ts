@@ -17,7 +17,7 @@ const FEEDER_LINES: string[][] = [
 ];
 const SECTIONS = ['I', 'II', 'III'];
 /** Horizontal room of one transformer's column. */
-const COLUMN = 460;
+const COLUMN = 660;
 
 /**
  * The substation as its single-line diagram: for each transformer (up to three) a 10 kV incoming
@@ -41,21 +41,21 @@ export function demoDiagram(
     const n = i + 1;
     const trId = idOf(transformer.identifier);
     nodes.push(
-      { id: `in${n}`, symbol: 'incoming', x: x + 200, y: 0, label: `10kV 进线${n}` },
-      { id: `qs${n}`, symbol: 'disconnector', x: x + 205, y: 90, label: `QS${n}1` },
-      { id: `qf${n}`, symbol: 'breaker', x: x + 205, y: 160, label: `QF${n}1` },
+      { id: `in${n}`, symbol: 'incoming', x: x + 280, y: 0, label: `10kV 进线${n}` },
+      { id: `qs${n}`, symbol: 'disconnector', x: x + 285, y: 90, label: `QS${n}1` },
+      { id: `qf${n}`, symbol: 'breaker', x: x + 285, y: 160, label: `QF${n}1` },
       {
         id: `tr${n}`,
         symbol: 'transformer',
-        x: x + 200,
+        x: x + 280,
         y: 230,
         label: transformer.name,
         ...(trId === undefined
           ? {}
           : { binding: { thingId: trId, shown: ['Pin', 'loadRate'], power: 'Pin' } }),
       },
-      { id: `qf${n}l`, symbol: 'breaker', x: x + 205, y: 330, label: `QF${n}2` },
-      { id: `bus${n}`, symbol: 'busbar', x: x + 20, y: 410, width: 400, label: `0.4kV ${SECTIONS[i]}段母线` },
+      { id: `qf${n}l`, symbol: 'breaker', x: x + 285, y: 330, label: `QF${n}2` },
+      { id: `bus${n}`, symbol: 'busbar', x: x + 20, y: 410, width: 580, label: `0.4kV ${SECTIONS[i]}段母线` },
     );
     wire(`in${n}`, `qs${n}`);
     wire(`qs${n}`, `qf${n}`);
@@ -69,7 +69,7 @@ export function demoDiagram(
       if (!meter) return;
       used.add(meter.identifier);
       const meterId = idOf(meter.identifier);
-      const fx = x + 60 + j * 140;
+      const fx = x + 60 + j * 170;
       const id = `f${n}${j + 1}`;
       nodes.push(
         { id: `qf${id}`, symbol: 'breaker', x: fx + 5, y: 460, label: `QF${n}${j + 3}` },
@@ -87,7 +87,7 @@ export function demoDiagram(
     });
   });
   if (transformers.length > 0) {
-    nodes.push({ id: 'cap1', symbol: 'capacitor', x: 380, y: 460, label: '无功补偿' });
+    nodes.push({ id: 'cap1', symbol: 'capacitor', x: 540, y: 460, label: '无功补偿' });
     wire('bus1', 'cap1');
   }
   return { nodes, edges, thresholds: { ...DEFAULT_DIAGRAM_THRESHOLDS } };

@@ -38,6 +38,12 @@ export interface DiagramCanvasProps {
 /** Grid step: symbols snap to it. */
 const GRID = 10;
 
+/** A wire's end on a symbol: anywhere along a busbar, else the given port. */
+const endOf = (node: Node, port: 't' | 'b') =>
+  node.getData<NodeData>().symbol === 'busbar'
+    ? { cell: node.id, anchor: { name: 'orth' } }
+    : { cell: node.id, port };
+
 /** The editor: an X6 graph with snaplines, history, selection, keyboard and export plugins. */
 export const DiagramCanvas = forwardRef<DiagramCanvasHandle, DiagramCanvasProps>(function DiagramCanvas(
   { graph: saved, editing, view, valueText, onSelect, onOpen, onHistory },
@@ -68,7 +74,7 @@ export const DiagramCanvas = forwardRef<DiagramCanvasHandle, DiagramCanvasProps>
         allowMulti: false,
         allowNode: true,
         highlight: true,
-        router: { name: 'orth' },
+        connectionPoint: 'anchor',
         createEdge: () => graph.createEdge({ shape: 'edge', attrs: EDGE_ATTRS, zIndex: -1 }),
         validateConnection: ({ sourceCell, targetCell }) => sourceCell !== targetCell,
       },
@@ -211,19 +217,52 @@ export const DiagramCanvas = forwardRef<DiagramCanvasHandle, DiagramCanvasProps>
       },
       addSymbol(symbol, label) {
         const graph = graphRef.current!;
-        const area = graph.getGraphArea();
-        const count = graph.getNodes().length;
         const size = SYMBOL_SIZE[symbol];
         const snap = (v: number) => Math.round(v / GRID) * GRID;
-        const cell = nodeCell({
-          id: newCellId('n'),
-          symbol,
-          label,
-          x: snap(area.x + 80 + (count % 6) * 90),
-          y: snap(area.y + 60 + Math.floor(count / 6) * 110),
-          ...(symbol === 'busbar' ? { width: size.width } : {}),
-        });
-        const node = graph.addNode(cell);
+        const selected = graph.getSelectedCells().filter((c): c is Node => c.isNode());
+        const parent = selected.length === 1 ? selected[0]! : undefined;
+        let x: number;
+        let y: number;
+        if (parent) {
+          // Drawn top-down: a symbol added with one selected goes below it, wired to it; under a
+          // busbar, beside the symbols already hanging from it.
+          const box = parent.getBBox();
+          y = box.y + box.height + 40;
+          if (parent.getData<NodeData>().symbol === 'busbar') {
+            const below = graph
+              .getNeighbors(parent)
+              .filter((n) => n.isNode() && n.getBBox().center.y > box.center.y);
+            x = box.x + 40 + below.length * 120;
+          } else if (symbol === 'busbar') x = box.center.x - 60;
+          else x = box.center.x - size.width / 2;
+          // Room on the left for the label.
+          x = Math.max(x, graph.getGraphArea().x + 80);
+        } else {
+          const area = graph.getGraphArea();
+          const count = graph.getNodes().length;
+          x = area.x + 80 + (count % 6) * 90;
+          y = area.y + 60 + Math.floor(count / 6) * 110;
+        }
+        const node = graph.addNode(
+          nodeCell({
+            id: newCellId('n'),
+            symbol,
+            label,
+            x: snap(x),
+            y: snap(y),
+            ...(symbol === 'busbar' ? { width: size.width } : {}),
+          }),
+        );
+        if (parent) {
+          graph.addEdge({
+            id: newCellId('e'),
+            shape: 'edge',
+            source: endOf(parent, 'b'),
+            target: endOf(node, 't'),
+            attrs: EDGE_ATTRS,
+            zIndex: -1,
+          });
+        }
         graph.cleanSelection();
         graph.select(node);
       },
@@ -232,16 +271,11 @@ export const DiagramCanvas = forwardRef<DiagramCanvasHandle, DiagramCanvasProps>
         const nodes = graph.getSelectedCells().filter((c): c is Node => c.isNode());
         if (nodes.length !== 2) return false;
         const [a, b] = [...nodes].sort((p, q) => p.getBBox().center.y - q.getBBox().center.y) as [Node, Node];
-        const endOf = (node: Node, port: 't' | 'b') =>
-          node.getData<NodeData>().symbol === 'busbar'
-            ? { cell: node.id, anchor: { name: 'orth' } }
-            : { cell: node.id, port };
         graph.addEdge({
           id: newCellId('e'),
           shape: 'edge',
           source: endOf(a, 'b'),
           target: endOf(b, 't'),
-          router: { name: 'orth' },
           attrs: EDGE_ATTRS,
           zIndex: -1,
         });

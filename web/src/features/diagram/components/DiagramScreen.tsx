@@ -1,3 +1,4 @@
+import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import {
   DEFAULT_DIAGRAM_THRESHOLDS,
   DIAGRAM_SYMBOLS,
@@ -149,7 +150,7 @@ export function DiagramScreen() {
       <Card
         size="small"
         title={t('diagram.list')}
-        style={{ width: 220, flex: 'none', overflow: 'auto' }}
+        style={{ width: 240, flex: 'none', overflow: 'auto' }}
         extra={
           canEdit && (
             <Button
@@ -184,18 +185,19 @@ export function DiagramScreen() {
                   ? [
                       <Button
                         key="rename"
-                        type="link"
+                        type="text"
                         size="small"
+                        icon={<EditOutlined />}
+                        title={t('diagram.rename')}
+                        aria-label={t('diagram.rename')}
                         onClick={(e) => {
                           e.stopPropagation();
                           setNaming({ id: d.id, name: d.name });
                         }}
-                      >
-                        {t('diagram.rename')}
-                      </Button>,
+                      />,
                       <Button
                         key="delete"
-                        type="link"
+                        type="text"
                         danger
                         size="small"
                         onClick={(e) => {
@@ -209,9 +211,10 @@ export function DiagramScreen() {
                           });
                         }}
                         data-testid={`diagram-delete-${d.id}`}
-                      >
-                        {t('diagram.delete')}
-                      </Button>,
+                        icon={<DeleteOutlined />}
+                        title={t('diagram.delete')}
+                        aria-label={t('diagram.delete')}
+                      />,
                     ]
                   : []
               }

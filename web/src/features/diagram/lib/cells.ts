@@ -74,7 +74,6 @@ export function edgeCell(edge: DiagramEdge, nodes: ReadonlyMap<string, DiagramNo
     shape: 'edge',
     source: end(source, target),
     target: end(target, source),
-    router: { name: 'orth' },
     attrs: EDGE_ATTRS,
     zIndex: -1,
   };

@@ -5,7 +5,7 @@ import { SYMBOL_SIZE } from './topology.ts';
 /**
  * The symbols drawn as X6 nodes: each a glyph in its own box (GB/T 4728 shapes, simplified),
  * a label on the left, live values on the right, and a halo that flashes on an active alarm.
- * Ports `t` and `b` (top, bottom) are where wires attach; a busbar takes wires anywhere.
+ * Ports `t` and `b` (top, bottom) are where wires attach; a wire dropped on a busbar lands where it meets it.
  */
 
 export const SHAPE_PREFIX = 'kw-';
@@ -80,6 +80,14 @@ const labelAttrs = {
   textVerticalAnchor: 'middle',
   fontSize: 12,
   fill: '#262626',
+};
+const belowLabel = {
+  ...labelAttrs,
+  refX: 0.5,
+  refY: '100%',
+  refY2: 6,
+  textAnchor: 'middle',
+  textVerticalAnchor: 'top',
 };
 const valueAttrs = {
   refX: '100%',
@@ -181,7 +189,8 @@ export function registerSymbols(): void {
           body: hit,
           glyph: { ...stroke, d: glyphs[symbol] },
           ...extraAttrs,
-          label: labelAttrs,
+          // A feeder's name goes under its arrow: feeders stand side by side under a busbar.
+          label: symbol === 'feeder' ? belowLabel : labelAttrs,
           value: valueAttrs,
         },
       },
@@ -200,9 +209,17 @@ export function registerSymbols(): void {
       ],
       attrs: {
         halo,
-        body: { refWidth: '100%', refHeight: '100%', fill: COLOURS.dead, stroke: 'none', magnet: true },
-        label: labelAttrs,
-        value: { ...valueAttrs, refX: 0, refX2: 0, refY: -6, textVerticalAnchor: 'bottom' },
+        body: { refWidth: '100%', refHeight: '100%', fill: COLOURS.dead, stroke: 'none' },
+        // Name above on the left, loss above on the right: what hangs from a busbar is below it.
+        label: { ...labelAttrs, refX: 0, refY: -6, textAnchor: 'start', textVerticalAnchor: 'bottom' },
+        value: {
+          ...valueAttrs,
+          refX: '100%',
+          refX2: 0,
+          refY: -6,
+          textAnchor: 'end',
+          textVerticalAnchor: 'bottom',
+        },
       },
     },
     true,
