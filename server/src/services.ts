@@ -10,6 +10,7 @@ import {
   createTokens,
   deriveLoginKey,
 } from './modules/auth/index.ts';
+import { createBoardService } from './modules/board/index.ts';
 import { createCatalog } from './modules/catalog/index.ts';
 import { createDiagramsService } from './modules/diagrams/index.ts';
 import { createFilterGroupService } from './modules/filter-groups/index.ts';
@@ -133,6 +134,7 @@ export function buildServices(deps: ServiceDeps) {
     now,
   });
   const statisticsConfigs = createStatisticsConfigs({ db, catalog, now });
+  const board = createBoardService({ db, catalog, regions, now });
   const diagrams = createDiagramsService({ db, catalog, now });
 
   return {
@@ -153,6 +155,7 @@ export function buildServices(deps: ServiceDeps) {
     filterGroups,
     statistics,
     statisticsConfigs,
+    board,
     diagrams,
   };
 }

@@ -62,6 +62,10 @@ const OPEN_TO_EVERY_USER = new Set([
   'POST /api/statistics/report/erp/xlsx',
   'GET /api/filter-groups',
   'GET /api/filters',
+  // Workshop board: a TV's account reads the pages and their components; writes need
+  // /workshopBoard (docs/board.md).
+  'GET /api/board/pages',
+  'GET /api/board/pages/:id/components',
   // Single-line diagrams: everyone reads them; writes need /electricDiagram/index (docs/electric-diagram.md).
   'GET /api/diagrams',
   'GET /api/diagrams/:id',

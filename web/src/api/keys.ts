@@ -166,6 +166,12 @@ export const keys = {
   },
   /** /api/filter-groups and /api/filters: a write refreshes the groups and the statistics using them. */
   filterGroups: { all: ['filter-groups'] as const },
+  /** /api/board/pages: a write refreshes the pages (order, shares, counts) and their components. */
+  board: {
+    all: ['board'] as const,
+    pages: () => ['board', 'pages'] as const,
+    components: (pageId: number) => ['board', 'components', pageId] as const,
+  },
   /** /api/diagrams: the list and each diagram; a write refreshes both. */
   diagrams: {
     all: ['diagrams'] as const,

@@ -1,90 +1,62 @@
-import { type LiveValue, queryLive, queryRealtime } from '@kilowatch/contract';
-import { useEffect, useState } from 'react';
-import { call } from '../lib/call.ts';
-import { useSession } from '../lib/session.ts';
+import { type LiveValue, queryLive } from '@kilowatch/contract';
+import { useEffect, useMemo, useState } from 'react';
+import { buildUrl, currentAccessToken } from '../lib/http.ts';
 
-/**
- * Latest values of some things, live: the SSE channel GET /api/query/live (a snapshot, then each
- * written batch) on top of a slow poll of GET /api/query/realtime, as the endpoint asks, so values
- * keep coming while the stream reconnects.
- */
-
-/** `${thingId}.${metric}` → latest value and its time. */
-export type LiveMap = ReadonlyMap<string, { value: number | string; ts: number }>;
-export const liveKey = (thingId: number, metric: string) => `${thingId}.${metric}`;
-
-/** The poll under the stream. */
-export const LIVE_POLL_MS = 30_000;
-/** Pause before opening a stream again after it ended (expired token, server restart). */
+/** Wait before opening the stream again after it ended (token expired, server restarted). */
 const REOPEN_MS = 5_000;
 
-const newer = (map: Map<string, { value: number | string; ts: number }>, values: readonly LiveValue[]) => {
-  let changed = false;
-  for (const v of values) {
-    const key = liveKey(v.thingId, v.metric);
-    const known = map.get(key);
-    if (known && known.ts > v.ts) continue;
-    map.set(key, { value: v.value, ts: v.ts });
-    changed = true;
-  }
-  return changed;
-};
+/** `thingId:metric`, the key of a live value. */
+export const liveKey = (thingId: number, metric: string) => `${thingId}:${metric}`;
 
-export function useLiveValues(thingIds: readonly number[]): LiveMap {
-  const token = useSession((s) => s.token);
-  const ids = [...new Set(thingIds)].sort((a, b) => a - b).join(',');
-  const [values, setValues] = useState<LiveMap>(new Map());
+/**
+ * The latest values of these things as they are written (GET /api/query/live, Server-Sent
+ * Events from the live hub): first a snapshot, then each batch. A layer on top of polling, not
+ * instead of it: when the stream ends (token expired, the server went away) the values already
+ * shown stay, and the stream opens again with a fresh token a few seconds later.
+ */
+export function useLiveValues(thingIds: readonly number[]): ReadonlyMap<string, LiveValue> {
+  const [values, setValues] = useState<ReadonlyMap<string, LiveValue>>(new Map());
+  const ids = useMemo(() => [...new Set(thingIds)].sort((a, b) => a - b).join(','), [thingIds]);
 
   useEffect(() => {
-    if (!ids || !token) return;
-    const map = new Map<string, { value: number | string; ts: number }>();
-    let stopped = false;
+    if (!ids || typeof EventSource === 'undefined') return;
     let source: EventSource | null = null;
-    let reopen: ReturnType<typeof setTimeout> | undefined;
-    const take = (list: readonly LiveValue[]) => {
-      if (!stopped && newer(map, list)) setValues(new Map(map));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    const reopen = () => {
+      source?.close();
+      source = null;
+      if (!stopped) timer = setTimeout(open, REOPEN_MS);
     };
-
-    const poll = async () => {
-      // A failed poll is asked again on the next tick while the stream carries on: no toast every 30 s.
-      const answers = await Promise.allSettled(
-        ids.split(',').map((id) =>
-          call(queryRealtime, {
-            query: { resourceType: 'thing', resourceId: Number(id) },
-            silent: true,
-            quiet: true,
-          }),
-        ),
-      );
-      take(
-        answers
-          .flatMap((a) => (a.status === 'fulfilled' ? a.value : []))
-          .filter((s) => s.value !== null && s.ts !== null)
-          .map((s) => ({ thingId: s.thingId, metric: s.operation, ts: s.ts!, value: s.value! })),
-      );
-    };
-    const open = () => {
-      const current = useSession.getState().token ?? token;
-      source = new EventSource(`${queryLive.path}?thingIds=${ids}&token=${encodeURIComponent(current)}`);
-      source.addEventListener('values', (event) =>
-        take(JSON.parse((event as MessageEvent<string>).data) as LiveValue[]),
-      );
-      source.addEventListener('end', () => {
-        source?.close();
-        if (!stopped) reopen = setTimeout(open, REOPEN_MS);
+    const open = async () => {
+      const token = await currentAccessToken();
+      if (stopped || !token) return;
+      source = new EventSource(buildUrl(queryLive.path, { thingIds: ids, token }));
+      source.addEventListener('values', (event) => {
+        const batch = JSON.parse((event as MessageEvent<string>).data) as LiveValue[];
+        setValues((before) => {
+          const next = new Map(before);
+          for (const v of batch) {
+            const key = liveKey(v.thingId, v.metric);
+            const was = next.get(key);
+            if (!was || was.ts <= v.ts) next.set(key, v);
+          }
+          return next;
+        });
       });
+      source.addEventListener('end', reopen);
+      source.onerror = () => {
+        // EventSource retries by itself while the connection can come back; a closed one cannot.
+        if (source?.readyState === EventSource.CLOSED) reopen();
+      };
     };
-
-    void poll();
-    const timer = setInterval(() => void poll(), LIVE_POLL_MS);
-    open();
+    void open();
     return () => {
       stopped = true;
-      clearInterval(timer);
-      clearTimeout(reopen);
+      clearTimeout(timer);
       source?.close();
     };
-  }, [ids, token]);
+  }, [ids]);
 
   return values;
 }
