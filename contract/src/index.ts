@@ -9,6 +9,7 @@ export * from './compare.ts';
 export * from './constants.ts';
 export * from './diagrams.ts';
 export * from './endpoint.ts';
+export * from './enpi.ts';
 export * from './filter-groups.ts';
 export * from './health.ts';
 export * from './ingest.ts';

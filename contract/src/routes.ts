@@ -56,6 +56,7 @@ export const LAYOUT_ROUTES: RouteDef[] = [
       { path: '/analysis/kpi', name: 'kpi', titleKey: 'route.kpi' },
       { path: '/analysis/tariff', name: 'tariff', titleKey: 'route.tariff' },
       { path: '/analysis/bill', name: 'bill', titleKey: 'route.bill' },
+      { path: '/analysis/enpi', name: 'enpi', titleKey: 'route.enpi' },
     ],
   },
   {

@@ -44,8 +44,8 @@ export interface DeviceSpec {
   category: string;
   model: string;
   thing: { identifier: string; name: string };
-  /** The one numeric ability the device reports. */
-  ability: { identifier: string; name: string; unit: string };
+  /** The one numeric ability the device reports (a counter when `cumulative`). */
+  ability: { identifier: string; name: string; unit: string; cumulative?: boolean };
 }
 
 /**

@@ -13,6 +13,7 @@ import {
 import { createBoardService } from './modules/board/index.ts';
 import { createCatalog } from './modules/catalog/index.ts';
 import { createDiagramsService } from './modules/diagrams/index.ts';
+import { createEnpiService } from './modules/enpi/index.ts';
 import { createFilterGroupService } from './modules/filter-groups/index.ts';
 import { createMetricConfigService } from './modules/metric-configs/index.ts';
 import { createQueryService } from './modules/query/index.ts';
@@ -135,6 +136,7 @@ export function buildServices(deps: ServiceDeps) {
   });
   const statisticsConfigs = createStatisticsConfigs({ db, catalog, now });
   const board = createBoardService({ db, catalog, regions, now });
+  const enpi = createEnpiService({ db, statistics, timeZone: config.telemetry.timeZone, now });
   const diagrams = createDiagramsService({ db, catalog, now });
 
   return {
@@ -156,6 +158,7 @@ export function buildServices(deps: ServiceDeps) {
     statistics,
     statisticsConfigs,
     board,
+    enpi,
     diagrams,
   };
 }

@@ -66,6 +66,12 @@ const OPEN_TO_EVERY_USER = new Set([
   // /workshopBoard (docs/board.md).
   'GET /api/board/pages',
   'GET /api/board/pages/:id/components',
+  // EnPI and baselines: everyone reads definitions, outputs and reports; writes need
+  // /analysis/enpi (docs/enpi.md).
+  'GET /api/enpi',
+  'GET /api/enpi/:id',
+  'GET /api/enpi/:id/outputs',
+  'GET /api/enpi/:id/report',
   // Single-line diagrams: everyone reads them; writes need /electricDiagram/index (docs/electric-diagram.md).
   'GET /api/diagrams',
   'GET /api/diagrams/:id',

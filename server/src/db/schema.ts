@@ -571,6 +571,31 @@ export interface DB {
   board_pages: BoardPagesTable;
   board_components: BoardComponentsTable;
 }
+
+// ---- EnPI and baselines (issue 12, docs/enpi.md) ----
+
+export interface DB {
+  enpis: EnpisTable;
+  enpi_outputs: EnpiOutputsTable;
+}
+
+export interface EnpisTable {
+  id: Generated<number>;
+  name: string;
+  description: string;
+  /** JSON: energy, output, outputUnit, temperature, period, baselineStart, baselineEnd, variables. */
+  body: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EnpiOutputsTable {
+  enpi_id: number;
+  /** First local day of the period, YYYY-MM-DD. */
+  period: string;
+  value: number;
+  updated_at: string;
+}
 // ---- single-line diagrams (migration 0370; docs/electric-diagram.md) -----------------------------
 
 export interface DB {

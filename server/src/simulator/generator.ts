@@ -13,7 +13,7 @@ const DAY = 86_400_000;
  * instant, and counters continue from history into live data without a seam.
  */
 
-export const KINDS = ['meter', 'transformer', 'compressor', 'water', 'gas', 'fire'] as const;
+export const KINDS = ['meter', 'transformer', 'compressor', 'water', 'gas', 'fire', 'line'] as const;
 export type Kind = (typeof KINDS)[number];
 
 /** Daily shape a thing follows: two-shift production, office hours, or plant utilities. */
@@ -23,11 +23,12 @@ export type LoadProfile = (typeof LOAD_PROFILES)[number];
 /** Metric identifiers each kind publishes, in the order `sample` writes them. */
 export const METRICS: Record<Kind, readonly string[]> = {
   meter: ['P', 'EP', 'Ua', 'Ub', 'Uc', 'Ia', 'Ib', 'Ic', 'PF', 'F'],
-  transformer: ['Pin', 'EPin', 'loadRate', 'oilTemp', 'windingTemp'],
+  transformer: ['Pin', 'EPin', 'loadRate', 'oilTemp', 'windingTemp', 'ambientTemp'],
   compressor: ['status', 'runHours', 'startups', 'stopHours', 'P', 'EP', 'pressure', 'airFlow', 'motorTemp'],
   water: ['flow', 'total'],
   gas: ['gasFlow', 'gasTotal'],
   fire: ['smoke', 'temp', 'state'],
+  line: ['rate', 'pieces'],
 };
 
 /** What the generator needs to know of a thing. */
@@ -104,6 +105,7 @@ const SALT = {
   overheatCool: 32,
   overheatPeak: 33,
   motor: 34,
+  weather: 35,
 } as const;
 
 /** Hourly chance that a device goes silent for 2–15 minutes (a gap in its series). */
@@ -134,6 +136,19 @@ const ANCHOR_BASE_HOUR = Date.UTC(2025, 0, 1) / HOUR;
 const COMPRESSOR_LOAD = 0.88;
 const TRANSFORMER_PF = 0.92;
 const TRANSFORMER_LOAD = 0.72;
+/**
+ * Production lines make nothing below this load (the night and weekend base load: lighting,
+ * standby, fans); above it their output grows with the load. Energy is then about a fixed part
+ * plus a part per piece: what an EnPI baseline regresses (docs/enpi.md).
+ */
+export const LINE_IDLE_LOAD = 0.3;
+/**
+ * Heating and cooling follow the day's mean outdoor temperature: the office draws +3 % of its
+ * load per degree below 18 ℃ and +4 % per degree above 24 ℃, the utilities (pumps, compressors'
+ * cooling) +2 % per degree above 24 ℃; degree days explain part of the plant's energy.
+ */
+export const HEATING_BASE = 18;
+export const COOLING_BASE = 24;
 
 // ---- thing models --------------------------------------------------------------------------------
 
@@ -240,6 +255,7 @@ export class PlantGenerator {
     let initial: number[] = [];
     if (spec.kind === 'meter' || spec.kind === 'transformer') initial = [spec.rated * (3000 + 20_000 * u(0))];
     else if (spec.kind === 'water' || spec.kind === 'gas') initial = [spec.rated * (2000 + 8000 * u(0))];
+    else if (spec.kind === 'line') initial = [Math.round(spec.rated * (500 + 5000 * u(0)))];
     else if (spec.kind === 'compressor') {
       const run = 8000 + 22_000 * u(0);
       initial = [run, Math.round(run * (1.2 + 0.6 * u(1))), run * (0.5 + 0.3 * u(2))];
@@ -294,6 +310,24 @@ export class PlantGenerator {
     return 21 + 6 * Math.sin((2 * Math.PI * (this.localHour(h, f) - 9)) / 24);
   }
 
+  /**
+   * The day's mean outdoor temperature (℃) of local day `day`: a seasonal curve of a
+   * subtropical plant (about 5 ℃ in mid-January, 28 ℃ in mid-July) and a day's weather (±3 ℃).
+   */
+  dayTemperature(day: number): number {
+    const season = Math.cos((2 * Math.PI * (day - 15)) / 365.25);
+    return 16.5 - 11.5 * season + 3 * (2 * uniform(this.seed, SALT.weather, day) - 1);
+  }
+
+  /** Outdoor temperature (℃) at hour `h` plus fraction `f`: the day's mean ± 4 ℃, coolest at 03:00. */
+  outdoor(h: number, f: number): number {
+    const packed = this.local(h);
+    return (
+      this.dayTemperature(Math.floor(packed / 64)) +
+      4 * Math.sin((2 * Math.PI * (this.localHour(h, f) - 9)) / 24)
+    );
+  }
+
   /** The mean load (fraction of rated) at the start of hour `h`: shape × day factor × hour factor. */
   knot(m: ThingModel, h: number): number {
     const packed = this.local(h);
@@ -303,6 +337,14 @@ export class PlantGenerator {
     const base = (WEEKDAY[m.spec.profile][hod] ?? 0.5) * (weekend ? WEEKEND_FACTOR : 1);
     const dayFactor = 1 + 0.08 * (2 * uniform(m.key, SALT.day, day) - 1);
     const hourFactor = 1 + 0.04 * (2 * uniform(m.key, SALT.hour, h) - 1);
+    if (m.spec.profile !== 'production') {
+      const t = this.dayTemperature(day);
+      const hvac =
+        m.spec.profile === 'office'
+          ? 1 + 0.03 * Math.max(0, HEATING_BASE - t) + 0.04 * Math.max(0, t - COOLING_BASE)
+          : 1 + 0.02 * Math.max(0, t - COOLING_BASE);
+      return base * dayFactor * hourFactor * hvac;
+    }
     return base * dayFactor * hourFactor;
   }
 
@@ -409,7 +451,8 @@ export class PlantGenerator {
   /** Whole-hour increments of the counters' sums for hour h (energy in rated-hours; compressors: on-hours, starts). */
   private hourly(m: ThingModel, h: number, k0: number, k1: number): [number, number] {
     if (m.spec.kind === 'compressor') return this.compressorUpTo(this.compressorHour(m, h), 1);
-    return [(k0 + k1) / 2, 0];
+    // Lines: the second sum is the output, the load above the idle load.
+    return [(k0 + k1) / 2, m.spec.kind === 'line' ? Math.max(0, (k0 + k1) / 2 - LINE_IDLE_LOAD) : 0];
   }
 
   /** Sums from the counter's segment start to hour h (prefix cache, advanced incrementally). */
@@ -454,6 +497,8 @@ export class PlantGenerator {
     } else {
       this.knots(m, h);
       q0 += m.k0 * f + ((m.k1 - m.k0) * f * f) / 2;
+      // The hour's output so far, equal to the whole hour's at f = 1 (continuous across hours).
+      if (m.spec.kind === 'line') q1 += Math.max(0, f * (m.k0 + ((m.k1 - m.k0) * f) / 2 - LINE_IDLE_LOAD));
     }
     return { q0, q1, elapsedHours: h - m.segStart + f, replaced: m.segStart !== m.anchor };
   }
@@ -507,6 +552,7 @@ export class PlantGenerator {
         out[2] = round(rate * 100, 2);
         out[3] = round(oil, 1);
         out[4] = round(oil + 6 + 22 * rate * rate + 0.3 * noise(key, SALT.temp + 1, sec), 1);
+        out[5] = round(this.outdoor(h, f) + 0.2 * noise(key, SALT.weather, sec), 1);
         return true;
       }
       case 'compressor': {
@@ -533,6 +579,16 @@ export class PlantGenerator {
         const c = this.counters(m, ts);
         out[0] = round(Math.max(0, rated * load * (1 + 0.08 * noise(key, SALT.sample, sec))), 2);
         out[1] = round((c.replaced ? 0 : (m.initial[0] ?? 0)) + rated * c.q0, 3);
+        return true;
+      }
+      case 'line': {
+        // Pieces per hour at full load (`rated`) for the load above the idle load; whole pieces.
+        this.knots(m, h);
+        const load = m.k0 + (m.k1 - m.k0) * f;
+        const c = this.counters(m, ts);
+        const above = Math.max(0, load - LINE_IDLE_LOAD) / (1 - LINE_IDLE_LOAD);
+        out[0] = round(rated * above * (1 + 0.05 * noise(key, SALT.sample, sec)), 1);
+        out[1] = Math.floor((m.initial[0] ?? 0) + (rated * c.q1) / (1 - LINE_IDLE_LOAD));
         return true;
       }
       case 'fire': {

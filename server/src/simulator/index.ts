@@ -13,6 +13,7 @@ import {
 } from './publisher.ts';
 
 export {
+  HEATING_BASE,
   KINDS,
   type Kind,
   LOAD_PROFILES,

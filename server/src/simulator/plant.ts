@@ -64,6 +64,8 @@ export const CATEGORIES: CategoryPlan[] = [
       // a region's sum of P (the home view's 总有功功率) does not count the plant twice.
       number('Pin', '进线有功功率', 'kW', 4),
       counter('EPin', '进线有功电能', 'kWh', 5),
+      // The temperature controller's outdoor probe: the plant's weather for degree days (EnPI).
+      number('ambientTemp', '环境温度', '℃', 6),
     ],
     models: [
       { name: 'S13-M-1250/10', vendor: '特变电工' },
@@ -150,6 +152,16 @@ export const CATEGORIES: CategoryPlan[] = [
       { name: 'FS1019', vendor: '赋安' },
     ],
   },
+  {
+    kind: 'line',
+    name: '产线计数器',
+    description: '产线出料口的产量计数器：节拍与累计产量（示范工厂，能效指标的产量来源）',
+    abilities: [number('rate', '产出速率', '件/h', 1), counter('pieces', '产量', '件', 2)],
+    models: [
+      { name: 'H7CX-A', vendor: '欧姆龙' },
+      { name: 'DHC3J', vendor: '德力西' },
+    ],
+  },
 ];
 
 export const categoryOf = (kind: Kind): CategoryPlan => CATEGORIES.find((c) => c.kind === kind)!;
@@ -222,6 +234,7 @@ const RATED_LABEL: Record<Kind, [name: string, unit: string]> = {
   water: ['额定流量', 'm³/h'],
   gas: ['额定流量', 'Nm³/h'],
   fire: ['探测半径', 'm'],
+  line: ['额定产能', '件/h'],
 };
 
 /** Standard ratings of distribution transformers, kVA. */
@@ -281,7 +294,8 @@ export function planThings(total: number): ThingPlan[] {
   const nWater = clampInt(total / 20, 2, 10);
   const nGas = clampInt(total / 40, 1, 5);
   const nFire = clampInt(total / 7, 5, 30);
-  const nMeters = total - nTransformers - nCompressors - nWater - nGas - nFire;
+  const lines = FEEDERS.filter((f) => f.profile === 'production');
+  const nMeters = total - nTransformers - nCompressors - nWater - nGas - nFire - lines.length;
 
   for (let i = 1; i <= nCompressors; i++) {
     things.push({
@@ -335,6 +349,20 @@ export function planThings(total: number): ThingPlan[] {
     });
   }
   things.unshift(...transformers);
+
+  // One production counter per production line, at its outlet: the EnPI's output (docs/enpi.md).
+  lines.forEach((feeder, i) => {
+    const line = feeder.region[feeder.region.length - 1];
+    things.push({
+      identifier: `PC-${pad(i + 1)}`,
+      name: `${line}产量计数器`,
+      kind: 'line',
+      region: feeder.region,
+      rated: pick([240, 200, 90, 150], i),
+      profile: 'production',
+      model: i % 2,
+    });
+  });
 
   const waterPlaces: [string[], string, LoadProfile, number][] = [
     [['动力站', '水泵房'], '总进水', 'utility', 40],

@@ -21,7 +21,7 @@ export { counterConsumption, counterIncrement, counterIncrements } from './count
 export { downsample, lttb } from './downsample.ts';
 export { DuckDBTelemetryStore } from './duckdb/store.ts';
 export type * from './store.ts';
-export { DEFAULT_RETENTION, TelemetryWriteError } from './store.ts';
+export { bucketsOf, DEFAULT_RETENTION, TelemetryWriteError } from './store.ts';
 
 export interface TelemetryStoreOptions {
   /** DATA_DIR: the store lives in DATA_DIR/telemetry.duckdb. */

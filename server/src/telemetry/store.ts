@@ -52,6 +52,44 @@ export interface BucketResult {
   resolution: string;
 }
 
+/**
+ * `buckets()` as columns, for readers of many buckets (a month of hours of 200 meters): no object
+ * per bucket. Series `k`'s bucket `i` is at `k * n + i` of each array, `n = starts.length - 1`.
+ */
+export interface BucketColumns {
+  /** The series asked for, in order. */
+  series: readonly SeriesKey[];
+  /** Bucket starts, ms; `starts[n]` is where the last bucket ends. */
+  starts: Float64Array;
+  /** The bucket's value; NaN where `Bucket.value` is null. */
+  values: Float64Array;
+  counts: Float64Array;
+  /** 1 where the bucket is complete. */
+  complete: Uint8Array;
+  resolution: string;
+}
+
+/** The buckets of a column answer, series by series in bucket order. */
+export function bucketsOf(c: BucketColumns): BucketResult {
+  const n = Math.max(0, c.starts.length - 1);
+  const buckets: Bucket[] = new Array(c.series.length * n);
+  c.series.forEach((s, k) => {
+    for (let i = 0; i < n; i++) {
+      const at = k * n + i;
+      const value = c.values[at] as number;
+      buckets[at] = {
+        thingId: s.thingId,
+        metric: s.metric,
+        start: c.starts[i] as number,
+        value: Number.isNaN(value) ? null : value,
+        count: c.counts[at] as number,
+        complete: c.complete[at] === 1,
+      };
+    }
+  });
+  return { buckets, resolution: c.resolution };
+}
+
 export interface LatestValue extends SeriesKey {
   ts: number;
   value: number;
@@ -68,6 +106,8 @@ export interface TelemetryStore {
   write(points: readonly Point[]): Promise<void>;
   /** Bucketed aggregates over a range for these series, from the coarsest resolution that answers exactly. */
   buckets(query: BucketQuery): Promise<BucketResult>;
+  /** The same answer as columns (see BucketColumns). */
+  bucketColumns(query: BucketQuery): Promise<BucketColumns>;
   /** Raw points of one series, oldest first, at most `limit`; for charts that downsample themselves. */
   points(series: SeriesKey, start: number, end: number, limit: number): Promise<Point[]>;
   /**

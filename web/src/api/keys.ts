@@ -172,6 +172,13 @@ export const keys = {
     pages: () => ['board', 'pages'] as const,
     components: (pageId: number) => ['board', 'components', pageId] as const,
   },
+  /** /api/enpi: a definition or output write refreshes the list, the outputs and every report. */
+  enpi: {
+    all: ['enpi'] as const,
+    list: () => ['enpi', 'list'] as const,
+    outputs: (id: number) => ['enpi', id, 'outputs'] as const,
+    report: (id: number, query: object) => ['enpi', id, 'report', query] as const,
+  },
   /** /api/diagrams: the list and each diagram; a write refreshes both. */
   diagrams: {
     all: ['diagrams'] as const,

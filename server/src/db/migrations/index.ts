@@ -13,6 +13,7 @@ import * as tariffs from './2026-11-24-0240-tariffs.ts';
 import * as statistics from './2026-11-24-0250-statistics.ts';
 import * as reports from './2026-11-24-0260-reports.ts';
 import * as alarmOutOfService from './2026-11-24-0270-alarm-out-of-service.ts';
+import * as enpi from './2026-11-24-0320-enpi.ts';
 import * as board from './2026-11-24-0360-board.ts';
 import * as diagrams from './2026-11-24-0370-diagrams.ts';
 
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-24-0260-reports': reports,
   '2026-11-24-0270-alarm-out-of-service': alarmOutOfService,
   '2026-11-24-0360-board': board,
+  '2026-11-24-0320-enpi': enpi,
   '2026-11-24-0370-diagrams': diagrams,
 };
 

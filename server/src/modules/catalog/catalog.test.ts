@@ -24,13 +24,19 @@ function fixture() {
     [10, [1]],
     [11, [2, 3]],
   ]);
-  const reads = { token: 0, abilities: 0, bindings: 0 };
+  const reads = { token: 0, abilities: 0, bindings: 0, things: 0 };
   let gate: Promise<void> | undefined;
   const wait = async () => {
     if (gate) await gate;
   };
   const thingReads: ThingReads = {
     getThing: async (id) => things.get(id)!,
+    getThings: async (ids) => {
+      reads.things++;
+      const missing = ids.find((id) => !things.has(id));
+      if (missing !== undefined) throw new Error(`thing ${missing} not found`);
+      return ids.map((id) => things.get(id)!);
+    },
     thingByToken: async (token) => {
       reads.token++;
       const id = tokens.get(token);
@@ -102,6 +108,26 @@ describe('catalog', () => {
     expect((await f.catalog.abilitiesOf(1)).has('Q')).toBe(false);
     f.advance(1);
     expect((await f.catalog.abilitiesOf(1)).has('Q')).toBe(true);
+  });
+
+  it('selects many things in one read of the things and one of their abilities, then from the cache', async () => {
+    const f = fixture();
+    expect((await f.catalog.select({ resourceType: 'thing', id: 2 })).things[0]?.id).toBe(2);
+    const before = f.reads.abilities;
+    const many = await f.catalog.selectThings([3, 1, 2, 1], 'P');
+    // Thing 2 was cached: 3 and 1 are read together; each answer is what select() answers.
+    expect(f.reads.things).toBe(1);
+    expect(f.reads.abilities).toBe(before + 1);
+    expect(many.map((r) => r.things.map((t) => t.id))).toEqual([[], [1], [2], [1]]);
+    expect(many[1]?.name).toBe('T1');
+    for (const id of [1, 2, 3]) {
+      expect(await f.catalog.select({ resourceType: 'thing', id, ability: 'P' })).toEqual(
+        many[[3, 1, 2].indexOf(id)],
+      );
+    }
+    await f.catalog.selectThings([1, 2, 3]);
+    expect(f.reads.things).toBe(1);
+    await expect(f.catalog.selectThings([1, 99])).rejects.toThrow('thing 99 not found');
   });
 
   it('does not keep what it read while a change happened', async () => {

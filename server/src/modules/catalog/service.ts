@@ -8,6 +8,8 @@ const MAX_ENTRIES = 10_000;
 /** The reads of the things service the catalog answers from. */
 export interface ThingReads {
   getThing(id: number): Promise<Thing>;
+  /** Many things at once; a 404 like getThing's when one is missing. */
+  getThings(ids: readonly number[]): Promise<Thing[]>;
   thingByToken(token: string): Promise<Thing | undefined>;
   thingByIdentifier(identifier: string): Promise<Thing | undefined>;
   effectiveAbilities(thingIds: readonly number[]): Promise<Map<number, EffectiveAbility[]>>;
@@ -117,6 +119,13 @@ export function createCatalog(deps: CatalogDeps) {
     return { name, things, abilities };
   }
 
+  /** A selection's things that have `ability` (all of them without one). */
+  function narrow(all: Resolved, ability: string | undefined): Resolved {
+    if (ability === undefined) return all;
+    const things = all.things.filter((t) => all.abilities.get(t.id)?.some((a) => a.identifier === ability));
+    return { name: all.name, things, abilities: all.abilities };
+  }
+
   return {
     /**
      * The thing owning a device access token, or undefined. With `cached: false` the database is
@@ -155,10 +164,39 @@ export function createCatalog(deps: CatalogDeps) {
       const { resourceType, id, categoryId, successor, ability } = selection;
       const key =
         resourceType === 'thing' ? `thing:${id}` : `region:${id}:${categoryId ?? ''}:${successor ? 1 : 0}`;
-      const all = await cached(selections, key, () => resolve(selection));
-      if (ability === undefined) return all;
-      const things = all.things.filter((t) => all.abilities.get(t.id)?.some((a) => a.identifier === ability));
-      return { name: all.name, things, abilities: all.abilities };
+      return narrow(await cached(selections, key, () => resolve(selection)), ability);
+    },
+
+    /**
+     * `select` of many single things (`resourceType: 'thing'`), in the order asked: the ones not
+     * cached are read together (their things in one query, their abilities in another), not one
+     * by one. Energy statistics of 200 meters asked 400 queries of the database here.
+     */
+    async selectThings(ids: readonly number[], ability?: string): Promise<Resolved[]> {
+      const found = new Map<number, Resolved>();
+      const missing: number[] = [];
+      for (const id of new Set(ids)) {
+        const entry = hit(selections, `thing:${id}`);
+        if (entry) found.set(id, entry.value);
+        else missing.push(id);
+      }
+      if (missing.length > 0) {
+        const started = generation;
+        const things = await deps.things.getThings(missing);
+        const abilities = await deps.things.effectiveAbilities(missing);
+        for (const t of things) {
+          const value: Resolved = {
+            name: t.name,
+            things: [t],
+            abilities: new Map([[t.id, abilities.get(t.id) ?? []]]),
+          };
+          found.set(t.id, value);
+          if (started !== generation) continue;
+          if (selections.size >= MAX_ENTRIES) selections.clear();
+          selections.set(`thing:${t.id}`, { at: clock(), value });
+        }
+      }
+      return ids.map((id) => narrow(found.get(id) as Resolved, ability));
     },
 
     /** A category's abilities (what a region of that category may show before anything is bound). */

@@ -1,5 +1,5 @@
 import type { QueryAggregator } from '@kilowatch/contract';
-import type { Bucket } from '../../telemetry/index.ts';
+import type { BucketColumns } from '../../telemetry/index.ts';
 
 /** A bucket of a series as the query answers it. */
 export interface Slot {
@@ -73,18 +73,19 @@ export function combineSeries(series: readonly (readonly Slot[])[], mode: 'sum' 
   });
 }
 
-/** The store's buckets split per thing, in bucket order. */
-export function byThing(buckets: readonly Bucket[]): Map<number, Slot[]> {
-  const out = new Map<number, Slot[]>();
-  for (const b of buckets) {
-    let list = out.get(b.thingId);
-    if (!list) {
-      list = [];
-      out.set(b.thingId, list);
-    }
-    list.push({ start: b.start, value: b.value, count: b.count, complete: b.complete });
+/** The buckets of series `k` of a column answer, in bucket order. */
+export function slotsOf(columns: BucketColumns, k: number): Slot[] {
+  const n = Math.max(0, columns.starts.length - 1);
+  const out: Slot[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const value = columns.values[k * n + i] as number;
+    out[i] = {
+      start: columns.starts[i] as number,
+      value: Number.isNaN(value) ? null : value,
+      count: columns.counts[k * n + i] as number,
+      complete: columns.complete[k * n + i] === 1,
+    };
   }
-  for (const list of out.values()) list.sort((a, b) => a.start - b.start);
   return out;
 }
 

@@ -22,7 +22,7 @@ import {
   type TelemetryStore,
 } from '../../telemetry/index.ts';
 import type { Catalog, Resolved } from '../catalog/index.ts';
-import { byThing, combineSeries, mergeRuns, missingThings, type Slot } from './buckets.ts';
+import { combineSeries, mergeRuns, missingThings, type Slot, slotsOf } from './buckets.ts';
 import { compileFormula, FormulaError, roundTo } from './formula.ts';
 import {
   alignPoints,
@@ -232,15 +232,15 @@ export function createQueryService(deps: QueryDeps) {
     }
 
     const bucketed = async ({ spec, merge }: Buckets, aggregator: QueryAggregator, r: Range) => {
-      const { buckets, resolution } = await store.buckets({
+      const columns = await store.bucketColumns({
         series: things.map((t) => ({ thingId: t.id, metric })),
         start: r.start,
         end: r.end,
         bucket: spec,
         aggregator,
       });
-      const per = byThing(buckets);
-      const series = things.map((t) => mergeRuns(per.get(t.id) ?? [], merge, aggregator));
+      const { resolution } = columns;
+      const series = things.map((_, k) => mergeRuns(slotsOf(columns, k), merge, aggregator));
       const points = (slots: readonly Slot[], group: string): DataPoint[] =>
         slots.map((s) => ({ key: s.start, value: apply(s.value), group, complete: s.complete }));
       const result =

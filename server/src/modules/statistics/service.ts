@@ -22,7 +22,7 @@ import type { FilterGroupService } from '../filter-groups/index.ts';
 import type { QueryService } from '../query/index.ts';
 
 export interface StatisticsDeps {
-  catalog: Pick<Catalog, 'select'>;
+  catalog: Pick<Catalog, 'select' | 'selectThings'>;
   /** The one telemetry query: buckets, counter consumption with resets, comparisons. */
   query: Pick<QueryService, 'data' | 'dataOf'>;
   filterGroups: Pick<FilterGroupService, 'get'>;
@@ -150,6 +150,32 @@ export function createStatisticsService(deps: StatisticsDeps) {
     }
   }
 
+  /** Every member resolved; things asked by id are read together (one query, not one each). */
+  async function resolveAll(
+    list: readonly Member[],
+    metric: string | undefined,
+    categoryId: number | undefined,
+  ) {
+    const direct = list.flatMap((m, i) =>
+      m.resourceType === 'thing' && !m.key.startsWith('filter:') ? [i] : [],
+    );
+    const batched = new Set(direct);
+    const out: Resolved[] = new Array(list.length);
+    const [things] = await Promise.all([
+      deps.catalog.selectThings(
+        direct.map((i) => (list[i] as Member).resourceId),
+        metric,
+      ),
+      ...list.map(async (m, i) => {
+        if (!batched.has(i)) out[i] = await resolve(m, metric, categoryId);
+      }),
+    ]);
+    direct.forEach((i, k) => {
+      out[i] = things[k] as Resolved;
+    });
+    return out;
+  }
+
   async function range(q: StatisticsQuery, circleMetrics: CircleMetrics = {}): Promise<StatisticsResult> {
     const list = await members(q);
     if (list.length > MAX_STATISTICS_SERIES) {
@@ -162,7 +188,7 @@ export function createStatisticsService(deps: StatisticsDeps) {
     }
     const { start, end, groupByTime, free } = rangeOf(q);
     const metric = q.metricIdentifier;
-    const resolved = await Promise.all(list.map((m) => resolve(m, metric, q.categoryId)));
+    const resolved = await resolveAll(list, metric, q.categoryId);
 
     let ability: EffectiveAbility | undefined;
     for (const r of resolved) {

@@ -504,6 +504,17 @@ export function createThingsService(deps: ThingsServiceDeps) {
 
     getThing: (id: number): Promise<Thing> => requireThing(db, id),
 
+    /** The things with these ids, in one read per 500; a 404 like getThing's for the first one missing. */
+    async getThings(ids: readonly number[]): Promise<Thing[]> {
+      const out: Thing[] = [];
+      for (let i = 0; i < ids.length; i += 500)
+        out.push(...(await repo.findThings(db, ids.slice(i, i + 500))));
+      const found = new Set(out.map((t) => t.id));
+      const missing = ids.find((id) => !found.has(id));
+      if (missing !== undefined) throw notFound('things.thingNotFound', missing);
+      return out;
+    },
+
     /** The thing a device access token belongs to, or undefined (the unique index on the token). */
     thingByToken: (token: string): Promise<Thing | undefined> => repo.findThingByToken(db, token),
 

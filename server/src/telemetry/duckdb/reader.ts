@@ -3,7 +3,7 @@
  * grid from the coarsest rollup that tiles it, and chart downsampling from the rollups.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { MINUTE, PlantCalendar } from '@kilowatch/contract/calendar';
+import { HOUR, MINUTE, PlantCalendar } from '@kilowatch/contract/calendar';
 import {
   bucketStart,
   bucketWidthFor,
@@ -12,15 +12,22 @@ import {
   gapTolerance,
   gridOf,
   MAX_BUCKETS,
-  MIN_GAP_MS,
   RESOLUTIONS,
   type Resolution,
   resolutionFor,
 } from '../buckets.ts';
 import { counterIncrement, incrementSql } from '../counter.ts';
-import type { Bucket, BucketAggregator, BucketQuery, BucketResult, Point, SeriesKey } from '../store.ts';
+import {
+  type BucketAggregator,
+  type BucketColumns,
+  type BucketQuery,
+  type BucketResult,
+  bucketsOf,
+  type Point,
+  type SeriesKey,
+} from '../store.ts';
 import { lastBeforeMinute } from './rollups.ts';
-import { columns, int, type Lane } from './schema.ts';
+import { columns, doubleColumns, int, type Lane } from './schema.ts';
 import { aggregateRun, lowerBound, type SeriesState, type SeriesTable } from './series.ts';
 
 /** What reads need of the store. */
@@ -30,15 +37,6 @@ export interface ReadContext {
   /** The least busy reader connection. */
   reader(): Lane;
   now(): number;
-}
-
-interface Aggregated {
-  cnt: number;
-  value: number | null;
-  firstTs: number;
-  lastTs: number;
-  maxGap: number;
-  firstValue: number;
 }
 
 /** Raw points of one series, oldest first (see TelemetryStore.points). */
@@ -94,9 +92,18 @@ export async function bucketsAt(
   query: BucketQuery,
   at?: Resolution,
 ): Promise<BucketResult> {
+  return bucketsOf(await bucketColumnsAt(ctx, query, at));
+}
+
+/** `bucketsAt` as columns (see TelemetryStore.bucketColumns). */
+export async function bucketColumnsAt(
+  ctx: ReadContext,
+  query: BucketQuery,
+  at?: Resolution,
+): Promise<BucketColumns> {
   const { start, end, aggregator } = query;
   if (!Number.isFinite(start) || !Number.isFinite(end)) throw new RangeError('start and end must be numbers');
-  if (!(end > start)) return { buckets: [], resolution: at ?? 'raw' };
+  if (!(end > start)) return emptyColumns(query.series, at ?? 'raw');
   const g = gridOf(ctx.calendar, query.bucket, start, end);
   if (g.n * Math.max(1, query.series.length) > MAX_BUCKETS) {
     throw new RangeError(`the query asks for ${g.n * query.series.length} buckets, more than ${MAX_BUCKETS}`);
@@ -107,70 +114,128 @@ export async function bucketsAt(
     throw new RangeError(`${at} rows do not tile these buckets (the coarsest that does is ${coarsest})`);
   }
   const resolution = at ?? coarsest;
-  const known = query.series
-    .map((s) => ctx.series.get(s.thingId, s.metric))
-    .filter((st): st is SeriesState => st !== undefined);
-  const data = known.length > 0 ? await aggregate(ctx, known, g, resolution, aggregator) : new Map();
+  const known = [
+    ...new Set(
+      query.series
+        .map((s) => ctx.series.get(s.thingId, s.metric))
+        .filter((st): st is SeriesState => st !== undefined),
+    ),
+  ];
+  const data = known.length > 0 ? await aggregate(ctx, known, g, resolution, aggregator) : null;
 
-  const starts = new Array<number>(g.n + 1);
-  for (let i = 0; i <= g.n; i++) starts[i] = bucketStart(ctx.calendar, g, i);
+  const n = g.n;
+  const starts = new Float64Array(n + 1);
+  for (let i = 0; i <= n; i++) starts[i] = bucketStart(ctx.calendar, g, i);
+  const size = query.series.length * n;
+  const values = new Float64Array(size).fill(aggregator === 'count' ? 0 : Number.NaN);
+  const counts = new Float64Array(size);
+  const complete = new Uint8Array(size);
   const now = ctx.now();
-  const buckets: Bucket[] = [];
-  for (const s of query.series) {
+  query.series.forEach((s, k) => {
     const st = ctx.series.get(s.thingId, s.metric);
-    const rows = st ? data.get(st.id) : undefined;
-    const tolerance = st ? gapTolerance(st.intervalMs) : MIN_GAP_MS;
-    for (let i = 0; i < g.n; i++) {
-      const bs = starts[i] as number;
+    const row = st && data ? data.row.get(st.id) : undefined;
+    if (!st || row === undefined || !data) return;
+    const tolerance = gapTolerance(st.intervalMs);
+    const from = row * n;
+    const to = k * n;
+    for (let i = 0; i < n; i++) {
+      const cnt = data.cnt[from + i] as number;
+      if (cnt === 0) continue;
       const be = starts[i + 1] as number;
-      const a = rows?.get(i);
-      if (!a || a.cnt === 0) {
-        buckets.push({
-          thingId: s.thingId,
-          metric: s.metric,
-          start: bs,
-          value: aggregator === 'count' ? 0 : null,
-          count: 0,
-          complete: false,
-        });
-        continue;
-      }
-      const complete =
+      const v = data.value[from + i] as number;
+      values[to + i] = aggregator === 'count' ? cnt : aggregator === 'avg' ? v / cnt : v;
+      counts[to + i] = cnt;
+      complete[to + i] =
         be <= now &&
-        st !== undefined &&
         st.firstTs !== null &&
-        st.firstTs <= bs &&
-        a.maxGap <= tolerance &&
-        be - a.lastTs <= tolerance;
-      buckets.push({
-        thingId: s.thingId,
-        metric: s.metric,
-        start: bs,
-        value: aggregator === 'count' ? a.cnt : aggregator === 'avg' ? (a.value as number) / a.cnt : a.value,
-        count: a.cnt,
-        complete,
-      });
+        st.firstTs <= (starts[i] as number) &&
+        (data.maxGap[from + i] as number) <= tolerance &&
+        be - (data.lastTs[from + i] as number) <= tolerance
+          ? 1
+          : 0;
     }
-  }
-  return { buckets, resolution };
+  });
+  return { series: query.series, starts, values, counts, complete, resolution };
 }
 
-/** Per series id, per bucket index: the aggregate over the grid bucket. */
+function emptyColumns(series: readonly SeriesKey[], resolution: string): BucketColumns {
+  return {
+    series,
+    starts: new Float64Array(0),
+    values: new Float64Array(0),
+    counts: new Float64Array(0),
+    complete: new Uint8Array(0),
+    resolution,
+  };
+}
+
+/**
+ * Aggregates over the grid, one row of `n` buckets per series (its index in `row`): a bucket
+ * without samples has count 0; value NaN where the aggregator has none.
+ */
+interface Aggregates {
+  row: Map<number, number>;
+  cnt: Float64Array;
+  value: Float64Array;
+  lastTs: Float64Array;
+  maxGap: Float64Array;
+}
+
+/** The rollup whose rows are exactly the grid's buckets, if any (no grouping needed then). */
+function identityRollup(g: Grid, resolution: Resolution): boolean {
+  if (g.kind === 'fixed') {
+    return (resolution === 'hour' && g.width === HOUR) || (resolution === 'minute' && g.width === MINUTE);
+  }
+  return g.kind === 'days' && g.k === 1 && resolution === 'day';
+}
+
+/** The rollup column, or its combination over rows, that gives an aggregator's value. */
+function rollupValue(aggregator: BucketAggregator, grouped: boolean): string {
+  switch (aggregator) {
+    case 'avg':
+    case 'sum':
+      return grouped ? 'sum(vsum)' : 'vsum';
+    case 'min':
+      return grouped ? 'min(vmin)' : 'vmin';
+    case 'max':
+      return grouped ? 'max(vmax)' : 'vmax';
+    case 'first':
+      return grouped ? 'arg_min(vfirst, first_ts)' : 'vfirst';
+    case 'last':
+      return grouped ? 'arg_max(vlast, last_ts)' : 'vlast';
+    case 'delta':
+      return grouped ? 'sum(inc)' : 'inc';
+    default:
+      return 'NULL::DOUBLE';
+  }
+}
+
+/** Per series, per bucket index: the aggregate over the grid bucket. */
 async function aggregate(
   ctx: ReadContext,
   known: readonly SeriesState[],
   g: Grid,
   resolution: Resolution,
   aggregator: BucketAggregator,
-): Promise<Map<number, Map<number, Aggregated>>> {
-  const ids = [...new Set(known.map((s) => s.id))].map(int).join(',');
+): Promise<Aggregates> {
+  const ids = known.map((s) => int(s.id)).join(',');
   const { index, lo, hi } = indexSql(g, resolution === 'raw' ? 'ts' : 'bucket');
+  const n = g.n;
+  const row = new Map(known.map((s, i) => [s.id, i]));
+  const size = known.length * n;
+  const out: Aggregates = {
+    row,
+    cnt: new Float64Array(size),
+    value: new Float64Array(size).fill(Number.NaN),
+    lastTs: new Float64Array(size),
+    maxGap: new Float64Array(size),
+  };
+  if (resolution === 'raw' && g.kind === 'fixed') {
+    if (aggregateRecent(known, g, aggregator, out)) return out;
+  }
   let sql: string;
   let prev: Map<number, { ts: number; value: number }> | undefined;
-  if (resolution === 'raw' && g.kind === 'fixed') {
-    const recent = aggregateRecent(known, g, aggregator);
-    if (recent) return recent;
-  }
+  // Every column DOUBLE and never NULL (NaN instead): they are copied out as typed arrays.
   if (resolution === 'raw') {
     const value =
       aggregator === 'avg' || aggregator === 'sum'
@@ -190,61 +255,57 @@ async function aggregate(
         SELECT series_id, ts, value, ts - lag(ts) OVER w AS gap, lag(value) OVER w AS pv
         FROM raw WHERE series_id IN (${ids}) AND ts >= ${int(lo)} AND ts < ${int(hi)}
         WINDOW w AS (PARTITION BY series_id ORDER BY ts))
-      SELECT series_id, (${index})::INTEGER AS bi, count(*)::DOUBLE, ${value}, min(ts)::DOUBLE, max(ts)::DOUBLE,
-        max(gap)::DOUBLE, arg_min(value, ts)
-      FROM s GROUP BY ALL`;
+      SELECT series_id::DOUBLE, (${index})::DOUBLE AS bi, count(*)::DOUBLE, coalesce(${value}, 'NaN'),
+        max(ts)::DOUBLE, coalesce(max(gap), 0)::DOUBLE, min(ts)::DOUBLE, arg_min(value, ts)
+      FROM s GROUP BY series_id, bi`;
     prev = await ctx.reader().run((c) => lastBefore(c, known, lo));
+  } else if (identityRollup(g, resolution)) {
+    // One stored row per series and bucket: read as they are.
+    sql = `SELECT series_id::DOUBLE, (${index})::DOUBLE, cnt::DOUBLE, coalesce(${rollupValue(aggregator, false)}, 'NaN'),
+        last_ts::DOUBLE, coalesce(max_gap, 0)::DOUBLE
+      FROM ${resolution} WHERE series_id IN (${ids}) AND bucket >= ${int(lo)} AND bucket < ${int(hi)}`;
   } else {
-    const value =
-      aggregator === 'avg' || aggregator === 'sum'
-        ? 'sum(vsum)'
-        : aggregator === 'min'
-          ? 'min(vmin)'
-          : aggregator === 'max'
-            ? 'max(vmax)'
-            : aggregator === 'first'
-              ? 'arg_min(vfirst, first_ts)'
-              : aggregator === 'last'
-                ? 'arg_max(vlast, last_ts)'
-                : aggregator === 'delta'
-                  ? 'sum(inc)'
-                  : 'NULL::DOUBLE';
-    sql = `SELECT series_id, (${index})::INTEGER AS bi, sum(cnt)::DOUBLE, ${value}, min(first_ts)::DOUBLE,
-        max(last_ts)::DOUBLE, max(max_gap)::DOUBLE, arg_min(vfirst, first_ts)
+    sql = `SELECT series_id::DOUBLE, (${index})::DOUBLE AS bi, sum(cnt)::DOUBLE,
+        coalesce(${rollupValue(aggregator, true)}, 'NaN'), max(last_ts)::DOUBLE, coalesce(max(max_gap), 0)::DOUBLE
       FROM ${resolution} WHERE series_id IN (${ids}) AND bucket >= ${int(lo)} AND bucket < ${int(hi)}
-      GROUP BY ALL`;
+      GROUP BY series_id, bi`;
   }
-  const cols = await ctx.reader().run((c) => columns(c, sql));
-  const [sid, bi, cnt, val, fts, lts, gap, fv] = cols as number[][];
-  const out = new Map<number, Map<number, Aggregated>>();
-  const firstBucket = new Map<number, number>();
-  for (let i = 0; i < (sid?.length ?? 0); i++) {
-    const id = sid?.[i] as number;
-    let m = out.get(id);
-    if (!m) {
-      m = new Map();
-      out.set(id, m);
+  // sid, bucket index, count, value, last ts, max gap; then for raw, the first sample's ts and value.
+  const [sid, bi, cnt, val, lts, gap, fts, fv] = (await ctx.reader().run((c) => doubleColumns(c, sql))) as [
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array,
+    Float64Array?,
+    Float64Array?,
+  ];
+  /** Where each series' earliest bucket with samples is, for the step from before the range. */
+  const first = prev ? new Map<number, number>() : null;
+  for (let i = 0; i < sid.length; i++) {
+    const id = sid[i] as number;
+    const at = (row.get(id) as number) * n + (bi[i] as number);
+    out.cnt[at] = cnt[i] as number;
+    out.value[at] = val[i] as number;
+    out.lastTs[at] = lts[i] as number;
+    out.maxGap[at] = gap[i] as number;
+    if (first) {
+      const f = first.get(id);
+      if (f === undefined || (bi[i] as number) < (bi[f] as number)) first.set(id, i);
     }
-    const b = bi?.[i] as number;
-    m.set(b, {
-      cnt: cnt?.[i] as number,
-      value: (val?.[i] as number | null) ?? null,
-      firstTs: fts?.[i] as number,
-      lastTs: lts?.[i] as number,
-      maxGap: (gap?.[i] as number | null) ?? 0,
-      firstValue: fv?.[i] as number,
-    });
-    const fb = firstBucket.get(id);
-    if (fb === undefined || b < fb) firstBucket.set(id, b);
   }
-  if (prev) {
+  if (prev && first && fts && fv) {
     // Raw: the first sample of each series steps from the last sample before the range.
-    for (const [id, b] of firstBucket) {
+    for (const [id, i] of first) {
       const p = prev.get(id);
-      const a = out.get(id)?.get(b);
-      if (!p || !a) continue;
-      a.maxGap = Math.max(a.maxGap, a.firstTs - p.ts);
-      if (aggregator === 'delta') a.value = (a.value ?? 0) + counterIncrement(p.value, a.firstValue);
+      if (!p) continue;
+      const at = (row.get(id) as number) * n + (bi[i] as number);
+      out.maxGap[at] = Math.max(out.maxGap[at] as number, (fts[i] as number) - p.ts);
+      if (aggregator === 'delta') {
+        const v = out.value[at] as number;
+        out.value[at] = (Number.isNaN(v) ? 0 : v) + counterIncrement(p.value, fv[i] as number);
+      }
     }
   }
   return out;
@@ -358,28 +419,30 @@ async function lastBefore(
   return out;
 }
 
-/** Raw buckets from the recent points in memory, when they hold the range and the sample before it. */
+/**
+ * Raw buckets from the recent points in memory into `out`, when they hold the range and the
+ * sample before it; false (nothing written) when they do not.
+ */
 function aggregateRecent(
   known: readonly SeriesState[],
   g: Extract<Grid, { kind: 'fixed' }>,
   aggregator: BucketAggregator,
-): Map<number, Map<number, Aggregated>> | undefined {
+  out: Aggregates,
+): boolean {
   const lo = g.base;
   const hi = g.base + g.n * g.width;
   const plan: { st: SeriesState; from: number; prev: { ts: number; value: number } | null }[] = [];
   for (const st of known) {
-    if (st.recentFrom > lo) return undefined;
+    if (st.recentFrom > lo) return false;
     const from = lowerBound(st.recentTs, lo);
     let prev: { ts: number; value: number } | null = null;
     if (from > 0) prev = { ts: st.recentTs[from - 1] as number, value: st.recentValues[from - 1] as number };
-    else if (st.firstTs !== null && st.firstTs < lo) return undefined; // the previous sample is not in memory
+    else if (st.firstTs !== null && st.firstTs < lo) return false; // the previous sample is not in memory
     plan.push({ st, from, prev });
   }
-  const out = new Map<number, Map<number, Aggregated>>();
   const bucketOf = (t: number) => Math.floor((t - g.base) / g.width);
   for (const { st, from, prev } of plan) {
-    const m = new Map<number, Aggregated>();
-    out.set(st.id, m);
+    const base = (out.row.get(st.id) as number) * g.n;
     const to = lowerBound(st.recentTs, hi);
     aggregateRun(st.recentTs, st.recentValues, from, to, prev, bucketOf, (b, a) => {
       const value =
@@ -395,16 +458,12 @@ function aggregateRecent(
                   ? a.last
                   : aggregator === 'delta'
                     ? a.inc
-                    : null;
-      m.set(b, {
-        cnt: a.cnt,
-        value,
-        firstTs: a.firstTs,
-        lastTs: a.lastTs,
-        maxGap: a.maxGap ?? 0,
-        firstValue: a.first,
-      });
+                    : Number.NaN;
+      out.cnt[base + b] = a.cnt;
+      out.value[base + b] = value;
+      out.lastTs[base + b] = a.lastTs;
+      out.maxGap[base + b] = a.maxGap ?? 0;
     });
   }
-  return out;
+  return true;
 }

@@ -2,7 +2,7 @@
  * The DuckDB store's tables and the few helpers every statement goes through: a connection that
  * runs statements in order (`Lane`), column reads, and integers checked before they enter SQL.
  */
-import { BIGINT, DOUBLE, type DuckDBConnection, INTEGER } from '@duckdb/node-api';
+import { BIGINT, DOUBLE, type DuckDBConnection, DuckDBDoubleVector, INTEGER } from '@duckdb/node-api';
 import { incrementSql } from '../counter.ts';
 
 /** Rollup tables, finest first. */
@@ -78,6 +78,32 @@ export class Lane {
 export async function columns(conn: DuckDBConnection, sql: string): Promise<unknown[][]> {
   const reader = await conn.runAndReadAll(sql);
   return reader.getColumns() as unknown[][];
+}
+
+/**
+ * The columns of a result whose every column is a DOUBLE that is never NULL (write NULL as NaN
+ * in the SQL), copied out chunk by chunk as typed arrays: no value-by-value conversion, which
+ * costs more than the query itself on a hundred thousand rows.
+ */
+export async function doubleColumns(conn: DuckDBConnection, sql: string): Promise<Float64Array[]> {
+  const result = await conn.run(sql);
+  const rows = Number(result.rowCount);
+  const out = Array.from({ length: result.columnCount }, () => new Float64Array(rows));
+  let at = 0;
+  for (let i = 0; i < result.chunkCount; i++) {
+    const chunk = result.getChunk(i);
+    out.forEach((column, c) => {
+      const vector = chunk.getColumnVector(c);
+      if (!(vector instanceof DuckDBDoubleVector)) throw new TypeError(`column ${c} is not a DOUBLE`);
+      // The vector's own Float64Array over DuckDB's memory (not in node-api's typings); item by
+      // item if a release ever keeps it elsewhere.
+      const items = (vector as unknown as { items?: unknown }).items;
+      if (items instanceof Float64Array && items.length === chunk.rowCount) column.set(items, at);
+      else for (let r = 0; r < chunk.rowCount; r++) column[at + r] = vector.getItem(r) ?? Number.NaN;
+    });
+    at += chunk.rowCount;
+  }
+  return out;
 }
 
 export async function scalar(conn: DuckDBConnection, sql: string): Promise<number> {

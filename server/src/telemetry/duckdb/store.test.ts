@@ -10,7 +10,14 @@ import {
   type Resolution,
   TelemetryWriteError,
 } from '../index.ts';
-import type { Bucket, BucketAggregator, BucketSpec, Point, SeriesKey } from '../store.ts';
+import {
+  type Bucket,
+  type BucketAggregator,
+  type BucketSpec,
+  bucketsOf,
+  type Point,
+  type SeriesKey,
+} from '../store.ts';
 
 const RETENTION = { rawDays: 90, minuteDays: 400, hourDays: 1830 };
 const AGGREGATORS: BucketAggregator[] = ['avg', 'sum', 'max', 'min', 'count', 'first', 'last', 'delta'];
@@ -464,6 +471,70 @@ describe('counters, late points and gaps', () => {
       fill.push({ ...key, ts: t, value: 1 });
     await store.write(fill);
     expect((await store.buckets(q)).buckets[4]?.complete).toBe(true);
+  });
+});
+
+describe('buckets as columns', () => {
+  it('bucketColumns answers what buckets answers, series by series, without a bucket object each', async () => {
+    const store = await memoryStore('Asia/Shanghai', () => T0 + 3 * DAY);
+    const a = { thingId: 1, metric: 'kwh' };
+    const b = { thingId: 2, metric: 'kwh' };
+    const pts: Point[] = [];
+    for (let t = T0; t < T0 + 2 * DAY; t += 30_000) {
+      // b resets mid-morning of the first day, inside an hour and inside a day.
+      pts.push({ ...a, ts: t, value: 100 + (t - T0) / 60_000 });
+      pts.push({
+        ...b,
+        ts: t,
+        value: t < T0 + 9 * HOUR + 17 * MINUTE ? 5_000 + (t - T0) / 30_000 : (t - T0) / 60_000 - 500,
+      });
+    }
+    await store.write(pts);
+    const unknown = { thingId: 3, metric: 'kwh' };
+    for (const bucket of [
+      { widthMs: HOUR },
+      { widthMs: 15 * MINUTE },
+      { widthMs: DAY },
+      { calendar: 'month' as const },
+    ]) {
+      for (const aggregator of ['delta', 'avg', 'count', 'last'] as const) {
+        const query = {
+          series: [a, unknown, b, a],
+          start: T0 + 5 * HOUR,
+          end: T0 + 2 * DAY,
+          bucket,
+          aggregator,
+        };
+        const columns = await store.bucketColumns(query);
+        expect(bucketsOf(columns), `${aggregator} ${JSON.stringify(bucket)}`).toEqual(
+          await store.buckets(query),
+        );
+        const n = columns.starts.length - 1;
+        expect(columns.values.length).toBe(4 * n);
+        expect(columns.values.subarray(0, n)).toEqual(columns.values.subarray(3 * n));
+      }
+    }
+    // Consumption of the local day with the reset, from its day row, equals the counter rule over
+    // the raw points (the reset counts what the meter counted since it restarted).
+    const resetDay = store.calendar.startOfDay(T0 + 10 * HOUR);
+    const day = await store.bucketColumns({
+      series: [b],
+      start: resetDay,
+      end: resetDay + DAY,
+      bucket: { widthMs: DAY },
+      aggregator: 'delta',
+    });
+    expect(day.resolution).toBe('day');
+    const raw = await store.points(b, day.starts[0] as number, day.starts[1] as number, 10_000);
+    const before = await store.points(b, (day.starts[0] as number) - MINUTE, day.starts[0] as number, 10);
+    let expected = 0;
+    let prev = before[before.length - 1]?.value ?? null;
+    for (const p of raw) {
+      expected += counterIncrement(prev, p.value);
+      prev = p.value;
+    }
+    expect(raw.some((p, i) => i > 0 && p.value < (raw[i - 1]?.value ?? 0) / 2)).toBe(true);
+    expect(day.values[0]).toBeCloseTo(expected, 9);
   });
 });
 

@@ -12,6 +12,7 @@ import {
   resolutionFor,
 } from '../buckets.ts';
 import {
+  type BucketColumns,
   type BucketQuery,
   type BucketResult,
   type BucketSpec,
@@ -217,6 +218,10 @@ export class DuckDBTelemetryStore implements TelemetryStore {
 
   buckets(query: BucketQuery): Promise<BucketResult> {
     return reader.bucketsAt(this.reads, query);
+  }
+
+  bucketColumns(query: BucketQuery): Promise<BucketColumns> {
+    return reader.bucketColumnsAt(this.reads, query);
   }
 
   /**
