@@ -8,6 +8,7 @@ export * from './common.ts';
 export * from './compare.ts';
 export * from './constants.ts';
 export * from './dashboard.ts';
+export * from './diagrams.ts';
 export * from './endpoint.ts';
 export * from './enpi.ts';
 export * from './filter-groups.ts';

@@ -20,6 +20,7 @@ import { alarmNotifyRoutes, alarmRoutes } from './modules/alarms/index.ts';
 import { authRoutes } from './modules/auth/index.ts';
 import { boardPageRoutes } from './modules/board/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
+import { diagramRoutes } from './modules/diagrams/index.ts';
 import { enpiRoutes } from './modules/enpi/index.ts';
 import { filterGroupRoutes } from './modules/filter-groups/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
@@ -203,6 +204,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         });
         await api.register(boardPageRoutes, { service: services.board });
         await api.register(enpiRoutes, { service: services.enpi });
+        await api.register(diagramRoutes, { service: services.diagrams });
       },
       { prefix: '/api' },
     );

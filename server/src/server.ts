@@ -65,12 +65,13 @@ try {
 
 console.info(`Kilowatch listening on http://localhost:${config.port}`);
 if (config.simulator.enabled) {
-  const { things, regions, metricConfigs, alarms } = app.services;
+  const { things, regions, metricConfigs, alarms, diagrams } = app.services;
   demo = await startAppDemo(app, config, {
     things,
     regions,
     saveConfigs: (patch) => metricConfigs.saveConfigs(patch),
     alarms,
+    diagrams,
   });
 }
 

@@ -18,6 +18,7 @@ import {
 import { createBoardService } from './modules/board/index.ts';
 import { createCatalog } from './modules/catalog/index.ts';
 import { createDashboardService } from './modules/dashboard/index.ts';
+import { createDiagramsService } from './modules/diagrams/index.ts';
 import { createEnpiService } from './modules/enpi/index.ts';
 import { createFilterGroupService } from './modules/filter-groups/index.ts';
 import { createMetricConfigService } from './modules/metric-configs/index.ts';
@@ -163,6 +164,7 @@ export function buildServices(deps: ServiceDeps) {
     data: (q) => query.data(q, null),
     now,
   });
+  const diagrams = createDiagramsService({ db, catalog, now });
 
   return {
     things,
@@ -186,6 +188,7 @@ export function buildServices(deps: ServiceDeps) {
     board,
     enpi,
     dashboard,
+    diagrams,
   };
 }
 

@@ -77,6 +77,9 @@ const OPEN_TO_EVERY_USER = new Set([
   'GET /api/dashboard/overview',
   'GET /api/dashboard/map',
   'GET /api/dashboard/map/image',
+  // Single-line diagrams: everyone reads them; writes need /electricDiagram/index (docs/electric-diagram.md).
+  'GET /api/diagrams',
+  'GET /api/diagrams/:id',
 ]);
 /**
  * Public for the user-token hook but guarded by a device access token of their own (telemetry

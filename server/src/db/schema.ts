@@ -674,3 +674,17 @@ export interface DashboardPlacementsTable {
   y: number;
   updated_at: string;
 }
+// ---- single-line diagrams (migration 0410; docs/electric-diagram.md) -----------------------------
+
+export interface DB {
+  diagrams: DiagramsTable;
+}
+
+export interface DiagramsTable {
+  id: Generated<number>;
+  name: string;
+  /** JSON: DiagramGraph (contract/src/diagrams.ts). */
+  graph: string;
+  created_at: string;
+  updated_at: string;
+}

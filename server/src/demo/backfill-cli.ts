@@ -108,6 +108,7 @@ try {
     regions,
     metricConfigs,
     alarms,
+    diagrams,
   } = buildServices({
     config,
     database,
@@ -121,6 +122,7 @@ try {
     regions,
     saveConfigs: (patch) => metricConfigs.saveConfigs(patch),
     alarms,
+    diagrams,
   };
   const seeded = await seedPlant(services, { things: config.simulator.things });
   if (seeded.seeded) console.info(`Seeded the demo plant: ${seeded.things} things.`);

@@ -12,12 +12,13 @@ describe.each(dialects())('seeding the demo plant (%s)', (dialect) => {
   afterAll(() => t?.close());
 
   it('creates categories, models, regions and bound things once', async () => {
-    const { things: thingsService, regions, metricConfigs, alarms } = t.app.services;
+    const { things: thingsService, regions, metricConfigs, alarms, diagrams } = t.app.services;
     const services: DemoServices = {
       things: thingsService,
       regions,
       saveConfigs: (patch) => metricConfigs.saveConfigs(patch),
       alarms,
+      diagrams,
     };
     const first = await seedPlant(services, { things: 50 });
     expect(first).toMatchObject({ seeded: true, things: 50 });
@@ -90,6 +91,20 @@ describe.each(dialects())('seeding the demo plant (%s)', (dialect) => {
     expect(abilities.find((a) => a.identifier === 'motorTemp')?.name).toBe('电机温度');
     const motor = rules.find((r) => r.name === '电机温度过高')!;
     expect(motor.things).toBe(rules.find((r) => r.name === '空压机跳机')!.things);
+
+    // The substation's single-line diagram: transformers on the incoming side of their busbars,
+    // cabinet meters on the feeders, each bound to the thing of the plan.
+    const saved = (await get('/api/diagrams')) as { id: number; name: string }[];
+    expect(saved.map((d) => d.name)).toEqual(['变配电室']);
+    const { graph } = (await get(`/api/diagrams/${saved[0]!.id}`)) as {
+      graph: { nodes: { symbol: string; label: string; binding?: { thingId: number; power?: string } }[] };
+    };
+    const named = new Map((await loadPlant(thingsService)).map((x) => [x.id, x]));
+    const boundTo = (symbol: string) =>
+      graph.nodes.filter((n) => n.symbol === symbol).map((n) => named.get(n.binding!.thingId)?.kind);
+    expect(boundTo('transformer')).toEqual(['transformer', 'transformer']);
+    expect(boundTo('feeder')).toEqual(Array(6).fill('meter'));
+    expect(graph.nodes.filter((n) => n.symbol === 'busbar')).toHaveLength(2);
   });
 
   it('simulates only the metrics a category declares (a plant seeded before an ability existed)', async () => {

@@ -18,6 +18,7 @@ import {
   SOURCE_VALUE,
 } from '../simulator/index.ts';
 import { type DemoAlarms, seedAlarmRules } from './alarm-rules.ts';
+import { type DemoDiagrams, seedDiagram } from './diagram.ts';
 
 /** Saves a resource's metric configs (the metric-config service's `saveConfigs`). */
 export type SaveMetricConfigs = (patch: MetricConfigPatch) => Promise<unknown>;
@@ -32,6 +33,8 @@ export interface DemoServices {
   saveConfigs: SaveMetricConfigs;
   /** The alarm centre: the demo's rules watch what the simulator does. */
   alarms: DemoAlarms;
+  /** The single-line diagrams: the demo draws its substation. */
+  diagrams: DemoDiagrams;
 }
 
 /**
@@ -154,6 +157,7 @@ export async function seedPlant(services: DemoServices, options: { things: numbe
   }
 
   const byRegion = new Map<number, number[]>();
+  const idByIdentifier = new Map<string, number>();
   for (const thing of plan) {
     const modelId = models.get(thing.kind)?.[thing.model];
     const regionId = regions.get(thing.region[thing.region.length - 1]!);
@@ -171,6 +175,7 @@ export async function seedPlant(services: DemoServices, options: { things: numbe
         setting: { attributes: attributesOf(thing) },
       }));
     byRegion.set(regionId, [...(byRegion.get(regionId) ?? []), created.id]);
+    idByIdentifier.set(thing.identifier, created.id);
   }
   for (const [regionId, thingIds] of byRegion) await regionService.bind(regionId, thingIds);
   const rootId = regions.get(ROOT_REGION);
@@ -178,6 +183,7 @@ export async function seedPlant(services: DemoServices, options: { things: numbe
     await services.saveConfigs({ resourceType: 'region', resourceId: rootId, configs: HOME_CONFIGS });
     await seedAlarmRules(services.alarms, rootId, (name) => findCategoryId(thingsService, name));
   }
+  await seedDiagram(services.diagrams, plan, (identifier) => idByIdentifier.get(identifier));
   return { seeded: true, things: plan.length, regions };
 }
 

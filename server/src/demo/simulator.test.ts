@@ -39,6 +39,7 @@ describe('live publisher over MQTT to the app broker', () => {
       regions,
       saveConfigs: (patch) => metricConfigs.saveConfigs(patch),
       alarms: t.app.services.alarms,
+      diagrams: t.app.services.diagrams,
     };
     await seedPlant(services, { things: 50 });
   });

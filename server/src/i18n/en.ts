@@ -278,4 +278,12 @@ export const en: Messages = {
   'dashboard.imageUnreadable': 'The size of the image cannot be read: the file may be damaged',
   'dashboard.imageSide': 'The image is {width}×{height}: at most {max} pixels a side',
   'dashboard.tooManyPlacements': 'The situation map holds at most {max} markers',
+  'diagrams.notFound': 'Single-line diagram {id} does not exist',
+  'diagrams.nameTaken': 'A single-line diagram named "{name}" already exists',
+  'diagrams.duplicateId': 'Symbol id {id} is used twice',
+  'diagrams.unknownEnd': 'Wire {id} connects symbol {end}, which does not exist',
+  'diagrams.selfLoop': 'Wire {id} connects a symbol to itself',
+  'diagrams.unknownThing':
+    'Symbol "{label}" is bound to device {thingId}, which does not exist or has no metrics',
+  'diagrams.unknownMetric': 'The device bound to symbol "{label}" has no metric {metric}',
 };

@@ -284,4 +284,12 @@ export const es: Messages = {
   'dashboard.imageUnreadable': 'No se puede leer el tamaño de la imagen: el archivo puede estar dañado',
   'dashboard.imageSide': 'La imagen mide {width}×{height}: como máximo {max} píxeles por lado',
   'dashboard.tooManyPlacements': 'El mapa de situación admite como máximo {max} marcadores',
+  'diagrams.notFound': 'El esquema unifilar {id} no existe',
+  'diagrams.nameTaken': 'Ya existe un esquema unifilar llamado "{name}"',
+  'diagrams.duplicateId': 'El identificador de símbolo {id} está repetido',
+  'diagrams.unknownEnd': 'El cable {id} conecta el símbolo {end}, que no existe',
+  'diagrams.selfLoop': 'El cable {id} conecta un símbolo consigo mismo',
+  'diagrams.unknownThing':
+    'El símbolo "{label}" está vinculado al dispositivo {thingId}, que no existe o no tiene métricas',
+  'diagrams.unknownMetric': 'El dispositivo vinculado al símbolo "{label}" no tiene la métrica {metric}',
 };

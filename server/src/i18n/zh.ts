@@ -263,4 +263,11 @@ export const zh = {
   'dashboard.imageUnreadable': '无法读取图片尺寸，文件可能已损坏',
   'dashboard.imageSide': '图片尺寸 {width}×{height} 超出限制，每边最多 {max} 像素',
   'dashboard.tooManyPlacements': '态势图最多放置 {max} 个标记',
+  'diagrams.notFound': '电气一次图 {id} 不存在',
+  'diagrams.nameTaken': '已有名为“{name}”的电气一次图',
+  'diagrams.duplicateId': '图元编号 {id} 重复',
+  'diagrams.unknownEnd': '连线 {id} 连接的图元 {end} 不存在',
+  'diagrams.selfLoop': '连线 {id} 两端是同一个图元',
+  'diagrams.unknownThing': '图元“{label}”绑定的设备 {thingId} 不存在或没有测点',
+  'diagrams.unknownMetric': '图元“{label}”绑定的设备没有测点 {metric}',
 } as const;

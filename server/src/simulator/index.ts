@@ -37,6 +37,7 @@ export {
   type RegionPlan,
   ROOT_REGION,
   SOURCE_VALUE,
+  type ThingPlan,
 } from './plant.ts';
 export { DEFAULT_INTERVAL_MS, type Logger, type SimThing, TELEMETRY_TOPIC } from './publisher.ts';
 

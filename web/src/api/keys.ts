@@ -188,6 +188,12 @@ export const keys = {
     map: () => ['dashboard', 'map'] as const,
     image: (version: string) => ['dashboard', 'image', version] as const,
   },
+  /** /api/diagrams: the list and each diagram; a write refreshes both. */
+  diagrams: {
+    all: ['diagrams'] as const,
+    list: () => ['diagrams', 'list'] as const,
+    one: (id: number) => ['diagrams', id] as const,
+  },
 };
 
 /** Runs `fn`, then refreshes every cache under `roots` (for mutations passed to CrudPage). */

@@ -7,6 +7,7 @@ import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { screens as boardScreens } from '../features/board/index.ts';
 import { standaloneScreens as dashboardScreens } from '../features/dashboard/index.ts';
 import { screens as deviceScreens } from '../features/devices/index.ts';
+import { screens as diagramScreens } from '../features/diagram/index.ts';
 import { screens as enpiScreens } from '../features/enpi/index.ts';
 import { screens as homeScreens } from '../features/home/index.ts';
 import { screens as kpiScreens } from '../features/kpi/index.ts';
@@ -32,6 +33,7 @@ const SCREENS: ScreenMap = {
   ...analysisScreens,
   ...boardScreens,
   ...enpiScreens,
+  ...diagramScreens,
 };
 
 /**

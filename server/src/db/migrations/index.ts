@@ -17,6 +17,7 @@ import * as enpi from './2026-11-24-0320-enpi.ts';
 import * as board from './2026-11-24-0360-board.ts';
 import * as reportSchedules from './2026-11-24-0390-report-schedules.ts';
 import * as dashboard from './2026-11-24-0400-dashboard.ts';
+import * as diagrams from './2026-11-24-0410-diagrams.ts';
 
 interface DialectMigration {
   // biome-ignore lint/suspicious/noExplicitAny: migrations are written against no schema type
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-24-0320-enpi': enpi,
   '2026-11-24-0390-report-schedules': reportSchedules,
   '2026-11-24-0400-dashboard': dashboard,
+  '2026-11-24-0410-diagrams': diagrams,
 };
 
 /** The migrations with the dialect bound, as Kysely's Migrator expects them. */
