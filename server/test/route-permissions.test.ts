@@ -62,6 +62,8 @@ const OPEN_TO_EVERY_USER = new Set([
   'POST /api/statistics/report/erp/xlsx',
   'GET /api/filter-groups',
   'GET /api/filters',
+  // Video monitoring (/video, a static route): what plays, never an RTSP source (docs/video.md).
+  'GET /api/video/cameras',
 ]);
 /**
  * Public for the user-token hook but guarded by a device access token of their own (telemetry

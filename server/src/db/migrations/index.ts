@@ -13,6 +13,7 @@ import * as tariffs from './2026-11-24-0240-tariffs.ts';
 import * as statistics from './2026-11-24-0250-statistics.ts';
 import * as reports from './2026-11-24-0260-reports.ts';
 import * as alarmOutOfService from './2026-11-24-0270-alarm-out-of-service.ts';
+import * as videoPlayback from './2026-11-24-0380-video-playback.ts';
 
 interface DialectMigration {
   // biome-ignore lint/suspicious/noExplicitAny: migrations are written against no schema type
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-24-0250-statistics': statistics,
   '2026-11-24-0260-reports': reports,
   '2026-11-24-0270-alarm-out-of-service': alarmOutOfService,
+  '2026-11-24-0380-video-playback': videoPlayback,
 };
 
 /** The migrations with the dialect bound, as Kysely's Migrator expects them. */
