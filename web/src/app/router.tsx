@@ -12,6 +12,7 @@ import { RouteErrorBoundary } from '../features/pages/RouteErrorBoundary.tsx';
 import { screens as regionScreens } from '../features/regions/index.ts';
 import { screens as systemScreens } from '../features/system/index.ts';
 import { screens as tariffScreens } from '../features/tariffs/index.ts';
+import { screens as videoScreens } from '../features/video/index.ts';
 import type { ScreenMap } from '../lib/lazy-screen.tsx';
 import { ParentRedirect } from './ParentRedirect.tsx';
 import { runGuard } from './run-guard.ts';
@@ -27,6 +28,7 @@ const SCREENS: ScreenMap = {
   ...kpiScreens,
   ...tariffScreens,
   ...analysisScreens,
+  ...videoScreens,
 };
 
 const leafObjects = (routes: ConsoleRoute[]): RouteObject[] =>
