@@ -69,7 +69,10 @@ const mediaState = (page: Page, cameraId: number) =>
     paused: v.paused,
   }));
 
-test('plays a camera on the wall and opens its recording at a given time', async ({ page, request }, testInfo) => {
+test('plays a camera on the wall and opens its recording at a given time', async ({
+  page,
+  request,
+}, testInfo) => {
   test.setTimeout(120_000);
   const headers = await apiLogin(request);
   const region = await post<{ id: number }>(request, headers, '/api/regions', { name: `E2E视频-${suffix}` });
@@ -107,7 +110,9 @@ test('plays a camera on the wall and opens its recording at a given time', async
     timeout: 30_000,
   });
   const first = await mediaState(page, camera.id);
-  await expect.poll(async () => (await mediaState(page, camera.id)).currentTime).toBeGreaterThan(first.currentTime);
+  await expect
+    .poll(async () => (await mediaState(page, camera.id)).currentTime)
+    .toBeGreaterThan(first.currentTime);
   expect((await mediaState(page, camera.id)).videoWidth).toBe(320);
   const failed = page.getByTestId(`camera-tile-${broken.id}`);
   await expect(failed).toHaveAttribute('data-state', 'error');
@@ -136,5 +141,7 @@ test('plays a camera on the wall and opens its recording at a given time', async
   await page.goto(
     `/#/video?thing=${thing.id}&at=${encodeURIComponent(new Date(firstProgramDateTime + 60_000).toISOString())}`,
   );
-  await expect(page.getByTestId(`camera-tile-${bound.id}`).getByTestId('camera-error')).toContainText('录像到');
+  await expect(page.getByTestId(`camera-tile-${bound.id}`).getByTestId('camera-error')).toContainText(
+    '录像到',
+  );
 });

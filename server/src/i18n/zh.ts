@@ -223,8 +223,9 @@ export const zh = {
   'export.timeZone': '时区',
   'export.unit': '单位',
   'export.noMetric': '无此指标',
-  'video.playHttp': "HLS 与 WebRTC 的播放地址须以 http:// 或 https:// 开头；RTSP 摄像头请选择“RTSP（经网关）”",
-  'video.rtspSource': "RTSP 摄像头的地址是摄像头自己的 rtsp:// 地址；网关的 http(s) 地址填在“网关播放地址”中",
-  'video.recordingUrlRequired': "有录像时须填写录像地址",
-  'video.recordingTemplate': "录像地址模板须含 {start} 占位符",
+  'video.playHttp':
+    'HLS 与 WebRTC 的播放地址须以 http:// 或 https:// 开头；RTSP 摄像头请选择“RTSP（经网关）”',
+  'video.rtspSource': 'RTSP 摄像头的地址是摄像头自己的 rtsp:// 地址；网关的 http(s) 地址填在“网关播放地址”中',
+  'video.recordingUrlRequired': '有录像时须填写录像地址',
+  'video.recordingTemplate': '录像地址模板须含 {start} 占位符',
 } as const;

@@ -89,14 +89,28 @@ describe('video labels screen', () => {
   });
 
   it('sends the playback fields of the chosen protocol and recording only', () => {
-    const base = { name: 'Dock', bindTo: 'none' as const, playUrl: ' http://gw/x.m3u8 ', recordingUrl: ' http://nvr/a?s={start} ' };
-    expect(toVideoInput({ ...base, streamUrl: 'http://gw:8889/dock/whep', protocol: 'webrtc', recordingKind: 'template' })).toMatchObject({
+    const base = {
+      name: 'Dock',
+      bindTo: 'none' as const,
+      playUrl: ' http://gw/x.m3u8 ',
+      recordingUrl: ' http://nvr/a?s={start} ',
+    };
+    expect(
+      toVideoInput({
+        ...base,
+        streamUrl: 'http://gw:8889/dock/whep',
+        protocol: 'webrtc',
+        recordingKind: 'template',
+      }),
+    ).toMatchObject({
       protocol: 'webrtc',
       playUrl: null,
       recordingKind: 'template',
       recordingUrl: 'http://nvr/a?s={start}',
     });
-    expect(toVideoInput({ ...base, streamUrl: 'rtsp://cam/1', protocol: 'rtsp', recordingKind: 'none' })).toMatchObject({
+    expect(
+      toVideoInput({ ...base, streamUrl: 'rtsp://cam/1', protocol: 'rtsp', recordingKind: 'none' }),
+    ).toMatchObject({
       protocol: 'rtsp',
       playUrl: 'http://gw/x.m3u8',
       recordingKind: 'none',
@@ -112,7 +126,9 @@ describe('video labels screen', () => {
     fireEvent.change(within(dialog).getByLabelText('名称'), { target: { value: '门口' } });
     fireEvent.change(within(dialog).getByLabelText('视频流地址'), { target: { value: 'rtsp://cam/1' } });
     fireEvent.click(within(dialog).getByText('NVR 回放模板'));
-    fireEvent.change(await within(dialog).findByLabelText('录像地址'), { target: { value: 'http://nvr/play' } });
+    fireEvent.change(await within(dialog).findByLabelText('录像地址'), {
+      target: { value: 'http://nvr/play' },
+    });
     clickButton(dialog, '确定');
     expect(await within(dialog).findByText('HLS 与 WebRTC 的地址须以 http:// 或 https:// 开头')).toBeTruthy();
     expect(await within(dialog).findByText('回放模板须含 {start} 占位符')).toBeTruthy();

@@ -115,7 +115,7 @@ describe.each(dialects())('video labels API on %s', (dialect) => {
     expect(whep.body.data).toMatchObject({ protocol: 'webrtc', playUrl: null, recordingUrl: null });
   });
 
-  it('refuses playback fields that cannot play, in the caller\'s language', async () => {
+  it("refuses playback fields that cannot play, in the caller's language", async () => {
     const bad = async (body: object, message: string) => {
       const res = await admin.post('/api/videos', { name: 'x', ...body });
       expect(res.status, JSON.stringify(res.body)).toBe(400);
@@ -154,7 +154,7 @@ describe.each(dialects())('video labels API on %s', (dialect) => {
     expect(en.json().message).toBe('A recording needs a recording address');
   });
 
-  it('lists cameras to every user without RTSP sources, and a device\'s own and nearby ones', async () => {
+  it("lists cameras to every user without RTSP sources, and a device's own and nearby ones", async () => {
     const { things } = await seedDevices(admin, 2);
     const hall = (await admin.post('/api/regions', { name: 'Hall' })).body.data;
     const line = (await admin.post('/api/regions', { name: 'Line', parentId: hall.id })).body.data;

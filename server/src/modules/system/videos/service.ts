@@ -17,17 +17,17 @@ const isHttp = (url: string) => /^https?:\/\//i.test(url);
  * a camera behind a gateway (docs/video.md). A label sent without `protocol` (as before playback
  * existed) is 'hls' when its address is http(s), 'rtsp' otherwise.
  */
-export function playbackFields(input: VideoInput): Pick<
-  repo.VideoFields,
-  'protocol' | 'playUrl' | 'recordingKind' | 'recordingUrl'
-> {
+export function playbackFields(
+  input: VideoInput,
+): Pick<repo.VideoFields, 'protocol' | 'playUrl' | 'recordingKind' | 'recordingUrl'> {
   const protocol: VideoProtocol = input.protocol ?? (isHttp(input.streamUrl) ? 'hls' : 'rtsp');
   if (protocol !== 'rtsp' && !isHttp(input.streamUrl)) throw badInput('video.playHttp');
   if (protocol === 'rtsp' && isHttp(input.streamUrl)) throw badInput('video.rtspSource');
   const recordingKind = input.recordingKind ?? 'none';
   const recordingUrl = recordingKind === 'none' ? null : (input.recordingUrl ?? null);
   if (recordingKind !== 'none' && !recordingUrl) throw badInput('video.recordingUrlRequired');
-  if (recordingKind === 'template' && !recordingUrl?.includes('{start}')) throw badInput('video.recordingTemplate');
+  if (recordingKind === 'template' && !recordingUrl?.includes('{start}'))
+    throw badInput('video.recordingTemplate');
   return {
     protocol,
     playUrl: protocol === 'rtsp' ? (input.playUrl ?? null) : null,

@@ -121,7 +121,9 @@ export function VideoPage() {
           render: (protocol: VideoProtocol, row) => (
             <Space size={2}>
               <Tag>{t(`devices.video.protocols.${protocol}`)}</Tag>
-              {protocol === 'rtsp' && !row.playUrl && <Tag color="warning">{t('devices.video.noGateway')}</Tag>}
+              {protocol === 'rtsp' && !row.playUrl && (
+                <Tag color="warning">{t('devices.video.noGateway')}</Tag>
+              )}
             </Space>
           ),
         },
@@ -195,15 +197,21 @@ export function VideoPage() {
                     label={t('devices.video.fields.streamUrl')}
                     extra={t(`devices.video.streamUrlHints.${protocol}`)}
                     rules={[
-                      { required: true, whitespace: true, message: t('devices.validation.streamUrlRequired') },
+                      {
+                        required: true,
+                        whitespace: true,
+                        message: t('devices.validation.streamUrlRequired'),
+                      },
                       { pattern: STREAM_URL_REGEXP, message: t('devices.validation.streamUrlPattern') },
                       { max: 2048, message: t('devices.validation.maxLength', { max: 2048 }) },
                       {
                         validator: async (_, value?: string) => {
                           if (!value?.trim() || !STREAM_URL_REGEXP.test(value.trim())) return;
                           const http = HTTP_URL_REGEXP.test(value.trim());
-                          if (protocol !== 'rtsp' && !http) throw new Error(t('devices.validation.streamUrlHttp'));
-                          if (protocol === 'rtsp' && http) throw new Error(t('devices.validation.streamUrlRtsp'));
+                          if (protocol !== 'rtsp' && !http)
+                            throw new Error(t('devices.validation.streamUrlHttp'));
+                          if (protocol === 'rtsp' && http)
+                            throw new Error(t('devices.validation.streamUrlRtsp'));
                         },
                       },
                     ]}
@@ -236,10 +244,17 @@ export function VideoPage() {
               );
             }}
           </Form.Item>
-          <Form.Item name="recordingKind" label={t('devices.video.extraFields.recordingKind')} initialValue="none">
+          <Form.Item
+            name="recordingKind"
+            label={t('devices.video.extraFields.recordingKind')}
+            initialValue="none"
+          >
             <Radio.Group
               optionType="button"
-              options={RECORDING_KINDS.map((k) => ({ value: k, label: t(`devices.video.recordingKinds.${k}`) }))}
+              options={RECORDING_KINDS.map((k) => ({
+                value: k,
+                label: t(`devices.video.recordingKinds.${k}`),
+              }))}
             />
           </Form.Item>
           <Form.Item noStyle dependencies={['recordingKind']}>
@@ -251,7 +266,11 @@ export function VideoPage() {
                   label={t('devices.video.extraFields.recordingUrl')}
                   extra={t(`devices.video.recordingUrlHints.${kind}`)}
                   rules={[
-                    { required: true, whitespace: true, message: t('devices.validation.recordingUrlRequired') },
+                    {
+                      required: true,
+                      whitespace: true,
+                      message: t('devices.validation.recordingUrlRequired'),
+                    },
                     { pattern: HTTP_URL_REGEXP, message: t('devices.validation.httpUrl') },
                     { max: 2048, message: t('devices.validation.maxLength', { max: 2048 }) },
                     ...(kind === 'template'

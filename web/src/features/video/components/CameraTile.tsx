@@ -1,14 +1,19 @@
 import { CloseOutlined, FullscreenOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { Camera } from '@kilowatch/contract';
 import { Button, Spin, Tag, Tooltip, Typography } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatPlantTime } from '../../../lib/plant-calendar.ts';
 import { NO_SIGNAL_MS, type PlayerError, type PlayerState, play } from '../lib/player.ts';
 import { sourceOf } from '../lib/sources.ts';
 import styles from './video.module.css';
 
-const STATE_COLOR = { loading: 'processing', playing: 'success', noSignal: 'warning', error: 'error' } as const;
+const STATE_COLOR = {
+  loading: 'processing',
+  playing: 'success',
+  noSignal: 'warning',
+  error: 'error',
+} as const;
 
 /** The reason under an error, in the user's language. */
 export function useErrorText() {
@@ -66,10 +71,12 @@ export function CameraTile({
     <div
       ref={frame}
       className={`${styles.tile} ${selected ? styles.selected : ''}`}
-      onClick={onSelect}
-      onKeyDown={(e) => e.key === 'Enter' && onSelect?.()}
-      role={onSelect ? 'button' : undefined}
-      tabIndex={onSelect ? 0 : undefined}
+      {...(onSelect && {
+        role: 'button',
+        tabIndex: 0,
+        onClick: onSelect,
+        onKeyDown: (e: KeyboardEvent) => e.key === 'Enter' && onSelect(),
+      })}
       data-testid={`camera-tile-${camera.id}`}
       data-state={shown}
     >
@@ -110,7 +117,14 @@ export function CameraTile({
       </div>
       <div className={styles.screen}>
         {/* Muted: browsers let only muted video start by itself; recordings get controls to scrub. */}
-        <video ref={video} className={styles.video} muted playsInline controls={recording} data-testid="camera-video" />
+        <video
+          ref={video}
+          className={styles.video}
+          muted
+          playsInline
+          controls={recording}
+          data-testid="camera-video"
+        />
         {shown === 'loading' && (
           <div className={styles.overlay}>
             <Spin />

@@ -1,5 +1,18 @@
 import type { Camera } from '@kilowatch/contract';
-import { Button, Card, Col, Empty, Flex, Result, Row, Segmented, Skeleton, Space, Tree, Typography } from 'antd';
+import {
+  Button,
+  Card,
+  Col,
+  Empty,
+  Flex,
+  Result,
+  Row,
+  Segmented,
+  Skeleton,
+  Space,
+  Tree,
+  Typography,
+} from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -19,7 +32,7 @@ import {
   saveGrid,
   targetTile,
 } from '../lib/layout.ts';
-import { cameraTree, camerasInRegion } from '../lib/tree.ts';
+import { camerasInRegion, cameraTree } from '../lib/tree.ts';
 import { CameraTile } from './CameraTile.tsx';
 import styles from './video.module.css';
 
@@ -144,7 +157,11 @@ function WallView() {
   return (
     <Row gutter={[16, 16]}>
       <Col xs={24} lg={6} xxl={5}>
-        <Card size="small" title={t('video.cameras')} styles={{ body: { maxHeight: '75vh', overflow: 'auto' } }}>
+        <Card
+          size="small"
+          title={t('video.cameras')}
+          styles={{ body: { maxHeight: '75vh', overflow: 'auto' } }}
+        >
           <Tree<{ key: string; title: string; cameraId?: number; cameraIds: number[] }>
             treeData={tree}
             defaultExpandAll
@@ -183,7 +200,9 @@ function WallView() {
                   camera={camera}
                   selected={isSelected}
                   onSelect={() => setSelected(tile)}
-                  onRemove={() => setGrid({ ...grid, slots: grid.slots.map((s, i) => (i === tile ? null : s)) })}
+                  onRemove={() =>
+                    setGrid({ ...grid, slots: grid.slots.map((s, i) => (i === tile ? null : s)) })
+                  }
                 />
               ) : (
                 <button

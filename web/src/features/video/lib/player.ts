@@ -105,7 +105,8 @@ function playHls(
   const position = (details: LevelDetails) => {
     if (positioned || !seeks) return;
     positioned = true;
-    const answer = at !== undefined ? offsetAt(details.fragments, at) : { ok: true as const, offset: offset ?? 0 };
+    const answer =
+      at !== undefined ? offsetAt(details.fragments, at) : { ok: true as const, offset: offset ?? 0 };
     if (!answer.ok) {
       hls.stopLoad();
       fail(
@@ -158,7 +159,8 @@ function playNativeHls(
       if (first === undefined || Number.isNaN(first)) return fail({ key: 'noProgramDateTime' });
       const offset = (source.at - first) / 1000;
       const last = first + video.duration * 1000;
-      if (offset < 0 || offset > video.duration) return fail({ key: offset < 0 ? 'before' : 'after', first, last });
+      if (offset < 0 || offset > video.duration)
+        return fail({ key: offset < 0 ? 'before' : 'after', first, last });
       video.currentTime = offset;
     }
     start(video);
@@ -173,9 +175,14 @@ function playNativeHls(
   };
 }
 
-function playFile(video: HTMLVideoElement, source: { url: string; offset?: number }, fail: (e: PlayerError) => void) {
+function playFile(
+  video: HTMLVideoElement,
+  source: { url: string; offset?: number },
+  fail: (e: PlayerError) => void,
+) {
   const onMetadata = () => {
-    if (source.offset !== undefined) video.currentTime = Math.min(source.offset, video.duration || source.offset);
+    if (source.offset !== undefined)
+      video.currentTime = Math.min(source.offset, video.duration || source.offset);
     start(video);
   };
   const onError = () => fail({ key: video.error?.code === 4 ? 'unsupported' : 'network' });

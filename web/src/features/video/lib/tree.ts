@@ -70,7 +70,11 @@ export function cameraTree(
 }
 
 /** The cameras of a region and its subregions. */
-export function camerasInRegion(regions: readonly RegionNode[], cameras: readonly Camera[], regionId: number) {
+export function camerasInRegion(
+  regions: readonly RegionNode[],
+  cameras: readonly Camera[],
+  regionId: number,
+) {
   const ids = new Set<number>();
   const collect = (node: RegionNode) => {
     ids.add(node.id);
