@@ -289,7 +289,7 @@ export function VideoPage() {
                   <Input
                     placeholder={
                       kind === 'template'
-                        ? 'http://gw:9996/get?path=cam1&start={start}&duration={duration}s'
+                        ? 'http://gw:9996/get?path=cam1&start={start}&duration={duration}&format=mp4'
                         : 'https://nvr/cam1/event.m3u8'
                     }
                     maxLength={2048}

@@ -21,7 +21,7 @@ interface FakeHls {
   destroy: ReturnType<typeof vi.fn>;
   fire(event: string, data?: unknown): void;
 }
-vi.mock('hls.js', () => {
+vi.mock('hls.js/light', () => {
   class Hls {
     static isSupported = () => true;
     handlers = new Map<string, Handler[]>();

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NO_SIGNAL_MS, type PlayerState, play } from './player.ts';
 
-vi.mock('hls.js', () => ({
+vi.mock('hls.js/light', () => ({
   default: { isSupported: () => false },
   Events: {},
   ErrorTypes: {},

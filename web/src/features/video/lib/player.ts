@@ -1,4 +1,4 @@
-import Hls, { ErrorTypes, Events, type LevelDetails, type LevelLoadedData } from 'hls.js';
+import Hls, { ErrorTypes, Events, type LevelDetails, type LevelLoadedData } from 'hls.js/light';
 import { offsetAt } from './recording.ts';
 
 /**

@@ -54,7 +54,7 @@ const isoSeconds = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOS
  * An NVR playback address for the window around `at`: `{start}` and `{end}` become ISO-8601 UTC
  * times (`2026-11-24T03:00:00Z`, URL-encoded), `{duration}` the window in seconds. The window starts
  * RECORDING_LEAD_S before `at`, so the moment itself is that far into the recording.
- * @example fillTemplate('http://gw:9996/get?path=cam1&start={start}&duration={duration}s', at)
+ * @example fillTemplate('http://gw:9996/get?path=cam1&start={start}&duration={duration}&format=mp4', at)
  */
 export function fillTemplate(template: string, at: number): { url: string; offset: number } {
   const start = at - RECORDING_LEAD_S * 1000;
