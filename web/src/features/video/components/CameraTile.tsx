@@ -1,7 +1,7 @@
 import { CloseOutlined, FullscreenOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { Camera } from '@kilowatch/contract';
 import { Button, Spin, Tag, Tooltip, Typography } from 'antd';
-import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatPlantTime } from '../../../lib/plant-calendar.ts';
 import { NO_SIGNAL_MS, type PlayerError, type PlayerState, play } from '../lib/player.ts';
@@ -51,7 +51,7 @@ export function CameraTile({
 }) {
   const { t } = useTranslation();
   const errorText = useErrorText();
-  const frame = useRef<HTMLDivElement>(null);
+  const frame = useRef<HTMLElement>(null);
   const video = useRef<HTMLVideoElement>(null);
   const [state, setState] = useState<PlayerState>({ state: 'loading' });
   const [attempt, setAttempt] = useState(0);
@@ -68,15 +68,11 @@ export function CameraTile({
   const shown = source ? state.state : 'noSource';
   const tagColor = shown === 'noSource' ? 'default' : STATE_COLOR[shown];
   return (
-    <div
+    // A labelled group, not a button: it holds buttons (and a video with controls).
+    <section
       ref={frame}
+      aria-label={camera.name}
       className={`${styles.tile} ${selected ? styles.selected : ''}`}
-      {...(onSelect && {
-        role: 'button',
-        tabIndex: 0,
-        onClick: onSelect,
-        onKeyDown: (e: KeyboardEvent) => e.key === 'Enter' && onSelect(),
-      })}
       data-testid={`camera-tile-${camera.id}`}
       data-state={shown}
     >
@@ -94,10 +90,8 @@ export function CameraTile({
             type="text"
             aria-label={t('video.fullScreen')}
             icon={<FullscreenOutlined />}
-            onClick={(e) => {
-              e.stopPropagation();
-              frame.current?.requestFullscreen?.().catch(() => undefined);
-            }}
+            // Refused (a frame without the permission): the tile simply stays in the grid.
+            onClick={() => frame.current?.requestFullscreen?.().catch(() => undefined)}
           />
         </Tooltip>
         {onRemove && (
@@ -107,16 +101,23 @@ export function CameraTile({
               type="text"
               aria-label={t('video.remove')}
               icon={<CloseOutlined />}
-              onClick={(e) => {
-                e.stopPropagation();
-                onRemove();
-              }}
+              onClick={onRemove}
             />
           </Tooltip>
         )}
       </div>
       <div className={styles.screen}>
         {/* Muted: browsers let only muted video start by itself; recordings get controls to scrub. */}
+        {/* The picture itself selects the tile in the wall (it has no controls there). */}
+        {onSelect && (
+          <button
+            type="button"
+            className={styles.pick}
+            aria-label={t('video.select', { name: camera.name })}
+            aria-pressed={selected}
+            onClick={onSelect}
+          />
+        )}
         <video
           ref={video}
           className={styles.video}
@@ -137,20 +138,13 @@ export function CameraTile({
         {state.state === 'error' && source && (
           <div className={styles.overlay} data-testid="camera-error">
             <span>{errorText(state.error)}</span>
-            <Button
-              size="small"
-              icon={<ReloadOutlined />}
-              onClick={(e) => {
-                e.stopPropagation();
-                setAttempt((n) => n + 1);
-              }}
-            >
+            <Button size="small" icon={<ReloadOutlined />} onClick={() => setAttempt((n) => n + 1)}>
               {t('video.retry')}
             </Button>
           </div>
         )}
         {note && <div className={styles.note}>{note}</div>}
       </div>
-    </div>
+    </section>
   );
 }
