@@ -40,6 +40,7 @@ const LIMIT = 50;
 interface Written {
   type: 'raise' | 'return';
   alarmId: number;
+  quiet: boolean;
   at: number;
 }
 

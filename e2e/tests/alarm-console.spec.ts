@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { ADMIN } from './accounts.ts';
-import { apiLogin, post } from './api.ts';
+import { apiLogin, createDevice, post } from './api.ts';
 import { expectPath, finalScreenshot, login, toast, uniqueSuffix } from './helpers.ts';
 
 // Issue 11, the alarm_rule screen end to end: a rule made in the rule dialog's condition editor,
@@ -50,23 +50,11 @@ test('rules, monitors on a region, maintenance windows and notification channels
 }, testInfo) => {
   test.setTimeout(150_000);
   const headers = await apiLogin(request);
-  const category = await post<{ id: number }>(request, headers, '/api/thing/categories', {
-    name: names.category,
-  });
-  await post(request, headers, `/api/thing/categories/${category.id}/abilities`, {
-    identifier: 'outTemp',
-    name: '出水温度',
-    unit: '°C',
-    dataType: 'number',
-  });
-  const model = await post<{ id: number }>(request, headers, '/api/thing/models', {
-    categoryId: category.id,
-    name: names.model,
-  });
-  const thing = await post<{ id: number }>(request, headers, '/api/thing/things', {
-    identifier: `e2e_console_${suffix}`,
-    name: names.thing,
-    modelId: model.id,
+  const { thing } = await createDevice(request, headers, {
+    category: names.category,
+    model: names.model,
+    thing: { identifier: `e2e_console_${suffix}`, name: names.thing },
+    ability: { identifier: 'outTemp', name: '出水温度', unit: '°C' },
   });
   const region = await post<{ id: number }>(request, headers, '/api/regions', { name: names.region });
   await post(request, headers, `/api/regions/${region.id}/bindings`, { thingIds: [thing.id] });

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { ADMIN } from './accounts.ts';
-import { apiLogin, post } from './api.ts';
+import { apiLogin, createDevice, post } from './api.ts';
 import { expectPath, finalScreenshot, login, toast, uniqueSuffix } from './helpers.ts';
 
 // Issue 11, end to end: a test publisher (ThingsBoard-style HTTP telemetry) raises an alarm, the
@@ -27,23 +27,11 @@ test('a published point raises an alarm; the bell rings; acknowledging it with a
 }, testInfo) => {
   test.setTimeout(120_000);
   const headers = await apiLogin(request);
-  const category = await post<{ id: number }>(request, headers, '/api/thing/categories', {
-    name: names.category,
-  });
-  await post(request, headers, `/api/thing/categories/${category.id}/abilities`, {
-    identifier: 'temp',
-    name: '排气温度',
-    unit: '°C',
-    dataType: 'number',
-  });
-  const model = await post<{ id: number }>(request, headers, '/api/thing/models', {
-    categoryId: category.id,
-    name: names.model,
-  });
-  const thing = await post<{ id: number }>(request, headers, '/api/thing/things', {
-    identifier: `e2e_alarm_${suffix}`,
-    name: names.thing,
-    modelId: model.id,
+  const { category, thing } = await createDevice(request, headers, {
+    category: names.category,
+    model: names.model,
+    thing: { identifier: `e2e_alarm_${suffix}`, name: names.thing },
+    ability: { identifier: 'temp', name: '排气温度', unit: '°C' },
   });
   const token = (await (await request.get(`/api/thing/things/${thing.id}/token`, { headers })).json()).data
     .accessToken as string;

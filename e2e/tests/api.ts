@@ -39,3 +39,38 @@ export async function post<T>(
   expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
   return (await res.json()).data as T;
 }
+
+export interface DeviceSpec {
+  category: string;
+  model: string;
+  thing: { identifier: string; name: string };
+  /** The one numeric ability the device reports. */
+  ability: { identifier: string; name: string; unit: string };
+}
+
+/**
+ * A device of its own category and model, with one numeric ability, made over the API: what a
+ * spec needs before it publishes points and watches a screen react.
+ */
+export async function createDevice(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  spec: DeviceSpec,
+) {
+  const category = await post<{ id: number }>(request, headers, '/api/thing/categories', {
+    name: spec.category,
+  });
+  await post(request, headers, `/api/thing/categories/${category.id}/abilities`, {
+    ...spec.ability,
+    dataType: 'number',
+  });
+  const model = await post<{ id: number }>(request, headers, '/api/thing/models', {
+    categoryId: category.id,
+    name: spec.model,
+  });
+  const thing = await post<{ id: number }>(request, headers, '/api/thing/things', {
+    ...spec.thing,
+    modelId: model.id,
+  });
+  return { category, model, thing };
+}

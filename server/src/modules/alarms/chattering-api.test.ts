@@ -35,7 +35,7 @@ describe.each(dialects())('chattering alarms through the live hub on %s', (diale
   beforeAll(async () => {
     t = await buildTestApp(dialect);
     api = apiAs(() => t.app, (await login(t.app)).token);
-    plant = await seedPlant(api, 2);
+    plant = await seedPlant(api, 3);
     const rule = await api.post('/api/alarm/rules', {
       name: '功率过高',
       ability: 'P',
@@ -90,6 +90,39 @@ describe.each(dialects())('chattering alarms through the live hub on %s', (diale
     expect(health.chatteringCount).toBe(1);
     expect(health.chattering[0]).toMatchObject({ thingId: m1!.id, occurrences: raises + 1 });
     expect(health.total).toBe(2);
+  });
+
+  it('a chattering alarm notifies up to the raise that flags it, then falls quiet', async () => {
+    const notifier = t.app.services.alarmNotify.notifier;
+    // Nothing listens on the discard port: sends fail and stay in the outbox, which is what is counted.
+    const route = await api.post('/api/alarm/notify/routes', {
+      name: '值班群',
+      channel: 'webhook',
+      severities: ['major'],
+      events: ['raise', 'return'],
+      url: 'http://127.0.0.1:9/hook',
+      enabled: true,
+    });
+    expect(route.status, JSON.stringify(route.body)).toBe(200);
+    const m3 = plant.things[2]!;
+    const notified = async () => {
+      await notifier.flush();
+      const outbox = (await api.get('/api/alarm/notify/outbox?pageSize=100')).body.data;
+      return (outbox.list as { alarmId: number; event: string }[]).length;
+    };
+    const cycles: number[] = [];
+    for (let i = 0; i < CHATTER_COUNT + 3; i++) {
+      await send(m3.token, 95);
+      await send(m3.token, 10);
+      cycles.push(await notified());
+    }
+    const alarm = (await api.get(`/api/alarm/history?ruleId=${ruleId}&thingId=${m3.id}`)).body.data.list[0];
+    expect(alarm.chattering).toBe(true);
+    // Each raise and return notified until the alarm was flagged; from then on, nothing more.
+    const flagged = cycles[cycles.length - 1]!;
+    expect(flagged).toBeLessThanOrEqual(2 * (CHATTER_COUNT + 1));
+    expect(cycles.slice(-2)).toEqual([flagged, flagged]);
+    await api.del(`/api/alarm/notify/routes/${route.body.data.id}`);
   });
 
   it(`${CHATTER_COUNT} raises or fewer are not chattering`, async () => {

@@ -24,7 +24,12 @@ export interface AlarmRunnerDeps {
   /** How often delays and silence are checked, ms. */
   tickMs?: number;
   /** Told after each alarm written (the tests wait on it; notifications will hang here). */
-  onWritten?: (transition: Transition & { alarmId: number }) => void;
+  /**
+   * A raise or return was written. `quiet` when the alarm was already flagged chattering: its
+   * grouped re-raises and returns are history, not news (ISA-18.2: a chattering alarm is a nuisance
+   * to fix, not to page someone about on every flap).
+   */
+  onWritten?: (transition: Transition & { alarmId: number; quiet: boolean }) => void;
 }
 
 /** One rule watching one metric of one thing, through one monitor. */
@@ -159,12 +164,14 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
   async function persist(watch: Watch, t: Transition): Promise<void> {
     const at = now();
     const stamp = new Date(at).toISOString();
+    let quiet = false;
     const alarmId = await db.transaction().execute(async (tx) => {
       const open = await repo.findOpen(tx, {
         monitorId: watch.monitor.id,
         ruleId: watch.rule.id,
         thingId: watch.thingId,
       });
+      quiet = open?.status.chattering === true;
       const value = t.value === null ? '' : String(t.value);
       if (t.type === 'raise') {
         const targets = [
@@ -220,7 +227,7 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
       await repo.updateHistory(tx, open.id, { status: returned(open.status), returnedAt: t.at }, stamp);
       return open.id;
     });
-    if (alarmId !== null) deps.onWritten?.({ ...t, alarmId });
+    if (alarmId !== null) deps.onWritten?.({ ...t, alarmId, quiet });
   }
 
   // Every ingested value passes here, inside ingest's call: the watches' tracks change in place and

@@ -1,7 +1,6 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  App,
   Button,
   Card,
   Form,
@@ -16,6 +15,7 @@ import {
 import { type ReactNode, useLayoutEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../lib/notify.ts';
+import { useConfirmDelete } from './confirm-delete.tsx';
 import { type TableParams, useTableParams } from './use-table-params.ts';
 
 export interface PageOf<T> {
@@ -53,7 +53,7 @@ export interface CrudPageProps<Row extends { id: number }, Values> {
  */
 export function CrudPage<Row extends { id: number }, Values>(props: CrudPageProps<Row, Values>) {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
+  const askDelete = useConfirmDelete();
   const queryClient = useQueryClient();
   const [params, setParams] = useTableParams();
   const [form] = Form.useForm<Values>();
@@ -83,7 +83,6 @@ export function CrudPage<Row extends { id: number }, Values>(props: CrudPageProp
   const remove = useMutation({
     mutationFn: (row: Row) => props.remove!(row),
     onSuccess: async () => {
-      notify.success(t('toast.deleted'));
       // Stepping back a page when its last row was deleted, so the table is not left empty.
       if (query.data && query.data.list.length === 1 && params.page > 1) setParams({ page: params.page - 1 });
       await invalidate();
@@ -107,13 +106,9 @@ export function CrudPage<Row extends { id: number }, Values>(props: CrudPageProp
   }, [pendingValues, form]);
 
   function confirmDelete(row: Row) {
-    modal.confirm({
-      title: t('crud.deleteTitle'),
+    askDelete({
       content: t('crud.deleteConfirm', { name: props.describeRow?.(row) ?? `#${row.id}` }),
-      okButtonProps: { danger: true },
-      okText: t('crud.delete'),
-      cancelText: t('common.cancel'),
-      onOk: () => remove.mutateAsync(row).catch(() => undefined),
+      onDelete: () => remove.mutateAsync(row),
     });
   }
 

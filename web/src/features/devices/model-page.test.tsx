@@ -1,5 +1,5 @@
 import type { Category, EffectiveAbility, Model } from '@kilowatch/contract';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { overridePatch } from './components/ModelAbilitiesDrawer.tsx';
 import { ModelPage } from './components/ModelPage.tsx';
@@ -65,8 +65,12 @@ describe('models screen', () => {
     await screen.findByText('SA-37');
     fireEvent.click(screen.getByRole('button', { name: /删\s*除/ }));
     const confirm = await screen.findByText(/确定删除“SA-37”吗/);
-    clickButton(confirm.closest('.ant-modal') as HTMLElement, '删除');
-    expect(await screen.findByText('型号 SA-37 仍被设备使用：1号冷却泵、2号冷却泵')).toBeTruthy();
+    const modal = confirm.closest('.ant-modal') as HTMLElement;
+    clickButton(modal, '删除');
+    // The dialog stays open with the server's reason inside (the http layer's toast says it too).
+    expect((await within(modal).findByTestId('confirm-delete-error')).textContent).toContain(
+      '型号 SA-37 仍被设备使用：1号冷却泵、2号冷却泵',
+    );
   });
 
   it('resets an overridden ability after confirmation', async () => {

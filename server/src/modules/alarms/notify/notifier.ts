@@ -181,8 +181,8 @@ export function createNotifier(deps: NotifierDeps) {
 
   return {
     /** The engine's hook (AlarmRunnerDeps.onWritten): a raise or a return was written. */
-    alarmWritten(t: { type: 'raise' | 'return'; alarmId: number }): void {
-      queue(t.alarmId, t.type, null);
+    alarmWritten(t: { type: 'raise' | 'return'; alarmId: number; quiet: boolean }): void {
+      if (!t.quiet) queue(t.alarmId, t.type, null);
     },
     /** The alarms service's hook: an operator acted on an alarm; only acknowledgements notify. */
     alarmActed(a: { alarmId: number; action: string; username: string; comment: string }): void {

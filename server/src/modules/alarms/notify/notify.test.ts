@@ -160,7 +160,7 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
         enabled: true,
       });
       const id = await alarm('major');
-      notifier.alarmWritten({ type: 'raise', alarmId: id });
+      notifier.alarmWritten({ type: 'raise', alarmId: id, quiet: false });
       await notifier.flush();
       await notifier.runDue();
       expect(hook.calls).toHaveLength(1);
@@ -217,7 +217,7 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
         url: hook.url,
         enabled: true,
       });
-      notifier.alarmWritten({ type: 'raise', alarmId: await alarm('critical') });
+      notifier.alarmWritten({ type: 'raise', alarmId: await alarm('critical'), quiet: false });
       await notifier.flush();
       for (let i = 0; i < 6; i += 1) {
         await notifier.runDue();
@@ -244,7 +244,7 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
         events: ['raise'],
         enabled: true,
       });
-      notifier.alarmWritten({ type: 'raise', alarmId: await alarm('major') });
+      notifier.alarmWritten({ type: 'raise', alarmId: await alarm('major'), quiet: false });
       await notifier.flush();
       await Promise.all([notifier.runDue(), other.runDue(), notifier.runDue(), other.runDue()]);
       expect(hook.calls).toHaveLength(1);
@@ -275,7 +275,7 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
         enabled: true,
       });
       const id = await alarm('minor', true);
-      notifier.alarmWritten({ type: 'return', alarmId: id });
+      notifier.alarmWritten({ type: 'return', alarmId: id, quiet: false });
       await notifier.flush();
       await notifier.runDue();
       expect(smtp.mails).toHaveLength(1);
@@ -321,11 +321,11 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
       });
       const c = await alarm('critical');
       const w = await alarm('warning');
-      notifier.alarmWritten({ type: 'raise', alarmId: c });
-      notifier.alarmWritten({ type: 'raise', alarmId: w });
+      notifier.alarmWritten({ type: 'raise', alarmId: c, quiet: false });
+      notifier.alarmWritten({ type: 'raise', alarmId: w, quiet: false });
       notifier.alarmActed({ alarmId: w, action: 'acknowledge', username: 'walker', comment: '已派人' });
       notifier.alarmActed({ alarmId: c, action: 'comment', username: 'walker', comment: '看一下' });
-      notifier.alarmWritten({ type: 'return', alarmId: c });
+      notifier.alarmWritten({ type: 'return', alarmId: c, quiet: false });
       await notifier.flush();
       const rows = await outbox();
       expect(rows.map((r) => [r.route_id, r.alarm_id, r.event])).toEqual([
@@ -440,7 +440,7 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
         enabled: true,
       });
       notifier.start();
-      notifier.alarmWritten({ type: 'raise', alarmId: await alarm('major') });
+      notifier.alarmWritten({ type: 'raise', alarmId: await alarm('major'), quiet: false });
       await notifier.flush();
       await expect.poll(() => hung).toBe(1);
       const started = performance.now();
@@ -501,8 +501,8 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
       });
       const first = await alarm('major');
       const second = await alarm('major');
-      notifier.alarmWritten({ type: 'raise', alarmId: first });
-      notifier.alarmWritten({ type: 'raise', alarmId: second });
+      notifier.alarmWritten({ type: 'raise', alarmId: first, quiet: false });
+      notifier.alarmWritten({ type: 'raise', alarmId: second, quiet: false });
       await notifier.flush();
       await notifier.runDue();
       // One failed (the receiver's first answer), one sent; then the server stops.

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { keys } from '../../../api/keys.ts';
 import { fetchMetricData } from '../../../api/telemetry.ts';
 import { EChart } from '../../../components/charts/index.ts';
+import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { alarmChartOption, alarmChartRange, limitsOf } from '../lib/alarm-chart.ts';
 
 /** Points drawn: the server downsamples the range to about this many. */
@@ -17,6 +18,7 @@ const CHART_POINTS = 600;
  */
 export function AlarmChart({ alarm }: { alarm: AlarmDetail }) {
   const { t } = useTranslation();
+  const calendar = usePlantCalendar();
   // Fixed when the detail opens: an active alarm's chart does not creep on every render.
   const [now] = useState(() => Date.now());
   const range = alarmChartRange(alarm, now);
@@ -54,8 +56,9 @@ export function AlarmChart({ alarm }: { alarm: AlarmDetail }) {
           alarm: t('alarms.detail.chartAlarm'),
           limit: t('alarms.detail.chartLimit'),
         },
+        calendar,
       ),
-    [points, alarm, range.start, range.end, range.spanEnd, data.data?.unit, t],
+    [points, alarm, range.start, range.end, range.spanEnd, data.data?.unit, t, calendar],
   );
 
   if (data.isPending && alarm.ability !== '')

@@ -1,7 +1,6 @@
 import { ALARM_STATE, type AlarmActionBody, type AlarmDetail } from '@kilowatch/contract';
 import {
   Alert,
-  App,
   Button,
   DatePicker,
   Descriptions,
@@ -23,6 +22,7 @@ import {
   useReturnToService,
   useTakeOutOfService,
 } from '../../../api/alarms.ts';
+import { useConfirmAction } from '../../../components/crud/confirm-delete.tsx';
 import { CameraLink } from '../../../components/video/CameraLink.tsx';
 import { notify } from '../../../lib/notify.ts';
 import { formatPlantTime as formatTime } from '../../../lib/plant-calendar.ts';
@@ -252,7 +252,7 @@ function DetailBody({ alarm }: { alarm: AlarmDetail }) {
  */
 function OutOfServiceSection({ alarm }: { alarm: AlarmDetail }) {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
+  const confirm = useConfirmAction();
   const entries = useOutOfService({ page: 1, pageSize: 1, ruleId: alarm.ruleId, thingId: alarm.thingId });
   const take = useTakeOutOfService();
   const back = useReturnToService();
@@ -261,20 +261,16 @@ function OutOfServiceSection({ alarm }: { alarm: AlarmDetail }) {
   const name = `${alarm.ruleName} · ${alarm.thingName}`;
 
   const confirmTake = () =>
-    modal.confirm({
+    confirm({
       title: t('alarms.outOfService.takeTitle'),
       content: t('alarms.outOfService.takeConfirm', { name }),
-      okButtonProps: { danger: true },
       okText: t('alarms.outOfService.take'),
-      cancelText: t('common.cancel'),
+      done: t('alarms.outOfService.taken'),
+      danger: true,
       onOk: () =>
         take
           .mutateAsync({ ruleId: alarm.ruleId, thingId: alarm.thingId, reason: reason.trim() })
-          .then(() => {
-            notify.success(t('alarms.outOfService.taken'));
-            setReason('');
-          })
-          .catch(() => undefined),
+          .then(() => setReason('')),
     });
 
   return (

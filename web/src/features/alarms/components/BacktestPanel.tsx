@@ -1,16 +1,15 @@
 import type { AlarmRuleInput, BacktestResult } from '@kilowatch/contract';
 import { Alert, Button, DatePicker, Empty, Select, Space, Table, Tag } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBacktest } from '../../../api/alarms.ts';
 import { useThingsOfCategory } from '../../../api/things.ts';
 import { EChart } from '../../../components/charts/index.ts';
+import { formatPlantTime, fromPicker, toPicker, usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { backtestOption } from '../lib/backtest-chart.ts';
 
 type Alarm = BacktestResult['alarms'][number];
-
-const formatMs = (ms: number) => dayjs(ms).format('YYYY-MM-DD HH:mm:ss');
 
 /** "1 h 5 min", "40 s": how long a would-be alarm lasted. */
 export function formatDuration(ms: number, t: (k: string, o?: Record<string, unknown>) => string): string {
@@ -37,20 +36,34 @@ export function BacktestPanel({
   const things = useThingsOfCategory(categoryId);
   const backtest = useBacktest();
   const [thingId, setThingId] = useState<number | null>(null);
-  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(1, 'day'), dayjs()]);
+  const calendar = usePlantCalendar();
+  // The pickers hold the plant's wall-clock time (lib/plant-calendar.ts), not the browser's.
+  const [range, setRange] = useState<[Dayjs, Dayjs]>(() => {
+    const now = Date.now();
+    return [toPicker(calendar, now - 86_400_000), toPicker(calendar, now)];
+  });
   const result = backtest.data;
 
   async function run() {
     const rule = await validate();
     if (!rule || thingId === null) return;
-    backtest.mutate({ rule, thingId, start: range[0].valueOf(), end: range[1].valueOf() });
+    backtest.mutate({
+      rule,
+      thingId,
+      start: fromPicker(calendar, range[0]),
+      end: fromPicker(calendar, range[1]),
+    });
   }
 
   const option = useMemo(
     () =>
       result &&
-      backtestOption(result, { metric: t('alarms.backtest.metric'), alarm: t('alarms.backtest.alarm') }),
-    [result, t],
+      backtestOption(
+        result,
+        { metric: t('alarms.backtest.metric'), alarm: t('alarms.backtest.alarm') },
+        calendar,
+      ),
+    [result, t, calendar],
   );
 
   return (
@@ -108,11 +121,12 @@ export function BacktestPanel({
               pagination={result.alarms.length > 5 ? { pageSize: 5 } : false}
               dataSource={result.alarms}
               columns={[
-                { title: t('alarms.backtest.raisedAt'), dataIndex: 'raisedAt', render: formatMs },
+                { title: t('alarms.backtest.raisedAt'), dataIndex: 'raisedAt', render: formatPlantTime },
                 {
                   title: t('alarms.backtest.returnedAt'),
                   dataIndex: 'returnedAt',
-                  render: (v: number | null) => (v === null ? t('alarms.backtest.stillActive') : formatMs(v)),
+                  render: (v: number | null) =>
+                    v === null ? t('alarms.backtest.stillActive') : formatPlantTime(v),
                 },
                 {
                   title: t('alarms.backtest.duration'),

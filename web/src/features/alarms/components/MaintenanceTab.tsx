@@ -24,7 +24,7 @@ import { notify } from '../../../lib/notify.ts';
 import { fromPicker, toPicker, usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { useAlarmAbilities } from '../abilities.ts';
 import type { Target } from '../lib/targets.ts';
-import { TargetTreeDialog } from './ApplyMonitorsDialog.tsx';
+import { TargetPicker } from './TargetPicker.tsx';
 
 /** The reason's length the server takes (contract MaintenanceInput). */
 const REASON_MAX = 200;
@@ -189,7 +189,6 @@ function PlanMaintenanceDialog({ open, onClose }: { open: boolean; onClose: () =
   const [form] = Form.useForm<PlanValues>();
   const [targets, setTargets] = useState<Target[]>([]);
   const [targetsError, setTargetsError] = useState(false);
-  const [picking, setPicking] = useState(false);
 
   // The form remounts on each opening (destroyOnHidden) with fresh defaults; the targets are state.
   useEffect(() => {
@@ -248,26 +247,15 @@ function PlanMaintenanceDialog({ open, onClose }: { open: boolean; onClose: () =
           validateStatus={targetsError ? 'error' : undefined}
           help={targetsError ? t('alarms.maintenance.targetsRequired') : undefined}
         >
-          <Space orientation="vertical" style={{ width: '100%' }}>
-            <Button onClick={() => setPicking(true)} data-testid="maintenance-pick">
-              {t('alarms.monitor.pick')}
-            </Button>
-            {targets.length === 0 ? (
-              <span style={{ opacity: 0.65 }}>{t('alarms.monitor.noTargets')}</span>
-            ) : (
-              <Space wrap size={4} data-testid="maintenance-targets">
-                {targets.map((tg) => (
-                  <Tag
-                    key={`${tg.type}:${tg.id}`}
-                    closable
-                    onClose={() => setTargets((list) => list.filter((x) => x !== tg))}
-                  >
-                    {t(`alarms.resourceType.${tg.type}`)} · {tg.name}
-                  </Tag>
-                ))}
-              </Space>
-            )}
-          </Space>
+          <TargetPicker
+            targets={targets}
+            onChange={(picked) => {
+              setTargets(picked);
+              if (picked.length > 0) setTargetsError(false);
+            }}
+            categoryId={null}
+            testId="maintenance"
+          />
         </Form.Item>
         <Form.Item
           name="range"
@@ -300,17 +288,6 @@ function PlanMaintenanceDialog({ open, onClose }: { open: boolean; onClose: () =
         </Form.Item>
         <Alert type="info" showIcon title={t('alarms.maintenance.hint')} />
       </Form>
-      <TargetTreeDialog
-        open={picking}
-        categoryId={null}
-        initial={targets}
-        onClose={() => setPicking(false)}
-        onPick={(picked) => {
-          setTargets(picked);
-          setTargetsError(false);
-          setPicking(false);
-        }}
-      />
     </Modal>
   );
 }

@@ -1,10 +1,10 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import type { OutOfServiceEntry } from '@kilowatch/contract';
-import { App, Button, Card, Empty, Result, Space, Table, type TableColumnsType, Tag } from 'antd';
+import { Button, Card, Empty, Result, Space, Table, type TableColumnsType, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOutOfService, useReturnToService } from '../../../api/alarms.ts';
-import { notify } from '../../../lib/notify.ts';
+import { useConfirmAction } from '../../../components/crud/confirm-delete.tsx';
 import { formatPlantTime as formatTime } from '../../../lib/plant-calendar.ts';
 import { useAlarmAbilities } from '../abilities.ts';
 
@@ -14,23 +14,19 @@ import { useAlarmAbilities } from '../abilities.ts';
  */
 export function OutOfServiceTab() {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
+  const confirm = useConfirmAction();
   const { canClose } = useAlarmAbilities();
   const [page, setPage] = useState({ page: 1, pageSize: 10 });
   const entries = useOutOfService(page);
   const back = useReturnToService();
 
   const confirmReturn = (e: OutOfServiceEntry) =>
-    modal.confirm({
+    confirm({
       title: t('alarms.outOfService.returnTitle'),
       content: t('alarms.outOfService.returnConfirm', { name: e.name }),
       okText: t('alarms.outOfService.return'),
-      cancelText: t('common.cancel'),
-      onOk: () =>
-        back
-          .mutateAsync(e.id)
-          .then(() => notify.success(t('alarms.outOfService.returned')))
-          .catch(() => undefined),
+      done: t('alarms.outOfService.returned'),
+      onOk: () => back.mutateAsync(e.id),
     });
 
   const columns: TableColumnsType<OutOfServiceEntry> = [

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { calendarOf } from '../../../lib/plant-calendar.ts';
 import { alarmChartOption, alarmChartRange, limitsOf } from './alarm-chart.ts';
 
 const H = 3_600_000;
@@ -39,12 +40,19 @@ describe('the alarm detail chart', () => {
       [[at, 95]],
       { limits: [80], span: [at, at + H], window: [at - H, at + 2 * H] },
       { metric: 'temp', alarm: '告警', limit: '限值' },
+      calendarOf('Asia/Shanghai'),
     ) as unknown as {
-      xAxis: { min: number; max: number };
+      xAxis: { min: number; max: number; axisLabel: { formatter: (v: number) => string } };
+      tooltip: { formatter: (p: unknown) => string };
       series: { markLine: { data: unknown[] }; markArea: { data: { xAxis: number }[][] } }[];
     };
     expect(option.series[0]!.markLine.data).toEqual([{ yAxis: 80 }]);
     expect([option.xAxis.min, option.xAxis.max]).toEqual([at - H, at + 2 * H]);
     expect(option.series[0]!.markArea.data[0]!.map((m) => m.xAxis)).toEqual([at, at + H]);
+    // Read on the plant's calendar whatever the browser's zone: 08:00 UTC is 16:00 in Shanghai.
+    expect(option.xAxis.axisLabel.formatter(at)).toBe('16:00');
+    expect(
+      option.tooltip.formatter([{ value: [at, 95], marker: '', seriesName: 'temp' }]).split('<br/>'),
+    ).toEqual(['2026-11-23 16:00:00', 'temp: 95']);
   });
 });

@@ -1,5 +1,6 @@
-import type { AlarmCondition, AlarmDetail } from '@kilowatch/contract';
+import type { AlarmCondition, AlarmDetail, PlantCalendar } from '@kilowatch/contract';
 import type { ChartOption } from '../../../components/charts/index.ts';
+import { plantTimeAxis } from './plant-time-axis.ts';
 
 /** How much of the metric shows before the alarm and after its return. */
 export const CHART_MARGIN_MS = 3_600_000;
@@ -33,13 +34,15 @@ export function alarmChartOption(
   points: readonly [number, number][],
   marks: { limits: readonly number[]; span: [number, number]; window: [number, number] },
   labels: { metric: string; alarm: string; limit: string },
+  calendar: PlantCalendar,
 ): ChartOption {
+  const axis = plantTimeAxis(calendar, marks.window);
   return {
     animation: false,
     grid: { left: 48, right: 24, top: 24, bottom: 32 },
-    tooltip: { trigger: 'axis' },
+    tooltip: axis.tooltip,
     // The chart's own range: a lone point would otherwise stretch the axis over days.
-    xAxis: { type: 'time', min: marks.window[0], max: marks.window[1] },
+    xAxis: { ...axis.xAxis, min: marks.window[0], max: marks.window[1] },
     // The limits stay in view even when the values never come near them.
     yAxis: {
       type: 'value',

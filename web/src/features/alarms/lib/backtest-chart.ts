@@ -1,5 +1,6 @@
-import type { BacktestResult } from '@kilowatch/contract';
+import type { BacktestResult, PlantCalendar } from '@kilowatch/contract';
 import type { ChartOption } from '../../../components/charts/index.ts';
+import { plantTimeAxis } from './plant-time-axis.ts';
 
 /**
  * The backtest chart: the metric's points as a line, each alarm it would have raised as a shaded
@@ -8,13 +9,15 @@ import type { ChartOption } from '../../../components/charts/index.ts';
 export function backtestOption(
   result: BacktestResult,
   labels: { metric: string; alarm: string },
+  calendar: PlantCalendar,
 ): ChartOption {
   const lastTime = result.points.at(-1)?.[0] ?? 0;
+  const axis = plantTimeAxis(calendar, [result.points[0]?.[0] ?? 0, lastTime]);
   return {
     animation: false,
     grid: { left: 48, right: 16, top: 24, bottom: 56 },
-    tooltip: { trigger: 'axis' },
-    xAxis: { type: 'time' },
+    tooltip: axis.tooltip,
+    xAxis: axis.xAxis,
     yAxis: { type: 'value', scale: true },
     dataZoom: [{ type: 'inside' }, { type: 'slider', height: 20, bottom: 8 }],
     series: [

@@ -1,21 +1,10 @@
 import { EditOutlined, UndoOutlined } from '@ant-design/icons';
 import type { EffectiveAbility, Model, ModelAbilityPatch } from '@kilowatch/contract';
-import {
-  App,
-  Button,
-  Drawer,
-  Form,
-  InputNumber,
-  Modal,
-  Select,
-  Space,
-  Switch,
-  Table,
-  Typography,
-} from 'antd';
+import { Button, Drawer, Form, InputNumber, Modal, Select, Space, Switch, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useModelAbilities, usePatchModelAbility } from '../../../api/things.ts';
+import { useConfirmAction } from '../../../components/crud/confirm-delete.tsx';
 import { notify } from '../../../lib/notify.ts';
 import { AbilityNameField } from './AbilityNameField.tsx';
 import { abilityColumns } from './ability-columns.tsx';
@@ -43,23 +32,19 @@ export function overridePatch(
 /** A model's effective abilities: the category's, with this model's overrides (marked). */
 export function ModelAbilitiesDrawer({ model, onClose }: { model: Model | null; onClose(): void }) {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
+  const confirm = useConfirmAction();
   const query = useModelAbilities(model?.id ?? null);
   const patch = usePatchModelAbility();
   const [editing, setEditing] = useState<EffectiveAbility | null>(null);
 
   function confirmReset(row: EffectiveAbility) {
     if (!model) return;
-    modal.confirm({
+    confirm({
       title: t('devices.model.resetTitle'),
       content: t('devices.model.resetConfirm', { name: row.name }),
       okText: t('common.confirm'),
-      cancelText: t('common.cancel'),
-      onOk: () =>
-        patch
-          .mutateAsync({ abilityId: row.abilityId, patch: { modelId: model.id, reset: true } })
-          .then(() => notify.success(t('toast.done')))
-          .catch(() => undefined),
+      done: t('toast.done'),
+      onOk: () => patch.mutateAsync({ abilityId: row.abilityId, patch: { modelId: model.id, reset: true } }),
     });
   }
 

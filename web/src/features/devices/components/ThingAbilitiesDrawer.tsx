@@ -1,40 +1,34 @@
 import { MinusCircleOutlined } from '@ant-design/icons';
 import type { EffectiveAbility, Thing } from '@kilowatch/contract';
-import { App, Button, Drawer, Table, Typography } from 'antd';
+import { Button, Drawer, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRemoveThingAbilities, useThingAbilities } from '../../../api/things.ts';
-import { notify } from '../../../lib/notify.ts';
+import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
 import { abilityColumns } from './ability-columns.tsx';
 import { QueryResult } from './QueryResult.tsx';
 
 /** A thing's effective abilities (its model's), from which some can be removed. */
 export function ThingAbilitiesDrawer({ thing, onClose }: { thing: Thing | null; onClose(): void }) {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
+  const askDelete = useConfirmDelete();
   const query = useThingAbilities(thing?.id ?? null);
   const remove = useRemoveThingAbilities(thing?.id ?? 0);
   const [selected, setSelected] = useState<number[]>([]);
 
   function confirmRemove(rows: EffectiveAbility[]) {
     if (!thing || rows.length === 0) return;
-    modal.confirm({
+    askDelete({
       title: t('devices.thing.removeAbilitiesTitle'),
       content:
         rows.length === 1
           ? t('devices.thing.removeAbilityConfirm', { name: rows[0]!.name, thing: thing.name })
           : t('devices.thing.removeAbilitiesConfirm', { count: rows.length, thing: thing.name }),
-      okButtonProps: { danger: true },
       okText: t('devices.thing.removeAbility'),
-      cancelText: t('common.cancel'),
-      onOk: () =>
-        remove
-          .mutateAsync(rows.map((r) => r.abilityId))
-          .then(() => {
-            notify.success(t('toast.deleted'));
-            setSelected((ids) => ids.filter((id) => !rows.some((r) => r.abilityId === id)));
-          })
-          .catch(() => undefined),
+      onDelete: () =>
+        remove.mutateAsync(rows.map((r) => r.abilityId)).then(() => {
+          setSelected((ids) => ids.filter((id) => !rows.some((r) => r.abilityId === id)));
+        }),
     });
   }
 

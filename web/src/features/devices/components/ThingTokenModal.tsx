@@ -1,10 +1,10 @@
 import { EyeInvisibleOutlined, EyeOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { Thing } from '@kilowatch/contract';
-import { Alert, App, Button, Divider, Modal, Skeleton, Space, Typography } from 'antd';
+import { Alert, Button, Divider, Modal, Skeleton, Space, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRegenerateThingToken, useThingToken } from '../../../api/things.ts';
-import { notify } from '../../../lib/notify.ts';
+import { useConfirmAction } from '../../../components/crud/confirm-delete.tsx';
 import { DeviceConnectPanel } from './DeviceConnectPanel.tsx';
 import { FirstMessageCheck } from './FirstMessageCheck.tsx';
 import { QueryResult } from './QueryResult.tsx';
@@ -17,7 +17,7 @@ const MASK = '•'.repeat(24);
  */
 export function ThingTokenModal({ thing, onClose }: { thing: Thing | null; onClose(): void }) {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
+  const confirm = useConfirmAction();
   const query = useThingToken(thing?.id ?? null);
   const regenerate = useRegenerateThingToken(thing?.id ?? 0);
   const [revealed, setRevealed] = useState(false);
@@ -29,20 +29,13 @@ export function ThingTokenModal({ thing, onClose }: { thing: Thing | null; onClo
   }
 
   function confirmRegenerate() {
-    modal.confirm({
+    confirm({
       title: t('devices.token.regenerateTitle'),
       content: t('devices.token.regenerateWarning'),
-      okButtonProps: { danger: true },
       okText: t('devices.token.regenerate'),
-      cancelText: t('common.cancel'),
-      onOk: () =>
-        regenerate
-          .mutateAsync()
-          .then(() => {
-            setRevealed(true);
-            notify.success(t('toast.done'));
-          })
-          .catch(() => undefined),
+      done: t('toast.done'),
+      danger: true,
+      onOk: () => regenerate.mutateAsync().then(() => setRevealed(true)),
     });
   }
 

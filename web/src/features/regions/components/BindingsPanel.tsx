@@ -1,12 +1,12 @@
 import { DisconnectOutlined, LinkOutlined, ReloadOutlined } from '@ant-design/icons';
 import type { Binding, RegionNode } from '@kilowatch/contract';
-import { App, Button, Card, Empty, Flex, Result, Select, Switch, Table, Typography } from 'antd';
+import { Button, Card, Empty, Flex, Result, Select, Switch, Table, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useBindings, useUnbindThings } from '../../../api/regions.ts';
 import { useCategories } from '../../../api/things.ts';
-import { notify } from '../../../lib/notify.ts';
+import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
 import { useAbilities } from '../abilities.ts';
 import { BindThingsModal } from './BindThingsModal.tsx';
 
@@ -35,7 +35,7 @@ function useBindingFilters() {
 /** The devices bound to the selected region, optionally with its sub-regions'; editors bind and unbind. */
 export function BindingsPanel({ region }: { region: RegionNode | null }) {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
+  const askDelete = useConfirmDelete();
   const { canEditRegions } = useAbilities();
   const { filters, setCategoryId, setSuccessor } = useBindingFilters();
   const bindings = useBindings(region?.id ?? null, filters);
@@ -57,17 +57,11 @@ export function BindingsPanel({ region }: { region: RegionNode | null }) {
   }
 
   const confirmUnbind = (b: Binding) =>
-    modal.confirm({
+    askDelete({
       title: t('regions.bindings.unbindTitle'),
       content: t('regions.bindings.unbindConfirm', { thing: b.thing.name, region: b.regionName }),
-      okButtonProps: { danger: true },
       okText: t('regions.bindings.unbind'),
-      cancelText: t('common.cancel'),
-      onOk: () =>
-        unbind
-          .mutateAsync({ regionId: b.regionId, thingIds: [b.thing.id] })
-          .then(() => notify.success(t('toast.deleted')))
-          .catch(() => undefined),
+      onDelete: () => unbind.mutateAsync({ regionId: b.regionId, thingIds: [b.thing.id] }),
     });
 
   return (

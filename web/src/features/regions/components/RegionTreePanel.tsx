@@ -1,7 +1,6 @@
 import { DeleteOutlined, EditOutlined, MoreOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { REGION_MAX_DEPTH, type RegionNode } from '@kilowatch/contract';
 import {
-  App,
   Button,
   Card,
   Dropdown,
@@ -18,6 +17,7 @@ import {
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeleteRegion, useRegionTree, useReorderRegions } from '../../../api/regions.ts';
+import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
 import { notify } from '../../../lib/notify.ts';
 import { useAbilities } from '../abilities.ts';
 import { computeRegionOrder, type DropPlacement, placementFromAntd } from '../lib/tree-drop.ts';
@@ -51,7 +51,7 @@ export function RegionTreePanel({
   onSelect(region: RegionNode | null): void;
 }) {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
+  const askDelete = useConfirmDelete();
   const { canEditRegions } = useAbilities();
   const tree = useRegionTree();
   const reorder = useReorderRegions();
@@ -75,21 +75,12 @@ export function RegionTreePanel({
     });
 
   const confirmDelete = (region: RegionNode) =>
-    modal.confirm({
-      title: t('crud.deleteTitle'),
+    askDelete({
       content: t('regions.tree.deleteConfirm', { name: region.name }),
-      okButtonProps: { danger: true },
-      okText: t('crud.delete'),
-      cancelText: t('common.cancel'),
-      onOk: () =>
-        remove
-          .mutateAsync(region.id)
-          .then(() => {
-            notify.success(t('toast.deleted'));
-            if (region.id === selectedId) onSelect(null);
-          })
-          // A 409 (still has children) was shown by the http module.
-          .catch(() => undefined),
+      onDelete: () =>
+        remove.mutateAsync(region.id).then(() => {
+          if (region.id === selectedId) onSelect(null);
+        }),
     });
 
   const onDrop: TreeProps<RegionTreeNode>['onDrop'] = (info) => {

@@ -1,7 +1,7 @@
 import { DeleteOutlined } from '@ant-design/icons';
 import { SYSTEM_SETTING_IDENTIFIER, type SysConfig, type SysConfigInput } from '@kilowatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Flex, Form, Input, Tag, Typography } from 'antd';
+import { Button, Flex, Form, Input, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { keys } from '../../../api/keys.ts';
 import {
@@ -12,8 +12,8 @@ import {
   useApplyLogo,
 } from '../../../api/system.ts';
 import { CrudPage } from '../../../components/crud/CrudPage.tsx';
+import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
 import { toLogoConfig } from '../../../lib/logo.ts';
-import { notify } from '../../../lib/notify.ts';
 import { LogoForm } from './LogoForm.tsx';
 
 const IDENTIFIER_PATTERN = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
@@ -26,26 +26,21 @@ const truncate = (text: string, max: number) => (text.length > max ? `${text.sli
 /** /sys_config (系统设置): the logo, then every system config. `systemSetting` cannot be deleted. */
 export function SysConfigScreen() {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
+  const askDelete = useConfirmDelete();
   const queryClient = useQueryClient();
   const applyLogo = useApplyLogo();
 
   const remove = useMutation({
     mutationFn: (c: SysConfig) => deleteSysConfig(c.id),
     onSuccess: async () => {
-      notify.success(t('toast.deleted'));
       await queryClient.invalidateQueries({ queryKey: keys.sysconfigs.all });
     },
   });
 
   const confirmDelete = (c: SysConfig) =>
-    modal.confirm({
-      title: t('crud.deleteTitle'),
+    askDelete({
       content: t('crud.deleteConfirm', { name: c.identifier }),
-      okButtonProps: { danger: true },
-      okText: t('crud.delete'),
-      cancelText: t('common.cancel'),
-      onOk: () => remove.mutateAsync(c).catch(() => undefined),
+      onDelete: () => remove.mutateAsync(c),
     });
 
   const toInput = (v: SysConfigInput): SysConfigInput => ({

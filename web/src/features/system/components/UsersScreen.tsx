@@ -1,7 +1,7 @@
 import { KeyOutlined } from '@ant-design/icons';
 import { PASSWORD_MAX, PASSWORD_PATTERN, type User, type UserCreate } from '@kilowatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, Modal, Select, Space, Switch, Tag, Typography } from 'antd';
+import { Button, Form, Input, Modal, Select, Space, Switch, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { keys } from '../../../api/keys.ts';
@@ -16,6 +16,7 @@ import {
   useRoleOptions,
 } from '../../../api/system.ts';
 import { CrudPage } from '../../../components/crud/CrudPage.tsx';
+import { useConfirmAction } from '../../../components/crud/confirm-delete.tsx';
 import { notify } from '../../../lib/notify.ts';
 
 /** Spec §4: userLevel 1 is admin, above 1 editor. */
@@ -100,7 +101,7 @@ const nameTags = (ids: readonly number[], names: ReadonlyMap<number, string>) =>
 
 export function UsersScreen() {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
+  const confirm = useConfirmAction();
   const queryClient = useQueryClient();
   const roles = useRoleOptions();
   const groups = useGroupOptions();
@@ -112,21 +113,20 @@ export function UsersScreen() {
   const toggle = useMutation({
     mutationFn: (user: User) => updateUser(user.id, toUserUpdate(user, { disabled: !user.disabled })),
     onSuccess: async () => {
-      notify.success(t('toast.done'));
       await queryClient.invalidateQueries({ queryKey: keys.users.all });
     },
   });
 
   const confirmToggle = (user: User) =>
-    modal.confirm({
+    confirm({
       title: user.disabled ? t('system.user.status.enabled') : t('system.user.status.disabled'),
       content: t(user.disabled ? 'system.user.enableConfirm' : 'system.user.disableConfirm', {
         name: user.username,
       }),
       okText: t('common.confirm'),
-      cancelText: t('common.cancel'),
-      okButtonProps: { danger: !user.disabled },
-      onOk: () => toggle.mutateAsync(user).catch(() => undefined),
+      done: t('toast.done'),
+      danger: !user.disabled,
+      onOk: () => toggle.mutateAsync(user),
     });
 
   const required = (field: string) => ({ required: true, message: t('system.common.required', { field }) });

@@ -1,7 +1,6 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { BAND_KINDS, type Tariff, type TariffVersion, versionOn } from '@kilowatch/contract';
 import {
-  App,
   Button,
   Card,
   Col,
@@ -22,7 +21,7 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeleteTariff, useDeleteTariffVersion, useTariffs } from '../../../api/tariffs.ts';
-import { notify } from '../../../lib/notify.ts';
+import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { isAdmin, isGranted, useSession } from '../../../lib/session.ts';
 import { dayStrip } from '../lib/band-strip.ts';
@@ -77,31 +76,22 @@ function TariffDetail({
   onVersion: (target: VersionTarget) => void;
 }) {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
+  const askDelete = useConfirmDelete();
   const calendar = usePlantCalendar();
   const today = calendar.dateOf(Date.now());
   const current = versionOn(tariff.versions, today);
   const removeVersion = useDeleteTariffVersion();
 
   const confirmDelete = (v: TariffVersion) =>
-    modal.confirm({
+    askDelete({
       title: v.validFrom <= today ? t('tariffs.retroactiveTitle') : t('crud.deleteTitle'),
       content:
         v.validFrom <= today
           ? `${t('tariffs.deleteVersionConfirm', { validFrom: v.validFrom })} ${t('tariffs.retroactiveContent', { from: v.validFrom })}`
           : t('tariffs.deleteVersionConfirm', { validFrom: v.validFrom }),
-      okButtonProps: { danger: true },
-      okText: t('crud.delete'),
-      cancelText: t('common.cancel'),
-      onOk: () =>
-        removeVersion
-          .mutateAsync({ id: tariff.id, versionId: v.id, retroactive: v.validFrom <= today })
-          .then((answer) =>
-            notify.success(
-              answer.recomputed ? t('tariffs.recomputed', answer.recomputed) : t('toast.deleted'),
-            ),
-          )
-          .catch(() => undefined),
+      onDelete: () =>
+        removeVersion.mutateAsync({ id: tariff.id, versionId: v.id, retroactive: v.validFrom <= today }),
+      done: (answer) => (answer.recomputed ? t('tariffs.recomputed', answer.recomputed) : t('toast.deleted')),
     });
 
   const demandText = (v: TariffVersion) =>
@@ -223,7 +213,7 @@ function TariffDetail({
 /** Tariff calendars (/analysis/tariff): tariffs, their versions, a day's bands (docs/tariffs.md). */
 export function TariffScreen() {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
+  const askDelete = useConfirmDelete();
   const tariffs = useTariffs();
   const remove = useDeleteTariff();
   const roles = useSession((s) => s.roles);
@@ -239,17 +229,9 @@ export function TariffScreen() {
   const tariff = list.find((x) => x.id === selected) ?? list[0];
 
   const confirmDelete = (x: Tariff) =>
-    modal.confirm({
-      title: t('crud.deleteTitle'),
+    askDelete({
       content: t('tariffs.deleteConfirm', { name: x.name }),
-      okButtonProps: { danger: true },
-      okText: t('crud.delete'),
-      cancelText: t('common.cancel'),
-      onOk: () =>
-        remove
-          .mutateAsync(x.id)
-          .then(() => notify.success(t('toast.deleted')))
-          .catch(() => undefined),
+      onDelete: () => remove.mutateAsync(x.id),
     });
 
   return (
