@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, dialects, login, type TestApp } from '../../../../test/helpers.ts';
+import * as videoPlayback from '../../../db/migrations/2026-11-24-0380-video-playback.ts';
 import { seedDevices } from '../../things/testing.ts';
 import { type Client, client, editorWith, roleGranting } from '../testing.ts';
 
@@ -202,5 +203,33 @@ describe.each(dialects())('video labels API on %s', (dialect) => {
       recording: { kind: 'template', url: 'https://nvr/play?from={start}&to={end}' },
     });
     expect((await editor.api.get(`/api/video/cameras?thingId=${things[1].id}`)).body.data).toEqual([]);
+  });
+  it('migration 0380 makes labels stored before playback RTSP when their address is not http(s)', async () => {
+    const db = t.app.db.db;
+    await videoPlayback.down(db);
+    const at = '2026-11-22T08:00:00.000Z';
+    const legacy = (name: string, streamUrl: string) =>
+      db
+        .insertInto('videos')
+        .values({
+          name,
+          stream_url: streamUrl,
+          region_id: null,
+          thing_id: null,
+          created_at: at,
+          updated_at: at,
+        } as never)
+        .execute();
+    await legacy('old-hls', 'HTTPS://cams/a.m3u8');
+    await legacy('old-rtsp', 'rtsp://admin:pw@10.0.0.2/x');
+    await legacy('old-ws', 'wss://gw/x');
+    await videoPlayback.up(db);
+    const list = (await admin.get('/api/videos')).body.data.list as { name: string; protocol: string }[];
+    expect(list.map((v) => [v.name, v.protocol])).toEqual([
+      ['old-hls', 'hls'],
+      ['old-rtsp', 'rtsp'],
+      ['old-ws', 'rtsp'],
+    ]);
+    expect(list[0]).toMatchObject({ playUrl: null, recordingKind: 'none', recordingUrl: null });
   });
 });
