@@ -1,6 +1,7 @@
 export * from './alarm-notify.ts';
 export * from './alarms.ts';
 export * from './auth.ts';
+export * from './board.ts';
 export * from './buckets.ts';
 export * from './calendar.ts';
 export * from './common.ts';

@@ -18,6 +18,7 @@ import {
 import { createMemoryLive } from './live/index.ts';
 import { alarmNotifyRoutes, alarmRoutes } from './modules/alarms/index.ts';
 import { authRoutes } from './modules/auth/index.ts';
+import { boardPageRoutes } from './modules/board/index.ts';
 import { filterGroupRoutes } from './modules/filter-groups/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
 import { metricConfigRoutes } from './modules/metric-configs/index.ts';
@@ -195,6 +196,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           configs: services.statisticsConfigs,
           erpConfig: () => services.system.sysConfigs.erpConfig(),
         });
+        await api.register(boardPageRoutes, { service: services.board });
       },
       { prefix: '/api' },
     );

@@ -10,6 +10,7 @@ import {
   createTokens,
   deriveLoginKey,
 } from './modules/auth/index.ts';
+import { createBoardService } from './modules/board/index.ts';
 import { createCatalog } from './modules/catalog/index.ts';
 import { createFilterGroupService } from './modules/filter-groups/index.ts';
 import { createMetricConfigService } from './modules/metric-configs/index.ts';
@@ -132,6 +133,7 @@ export function buildServices(deps: ServiceDeps) {
     now,
   });
   const statisticsConfigs = createStatisticsConfigs({ db, catalog, now });
+  const board = createBoardService({ db, catalog, regions, now });
 
   return {
     things,
@@ -151,6 +153,7 @@ export function buildServices(deps: ServiceDeps) {
     filterGroups,
     statistics,
     statisticsConfigs,
+    board,
   };
 }
 

@@ -62,6 +62,10 @@ const OPEN_TO_EVERY_USER = new Set([
   'POST /api/statistics/report/erp/xlsx',
   'GET /api/filter-groups',
   'GET /api/filters',
+  // Workshop board: a TV's account reads the pages and their components; writes need
+  // /workshopBoard (docs/board.md).
+  'GET /api/board/pages',
+  'GET /api/board/pages/:id/components',
   // Video monitoring (/video, a static route): what plays, never an RTSP source (docs/video.md).
   'GET /api/video/cameras',
 ]);

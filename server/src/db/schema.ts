@@ -536,3 +536,43 @@ export interface FiltersTable {
   resource_id: number;
   sort: number;
 }
+
+// ---- workshop data board (migration 0360; docs/board.md) ----------------------------------------
+
+export interface BoardPagesTable {
+  id: Generated<number>;
+  name: string;
+  region_id: number;
+  /** 1: the region's sub-regions count too. */
+  successor: number;
+  category_id: number | null;
+  interval_s: number;
+  weight: number;
+  enabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BoardComponentsTable {
+  id: Generated<number>;
+  page_id: number;
+  title: string;
+  chart_type: string;
+  /** JSON: ComponentYoy. */
+  yoy: string;
+  /** JSON: ComponentParams. */
+  params: string;
+  /** JSON array: ComponentMetric. */
+  metrics: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DB {
+  board_pages: BoardPagesTable;
+  board_components: BoardComponentsTable;
+}

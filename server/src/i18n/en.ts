@@ -233,6 +233,13 @@ export const en: Messages = {
   'export.timeZone': 'Time zone',
   'export.unit': 'Unit',
   'export.noMetric': 'no such metric',
+  'board.pageNotFound': 'Board page {id} does not exist',
+  'board.componentNotFound': 'Board component {id} does not exist',
+  'board.tooManyPages': 'A board holds at most {max} pages',
+  'board.tooManyComponents': 'A board page holds at most {max} components',
+  'board.metricsRequired': 'A chart component needs at least one metric',
+  'board.devicesOfRegion': 'A device tiles component looks at a region, not a single device',
+  'board.unknownComponent': 'Component {id} is not on this board page',
   'video.playHttp':
     'The play address of HLS and WebRTC must start with http:// or https://; for an RTSP camera choose “RTSP (through a gateway)”',
   'video.rtspSource':

@@ -240,6 +240,13 @@ export const es: Messages = {
   'export.timeZone': 'Zona horaria',
   'export.unit': 'Unidad',
   'export.noMetric': 'sin esta métrica',
+  'board.pageNotFound': 'La página de tablero {id} no existe',
+  'board.componentNotFound': 'El componente de tablero {id} no existe',
+  'board.tooManyPages': 'Un tablero admite como máximo {max} páginas',
+  'board.tooManyComponents': 'Una página de tablero admite como máximo {max} componentes',
+  'board.metricsRequired': 'Un componente de gráfico necesita al menos una métrica',
+  'board.devicesOfRegion': 'Un componente de fichas de equipos muestra una región, no un solo equipo',
+  'board.unknownComponent': 'El componente {id} no está en esta página de tablero',
   'video.playHttp':
     'La dirección de reproducción HLS y WebRTC debe empezar por http:// o https://; para una cámara RTSP elija «RTSP (a través de una pasarela)»',
   'video.rtspSource':

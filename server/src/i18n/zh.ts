@@ -223,6 +223,13 @@ export const zh = {
   'export.timeZone': '时区',
   'export.unit': '单位',
   'export.noMetric': '无此指标',
+  'board.pageNotFound': '看板页面 {id} 不存在',
+  'board.componentNotFound': '看板组件 {id} 不存在',
+  'board.tooManyPages': '看板最多 {max} 个页面',
+  'board.tooManyComponents': '一个看板页面最多 {max} 个组件',
+  'board.metricsRequired': '图表组件至少需要一个指标',
+  'board.devicesOfRegion': '设备卡片组件只能选择区域，不能选择单个设备',
+  'board.unknownComponent': '组件 {id} 不属于该看板页面',
   'video.playHttp':
     'HLS 与 WebRTC 的播放地址须以 http:// 或 https:// 开头；RTSP 摄像头请选择“RTSP（经网关）”',
   'video.rtspSource': 'RTSP 摄像头的地址是摄像头自己的 rtsp:// 地址；网关的 http(s) 地址填在“网关播放地址”中',

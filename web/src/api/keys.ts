@@ -170,6 +170,12 @@ export const keys = {
   },
   /** /api/filter-groups and /api/filters: a write refreshes the groups and the statistics using them. */
   filterGroups: { all: ['filter-groups'] as const },
+  /** /api/board/pages: a write refreshes the pages (order, shares, counts) and their components. */
+  board: {
+    all: ['board'] as const,
+    pages: () => ['board', 'pages'] as const,
+    components: (pageId: number) => ['board', 'components', pageId] as const,
+  },
 };
 
 /** Runs `fn`, then refreshes every cache under `roots` (for mutations passed to CrudPage). */

@@ -16,11 +16,16 @@ export const fetchDeviceStatus = (r: ResourceRef, signal?: AbortSignal) =>
     signal,
   });
 
-/** GET /api/board/components/{regionId}?successor=true: cabinets of the region and below. */
-export const fetchCabinets = (regionId: number, categoryId: number | null, signal?: AbortSignal) =>
+/** GET /api/board/components/{regionId}?successor=true: cabinets of the region and (by default) below. */
+export const fetchCabinets = (
+  regionId: number,
+  categoryId: number | null,
+  signal?: AbortSignal,
+  successor = true,
+) =>
   call(boardComponents, {
     params: { regionId },
-    query: { categoryId: categoryId ?? undefined, successor: true },
+    query: { categoryId: categoryId ?? undefined, successor },
     silent: true,
     signal,
   });

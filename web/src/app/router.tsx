@@ -4,6 +4,7 @@ import { type ConsoleRoute, ROUTES } from '../config/routes.ts';
 import { screens as alarmScreens } from '../features/alarms/index.ts';
 import { screens as analysisScreens } from '../features/analysis/index.ts';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
+import { screens as boardScreens } from '../features/board/index.ts';
 import { screens as deviceScreens } from '../features/devices/index.ts';
 import { screens as homeScreens } from '../features/home/index.ts';
 import { screens as kpiScreens } from '../features/kpi/index.ts';
@@ -28,6 +29,7 @@ const SCREENS: ScreenMap = {
   ...kpiScreens,
   ...tariffScreens,
   ...analysisScreens,
+  ...boardScreens,
   ...videoScreens,
 };
 

@@ -13,6 +13,7 @@ import * as tariffs from './2026-11-24-0240-tariffs.ts';
 import * as statistics from './2026-11-24-0250-statistics.ts';
 import * as reports from './2026-11-24-0260-reports.ts';
 import * as alarmOutOfService from './2026-11-24-0270-alarm-out-of-service.ts';
+import * as board from './2026-11-24-0360-board.ts';
 import * as videoPlayback from './2026-11-24-0380-video-playback.ts';
 
 interface DialectMigration {
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-24-0250-statistics': statistics,
   '2026-11-24-0260-reports': reports,
   '2026-11-24-0270-alarm-out-of-service': alarmOutOfService,
+  '2026-11-24-0360-board': board,
   '2026-11-24-0380-video-playback': videoPlayback,
 };
 

@@ -1,7 +1,5 @@
 import {
   type ComponentLayout,
-  type EffectiveAbility,
-  REPORT_GRID_COLS,
   REPORT_MAX_COMPONENTS,
   REPORT_MAX_DEPTH,
   REPORT_ROOT,
@@ -18,7 +16,7 @@ import type { DB } from '../../db/index.ts';
 import type { Db } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
 import type { Catalog } from '../catalog/index.ts';
-import { compileFormula, FormulaError } from '../query/index.ts';
+import { checkComponent, fitted, nextPlace } from './components.ts';
 import * as repo from './repository.ts';
 
 export interface ReportsDeps {
@@ -48,10 +46,6 @@ const unprocessable = (
   params = {},
 ) => new AppError('UNPROCESSABLE', 422, params, { message });
 
-/** Default place of a new component: below the others, half the grid wide. */
-const NEW_WIDTH = 6;
-const NEW_HEIGHT = 8;
-
 /**
  * KPI reports (spec §3, §7 /api/reports): the folder tree, report components and publication.
  * A published report is read-only for everyone but admins (409), and only an admin takes a
@@ -77,46 +71,6 @@ export function createReportsService(deps: ReportsDeps) {
       throw new AppError('CONFLICT', 409, { name: row.name }, { message: 'reports.published' });
     }
     return row;
-  }
-
-  /** A component's thing or region must exist and know each metric; formulas must parse. */
-  async function checkComponent(input: Pick<ReportComponentInput, 'params' | 'metrics'>) {
-    const { thingId, regionId } = input.params;
-    if ((thingId == null) === (regionId == null)) throw unprocessable('reports.noTarget');
-    for (const m of input.metrics) {
-      if (!m.formula?.trim()) continue;
-      try {
-        compileFormula(m.formula);
-      } catch (error) {
-        if (!(error instanceof FormulaError)) throw error;
-        throw unprocessable('reports.badFormula', { metric: m.name || m.identifier, detail: error.message });
-      }
-    }
-    const resourceType = thingId != null ? ('thing' as const) : ('region' as const);
-    const id = (thingId ?? regionId) as number;
-    for (const m of input.metrics) {
-      const selection = await deps.catalog.select({
-        resourceType,
-        id,
-        successor: true,
-        ...(resourceType === 'region' && m.categoryId != null ? { categoryId: m.categoryId } : {}),
-      });
-      const known = new Set<string>();
-      for (const list of selection.abilities.values())
-        for (const a of list as EffectiveAbility[]) known.add(a.identifier);
-      if (known.size === 0 && m.categoryId != null) {
-        for (const a of await deps.catalog.categoryAbilities(m.categoryId)) known.add(a.identifier);
-      }
-      // A region with nothing bound yet has nothing to check against; its charts stay empty.
-      if ((resourceType === 'thing' || known.size > 0) && !known.has(m.identifier)) {
-        throw new AppError(
-          'UNPROCESSABLE',
-          422,
-          { metric: m.identifier, resource: resourceType },
-          { message: 'query.unknownMetric' },
-        );
-      }
-    }
   }
 
   const componentRow = (trx: Db, reportId: number, componentId: number) =>
@@ -250,7 +204,7 @@ export function createReportsService(deps: ReportsDeps) {
       input: ReportComponentInput,
       actor: Actor,
     ): Promise<ReportComponent> {
-      await checkComponent(input);
+      await checkComponent(deps.catalog, input);
       return db.transaction().execute(async (trx) => {
         await writableReport(trx, reportId, actor);
         const existing = await repo.componentsOf(trx, reportId);
@@ -289,7 +243,7 @@ export function createReportsService(deps: ReportsDeps) {
       if (!current) throw notFound(componentId);
       const before = repo.toComponent(current);
       if (patch.params !== undefined || patch.metrics !== undefined) {
-        await checkComponent({
+        await checkComponent(deps.catalog, {
           params: patch.params ?? before.params,
           metrics: patch.metrics ?? before.metrics,
         });
@@ -355,25 +309,6 @@ export function createReportsService(deps: ReportsDeps) {
       return { name: row.name, components: await repo.componentsOf(db, reportId) };
     },
   };
-}
-
-/**
- * Where a new component goes: beside the last row's components when half the grid is free
- * there, else below everything, half the grid wide.
- */
-function nextPlace(taken: readonly ComponentLayout[]): ComponentLayout {
-  const bottom = taken.reduce((max, l) => Math.max(max, l.y + l.h), 0);
-  const lastRow = taken.reduce((max, l) => Math.max(max, l.y), 0);
-  const right = taken.filter((l) => l.y + l.h > lastRow).reduce((max, l) => Math.max(max, l.x + l.w), 0);
-  return taken.length > 0 && right + NEW_WIDTH <= REPORT_GRID_COLS
-    ? { x: right, y: lastRow, w: NEW_WIDTH, h: NEW_HEIGHT }
-    : { x: 0, y: bottom, w: NEW_WIDTH, h: NEW_HEIGHT };
-}
-
-/** A place kept inside the grid: a component wider than what is left of its row moves left. */
-function fitted(layout: ComponentLayout): ComponentLayout {
-  const w = Math.min(layout.w, REPORT_GRID_COLS);
-  return { ...layout, w, x: Math.min(layout.x, REPORT_GRID_COLS - w) };
 }
 
 export type ReportsService = ReturnType<typeof createReportsService>;

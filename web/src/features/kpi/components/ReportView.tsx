@@ -19,10 +19,13 @@ import {
   useReportComponents,
   useSaveLayouts,
 } from '../../../api/reports.ts';
+import {
+  ComponentCard,
+  ComponentDialog,
+  chartHeight,
+  ReportGrid,
+} from '../../../components/report-grid/index.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
-import { ComponentCard } from './ComponentCard.tsx';
-import { ComponentDialog } from './ComponentDialog.tsx';
-import { chartHeight, ReportGrid } from './ReportGrid.tsx';
 
 const PICKER: Record<Period, 'date' | 'month' | 'year'> = { day: 'date', month: 'month', year: 'year' };
 const FILE_DATE: Record<Period, string> = { day: 'YYYY-MM-DD', month: 'YYYY-MM', year: 'YYYY' };
@@ -124,7 +127,7 @@ export function ReportView({ report, period, time, onPeriod, canEdit, admin }: R
           <Space wrap>
             {writable && (
               <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
-                {t('kpi.component.add')}
+                {t('reportGrid.component.add')}
               </Button>
             )}
             {canEdit && !report.published && (
@@ -162,7 +165,7 @@ export function ReportView({ report, period, time, onPeriod, canEdit, admin }: R
           >
             {writable && !components.isPending && (
               <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
-                {t('kpi.component.add')}
+                {t('reportGrid.component.add')}
               </Button>
             )}
           </Empty>
@@ -183,7 +186,7 @@ export function ReportView({ report, period, time, onPeriod, canEdit, admin }: R
               onCompare={(yoy) => patch.mutate({ reportId: report.id, componentId: c.id, patch: { yoy } })}
               onDelete={() =>
                 modal.confirm({
-                  title: t('kpi.component.deleteTitle', { name: c.title }),
+                  title: t('reportGrid.component.deleteTitle', { name: c.title }),
                   okButtonProps: { danger: true },
                   okText: t('kpi.delete'),
                   onOk: async () => {

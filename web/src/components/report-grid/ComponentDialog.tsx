@@ -13,12 +13,15 @@ import {
 import { Button, Col, Form, Input, InputNumber, Modal, Radio, Row, Select, TreeSelect } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRegionTree } from '../../../api/regions.ts';
-import { useCategories, useCategoryAbilities, useThingsOfCategory } from '../../../api/things.ts';
+import { useRegionTree } from '../../api/regions.ts';
+import { useCategories, useCategoryAbilities, useThingsOfCategory } from '../../api/things.ts';
 
-interface FormValues {
+/** The board's device tiles: a region's devices with their values now, no statistics. */
+const TILES = 'devices';
+
+interface FormValues<T extends string> {
   title: string;
-  chartType: ChartType;
+  chartType: T;
   target: 'thing' | 'region';
   categoryId: number | undefined;
   thingId: number | undefined;
@@ -26,13 +29,20 @@ interface FormValues {
   metrics: (Omit<ComponentMetric, 'categoryId'> & { groupByTime?: ComponentMetric['groupByTime'] })[];
 }
 
-export interface ComponentDialogProps {
+/** What the dialog edits and saves: a report component, or a board page's (whose kinds add `devices`). */
+export type DialogComponent<T extends string> = Omit<ReportComponentInput, 'chartType'> & { chartType: T };
+
+export interface ComponentDialogProps<T extends string = ChartType> {
   open: boolean;
   /** The component to change; absent: a new one. */
-  component: ReportComponent | null;
+  component: (DialogComponent<T> & Pick<ReportComponent, 'id'>) | null;
   saving: boolean;
   onCancel: () => void;
-  onSave: (input: ReportComponentInput) => Promise<unknown>;
+  onSave: (input: DialogComponent<T>) => Promise<unknown>;
+  /** The kinds offered (default the report's chart types). */
+  chartTypes?: readonly T[];
+  /** A new component's region (a board page's). */
+  defaultRegionId?: number;
 }
 
 interface TreeOption {
@@ -41,12 +51,16 @@ interface TreeOption {
   children: TreeOption[];
 }
 
-const regionOptions = (nodes: readonly RegionNode[]): TreeOption[] =>
+/** The region tree as TreeSelect options (regions only, not their things). */
+export const regionOptions = (nodes: readonly RegionNode[]): TreeOption[] =>
   nodes
     .filter((n) => n.resourceType === 'region')
     .map((n) => ({ value: n.id, title: n.name, children: regionOptions(n.children) }));
 
-const initialValues = (component: ReportComponent | null): Partial<FormValues> =>
+const initialValues = <T extends string>(
+  component: DialogComponent<T> | null,
+  defaultRegionId: number | undefined,
+): Partial<FormValues<T>> =>
   component
     ? {
         title: component.title,
@@ -57,16 +71,31 @@ const initialValues = (component: ReportComponent | null): Partial<FormValues> =
         regionId: component.params.regionId ?? undefined,
         metrics: component.metrics,
       }
-    : { chartType: 'line', target: 'thing', metrics: [{ identifier: '', name: '', statistics: 'avg' }] };
+    : {
+        chartType: 'line' as T,
+        target: defaultRegionId != null ? 'region' : 'thing',
+        regionId: defaultRegionId,
+        metrics: [{ identifier: '', name: '', statistics: 'avg' }],
+      };
 
 /**
  * Adds or changes a report component (spec §3): chart type, a thing or a region, and its metrics
  * picked by category and identifier with statistics, grouping, formula, scale and unit.
  */
-export function ComponentDialog({ open, component, saving, onCancel, onSave }: ComponentDialogProps) {
+export function ComponentDialog<T extends string = ChartType>({
+  open,
+  component,
+  saving,
+  onCancel,
+  onSave,
+  chartTypes = CHART_TYPES as unknown as readonly T[],
+  defaultRegionId,
+}: ComponentDialogProps<T>) {
   const { t } = useTranslation();
-  const [form] = Form.useForm<FormValues>();
-  const target = Form.useWatch('target', form);
+  const [form] = Form.useForm<FormValues<T>>();
+  const tiles = Form.useWatch('chartType', form) === TILES;
+  const picked = Form.useWatch('target', form);
+  const target = tiles ? 'region' : picked;
   const categoryId = Form.useWatch('categoryId', form) ?? null;
   const categories = useCategories(open);
   const abilities = useCategoryAbilities(categoryId);
@@ -74,8 +103,8 @@ export function ComponentDialog({ open, component, saving, onCancel, onSave }: C
   const regions = useRegionTree();
 
   useEffect(() => {
-    if (open) form.setFieldsValue({ ...initialValues(component) });
-  }, [open, component, form]);
+    if (open) form.setFieldsValue({ ...initialValues(component, defaultRegionId) });
+  }, [open, component, form, defaultRegionId]);
 
   const abilityOptions = useMemo(
     () =>
@@ -88,7 +117,7 @@ export function ComponentDialog({ open, component, saving, onCancel, onSave }: C
   const pickAbility = (index: number, identifier: string) => {
     const ability = abilities.data?.find((a) => a.identifier === identifier);
     if (!ability) return;
-    const metrics = [...(form.getFieldValue('metrics') as FormValues['metrics'])];
+    const metrics = [...(form.getFieldValue('metrics') as FormValues<T>['metrics'])];
     metrics[index] = {
       ...metrics[index]!,
       identifier,
@@ -104,12 +133,15 @@ export function ComponentDialog({ open, component, saving, onCancel, onSave }: C
     await onSave({
       title: v.title,
       chartType: v.chartType,
-      params: v.target === 'thing' ? { thingId: v.thingId ?? null } : { regionId: v.regionId ?? null },
-      metrics: v.metrics.map((m) => ({
+      params:
+        v.target === 'thing' && v.chartType !== TILES
+          ? { thingId: v.thingId ?? null }
+          : { regionId: v.regionId ?? null },
+      metrics: (v.metrics ?? []).map((m) => ({
         categoryId: v.categoryId ?? null,
         identifier: m.identifier,
         name: m.name ?? '',
-        statistics: m.statistics,
+        statistics: m.statistics ?? 'last',
         groupByTime: m.groupByTime ?? null,
         groupByInterval: m.groupByInterval ?? null,
         formula: m.formula?.trim() ?? '',
@@ -123,35 +155,46 @@ export function ComponentDialog({ open, component, saving, onCancel, onSave }: C
     <Modal
       open={open}
       width={920}
-      title={component ? t('kpi.component.edit') : t('kpi.component.add')}
+      title={component ? t('reportGrid.component.edit') : t('reportGrid.component.add')}
       onOk={submit}
       onCancel={onCancel}
       confirmLoading={saving}
       destroyOnHidden
     >
-      <Form form={form} layout="vertical" preserve={false} initialValues={initialValues(component)}>
+      <Form
+        form={form}
+        layout="vertical"
+        preserve={false}
+        initialValues={initialValues(component, defaultRegionId)}
+      >
         <Row gutter={12}>
           <Col span={12}>
             <Form.Item
               name="title"
-              label={t('kpi.component.title')}
-              rules={[{ required: true, whitespace: true, message: t('kpi.component.titleRequired') }]}
+              label={t('reportGrid.component.title')}
+              rules={[{ required: true, whitespace: true, message: t('reportGrid.component.titleRequired') }]}
             >
               <Input maxLength={64} />
             </Form.Item>
           </Col>
           <Col span={12}>
-            <Form.Item name="chartType" label={t('kpi.component.chartType')} rules={[{ required: true }]}>
-              <Select options={CHART_TYPES.map((c) => ({ value: c, label: t(`kpi.chartType.${c}`) }))} />
+            <Form.Item
+              name="chartType"
+              label={t('reportGrid.component.chartType')}
+              rules={[{ required: true }]}
+            >
+              <Select
+                options={chartTypes.map((c) => ({ value: c, label: t(`reportGrid.chartType.${c}`) }))}
+              />
             </Form.Item>
           </Col>
-          <Col span={6}>
-            <Form.Item name="target" label={t('kpi.component.target')}>
+          <Col span={6} hidden={tiles}>
+            <Form.Item name="target" label={t('reportGrid.component.target')}>
               <Radio.Group
                 optionType="button"
                 options={[
-                  { value: 'thing', label: t('kpi.component.thing') },
-                  { value: 'region', label: t('kpi.component.region') },
+                  { value: 'thing', label: t('reportGrid.component.thing') },
+                  { value: 'region', label: t('reportGrid.component.region') },
                 ]}
               />
             </Form.Item>
@@ -159,11 +202,12 @@ export function ComponentDialog({ open, component, saving, onCancel, onSave }: C
           <Col span={8}>
             <Form.Item
               name="categoryId"
-              label={t('kpi.component.category')}
-              rules={[{ required: true, message: t('kpi.component.categoryRequired') }]}
+              label={t('reportGrid.component.category')}
+              rules={[{ required: !tiles, message: t('reportGrid.component.categoryRequired') }]}
             >
               <Select
                 showSearch
+                allowClear={tiles}
                 optionFilterProp="label"
                 loading={categories.isPending}
                 options={(categories.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
@@ -175,8 +219,13 @@ export function ComponentDialog({ open, component, saving, onCancel, onSave }: C
             {target === 'region' ? (
               <Form.Item
                 name="regionId"
-                label={t('kpi.component.region')}
-                rules={[{ required: true, message: t('kpi.component.regionRequired') }]}
+                label={t('reportGrid.component.region')}
+                rules={[
+                  {
+                    required: !tiles || defaultRegionId == null,
+                    message: t('reportGrid.component.regionRequired'),
+                  },
+                ]}
               >
                 <TreeSelect
                   treeData={regionOptions(regions.data ?? [])}
@@ -189,8 +238,8 @@ export function ComponentDialog({ open, component, saving, onCancel, onSave }: C
             ) : (
               <Form.Item
                 name="thingId"
-                label={t('kpi.component.thing')}
-                rules={[{ required: true, message: t('kpi.component.thingRequired') }]}
+                label={t('reportGrid.component.thing')}
+                rules={[{ required: true, message: t('reportGrid.component.thingRequired') }]}
               >
                 <Select
                   showSearch
@@ -208,7 +257,7 @@ export function ComponentDialog({ open, component, saving, onCancel, onSave }: C
           rules={[
             {
               validator: async (_, list: unknown[] | undefined) => {
-                if (!list?.length) throw new Error(t('kpi.component.metricsRequired'));
+                if (!tiles && !list?.length) throw new Error(t('reportGrid.component.metricsRequired'));
               },
             },
           ]}
@@ -220,8 +269,8 @@ export function ComponentDialog({ open, component, saving, onCancel, onSave }: C
                   <Col span={5}>
                     <Form.Item
                       name={[field.name, 'identifier']}
-                      label={index === 0 ? t('kpi.metric.identifier') : undefined}
-                      rules={[{ required: true, message: t('kpi.metric.identifierRequired') }]}
+                      label={index === 0 ? t('reportGrid.metric.identifier') : undefined}
+                      rules={[{ required: true, message: t('reportGrid.metric.identifierRequired') }]}
                     >
                       <Select
                         showSearch
@@ -229,48 +278,51 @@ export function ComponentDialog({ open, component, saving, onCancel, onSave }: C
                         disabled={categoryId === null}
                         options={abilityOptions}
                         onChange={(v: string) => pickAbility(index, v)}
-                        aria-label={t('kpi.metric.identifier')}
+                        aria-label={t('reportGrid.metric.identifier')}
                       />
                     </Form.Item>
                   </Col>
                   <Col span={3}>
                     <Form.Item
                       name={[field.name, 'name']}
-                      label={index === 0 ? t('kpi.metric.name') : undefined}
+                      label={index === 0 ? t('reportGrid.metric.name') : undefined}
                     >
                       <Input maxLength={64} />
                     </Form.Item>
                   </Col>
-                  <Col span={3}>
+                  <Col span={3} hidden={tiles}>
                     <Form.Item
                       name={[field.name, 'statistics']}
-                      label={index === 0 ? t('kpi.metric.statistics') : undefined}
+                      label={index === 0 ? t('reportGrid.metric.statistics') : undefined}
                       rules={[{ required: true }]}
                     >
                       <Select
                         options={QUERY_AGGREGATORS.map((a) => ({
                           value: a,
-                          label: t(`kpi.statistics.${a}`),
+                          label: t(`reportGrid.statistics.${a}`),
                         }))}
                       />
                     </Form.Item>
                   </Col>
-                  <Col span={3}>
+                  <Col span={3} hidden={tiles}>
                     <Form.Item
                       name={[field.name, 'groupByTime']}
-                      label={index === 0 ? t('kpi.metric.groupByTime') : undefined}
+                      label={index === 0 ? t('reportGrid.metric.groupByTime') : undefined}
                     >
                       <Select
                         allowClear
-                        placeholder={t('kpi.metric.byPeriod')}
-                        options={GROUP_BY_TIMES.map((g) => ({ value: g, label: t(`kpi.groupBy.${g}`) }))}
+                        placeholder={t('reportGrid.metric.byPeriod')}
+                        options={GROUP_BY_TIMES.map((g) => ({
+                          value: g,
+                          label: t(`reportGrid.groupBy.${g}`),
+                        }))}
                       />
                     </Form.Item>
                   </Col>
-                  <Col span={2}>
+                  <Col span={2} hidden={tiles}>
                     <Form.Item
                       name={[field.name, 'groupByInterval']}
-                      label={index === 0 ? t('kpi.metric.groupByInterval') : undefined}
+                      label={index === 0 ? t('reportGrid.metric.groupByInterval') : undefined}
                     >
                       <InputNumber
                         min={1}
@@ -281,20 +333,22 @@ export function ComponentDialog({ open, component, saving, onCancel, onSave }: C
                       />
                     </Form.Item>
                   </Col>
-                  <Col span={3}>
+                  <Col span={3} hidden={tiles}>
                     <Form.Item
                       name={[field.name, 'formula']}
-                      label={index === 0 ? t('kpi.metric.formula') : undefined}
-                      tooltip={index === 0 ? t('kpi.metric.formulaHelp') : undefined}
-                      rules={[{ pattern: /^[\sxX0-9.eE+\-*/()]*$/, message: t('kpi.metric.formulaChars') }]}
+                      label={index === 0 ? t('reportGrid.metric.formula') : undefined}
+                      tooltip={index === 0 ? t('reportGrid.metric.formulaHelp') : undefined}
+                      rules={[
+                        { pattern: /^[\sxX0-9.eE+\-*/()]*$/, message: t('reportGrid.metric.formulaChars') },
+                      ]}
                     >
                       <Input placeholder="x / 1000" maxLength={200} />
                     </Form.Item>
                   </Col>
-                  <Col span={2}>
+                  <Col span={2} hidden={tiles}>
                     <Form.Item
                       name={[field.name, 'scale']}
-                      label={index === 0 ? t('kpi.metric.scale') : undefined}
+                      label={index === 0 ? t('reportGrid.metric.scale') : undefined}
                     >
                       <InputNumber min={0} max={10} precision={0} placeholder="2" style={{ width: '100%' }} />
                     </Form.Item>
@@ -302,15 +356,15 @@ export function ComponentDialog({ open, component, saving, onCancel, onSave }: C
                   <Col span={2}>
                     <Form.Item
                       name={[field.name, 'unit']}
-                      label={index === 0 ? t('kpi.metric.unit') : undefined}
+                      label={index === 0 ? t('reportGrid.metric.unit') : undefined}
                     >
                       <Input maxLength={32} />
                     </Form.Item>
                   </Col>
                   <Col span={1} style={{ paddingTop: index === 0 ? 30 : 4 }}>
-                    {fields.length > 1 && (
+                    {(fields.length > 1 || tiles) && (
                       <MinusCircleOutlined
-                        aria-label={t('kpi.metric.remove')}
+                        aria-label={t('reportGrid.metric.remove')}
                         onClick={() => remove(field.name)}
                       />
                     )}
@@ -324,7 +378,7 @@ export function ComponentDialog({ open, component, saving, onCancel, onSave }: C
                   icon={<PlusOutlined />}
                   onClick={() => add({ identifier: undefined, name: '', statistics: 'avg' })}
                 >
-                  {t('kpi.metric.add')}
+                  {t('reportGrid.metric.add')}
                 </Button>
               )}
             </>

@@ -1,4 +1,4 @@
-import { type ComponentLayout, REPORT_GRID_COLS, type ReportComponent } from '@kilowatch/contract';
+import { type ComponentLayout, REPORT_GRID_COLS } from '@kilowatch/contract';
 import { useMemo } from 'react';
 import ReactGridLayout, { type Layout, useContainerWidth } from 'react-grid-layout';
 import 'react-grid-layout/css/styles.css';
@@ -10,21 +10,30 @@ const MARGIN = 12;
 const CARD_CHROME = 58;
 
 /** Chart height inside an item `h` rows tall. */
-export const chartHeight = (h: number) => Math.max(80, h * ROW_HEIGHT + (h - 1) * MARGIN - CARD_CHROME);
+export const chartHeight = (h: number, rowHeight = ROW_HEIGHT) =>
+  Math.max(80, h * rowHeight + (h - 1) * MARGIN - CARD_CHROME);
 
-export interface ReportGridProps {
-  components: readonly ReportComponent[];
+export interface ReportGridProps<C extends { id: number; layout: ComponentLayout }> {
+  components: readonly C[];
   writable: boolean;
   /** After a drag or resize: every component whose place changed. */
   onLayout: (changes: { id: number; layout: ComponentLayout }[]) => void;
-  render: (component: ReportComponent) => React.ReactNode;
+  render: (component: C) => React.ReactNode;
+  /** Row height in pixels (a TV's board fills its screen with taller rows). */
+  rowHeight?: number;
 }
 
 /**
  * The report's components on a 12-column grid (react-grid-layout): dragged by their handle and
  * resized from the corner when the report is writable; the places are saved once the hand lets go.
  */
-export function ReportGrid({ components, writable, onLayout, render }: ReportGridProps) {
+export function ReportGrid<C extends { id: number; layout: ComponentLayout }>({
+  components,
+  writable,
+  onLayout,
+  render,
+  rowHeight = ROW_HEIGHT,
+}: ReportGridProps<C>) {
   const { width, containerRef, mounted } = useContainerWidth();
   const layout = useMemo<Layout>(
     () => components.map((c) => ({ i: String(c.id), ...c.layout, minW: 2, minH: 3 })),
@@ -50,7 +59,7 @@ export function ReportGrid({ components, writable, onLayout, render }: ReportGri
           layout={layout}
           gridConfig={{
             cols: REPORT_GRID_COLS,
-            rowHeight: ROW_HEIGHT,
+            rowHeight,
             margin: [MARGIN, MARGIN],
             containerPadding: [0, 0],
           }}

@@ -1,6 +1,6 @@
 import type { ChartType, ComponentMetric, QueryResult } from '@kilowatch/contract';
-import { buildSeries, type ChartSeries, isAdditive } from '../../../components/charts/series.ts';
-import { paletteColor } from '../../../components/charts/theme.ts';
+import { buildSeries, type ChartSeries, isAdditive } from '../charts/series.ts';
+import { paletteColor } from '../charts/theme.ts';
 
 /** One metric of a component with the telemetry query's answer (undefined while loading). */
 export interface MetricAnswer {

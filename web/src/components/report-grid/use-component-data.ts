@@ -1,10 +1,10 @@
 import { componentQueries, type Period, type ReportComponent } from '@kilowatch/contract';
 import { useQueries } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { keys } from '../../../api/keys.ts';
-import { fetchMetricData } from '../../../api/telemetry.ts';
-import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
-import type { MetricAnswer } from '../lib/component-series.ts';
+import { keys } from '../../api/keys.ts';
+import { fetchMetricData } from '../../api/telemetry.ts';
+import { usePlantCalendar } from '../../lib/plant-calendar.ts';
+import type { MetricAnswer } from './component-series.ts';
 
 /** Spec §9: analysis views refresh every 30 s. */
 export const KPI_REFRESH_MS = 30_000;
@@ -13,7 +13,11 @@ export const KPI_REFRESH_MS = 30_000;
  * A component's metrics over the report's period, each with its comparison, from the telemetry
  * query (`componentQueries`, the same the xlsx export asks). Null queries: no thing or region.
  */
-export function useComponentData(component: ReportComponent, period: Period, time: number) {
+export function useComponentData(
+  component: Pick<ReportComponent, 'params' | 'metrics' | 'yoy'>,
+  period: Period,
+  time: number,
+) {
   const calendar = usePlantCalendar();
   const queries = useMemo(
     () => componentQueries(component, period, time, calendar) ?? [],

@@ -28,17 +28,23 @@ import {
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BarChart, ChartFigure, formatValue, LineChart, PieChart } from '../../../components/charts/index.ts';
-import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
-import { useComponentData } from '../hooks/use-component-data.ts';
-import { componentSeries, metricTotals } from '../lib/component-series.ts';
+import { usePlantCalendar } from '../../lib/plant-calendar.ts';
+import { BarChart, ChartFigure, formatValue, LineChart, PieChart } from '../charts/index.ts';
+import { componentSeries, metricTotals } from './component-series.ts';
+import { useComponentData } from './use-component-data.ts';
 
 /** Comparisons that can start on the same weekday (a shift by hours already keeps it). */
 const ALIGNABLE: readonly ReportComparison[] = ['monthOnMonth', 'yearOnYear', 'date', 'base'];
 const WITH_TIME: readonly ReportComparison[] = ['date', 'base'];
 
+/** What a card draws: a report's component, or a board page's chart. */
+export type GridComponent = Pick<
+  ReportComponent,
+  'id' | 'title' | 'chartType' | 'yoy' | 'params' | 'metrics'
+>;
+
 export interface ComponentCardProps {
-  component: ReportComponent;
+  component: GridComponent;
   period: Period;
   time: number;
   /** Pixel height of the chart area (from the grid item's rows). */
@@ -47,6 +53,8 @@ export interface ComponentCardProps {
   onEdit: () => void;
   onDelete: () => void;
   onCompare: (yoy: ComponentYoy) => void;
+  /** False on a wall screen: the chart alone, no comparison picker (default true). */
+  controls?: boolean;
 }
 
 /**
@@ -63,6 +71,7 @@ export function ComponentCard({
   onEdit,
   onDelete,
   onCompare,
+  controls = true,
 }: ComponentCardProps) {
   const { t } = useTranslation();
   const calendar = usePlantCalendar();
@@ -74,8 +83,8 @@ export function ComponentCard({
   const compare = (next: ComponentYoy) => (writable ? onCompare(next) : setShown(next));
   const compareLabel =
     WITH_TIME.includes(yoy.option) && yoy.time != null
-      ? `${t(`kpi.yoy.${yoy.option}`)} ${calendar.dateOf(yoy.time)}`
-      : t(`kpi.yoy.${yoy.option}`);
+      ? `${t(`reportGrid.yoy.${yoy.option}`)} ${calendar.dateOf(yoy.time)}`
+      : t(`reportGrid.yoy.${yoy.option}`);
   const series = useMemo(
     () => componentSeries(component.chartType, answers, { total: t('charts.total'), compare: compareLabel }),
     [component.chartType, answers, t, compareLabel],
@@ -90,8 +99,8 @@ export function ComponentCard({
     });
 
   const body = () => {
-    if (!hasTarget) return <Empty description={t('kpi.component.noTarget')} />;
-    if (error) return <Alert type="error" showIcon message={t('kpi.component.loadFailed')} />;
+    if (!hasTarget) return <Empty description={t('reportGrid.component.noTarget')} />;
+    if (error) return <Alert type="error" showIcon message={t('reportGrid.component.loadFailed')} />;
     if (component.chartType === 'pie') {
       return (
         <>
@@ -160,70 +169,72 @@ export function ComponentCard({
             <HolderOutlined
               className="kpi-drag"
               style={{ cursor: 'move' }}
-              aria-label={t('kpi.component.drag')}
+              aria-label={t('reportGrid.component.drag')}
             />
           )}
           <span>{component.title}</span>
         </Space>
       }
       extra={
-        <Space size={4} className="kpi-no-drag">
-          <Select
-            size="small"
-            style={{ width: 130 }}
-            value={yoy.option}
-            aria-label={t('kpi.yoy.label')}
-            data-testid={`kpi-yoy-${component.id}`}
-            options={REPORT_COMPARISONS.map((o) => ({ value: o, label: t(`kpi.yoy.${o}`) }))}
-            onChange={setOption}
-          />
-          {WITH_TIME.includes(yoy.option) && (
-            <DatePicker
+        controls && (
+          <Space size={4} className="kpi-no-drag">
+            <Select
               size="small"
-              allowClear={false}
-              value={yoy.time != null ? dayjs(calendar.dateOf(yoy.time)) : null}
-              onChange={(d) =>
-                d &&
-                compare({
-                  ...yoy,
-                  time: calendar.periodRange(
-                    'day',
-                    calendar.fromWall(Date.UTC(d.year(), d.month(), d.date())),
-                  ).start,
-                })
-              }
+              style={{ width: 130 }}
+              value={yoy.option}
+              aria-label={t('reportGrid.yoy.label')}
+              data-testid={`kpi-yoy-${component.id}`}
+              options={REPORT_COMPARISONS.map((o) => ({ value: o, label: t(`reportGrid.yoy.${o}`) }))}
+              onChange={setOption}
             />
-          )}
-          {ALIGNABLE.includes(yoy.option) && (
-            <Tooltip title={t('kpi.yoy.alignHelp')}>
-              <Checkbox
-                checked={yoy.align === true}
-                onChange={(e) => compare({ ...yoy, align: e.target.checked })}
-              >
-                {t('kpi.yoy.align')}
-              </Checkbox>
-            </Tooltip>
-          )}
-          {writable && (
-            <>
-              <Button
+            {WITH_TIME.includes(yoy.option) && (
+              <DatePicker
                 size="small"
-                type="text"
-                icon={<EditOutlined />}
-                aria-label={t('kpi.component.edit')}
-                onClick={onEdit}
+                allowClear={false}
+                value={yoy.time != null ? dayjs(calendar.dateOf(yoy.time)) : null}
+                onChange={(d) =>
+                  d &&
+                  compare({
+                    ...yoy,
+                    time: calendar.periodRange(
+                      'day',
+                      calendar.fromWall(Date.UTC(d.year(), d.month(), d.date())),
+                    ).start,
+                  })
+                }
               />
-              <Button
-                size="small"
-                type="text"
-                danger
-                icon={<DeleteOutlined />}
-                aria-label={t('kpi.delete')}
-                onClick={onDelete}
-              />
-            </>
-          )}
-        </Space>
+            )}
+            {ALIGNABLE.includes(yoy.option) && (
+              <Tooltip title={t('reportGrid.yoy.alignHelp')}>
+                <Checkbox
+                  checked={yoy.align === true}
+                  onChange={(e) => compare({ ...yoy, align: e.target.checked })}
+                >
+                  {t('reportGrid.yoy.align')}
+                </Checkbox>
+              </Tooltip>
+            )}
+            {writable && (
+              <>
+                <Button
+                  size="small"
+                  type="text"
+                  icon={<EditOutlined />}
+                  aria-label={t('reportGrid.component.edit')}
+                  onClick={onEdit}
+                />
+                <Button
+                  size="small"
+                  type="text"
+                  danger
+                  icon={<DeleteOutlined />}
+                  aria-label={t('reportGrid.component.delete')}
+                  onClick={onDelete}
+                />
+              </>
+            )}
+          </Space>
+        )
       }
     >
       {body()}
