@@ -148,6 +148,16 @@ export type LogoConfig = Static<typeof LogoConfig>;
 
 // ---- video labels -------------------------------------------------------------------------------
 
+/** How the console plays a label (docs/video.md). */
+export const VIDEO_PROTOCOLS = ['hls', 'webrtc', 'rtsp'] as const;
+export const VideoProtocol = Type.Enum(VIDEO_PROTOCOLS);
+export type VideoProtocol = Static<typeof VideoProtocol>;
+
+/** Where a camera's recordings are: none, an HLS playlist with program date-time, an NVR template. */
+export const RECORDING_KINDS = ['none', 'hls', 'template'] as const;
+export const RecordingKind = Type.Enum(RECORDING_KINDS);
+export type RecordingKind = Static<typeof RecordingKind>;
+
 export const Video = Type.Object({
   id: Type.Integer(),
   name: Name,
@@ -157,15 +167,31 @@ export const Video = Type.Object({
   thingId: Type.Union([Type.Integer(), Type.Null()]),
   thingName: Type.Union([Type.String(), Type.Null()]),
   createdAt: Timestamp,
+  protocol: VideoProtocol,
+  /** protocol 'rtsp': the gateway's HLS address of this camera (docs/video.md); null otherwise. */
+  playUrl: Type.Union([Type.String(), Type.Null()]),
+  recordingKind: RecordingKind,
+  recordingUrl: Type.Union([Type.String(), Type.Null()]),
 });
 export type Video = Static<typeof Video>;
 
+const HttpUrl = Type.String({ pattern: '^https?://\\S+$', maxLength: 2048 });
+
 export const VideoInput = Type.Object({
   name: Name,
-  /** HLS (.m3u8), WebRTC/WHEP, RTSP or HTTP(S) stream address; playback comes later. */
-  streamUrl: Type.String({ pattern: '^(https?|rtsp|rtmp|webrtc|wss?)://', maxLength: 2048 }),
+  /**
+   * 'hls' and 'webrtc': the address the browser plays (http(s) only: an HLS playlist, a WHEP
+   * endpoint). 'rtsp': the camera's own address, which only the gateway reads.
+   */
+  streamUrl: Type.String({ pattern: '^(https?|rtsps?|rtmp|webrtc|wss?)://', maxLength: 2048 }),
   regionId: Type.Optional(Type.Union([RowId, Type.Null()])),
   thingId: Type.Optional(Type.Union([RowId, Type.Null()])),
+  /** Left out: 'hls' for an http(s) address, 'rtsp' for any other (labels made before playback). */
+  protocol: Type.Optional(VideoProtocol),
+  playUrl: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
+  recordingKind: Type.Optional(RecordingKind),
+  /** 'hls': a playlist with EXT-X-PROGRAM-DATE-TIME; 'template': an address with {start} (and {end}). */
+  recordingUrl: Type.Optional(Type.Union([HttpUrl, Type.Null()])),
 });
 export type VideoInput = Static<typeof VideoInput>;
 
@@ -354,7 +380,7 @@ export const sysConfigDelete = endpoint({
   summary: 'Delete a setting; systemSetting cannot be deleted (422)',
 });
 
-/** Video labels: storage only, playback comes later. */
+/** Video labels (management): every field, stream addresses with their credentials included. */
 export const videoList = endpoint({
   method: 'GET',
   path: '/api/videos',
@@ -390,4 +416,50 @@ export const videoDelete = endpoint({
   response: Ok,
   tags: ['video'],
   summary: 'Delete a video label',
+});
+
+// ---- video monitoring (the /video screen) -------------------------------------------------------
+
+/** What the browser plays: an HLS playlist or a WHEP endpoint (WebRTC). */
+export const CameraPlay = Type.Object({
+  protocol: Type.Union([Type.Literal('hls'), Type.Literal('webrtc')]),
+  url: Type.String(),
+});
+
+/**
+ * A camera as the video monitoring screen sees it: no RTSP source address (it usually carries the
+ * camera's password and the browser cannot use it), only what plays.
+ */
+export const Camera = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  regionId: Type.Union([Type.Integer(), Type.Null()]),
+  regionName: Type.Union([Type.String(), Type.Null()]),
+  thingId: Type.Union([Type.Integer(), Type.Null()]),
+  thingName: Type.Union([Type.String(), Type.Null()]),
+  /** null: an RTSP camera without a gateway address yet. */
+  play: Type.Union([CameraPlay, Type.Null()]),
+  recording: Type.Union([
+    Type.Object({ kind: Type.Union([Type.Literal('hls'), Type.Literal('template')]), url: Type.String() }),
+    Type.Null(),
+  ]),
+  /** Why it is listed for a thing: bound to the thing itself, or to a region holding it. */
+  match: Type.Union([Type.Literal('thing'), Type.Literal('region'), Type.Null()]),
+});
+export type Camera = Static<typeof Camera>;
+
+export const CameraQuery = Type.Object({
+  /** The cameras of one device: bound to it, then to the regions it is in (nearest first). */
+  thingId: Type.Optional(RowId),
+});
+
+export const CameraList = Type.Array(Camera);
+
+export const videoCameras = endpoint({
+  method: 'GET',
+  path: '/api/video/cameras',
+  querystring: CameraQuery,
+  response: CameraList,
+  tags: ['video'],
+  summary: 'Cameras to watch (every user): what plays, recordings, bindings; thingId narrows to a device',
 });

@@ -80,6 +80,8 @@ const OPEN_TO_EVERY_USER = new Set([
   // Single-line diagrams: everyone reads them; writes need /electricDiagram/index (docs/electric-diagram.md).
   'GET /api/diagrams',
   'GET /api/diagrams/:id',
+  // Video monitoring (/video, a static route): what plays, never an RTSP source (docs/video.md).
+  'GET /api/video/cameras',
 ]);
 /**
  * Public for the user-token hook but guarded by a device access token of their own (telemetry

@@ -210,6 +210,11 @@ export interface VideosTable {
   thing_id: number | null;
   created_at: string;
   updated_at: string;
+  /** Migration 0420: how the console plays it, the gateway's address, the recording. */
+  protocol: Generated<string>;
+  play_url: string | null;
+  recording_kind: Generated<string>;
+  recording_url: string | null;
 }
 
 // ---- metric configs (migration 0004) --------------------------------------------------------------

@@ -286,4 +286,10 @@ export const en: Messages = {
   'diagrams.unknownThing':
     'Symbol "{label}" is bound to device {thingId}, which does not exist or has no metrics',
   'diagrams.unknownMetric': 'The device bound to symbol "{label}" has no metric {metric}',
+  'video.playHttp':
+    'The play address of HLS and WebRTC must start with http:// or https://; for an RTSP camera choose “RTSP (through a gateway)”',
+  'video.rtspSource':
+    "The address of an RTSP camera is the camera's own rtsp:// address; the gateway's http(s) address goes in “Gateway play address”",
+  'video.recordingUrlRequired': 'A recording needs a recording address',
+  'video.recordingTemplate': 'The recording address template must contain the {start} placeholder',
 };

@@ -292,4 +292,10 @@ export const es: Messages = {
   'diagrams.unknownThing':
     'El símbolo "{label}" está vinculado al dispositivo {thingId}, que no existe o no tiene métricas',
   'diagrams.unknownMetric': 'El dispositivo vinculado al símbolo "{label}" no tiene la métrica {metric}',
+  'video.playHttp':
+    'La dirección de reproducción HLS y WebRTC debe empezar por http:// o https://; para una cámara RTSP elija «RTSP (a través de una pasarela)»',
+  'video.rtspSource':
+    'La dirección de una cámara RTSP es su propia dirección rtsp://; la dirección http(s) de la pasarela va en «Dirección de reproducción de la pasarela»',
+  'video.recordingUrlRequired': 'Una grabación necesita una dirección de grabación',
+  'video.recordingTemplate': 'La plantilla de la dirección de grabación debe contener el marcador {start}',
 };

@@ -79,7 +79,11 @@ export const keys = {
     },
   },
   units: { all: ['units'] as const },
-  videos: { all: ['videos'] as const },
+  videos: {
+    all: ['videos'] as const,
+    /** GET /api/video/cameras: every camera, or a device's own and nearby ones. */
+    cameras: (thingId: number | null) => ['videos', 'cameras', thingId] as const,
+  },
   regions: {
     all: regions,
     tree: ({ withThings = false, categoryId = null }: TreeOptions = {}) =>

@@ -16,6 +16,7 @@ import { RouteErrorBoundary } from '../features/pages/RouteErrorBoundary.tsx';
 import { screens as regionScreens } from '../features/regions/index.ts';
 import { screens as systemScreens } from '../features/system/index.ts';
 import { screens as tariffScreens } from '../features/tariffs/index.ts';
+import { screens as videoScreens } from '../features/video/index.ts';
 import type { ScreenMap } from '../lib/lazy-screen.tsx';
 import { ParentRedirect } from './ParentRedirect.tsx';
 import { runGuard } from './run-guard.ts';
@@ -34,6 +35,7 @@ const SCREENS: ScreenMap = {
   ...boardScreens,
   ...enpiScreens,
   ...diagramScreens,
+  ...videoScreens,
 };
 
 /**

@@ -13,6 +13,10 @@ const video: Video = {
   thingId: null,
   thingName: null,
   createdAt: '',
+  protocol: 'rtsp',
+  playUrl: null,
+  recordingKind: 'none',
+  recordingUrl: null,
 };
 
 afterEach(() => {
@@ -20,12 +24,15 @@ afterEach(() => {
 });
 
 describe('video labels screen', () => {
-  it('lists labels with their binding and says playback comes later', async () => {
+  it('lists labels with their binding and where they play', async () => {
     mockApi({ 'GET /api/videos': () => page([video]) });
     renderScreen(<VideoPage />, '/device_management/video');
     expect(await screen.findByText('1号车间入口')).toBeTruthy();
     expect(screen.getByText('区域：一车间')).toBeTruthy();
-    expect(screen.getByText(/视频播放将随视频监控功能提供/)).toBeTruthy();
+    expect(screen.getByText(/在“视频监控”中观看/)).toBeTruthy();
+    // An RTSP camera without a gateway address cannot play yet: the table says so.
+    expect(screen.getAllByText('RTSP（经网关）').length).toBeGreaterThan(0);
+    expect(screen.getAllByText('未接网关').length).toBeGreaterThan(0);
   });
 
   it('rejects a stream address with another scheme', async () => {
@@ -79,5 +86,52 @@ describe('video labels screen', () => {
       regionId: null,
       thingId: null,
     });
+  });
+
+  it('sends the playback fields of the chosen protocol and recording only', () => {
+    const base = {
+      name: 'Dock',
+      bindTo: 'none' as const,
+      playUrl: ' http://gw/x.m3u8 ',
+      recordingUrl: ' http://nvr/a?s={start} ',
+    };
+    expect(
+      toVideoInput({
+        ...base,
+        streamUrl: 'http://gw:8889/dock/whep',
+        protocol: 'webrtc',
+        recordingKind: 'template',
+      }),
+    ).toMatchObject({
+      protocol: 'webrtc',
+      playUrl: null,
+      recordingKind: 'template',
+      recordingUrl: 'http://nvr/a?s={start}',
+    });
+    expect(
+      toVideoInput({ ...base, streamUrl: 'rtsp://cam/1', protocol: 'rtsp', recordingKind: 'none' }),
+    ).toMatchObject({
+      protocol: 'rtsp',
+      playUrl: 'http://gw/x.m3u8',
+      recordingKind: 'none',
+      recordingUrl: null,
+    });
+  });
+
+  it('refuses an RTSP address for HLS and a template without {start}, naming why', async () => {
+    const calls = mockApi({ 'GET /api/videos': () => page([]), 'GET /api/regions': () => [] });
+    renderScreen(<VideoPage />, '/device_management/video');
+    fireEvent.click(await screen.findByTestId('crud-create'));
+    const dialog = (await screen.findByRole('dialog')) as HTMLElement;
+    fireEvent.change(within(dialog).getByLabelText('名称'), { target: { value: '门口' } });
+    fireEvent.change(within(dialog).getByLabelText('视频流地址'), { target: { value: 'rtsp://cam/1' } });
+    fireEvent.click(within(dialog).getByText('NVR 回放模板'));
+    fireEvent.change(await within(dialog).findByLabelText('录像地址'), {
+      target: { value: 'http://nvr/play' },
+    });
+    clickButton(dialog, '确定');
+    expect(await within(dialog).findByText('HLS 与 WebRTC 的地址须以 http:// 或 https:// 开头')).toBeTruthy();
+    expect(await within(dialog).findByText('回放模板须含 {start} 占位符')).toBeTruthy();
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(false));
   });
 });

@@ -1,4 +1,4 @@
-import type { Video } from '@kilowatch/contract';
+import type { RecordingKind, Video, VideoProtocol } from '@kilowatch/contract';
 import { sql } from 'kysely';
 import { containsPattern, type Db } from '../../../db/sql.ts';
 
@@ -17,6 +17,10 @@ const selectVideos = (db: Db) =>
       'videos.thing_id',
       'things.name as thing_name',
       'videos.created_at',
+      'videos.protocol',
+      'videos.play_url',
+      'videos.recording_kind',
+      'videos.recording_url',
     ]);
 
 type VideoRow = Awaited<ReturnType<ReturnType<typeof selectVideos>['executeTakeFirstOrThrow']>>;
@@ -30,6 +34,10 @@ const toVideo = (r: VideoRow): Video => ({
   thingId: r.thing_id,
   thingName: r.thing_name,
   createdAt: r.created_at,
+  protocol: r.protocol as VideoProtocol,
+  playUrl: r.play_url,
+  recordingKind: r.recording_kind as RecordingKind,
+  recordingUrl: r.recording_url,
 });
 
 export async function listVideos(
@@ -60,19 +68,27 @@ export interface VideoFields {
   streamUrl: string;
   regionId: number | null;
   thingId: number | null;
+  protocol: VideoProtocol;
+  playUrl: string | null;
+  recordingKind: RecordingKind;
+  recordingUrl: string | null;
 }
+
+const columns = (input: VideoFields) => ({
+  name: input.name,
+  stream_url: input.streamUrl,
+  region_id: input.regionId,
+  thing_id: input.thingId,
+  protocol: input.protocol,
+  play_url: input.playUrl,
+  recording_kind: input.recordingKind,
+  recording_url: input.recordingUrl,
+});
 
 export async function insertVideo(db: Db, input: VideoFields, now: string): Promise<number> {
   const { id } = await db
     .insertInto('videos')
-    .values({
-      name: input.name,
-      stream_url: input.streamUrl,
-      region_id: input.regionId,
-      thing_id: input.thingId,
-      created_at: now,
-      updated_at: now,
-    })
+    .values({ ...columns(input), created_at: now, updated_at: now })
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;
@@ -81,13 +97,7 @@ export async function insertVideo(db: Db, input: VideoFields, now: string): Prom
 export async function updateVideo(db: Db, id: number, input: VideoFields, now: string): Promise<boolean> {
   const result = await db
     .updateTable('videos')
-    .set({
-      name: input.name,
-      stream_url: input.streamUrl,
-      region_id: input.regionId,
-      thing_id: input.thingId,
-      updated_at: now,
-    })
+    .set({ ...columns(input), updated_at: now })
     .where('id', '=', id)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
@@ -104,4 +114,25 @@ export async function regionExists(db: Db, id: number): Promise<boolean> {
 
 export async function thingExists(db: Db, id: number): Promise<boolean> {
   return (await db.selectFrom('things').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+/** Every label, for the monitoring screen (a plant has tens to a few hundred cameras). */
+export async function allVideos(db: Db): Promise<Video[]> {
+  return (await selectVideos(db).orderBy('videos.id').execute()).map(toVideo);
+}
+
+/** The regions a thing is bound to directly. */
+export async function regionsOfThing(db: Db, thingId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('region_things')
+    .select('region_id')
+    .where('thing_id', '=', thingId)
+    .execute();
+  return rows.map((r) => r.region_id);
+}
+
+/** Every region's parent, to walk up from a thing's regions. */
+export async function regionParents(db: Db): Promise<Map<number, number | null>> {
+  const rows = await db.selectFrom('regions').select(['id', 'parent_id']).execute();
+  return new Map(rows.map((r) => [r.id, r.parent_id]));
 }

@@ -23,6 +23,7 @@ import {
   useTakeOutOfService,
 } from '../../../api/alarms.ts';
 import { useConfirmAction } from '../../../components/crud/confirm-delete.tsx';
+import { CameraLink } from '../../../components/video/CameraLink.tsx';
 import { notify } from '../../../lib/notify.ts';
 import { formatPlantTime as formatTime } from '../../../lib/plant-calendar.ts';
 import { useAlarmAbilities } from '../abilities.ts';
@@ -141,6 +142,9 @@ function DetailBody({ alarm }: { alarm: AlarmDetail }) {
           </Descriptions.Item>
         )}
       </Descriptions>
+
+      {/* The device's cameras, at the alarm's recording where they keep one (nothing without a camera). */}
+      <CameraLink thingId={alarm.thingId} at={alarm.alarmAt} />
 
       <div>
         <h3 style={{ fontSize: 15 }}>{t('alarms.detail.chart')}</h3>

@@ -1,4 +1,12 @@
-import type { RegionNode, Video, VideoInput } from '@kilowatch/contract';
+import {
+  RECORDING_KINDS,
+  type RecordingKind,
+  type RegionNode,
+  VIDEO_PROTOCOLS,
+  type Video,
+  type VideoInput,
+  type VideoProtocol,
+} from '@kilowatch/contract';
 import { Form, Input, Radio, Space, Tag, TreeSelect, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { keys } from '../../../api/keys.ts';
@@ -10,6 +18,9 @@ import { ThingPicker } from './ThingPicker.tsx';
 /** Schemes a stream address may use (contract VideoInput.streamUrl). */
 export const STREAM_URL_REGEXP = /^(https?|rtsp|rtmp|webrtc|wss?):\/\/\S+$/i;
 
+/** What a browser fetches: HLS and WHEP addresses, a gateway's playlist, recordings. */
+export const HTTP_URL_REGEXP = /^https?:\/\/\S+$/i;
+
 type BindTo = 'none' | 'region' | 'thing';
 
 export interface VideoValues {
@@ -18,14 +29,32 @@ export interface VideoValues {
   bindTo: BindTo;
   regionId?: number | null;
   thingId?: number | null;
+  protocol?: VideoProtocol;
+  playUrl?: string | null;
+  recordingKind?: RecordingKind;
+  recordingUrl?: string | null;
 }
 
-export const toVideoInput = (values: VideoValues): VideoInput => ({
-  name: values.name.trim(),
-  streamUrl: values.streamUrl.trim(),
-  regionId: values.bindTo === 'region' ? (values.regionId ?? null) : null,
-  thingId: values.bindTo === 'thing' ? (values.thingId ?? null) : null,
-});
+const trimmedOrNull = (value: string | null | undefined) => value?.trim() || null;
+
+/** The label to send; without a protocol (none chosen) the server infers it from the address. */
+export const toVideoInput = (values: VideoValues): VideoInput => {
+  const input: VideoInput = {
+    name: values.name.trim(),
+    streamUrl: values.streamUrl.trim(),
+    regionId: values.bindTo === 'region' ? (values.regionId ?? null) : null,
+    thingId: values.bindTo === 'thing' ? (values.thingId ?? null) : null,
+  };
+  if (values.protocol === undefined) return input;
+  const recordingKind = values.recordingKind ?? 'none';
+  return {
+    ...input,
+    protocol: values.protocol,
+    playUrl: values.protocol === 'rtsp' ? trimmedOrNull(values.playUrl) : null,
+    recordingKind,
+    recordingUrl: recordingKind === 'none' ? null : trimmedOrNull(values.recordingUrl),
+  };
+};
 
 interface TreeOption {
   value: number;
@@ -57,7 +86,10 @@ function RegionPicker(props: { value?: number | null; onChange?(value: number | 
   );
 }
 
-/** /device_management/video: video labels (name, stream address, bound region or thing). */
+/**
+ * /device_management/video: video labels (name, how it plays and its address, the gateway's address
+ * of an RTSP camera, where its recordings are, bound region or thing).
+ */
 export function VideoPage() {
   const { t } = useTranslation();
   return (
@@ -67,7 +99,7 @@ export function VideoPage() {
         <Space size="middle" wrap>
           {t('route.videoManagement')}
           <Typography.Text type="secondary" style={{ fontWeight: 'normal', fontSize: 13 }}>
-            {t('devices.video.playbackLater')}
+            {t('devices.video.playbackHint')}
           </Typography.Text>
         </Space>
       }
@@ -82,6 +114,28 @@ export function VideoPage() {
               {url}
             </Typography.Text>
           ),
+        },
+        {
+          title: t('devices.video.extraFields.protocol'),
+          dataIndex: 'protocol',
+          render: (protocol: VideoProtocol, row) => (
+            <Space size={2}>
+              <Tag>{t(`devices.video.protocols.${protocol}`)}</Tag>
+              {protocol === 'rtsp' && !row.playUrl && (
+                <Tag color="warning">{t('devices.video.noGateway')}</Tag>
+              )}
+            </Space>
+          ),
+        },
+        {
+          title: t('devices.video.extraFields.recordingKind'),
+          dataIndex: 'recordingKind',
+          render: (kind: RecordingKind) =>
+            kind === 'none' ? (
+              <Typography.Text type="secondary">{t('devices.video.recordingKinds.none')}</Typography.Text>
+            ) : (
+              t(`devices.video.recordingKinds.${kind}`)
+            ),
         },
         {
           title: t('devices.video.fields.binding'),
@@ -106,6 +160,10 @@ export function VideoPage() {
         bindTo: row.regionId != null ? 'region' : row.thingId != null ? 'thing' : 'none',
         regionId: row.regionId,
         thingId: row.thingId,
+        protocol: row.protocol,
+        playUrl: row.playUrl,
+        recordingKind: row.recordingKind,
+        recordingUrl: row.recordingUrl,
       })}
       create={(values) => createVideo(toVideoInput(values))}
       update={(id, values) => updateVideo(id, toVideoInput(values))}
@@ -123,17 +181,122 @@ export function VideoPage() {
           >
             <Input maxLength={64} />
           </Form.Item>
+          <Form.Item name="protocol" label={t('devices.video.extraFields.protocol')} initialValue="hls">
+            <Radio.Group
+              optionType="button"
+              options={VIDEO_PROTOCOLS.map((p) => ({ value: p, label: t(`devices.video.protocols.${p}`) }))}
+            />
+          </Form.Item>
+          <Form.Item noStyle dependencies={['protocol']}>
+            {({ getFieldValue }) => {
+              const protocol: VideoProtocol = getFieldValue('protocol') ?? 'hls';
+              return (
+                <>
+                  <Form.Item
+                    name="streamUrl"
+                    label={t('devices.video.fields.streamUrl')}
+                    extra={t(`devices.video.streamUrlHints.${protocol}`)}
+                    rules={[
+                      {
+                        required: true,
+                        whitespace: true,
+                        message: t('devices.validation.streamUrlRequired'),
+                      },
+                      { pattern: STREAM_URL_REGEXP, message: t('devices.validation.streamUrlPattern') },
+                      { max: 2048, message: t('devices.validation.maxLength', { max: 2048 }) },
+                      {
+                        validator: async (_, value?: string) => {
+                          if (!value?.trim() || !STREAM_URL_REGEXP.test(value.trim())) return;
+                          const http = HTTP_URL_REGEXP.test(value.trim());
+                          if (protocol !== 'rtsp' && !http)
+                            throw new Error(t('devices.validation.streamUrlHttp'));
+                          if (protocol === 'rtsp' && http)
+                            throw new Error(t('devices.validation.streamUrlRtsp'));
+                        },
+                      },
+                    ]}
+                  >
+                    <Input
+                      placeholder={
+                        protocol === 'rtsp'
+                          ? 'rtsp://192.168.1.10:554/stream1'
+                          : protocol === 'webrtc'
+                            ? 'http://gw:8889/cam1/whep'
+                            : 'https://gw:8888/cam1/index.m3u8'
+                      }
+                      maxLength={2048}
+                    />
+                  </Form.Item>
+                  {protocol === 'rtsp' && (
+                    <Form.Item
+                      name="playUrl"
+                      label={t('devices.video.extraFields.playUrl')}
+                      extra={t('devices.video.playUrlHint')}
+                      rules={[
+                        { pattern: HTTP_URL_REGEXP, message: t('devices.validation.httpUrl') },
+                        { max: 2048, message: t('devices.validation.maxLength', { max: 2048 }) },
+                      ]}
+                    >
+                      <Input placeholder="http://gw:8888/cam1/index.m3u8" maxLength={2048} />
+                    </Form.Item>
+                  )}
+                </>
+              );
+            }}
+          </Form.Item>
           <Form.Item
-            name="streamUrl"
-            label={t('devices.video.fields.streamUrl')}
-            extra={t('devices.video.streamUrlHint')}
-            rules={[
-              { required: true, whitespace: true, message: t('devices.validation.streamUrlRequired') },
-              { pattern: STREAM_URL_REGEXP, message: t('devices.validation.streamUrlPattern') },
-              { max: 2048, message: t('devices.validation.maxLength', { max: 2048 }) },
-            ]}
+            name="recordingKind"
+            label={t('devices.video.extraFields.recordingKind')}
+            initialValue="none"
           >
-            <Input placeholder="rtsp://192.168.1.10:554/stream1" maxLength={2048} />
+            <Radio.Group
+              optionType="button"
+              options={RECORDING_KINDS.map((k) => ({
+                value: k,
+                label: t(`devices.video.recordingKinds.${k}`),
+              }))}
+            />
+          </Form.Item>
+          <Form.Item noStyle dependencies={['recordingKind']}>
+            {({ getFieldValue }) => {
+              const kind: RecordingKind = getFieldValue('recordingKind') ?? 'none';
+              return kind === 'none' ? null : (
+                <Form.Item
+                  name="recordingUrl"
+                  label={t('devices.video.extraFields.recordingUrl')}
+                  extra={t(`devices.video.recordingUrlHints.${kind}`)}
+                  rules={[
+                    {
+                      required: true,
+                      whitespace: true,
+                      message: t('devices.validation.recordingUrlRequired'),
+                    },
+                    { pattern: HTTP_URL_REGEXP, message: t('devices.validation.httpUrl') },
+                    { max: 2048, message: t('devices.validation.maxLength', { max: 2048 }) },
+                    ...(kind === 'template'
+                      ? [
+                          {
+                            validator: async (_: unknown, value?: string) => {
+                              if (value?.trim() && !value.includes('{start}')) {
+                                throw new Error(t('devices.validation.templateStart'));
+                              }
+                            },
+                          },
+                        ]
+                      : []),
+                  ]}
+                >
+                  <Input
+                    placeholder={
+                      kind === 'template'
+                        ? 'http://gw:9996/get?path=cam1&start={start}&duration={duration}&format=mp4'
+                        : 'https://nvr/cam1/event.m3u8'
+                    }
+                    maxLength={2048}
+                  />
+                </Form.Item>
+              );
+            }}
           </Form.Item>
           <Form.Item name="bindTo" label={t('devices.video.fields.binding')} initialValue="none">
             <Radio.Group

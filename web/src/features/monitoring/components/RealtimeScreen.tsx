@@ -19,6 +19,7 @@ import {
   useShownSeries,
   withUnit,
 } from '../../../components/charts/index.ts';
+import { CameraLink } from '../../../components/video/CameraLink.tsx';
 import { useResourceMetrics } from '../hooks/metrics.ts';
 import { useRealtimeSeries, useTickCabinets } from '../hooks/monitoring.ts';
 import type { Selection } from '../lib/selection.ts';
@@ -78,11 +79,14 @@ export default function RealtimeScreen() {
               </Space>
             }
             extra={
-              abilities.configureMetrics && metrics.ref ? (
-                <Button icon={<SettingOutlined />} onClick={() => setSettingsOpen(true)}>
-                  {t('charts.settings.open')}
-                </Button>
-              ) : null
+              <Space>
+                {selection.resourceType === 'thing' && <CameraLink thingId={selection.resourceId} />}
+                {abilities.configureMetrics && metrics.ref ? (
+                  <Button icon={<SettingOutlined />} onClick={() => setSettingsOpen(true)}>
+                    {t('charts.settings.open')}
+                  </Button>
+                ) : null}
+              </Space>
             }
           />
           {/* Overview and charts first; a whole plant's cabinets follow as a compact grid. */}
