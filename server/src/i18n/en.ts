@@ -276,6 +276,7 @@ export const en: Messages = {
   'dashboard.imageSvg':
     'SVG images are not accepted (they can carry script): export it as PNG and upload that',
   'dashboard.imageUnreadable': 'The size of the image cannot be read: the file may be damaged',
+  'dashboard.uploadCut': 'The upload was cut short and the file is incomplete: upload it again',
   'dashboard.imageSide': 'The image is {width}×{height}: at most {max} pixels a side',
   'dashboard.tooManyPlacements': 'The situation map holds at most {max} markers',
   'diagrams.notFound': 'Single-line diagram {id} does not exist',

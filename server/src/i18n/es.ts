@@ -282,6 +282,7 @@ export const es: Messages = {
   'dashboard.imageType': 'Solo se aceptan imágenes PNG o JPEG',
   'dashboard.imageSvg': 'No se aceptan imágenes SVG (pueden contener scripts): expórtela como PNG y suba esa',
   'dashboard.imageUnreadable': 'No se puede leer el tamaño de la imagen: el archivo puede estar dañado',
+  'dashboard.uploadCut': 'La subida se interrumpió y el archivo está incompleto: vuelva a subirlo',
   'dashboard.imageSide': 'La imagen mide {width}×{height}: como máximo {max} píxeles por lado',
   'dashboard.tooManyPlacements': 'El mapa de situación admite como máximo {max} marcadores',
   'diagrams.notFound': 'El esquema unifilar {id} no existe',

@@ -261,6 +261,7 @@ export const zh = {
   'dashboard.imageType': '仅支持 PNG 或 JPEG 图片',
   'dashboard.imageSvg': '不接受 SVG 图片（可能含有脚本），请导出为 PNG 后上传',
   'dashboard.imageUnreadable': '无法读取图片尺寸，文件可能已损坏',
+  'dashboard.uploadCut': '上传中断，文件不完整，请重新上传',
   'dashboard.imageSide': '图片尺寸 {width}×{height} 超出限制，每边最多 {max} 像素',
   'dashboard.tooManyPlacements': '态势图最多放置 {max} 个标记',
   'diagrams.notFound': '电气一次图 {id} 不存在',

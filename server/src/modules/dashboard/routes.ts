@@ -48,9 +48,10 @@ export const dashboardRoutes: FastifyPluginAsync<{ service: DashboardService }> 
       throw new AppError('BAD_REQUEST', 400, {}, { message: 'dashboard.noFile' });
     }
     // The size limit cuts the stream: the plugin throws its own 413, answered here in our words.
+    // Any other failure to read the part is a body that ended before its closing boundary.
     const bytes = await file.toBuffer().catch((error: unknown) => {
       if (file.file.truncated || (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') return null;
-      throw error;
+      throw new AppError('BAD_REQUEST', 400, {}, { message: 'dashboard.uploadCut' });
     });
     if (bytes === null || file.file.truncated)
       throw new AppError(
