@@ -10,6 +10,9 @@ process.env.E2E_DATA_DIR = dataDir;
 
 export default defineConfig({
   testDir: './tests',
+  // The overview's memory check is a measurement of minutes to an hour, like a bench: it runs when
+  // its duration is given (docs/dashboard.md), not in every suite run, which must stay under CI's 20 minutes.
+  testIgnore: process.env.DASHBOARD_MEMORY_MINUTES ? [] : ['**/dashboard-memory.spec.ts'],
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
@@ -49,7 +52,7 @@ export default defineConfig({
     timeout: 120_000,
     reuseExistingServer: false,
     stdout: 'pipe',
-    // The demo plant runs (50 things, the minimum) on its own MQTT port, with a day of backfilled
+    // The demo plant runs (50 things, the minimum) on its own MQTT port, with two days of backfilled
     // history (start-server.mjs): the monitoring spec needs live and past data.
     env: {
       PORT: String(port),

@@ -29,11 +29,12 @@ for (const [username, level, name, password] of accounts) {
   run('server/src/cli.ts', ['user:add', username, '--level', level, '--name', name, '--password', password]);
 }
 if ((env.SIMULATOR ?? 'on') === 'on') {
-  // The backfill seeds the plant (SIMULATOR_THINGS things) when it is not there yet, then writes a
-  // day of history up to now: the history view's last hour and the home view's today have data.
+  // The backfill seeds the plant (SIMULATOR_THINGS things) when it is not there yet, then writes
+  // two days of history up to now: the history view's last hour, the home view's today and all of
+  // yesterday (the comparisons) have data whatever the hour the suite starts at.
   // It must run before the server, which holds the telemetry store while it runs.
   const things = env.SIMULATOR_THINGS ?? '50';
-  run('server/src/demo/backfill-cli.ts', ['--days', '1', '--things', things]);
+  run('server/src/demo/backfill-cli.ts', ['--days', '2', '--things', things]);
 }
 console.info(`e2e: setup took ${((performance.now() - started) / 1000).toFixed(1)} s, starting the server`);
 const server = spawn(process.execPath, [...tsx, join(root, 'server/src/server.ts')], {

@@ -8,7 +8,7 @@ import { expectPath, login } from './helpers.ts';
 // page in kiosk mode with demo devices placed on the map (live values every 10 s over the live
 // channel, totals and map polled every 10 s, trends every minute) and samples the heap after a
 // forced garbage collection, and the DOM's node and listener counts, through the DevTools protocol.
-// DASHBOARD_MEMORY_MINUTES sets how long (2 in CI; docs/dashboard.md gives the 1-hour command).
+// DASHBOARD_MEMORY_MINUTES sets how long, and runs it at all (playwright.config.ts; docs/dashboard.md has the 1-hour command).
 const MINUTES = Number(process.env.DASHBOARD_MEMORY_MINUTES ?? 2);
 const SAMPLE_MS = Number(process.env.DASHBOARD_MEMORY_SAMPLE_SECONDS ?? 15) * 1000;
 /** The first minute fills caches (queries, the image, the trends) and is not counted. */
