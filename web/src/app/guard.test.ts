@@ -306,7 +306,11 @@ describe('runGuard', () => {
         }),
     );
     vi.stubGlobal('fetch', fetchMock);
-    return { release: () => waiting.splice(0).forEach((answer) => answer()) };
+    return {
+      release: () => {
+        for (const answer of waiting.splice(0)) answer();
+      },
+    };
   };
 
   it('right after login, a second navigation supersedes the first one’s me call: no toast, the session kept', async () => {
@@ -338,7 +342,7 @@ describe('runGuard', () => {
     const result = await guarded;
     expect(result).toBeInstanceOf(HttpError);
     expect((result as HttpError).kind).toBe('canceled');
-    expect((fetchMock.mock.calls[0]?.[1] as RequestInit).signal?.aborted).toBe(true);
+    expect((fetchMock.mock.calls[0]?.[1] as RequestInit | undefined)?.signal?.aborted).toBe(true);
     expect(toasts).toEqual([]);
     expect(useSession.getState().token).toBe(token);
   });
