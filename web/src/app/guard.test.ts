@@ -317,10 +317,10 @@ describe('runGuard', () => {
     const token = signIn();
     const slow = stubSlowMe();
     const first = guardAt('/home').catch((e: unknown) => e);
-    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1), { timeout: 5_000 });
     // The user leaves for another page while the first navigation still waits for /api/auth/me.
     const second = guardAt('/alarm_center/alarm_rule');
-    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2), { timeout: 5_000 });
     slow.release();
     await expect(second).resolves.toBeNull();
     const superseded = await first;
@@ -337,7 +337,7 @@ describe('runGuard', () => {
     stubSlowMe();
     const navigation = new AbortController();
     const guarded = guardAt('/home', navigation.signal).catch((e: unknown) => e);
-    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1), { timeout: 5_000 });
     navigation.abort();
     const result = await guarded;
     expect(result).toBeInstanceOf(HttpError);
