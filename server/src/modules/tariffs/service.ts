@@ -173,6 +173,7 @@ export function createTariffService(deps: TariffDeps) {
     end: number,
     width: number,
     onBucket: (thing: number, at: number, kwh: number) => void,
+    hours?: readonly number[],
   ): Promise<void> {
     const slotsPerDay = DAY / width;
     // Whole local days per read, as many as keep things × slots under the chunk.
@@ -180,12 +181,15 @@ export function createTariffService(deps: TariffDeps) {
     for (let day = calendar.dayOf(start); calendar.dayStart(day) < end; day += perThing) {
       const from = Math.max(start, calendar.dayStart(day));
       const to = Math.min(end, calendar.dayStart(day + perThing));
+      const within = hours?.filter((h) => h >= from && h < to);
+      if (within?.length === 0) continue;
       const { values, starts } = await deps.store.bucketColumns({
         series: things.map((t) => ({ thingId: t.id, metric })),
         start: from,
         end: to,
         bucket: { widthMs: width },
         aggregator: 'delta',
+        ...(within ? { hours: within } : {}),
       });
       // Columns, not a bucket object each: a month of hours of 200 meters is 148,800 buckets.
       const n = starts.length - 1;
@@ -217,9 +221,9 @@ export function createTariffService(deps: TariffDeps) {
     const slotOf = (ts: number) => Math.round((ts - start) / width);
     let mixed = 0;
     for (const f of fine ?? []) mixed += f;
-    // The store's hours start at each local midnight: a zone whose clock moves by half an hour
-    // would put them off the plan's hours.
-    let aligned = true;
+    // The store's hours start at each local midnight and the cut hours are named by UTC hours: a
+    // zone half an hour off UTC, or whose clock moves by half an hour, reads slot by slot.
+    let aligned = start % HOUR === 0;
     for (let d = calendar.dayOf(start); calendar.dayStart(d) < end; d++)
       if ((calendar.dayStart(d) - start) % HOUR !== 0) aligned = false;
     // Mostly mixed hours: one read slot by slot costs less than many short ones.
@@ -230,22 +234,10 @@ export function createTariffService(deps: TariffDeps) {
     await readWidth(things, metric, start, end, HOUR, (k, ts, kwh) => {
       if (fine[Math.round((ts - start) / HOUR)] === 0) onBucket(k, slotOf(ts), kwh);
     });
-    // Runs of mixed hours, each at most a chunk's worth of slots.
-    const maxHours = Math.max(1, Math.floor(READ_CHUNK / things.length / (HOUR / width)));
-    for (let h = 0; h < fine.length; h++) {
-      if (fine[h] === 0) continue;
-      let to = h + 1;
-      while (to < fine.length && fine[to] === 1 && to - h < maxHours) to++;
-      await readWidth(
-        things,
-        metric,
-        start + h * HOUR,
-        Math.min(end, start + to * HOUR),
-        width,
-        (k, ts, kwh) => onBucket(k, slotOf(ts), kwh),
-      );
-      h = to - 1;
-    }
+    // The cut hours in one read per chunk: the store filters its rows to them.
+    const cut: number[] = [];
+    for (let h = 0; h < fine.length; h++) if (fine[h] === 1) cut.push(start + h * HOUR);
+    await readWidth(things, metric, start, end, width, (k, ts, kwh) => onBucket(k, slotOf(ts), kwh), cut);
   }
 
   /** The things of a target that have the counter, checked to be a cumulative ability. */

@@ -216,7 +216,11 @@ describe.each(dialects())('tariffs API on %s', (dialect) => {
       buckets: (q: BucketQuery) => t.app.telemetry.buckets(q),
       bucketColumns: (q: BucketQuery) => {
         if ('widthMs' in q.bucket && q.bucket.widthMs < 60 * MIN)
-          fineBuckets += q.series.length * Math.ceil((q.end - q.start) / q.bucket.widthMs);
+          fineBuckets +=
+            q.series.length *
+            (q.hours
+              ? (q.hours.length * 60 * MIN) / q.bucket.widthMs
+              : Math.ceil((q.end - q.start) / q.bucket.widthMs));
         return t.app.telemetry.bucketColumns(q);
       },
     };
