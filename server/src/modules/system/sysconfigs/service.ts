@@ -93,7 +93,9 @@ export function createSysConfigService(db: Kysely<DB>, now: () => number) {
 
     /** Days schedule runs are kept (the default until an admin saves `scheduleRunRetentionDays`). */
     async scheduleRunRetentionDays(): Promise<number> {
-      return readRetentionDays((await repo.findConfigByIdentifier(db, SCHEDULE_RUN_RETENTION_IDENTIFIER))?.value);
+      return readRetentionDays(
+        (await repo.findConfigByIdentifier(db, SCHEDULE_RUN_RETENTION_IDENTIFIER))?.value,
+      );
     },
 
     /** The ERP export's configuration (the default until an admin saves `erpConfig`). */
