@@ -39,6 +39,7 @@ import { errorHandler } from './plugins/error-handler.ts';
 import { multipartBoundary } from './plugins/multipart-boundary.ts';
 import { openapi } from './plugins/openapi.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
+import { serialization } from './plugins/serialization.ts';
 import { validation } from './plugins/validation.ts';
 import { web } from './plugins/web.ts';
 import { buildServices, type Services } from './services.ts';
@@ -162,6 +163,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     securityHeaders(app);
     errorHandler(app);
     validation(app);
+    serialization(app);
     multipartBoundary(app);
     await compression(app);
     await openapi(app);
