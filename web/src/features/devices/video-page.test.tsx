@@ -75,7 +75,7 @@ describe('video labels screen', () => {
 
   it('accepts the contract schemes only', () => {
     // The form's rule is the server's schema pattern, not a copy of it.
-    expect(VideoInput.properties.streamUrl.pattern).toBe(STREAM_URL_PATTERN.source);
+    expect(VideoInput.properties.streamUrl).toMatchObject({ pattern: STREAM_URL_PATTERN.source });
     for (const ok of [
       'http://a/b.m3u8',
       'https://a',
