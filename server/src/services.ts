@@ -142,6 +142,7 @@ export function buildServices(deps: ServiceDeps) {
     reports,
     query,
     mailer: createMailer(db),
+    retentionDays: () => system.sysConfigs.scheduleRunRetentionDays(),
     log: log.child({ module: 'report-schedules' }),
   });
   const tariffs = createTariffService({ db, catalog, store, timeZone: config.telemetry.timeZone, now });
