@@ -9,3 +9,4 @@ export { ComponentDialog, type ComponentDialogProps, regionOptions } from './Com
 export { componentSeries, type MetricAnswer, metricTotals } from './component-series.ts';
 export { chartHeight, ReportGrid, type ReportGridProps, ROW_HEIGHT } from './ReportGrid.tsx';
 export { KPI_REFRESH_MS, useComponentData } from './use-component-data.ts';
+export { type ComponentEditorOptions, useComponentEditor } from './use-component-editor.tsx';
