@@ -1,8 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import ExcelJS from 'exceljs';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, dialects, login, type TestApp } from '../../../test/helpers.ts';
+import { smtpReceiver } from '../../../test/smtp-receiver.ts';
 import { type Plant, seedPlant } from '../../ingest/testing.ts';
 import type { Mail } from '../alarms/index.ts';
 import { editorWith, roleGranting } from '../system/testing.ts';
@@ -15,28 +14,6 @@ type Body = any;
 /** `YYYY-MM-DD HH:mm` in the plant's zone (Asia/Shanghai, UTC+8). */
 const sh = (text: string) => Date.parse(`${text.replace(' ', 'T')}:00+08:00`);
 const silent = { error: () => {}, warn: () => {} };
-
-/** A plain SMTP server keeping the raw mails it receives. */
-async function mailbox() {
-  const mails: { to: string[]; data: string }[] = [];
-  const server = new SMTPServer({
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      let data = '';
-      stream.on('data', (chunk: Buffer) => {
-        data += chunk.toString('utf8');
-      });
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 /** The base64 body of the MIME part that is an attachment (nodemailer's multipart/mixed). */
 function attachmentOf(raw: string): { headers: string; content: Buffer } {
@@ -216,7 +193,7 @@ describe.each(dialects())('scheduled reports on %s', (dialect) => {
   });
 
   it('mails the xlsx of the previous day at the due time through the SMTP settings, once', async () => {
-    const smtp = await mailbox();
+    const smtp = await smtpReceiver();
     try {
       await ok(
         api.put('/api/alarm/notify/smtp', {
