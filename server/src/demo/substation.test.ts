@@ -77,6 +77,20 @@ describe.each(dialects())('the demo substation diagram over the simulated plant 
             value = generator.values(model, ts)?.[node.binding!.power!];
           sides[flow] += value;
         }
+        // Nor do its feeders' meters flag a three-phase imbalance (NEMA, as the live view reads it).
+        for (const { node } of members(graph, bus.id)) {
+          const values = generator.values(byId.get(node.binding!.thingId)!.model, at);
+          if (values?.Ia === undefined) continue;
+          for (const [a, b, c] of [
+            [values.Ia, values.Ib, values.Ic],
+            [values.Ua, values.Ub, values.Uc],
+          ] as [number, number, number][]) {
+            const mean = (a + b + c) / 3;
+            const imbalance =
+              (Math.max(Math.abs(a - mean), Math.abs(b - mean), Math.abs(c - mean)) / mean) * 100;
+            expect(imbalance, node.label).toBeLessThan(graph.thresholds.imbalancePct);
+          }
+        }
         const loss = ((sides.in - sides.out) / sides.in) * 100;
         losses.push({ at, loss });
         const where = `${bus.label} at ${new Date(at).toISOString()}`;

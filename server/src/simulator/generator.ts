@@ -124,6 +124,7 @@ const SALT = {
   overheatPeak: 33,
   motor: 34,
   weather: 35,
+  phase: 36,
 } as const;
 
 /** Hourly chance that a device goes silent for 2–15 minutes (a gap in its series). */
@@ -663,7 +664,11 @@ export class PlantGenerator {
           const ui = bus + 1.2 * noise(m.key, SALT.volt + 100 * i, sec);
           out[2 + i] = round(ui, 1);
           const amps = (p * 1000) / (3 * ui * pf);
-          out[5 + i] = round(amps * (1 + 0.03 * noise(m.key, SALT.amp + 100 * i, sec)), 1);
+          // A cabinet's three-phase motors draw nearly balanced currents: each phase keeps its own
+          // share (±1 %, its wiring and single-phase odds and ends) with a little noise, a NEMA
+          // current imbalance of 0.3–1.9 %, under the diagram's 2 % unless a phase fails.
+          const share = 1 + 0.01 * (2 * uniform(m.key, SALT.phase + 100 * i, 0) - 1);
+          out[5 + i] = round(amps * share * (1 + 0.003 * noise(m.key, SALT.amp + 100 * i, sec)), 2);
         }
         out[8] = round(pf, 3);
         out[9] = round(50 + 0.03 * noise(this.seed, SALT.freq, sec) + 0.01 * noise(key, SALT.freq, sec), 3);
