@@ -17,9 +17,13 @@ const names = {
   channel: `E2E值班群-${suffix}`,
 };
 
-/** Picks an option of an antd Select by its visible text. */
+/**
+ * Picks an option of a searchable antd Select by its visible text, typed first: the list is
+ * virtual, and on a database with many categories the option is not rendered until filtered to.
+ */
 async function choose(page: Page, select: Locator, text: string) {
   await select.click();
+  await page.keyboard.type(text);
   await page
     .locator('.ant-select-dropdown:visible .ant-select-item-option')
     .filter({ hasText: text })

@@ -179,7 +179,7 @@ describe.each(dialects())('MQTT devices on the in-process broker on %s', (dialec
       },
     ]);
     await device.publishAsync('v1/devices/me/telemetry', 'not json', { qos: 0 });
-    await expect.poll(() => errors.length).toBe(2);
+    await expect.poll(() => errors.length, { timeout: 5_000 }).toBe(2);
     expect(JSON.parse(errors[1]!.payload)).toEqual({
       topic: 'v1/devices/me/telemetry',
       messageId: null,

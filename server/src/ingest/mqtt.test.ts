@@ -78,7 +78,7 @@ describe.each(dialects())('MQTT ingest (in-process broker) on %s', (dialect) => 
     const client = await connect(port, m2.token);
     clients.push(client);
     await client.publishAsync('v1/devices/me/telemetry', JSON.stringify({ values: { P: 7 } }), { qos: 0 });
-    await expect.poll(async () => (await latest(m2.id)).P).toBe(7);
+    await expect.poll(async () => (await latest(m2.id)).P, { timeout: 5_000 }).toBe(7);
   });
 
   it('refuses an unknown token at CONNECT', async () => {

@@ -28,9 +28,9 @@ export async function login(username: string, password: string): Promise<TokenPa
  * Spec §7: the token also goes in the query. It is the current one, refreshed first when the
  * stored one has expired (a reload after a pause), never the stale one read before the refresh.
  */
-export async function getMe(): Promise<Me> {
+export async function getMe(signal?: AbortSignal): Promise<Me> {
   const token = await currentAccessToken();
-  return call(authMe, { query: { token: token ?? undefined }, quiet: true });
+  return call(authMe, { query: { token: token ?? undefined }, quiet: true, signal });
 }
 
 /** Revokes the refresh token on the server, then ends the session here whatever it answered. */

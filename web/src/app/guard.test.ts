@@ -1,5 +1,6 @@
 import type { Me } from '@kilowatch/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { HttpError } from '../lib/http.ts';
 import i18n from '../lib/i18n.ts';
 import { setNotifier } from '../lib/notify.ts';
 import { useSession } from '../lib/session.ts';
@@ -148,9 +149,9 @@ const stubFetch = (answer: (url: string) => Response) => {
 };
 
 /** Runs the guard and returns the redirect Response it throws (or null when it allows). */
-async function guardAt(path: string): Promise<Response | null> {
+async function guardAt(path: string, signal?: AbortSignal): Promise<Response | null> {
   try {
-    return await runGuard(new URL(path, 'http://localhost'));
+    return await runGuard(new URL(path, 'http://localhost'), signal);
   } catch (e) {
     if (e instanceof Response) return e;
     throw e;
@@ -288,6 +289,62 @@ describe('runGuard', () => {
     expect(response?.headers.get('Location')).toBe('/login?redirect=%2Fhome');
     await expect(guardAt('/login')).resolves.toBeNull();
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  /** A fetch that answers /api/auth/me only when `release` is called, and rejects like a browser when aborted. */
+  const stubSlowMe = () => {
+    const waiting: (() => void)[] = [];
+    fetchMock = vi.fn(
+      (_input: RequestInfo | URL, init: RequestInit = {}) =>
+        new Promise<Response>((resolve, reject) => {
+          const signal = init.signal;
+          if (signal?.aborted) return reject(new DOMException('aborted', 'AbortError'));
+          signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')), {
+            once: true,
+          });
+          waiting.push(() => resolve(json({ data: me() })));
+        }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    return {
+      release: () => {
+        for (const answer of waiting.splice(0)) answer();
+      },
+    };
+  };
+
+  it('right after login, a second navigation supersedes the first one’s me call: no toast, the session kept', async () => {
+    const token = signIn();
+    const slow = stubSlowMe();
+    const first = guardAt('/home').catch((e: unknown) => e);
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1), { timeout: 5_000 });
+    // The user leaves for another page while the first navigation still waits for /api/auth/me.
+    const second = guardAt('/alarm_center/alarm_rule');
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2), { timeout: 5_000 });
+    slow.release();
+    await expect(second).resolves.toBeNull();
+    const superseded = await first;
+    // The first navigation is dropped by the router; it is not sent to `/` and the user stays logged in.
+    expect(superseded).toBeInstanceOf(HttpError);
+    expect((superseded as HttpError).kind).toBe('canceled');
+    expect(toasts).toEqual([]);
+    expect(useSession.getState().token).toBe(token);
+    expect(useSession.getState().roles).toEqual(['admin']);
+  });
+
+  it('a navigation the router abandons cancels its me call without a toast or a logout', async () => {
+    const token = signIn();
+    stubSlowMe();
+    const navigation = new AbortController();
+    const guarded = guardAt('/home', navigation.signal).catch((e: unknown) => e);
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1), { timeout: 5_000 });
+    navigation.abort();
+    const result = await guarded;
+    expect(result).toBeInstanceOf(HttpError);
+    expect((result as HttpError).kind).toBe('canceled');
+    expect((fetchMock.mock.calls[0]?.[1] as RequestInit | undefined)?.signal?.aborted).toBe(true);
+    expect(toasts).toEqual([]);
+    expect(useSession.getState().token).toBe(token);
   });
 
   it('with a valid session, /login redirects to /', async () => {

@@ -84,7 +84,7 @@ export const routeObjects: RouteObject[] = [
     id: 'root',
     element: <Outlet />,
     errorElement: <RouteErrorBoundary />,
-    loader: ({ request }) => runGuard(new URL(request.url)),
+    loader: ({ request }) => runGuard(new URL(request.url), request.signal),
     // The guard must run on every navigation, not only when this route's params change.
     shouldRevalidate: () => true,
     HydrateFallback: () => null,

@@ -1,5 +1,6 @@
 import { redirect } from 'react-router';
 import { getMe } from '../api/auth.ts';
+import { isCanceled } from '../lib/http.ts';
 import { t } from '../lib/i18n.ts';
 import { isTokenExpired } from '../lib/jwt.ts';
 import { notify } from '../lib/notify.ts';
@@ -20,8 +21,9 @@ function hasSession(): boolean {
 /**
  * Runs before every navigation (the root route's loader). Loads the user when roles are
  * missing, then decides again; a failed load logs out, shows the error and goes to `/`.
+ * `signal` is the navigation's: when the router abandons it, its user load is cancelled too.
  */
-export async function runGuard(url: URL): Promise<null> {
+export async function runGuard(url: URL, signal?: AbortSignal): Promise<null> {
   const path = url.pathname;
   const fullPath = `${url.pathname}${url.search}`;
   for (;;) {
@@ -37,10 +39,13 @@ export async function runGuard(url: URL): Promise<null> {
     if (decision.kind === 'allow') return null;
     if (decision.kind === 'redirect') throw redirect(decision.to);
     try {
-      const me = await getMe();
+      const me = await getMe(signal);
       if (me.userLevel == null || me.roles.length === 0) throw new Error(t('guard.verifyFailed'));
       useSession.getState().setUser(me);
     } catch (e) {
+      // Cancelled: a newer navigation asked for the user again (or the router left this one). The
+      // router drops this navigation's result, and nothing failed: no toast, and no logout.
+      if (isCanceled(e)) throw e;
       useSession.getState().clear();
       notify.error((e instanceof Error && e.message) || t('guard.verifyFailed'));
       throw redirect('/');

@@ -236,6 +236,8 @@ describe('duplicate calls', () => {
     const second = http.http.get('/api/regions', { page: 1 });
     const firstError = await first.catch((e: unknown) => e);
     expect(http.isCanceled(firstError)).toBe(true);
+    // Whoever shows it, the text is the user's language, never the English "canceled".
+    expect((firstError as Error).message).toBe('请求已取消');
     await expect(second).resolves.toBe('second');
     expect(calls).toHaveLength(2);
     expect(calls[0]?.init.signal?.aborted).toBe(true);
@@ -257,6 +259,17 @@ describe('duplicate calls', () => {
       'GET /api/regions?page=2',
       'DELETE /api/regions?page=1',
     ]);
+  });
+
+  it('a signal already aborted cancels the call before it leaves', async () => {
+    signIn();
+    stubFetch(() => json({ data: 'sent' }));
+    const error = await http.http
+      .get('/api/regions', undefined, { signal: AbortSignal.abort() })
+      .catch((e: unknown) => e);
+    expect(http.isCanceled(error)).toBe(true);
+    expect(calls[0]?.init.signal?.aborted ?? true).toBe(true);
+    expect(toasts).toEqual([]);
   });
 
   it('allowDuplicate does not cancel', async () => {

@@ -152,7 +152,8 @@ async function call<T>(
     pending.set(key, controller);
   }
   const timer = setTimeout(() => controller.abort('timeout'), REQUEST_TIMEOUT_MS);
-  options.signal?.addEventListener('abort', () => controller.abort('canceled'), { once: true });
+  if (options.signal?.aborted) controller.abort('canceled');
+  else options.signal?.addEventListener('abort', () => controller.abort('canceled'), { once: true });
   const loading = !options.silent;
   if (loading) useLoadingStore.getState().start();
   try {
@@ -176,7 +177,7 @@ async function call<T>(
     if (e instanceof HttpError) throw e;
     if (controller.signal.aborted) {
       if (controller.signal.reason === 'timeout') throw new HttpError('timeout', t('http.timeout'));
-      throw new HttpError('canceled', 'canceled');
+      throw new HttpError('canceled', t('http.canceled'));
     }
     if (e instanceof TypeError) throw new HttpError('network', t('http.network'));
     throw new HttpError('other', t('http.system'));

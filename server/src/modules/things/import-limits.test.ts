@@ -22,6 +22,15 @@ const MAX_DELAY_MS = 250;
  * and stays far beyond twice the floor, while scheduling noise moves both alike.
  */
 const FLOOR_FACTOR = 2;
+/**
+ * And on a machine so busy that one upload takes seconds, they grow with the upload's own time:
+ * the stall the parser used to make was the whole upload (5.4 s of a 5.5 s request), while load
+ * stretches a yielding upload and its pauses alike. At load 16–18 on 2 cores the longest stalls
+ * were 16 % and 27 % of their uploads (385 ms of 2.4 s, 482 ms of 1.8 s), each mostly one garbage
+ * collection the load had stretched to 210 ms. On an idle machine an upload takes well under a
+ * second, and the fixed bounds above are the tighter ones.
+ */
+const MAX_STALL_SHARE = 1 / 2;
 
 /** A zip archive (deflate, no data descriptors) of `files`, in order: what an .xlsx is. */
 function zip(files: [name: string, content: Buffer][]): Buffer {
@@ -145,7 +154,7 @@ async function measuredUpload(address: string, token: string, filename: string, 
       `event-loop delay max ${maxDelayMs.toFixed(1)} ms, p99 ${(histogram.percentile(99) / 1e6).toFixed(1)} ms, ` +
       `RSS +${rssMb.toFixed(0)} MB, longest GC pause ${gcMax.toFixed(1)} ms`,
   );
-  return { status: res.status, body, maxDelayMs, p99DelayMs: histogram.percentile(99) / 1e6, rssMb };
+  return { status: res.status, body, ms, maxDelayMs, p99DelayMs: histogram.percentile(99) / 1e6, rssMb };
 }
 
 describe.each(dialects())('import limits while reading on %s', (dialect) => {
@@ -155,9 +164,10 @@ describe.each(dialects())('import limits while reading on %s', (dialect) => {
   let rows900k: Buffer;
   let rowsAtLimit: Buffer;
   const floor = { p99: 0, max: 0 };
-  const bounded = (res: { p99DelayMs: number; maxDelayMs: number }) => {
-    expect(res.p99DelayMs).toBeLessThan(Math.max(MAX_P99_DELAY_MS, FLOOR_FACTOR * floor.p99));
-    expect(res.maxDelayMs).toBeLessThan(Math.max(MAX_DELAY_MS, FLOOR_FACTOR * floor.max));
+  const bounded = (res: { ms: number; p99DelayMs: number; maxDelayMs: number }) => {
+    const share = MAX_STALL_SHARE * res.ms;
+    expect(res.p99DelayMs).toBeLessThan(Math.max(MAX_P99_DELAY_MS, FLOOR_FACTOR * floor.p99, share));
+    expect(res.maxDelayMs).toBeLessThan(Math.max(MAX_DELAY_MS, FLOOR_FACTOR * floor.max, share));
   };
   const blankCsv = Buffer.from(`identifier,name,model\n${'\n'.repeat(IMPORT_MAX_BYTES - 100)}`);
   beforeAll(async () => {

@@ -402,7 +402,7 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
       notifier.start();
       notifier.alarmWritten({ type: 'raise', alarmId: await alarm('major'), quiet: false });
       await notifier.flush();
-      await expect.poll(() => hung).toBe(1);
+      await expect.poll(() => hung, { timeout: 5_000 }).toBe(1);
       const started = performance.now();
       await notifier.stop();
       expect(performance.now() - started).toBeLessThan(5_000);

@@ -42,6 +42,9 @@ export function RuleDialog({
   const abilities = useCategoryAbilities(categoryId);
   const templates = useAlarmTemplates({ page: 1, pageSize: 1000 });
 
+  // The dialog mounts its form on each opening (no forceRender: with it antd ignores
+  // destroyOnHidden and keeps a closed dialog and its motion state mounted from one opening to the
+  // next); the form store outlives the form, so each opening starts from reset values.
   useEffect(() => {
     if (!open) return;
     form.resetFields();
@@ -91,7 +94,6 @@ export function RuleDialog({
       onCancel={onClose}
       onOk={() => form.submit()}
       destroyOnHidden
-      forceRender
     >
       <Form<RuleFormValues>
         form={form}

@@ -53,13 +53,17 @@ describe('<BoardScreen>', { timeout: 60_000 }, () => {
     expect(await screen.findByTestId('board-no-components', {}, { timeout: 8000 })).toBeTruthy();
     const weight = screen.getByRole('spinbutton', { name: '“空压站”的权重' });
     fireEvent.change(weight, { target: { value: '3' } });
-    await vi.waitFor(() => expect(calls.some((c) => c.path === '/api/board/pages/2/weight')).toBe(true));
+    await vi.waitFor(() => expect(calls.some((c) => c.path === '/api/board/pages/2/weight')).toBe(true), {
+      timeout: 5_000,
+    });
     expect(calls.find((c) => c.path === '/api/board/pages/2/weight')).toMatchObject({
       method: 'PATCH',
       body: { weight: 3 },
     });
     // The answer is the new order: 空压站 first with 75 %.
-    await vi.waitFor(() => expect(screen.getAllByRole('row')[1]?.textContent).toContain('75%'));
+    await vi.waitFor(() => expect(screen.getAllByRole('row')[1]?.textContent).toContain('75%'), {
+      timeout: 5_000,
+    });
   });
 
   it('asks before deleting a page, naming its components; readers get no tools', async () => {
@@ -74,8 +78,9 @@ describe('<BoardScreen>', { timeout: 60_000 }, () => {
     fireEvent.click(await screen.findByRole('button', { name: '删除“空压站”' }, { timeout: 8000 }));
     expect(await screen.findByText('删除页面“空压站”及其 3 个组件？')).toBeTruthy();
     fireEvent.click(screen.getByTestId('confirm-delete-ok'));
-    await vi.waitFor(() =>
-      expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/board/pages/2')).toBe(true),
+    await vi.waitFor(
+      () => expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/board/pages/2')).toBe(true),
+      { timeout: 5_000 },
     );
     unmount();
 

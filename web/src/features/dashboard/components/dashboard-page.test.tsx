@@ -112,7 +112,7 @@ describe('DashboardPage', () => {
     const { unmount } = renderScreen(<DashboardPage />, '/dashboard');
     const marker = await screen.findByTestId('marker-thing-7');
     expect(marker.getAttribute('data-presence')).toBe('offline');
-    await vi.waitFor(() => expect(FakeEventSource.opened).toHaveLength(1));
+    await vi.waitFor(() => expect(FakeEventSource.opened).toHaveLength(1), { timeout: 5_000 });
     const stream = FakeEventSource.opened[0] as FakeEventSource;
     expect(stream.url).toContain('/api/query/live?thingIds=7&token=');
     const values: LiveValue[] = [

@@ -102,7 +102,9 @@ describe('<KpiScreen>', { timeout: 30_000 }, () => {
     // Schedules hold people's addresses: no schedule tools without the grant.
     expect(screen.queryByTestId('kpi-schedules')).toBeNull();
     // The comparison the report was saved with is asked from the server's query.
-    await vi.waitFor(() => expect(calls.some((c) => c.path === '/api/query/data')).toBe(true));
+    await vi.waitFor(() => expect(calls.some((c) => c.path === '/api/query/data')).toBe(true), {
+      timeout: 5_000,
+    });
     expect(calls.find((c) => c.path === '/api/query/data')?.body).toMatchObject({
       resourceType: 'thing',
       resourceId: 9,

@@ -62,7 +62,6 @@ export function RegionFormModal({
       cancelText={t('common.cancel')}
       confirmLoading={create.isPending || update.isPending}
       destroyOnHidden
-      forceRender
     >
       <Form<Values>
         form={form}
