@@ -1,8 +1,12 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // One runner for every package: `npm test` runs these projects, then the browser suite.
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: a single worker on a 2-core machine,
+    // where the API suites spend much of their time waiting for PostgreSQL and DuckDB.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { test: { name: 'contract', root: './contract', include: ['src/**/*.test.ts'], environment: 'node' } },
       {

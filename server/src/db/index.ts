@@ -1,8 +1,9 @@
 import SqliteDatabase from 'better-sqlite3';
-import { type DialectAdapter, Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import type { Dialect } from './dialect.ts';
+import { SchemaScopedPostgresDialect } from './postgres-dialect.ts';
 import type { DB } from './schema.ts';
 
 export type { Dialect } from './dialect.ts';
@@ -24,34 +25,11 @@ const once = (close: () => Promise<void>): (() => Promise<void>) => {
   };
 };
 
-/**
- * Kysely's migrator takes one advisory lock for the whole PostgreSQL database, so migrations in
- * different schemas (two installations sharing a database, or the test suites, each in a schema
- * of its own) wait for one another: six suites starting together were ready after 7, 12, 16, 20,
- * 24 and 27 s, one after the other, and under load the last ones ran out of their setup time.
- * What the lock guards, the tables and the migration bookkeeping, is per schema; so is the lock.
- */
-class SchemaMigrationLockAdapter extends PostgresAdapter {
-  override async acquireMigrationLock(db: Kysely<unknown>): Promise<void> {
-    await sql`select pg_advisory_lock(hashtext('kilowatch migrations ' || current_schema()))`.execute(db);
-  }
-
-  override async releaseMigrationLock(db: Kysely<unknown>): Promise<void> {
-    await sql`select pg_advisory_unlock(hashtext('kilowatch migrations ' || current_schema()))`.execute(db);
-  }
-}
-
-class SchemaLockedPostgresDialect extends PostgresDialect {
-  override createAdapter(): DialectAdapter {
-    return new SchemaMigrationLockAdapter();
-  }
-}
-
 /** Opens the metadata database DATABASE_URL names: PostgreSQL, or the embedded SQLite file. */
 export function openDatabase(config: DatabaseConfig): Database {
   if (config.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: config.url, max: 10 });
-    const db = new Kysely<DB>({ dialect: new SchemaLockedPostgresDialect({ pool }) });
+    const db = new Kysely<DB>({ dialect: new SchemaScopedPostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: once(() => db.destroy()) };
   }
   const file = new SqliteDatabase(config.file);
