@@ -26,7 +26,7 @@ import {
   useSituationMap,
   useUploadMapImage,
 } from '../../../api/dashboard.ts';
-import { type LatestValues, useLiveByThing } from '../../../api/live.ts';
+import { type LatestValues, useLiveWithFallback } from '../../../api/live.ts';
 import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
 import { notify } from '../../../lib/notify.ts';
 import { markerColor, markerState, SEVERITY_COLORS, toFraction } from '../lib/state.ts';
@@ -161,7 +161,7 @@ export function SituationMap({ canEdit, now }: { canEdit: boolean; now: number }
     () => placements.filter((p) => p.resourceType === 'thing').map((p) => p.resourceId),
     [placements],
   );
-  const live = useLiveByThing(thingIds);
+  const live = useLiveWithFallback(thingIds);
   const [editing, setEditing] = useState(false);
   const [drag, setDrag] = useState<Drag | null>(null);
   const box = useRef<HTMLDivElement>(null);
