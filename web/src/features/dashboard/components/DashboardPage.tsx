@@ -112,8 +112,13 @@ export function DashboardPage() {
         </header>
         <main className={styles.body}>
           <KpiPanel overview={overview.data} />
-          <SituationMap canEdit={canEdit} now={now} />
-          <TrendPanel regionId={overview.data?.region?.id ?? null} now={now} scale={scale} />
+          <SituationMap canEdit={canEdit} now={now} powerMetric={overview.data?.metrics.power ?? null} />
+          <TrendPanel
+            regionId={overview.data?.region?.id ?? null}
+            metrics={overview.data?.metrics ?? null}
+            now={now}
+            scale={scale}
+          />
         </main>
         {kiosk && (
           // Kiosk mode has no controls; a double click anywhere leaves it (nobody does that by accident on a wall).
