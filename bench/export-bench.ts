@@ -12,25 +12,10 @@
  *
  *   npx tsx --expose-gc bench/export-bench.ts [--sizes 200,2000] [--days 31] [--interval 3600] [--runs 5] [--port 19330]
  */
-import { rmSync } from 'node:fs';
 import { PlantCalendar, type StatisticsExport } from '@kilowatch/contract';
 import ExcelJS from 'exceljs';
-import { buildApp } from '../server/src/app.ts';
-import { loadConfig } from '../server/src/config.ts';
-import type { Point } from '../server/src/telemetry/index.ts';
-import {
-  ADMIN_PASSWORD,
-  Api,
-  fmt,
-  log,
-  machine,
-  median,
-  numArg,
-  SECOND,
-  strArg,
-  TIME_ZONE,
-  tempDir,
-} from './harness.ts';
+import { fmt, log, machine, median, numArg, SECOND, strArg, TIME_ZONE } from './harness.ts';
+import { createMeterModel, createMeters, startBenchApp, writeKwhCounters } from './kwh-meters.ts';
 
 const SIZES = strArg('sizes', '200,2000')
   .split(',')
@@ -42,19 +27,6 @@ const RUNS = numArg('runs', 5);
 const PORT = numArg('port', 19330);
 const MB = 1024 * 1024;
 const gc = (globalThis as { gc?: () => void }).gc;
-
-const dataDir = tempDir('kilowatch-export-bench-');
-const config = loadConfig({
-  DATA_DIR: dataDir,
-  PORT: String(PORT),
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
-  ADMIN_PASSWORD,
-  MQTT_PORT: '0',
-  PLANT_TIMEZONE: TIME_ZONE,
-  WEB_DIST: `${dataDir}/no-web`,
-});
-const app = await buildApp(config);
 
 interface Sample {
   ms: number;
@@ -107,24 +79,12 @@ async function series(label: string, fn: () => Promise<number>): Promise<Sample>
   return out;
 }
 
+const running = await startBenchApp({ port: PORT });
+const { app, api } = running;
 try {
   log(machine());
   log(`gc between runs: ${gc ? 'yes' : 'no (run with --expose-gc for steadier memory numbers)'}`);
-  await app.listen({ port: PORT, host: '127.0.0.1' });
-  const api = new Api(`http://127.0.0.1:${PORT}`);
-  await api.login();
-
-  const category = await api.call<{ id: number }>('POST', '/api/thing/categories', { name: 'Bench meter' });
-  await api.call('POST', `/api/thing/categories/${category.id}/abilities`, {
-    identifier: 'EP',
-    name: '正向有功电能',
-    unit: 'kWh',
-    cumulative: true,
-  });
-  const model = await api.call<{ id: number }>('POST', '/api/thing/models', {
-    categoryId: category.id,
-    name: 'M',
-  });
+  const modelId = await createMeterModel(api);
   const plant = await api.call<{ id: number }>('POST', '/api/regions', { name: 'Bench plant' });
 
   const calendar = new PlantCalendar(TIME_ZONE);
@@ -207,36 +167,22 @@ try {
       name: `Hall ${size}`,
       parentId: plant.id,
     });
-    const added: number[] = [];
-    while (ids.length < size) {
-      const thing = await api.call<{ id: number }>('POST', '/api/thing/things', {
-        identifier: `M${String(ids.length + 1).padStart(4, '0')}`,
-        name: `Bench meter ${ids.length + 1}`,
-        modelId: model.id,
-      });
-      ids.push(thing.id);
-      added.push(thing.id);
-    }
-    for (let i = 0; i < added.length; i += 1000) {
-      await api.call('POST', `/api/regions/${hall.id}/bindings`, { thingIds: added.slice(i, i + 1000) });
-    }
+    const added = await createMeters(api, {
+      modelId,
+      count: size - ids.length,
+      first: ids.length,
+      regionId: hall.id,
+    });
+    ids.push(...added);
     const loaded = performance.now();
-    let batch: Point[] = [];
-    let written = 0;
-    for (const [i, thingId] of added.entries()) {
-      let value = 1000 + i;
-      for (let ts = start - INTERVAL; ts <= end; ts += INTERVAL) {
-        value += 5 + 4 * Math.sin(((ts - start) / 86_400_000) * 2 * Math.PI) + (i % 5);
-        batch.push({ thingId, metric: 'EP', ts, value: Math.round(value * 100) / 100 });
-        if (batch.length >= 20_000) {
-          await app.telemetry.write(batch);
-          written += batch.length;
-          batch = [];
-        }
-      }
-    }
-    await app.telemetry.write(batch);
-    written += batch.length;
+    // An hourly counter through the month, from the hour before it to its end.
+    const written = await writeKwhCounters(app, added, {
+      from: start - INTERVAL,
+      to: end + INTERVAL,
+      interval: INTERVAL,
+      kw: (i, ts) => 5 + 4 * Math.sin(((ts - start) / 86_400_000) * 2 * Math.PI) + (i % 5),
+      initial: (i) => 1000 + i,
+    });
     log(
       `${size} things: ${fmt(written)} more points loaded in ${fmt((performance.now() - loaded) / 1000, 1)} s`,
     );
@@ -281,6 +227,5 @@ try {
     }
   }
 } finally {
-  await app.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await running.stop();
 }

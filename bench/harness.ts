@@ -430,16 +430,24 @@ export interface InProcessApp {
  * The whole app built in this process (`buildApp`), for benches that look inside it (services,
  * hooks) or want no HTTP hop: a temp DATA_DIR, SQLite, or PostgreSQL in a schema of its own when
  * `pgUrl` is set (dropped at stop). `root` loads another checkout's server (a same-run baseline).
- * With `port` it listens; with `mqttPort` its broker does (0: none).
+ * With `port` it listens; with `mqttPort` its broker does (0: none). With `dataDir`, the app keeps
+ * its data there (not removed at stop), so a later run finds what this one loaded.
  */
 export async function startInProcess(
-  options: { root?: string; port?: number; mqttPort?: number; pgUrl?: string; logLevel?: string } = {},
+  options: {
+    root?: string;
+    port?: number;
+    mqttPort?: number;
+    pgUrl?: string;
+    logLevel?: string;
+    dataDir?: string;
+  } = {},
 ): Promise<InProcessApp> {
   const root = options.root ?? REPO_ROOT;
   const { buildApp } = (await import(join(root, 'server/src/app.ts'))) as { buildApp: BuildApp };
   const { loadConfig } = (await import(join(root, 'server/src/config.ts'))) as { loadConfig: LoadConfig };
   const { default: pg } = await import('pg');
-  const dataDir = tempDir('kilowatch-bench-app-');
+  const dataDir = options.dataDir ?? tempDir('kilowatch-bench-app-');
   const schema = `bench_${randomBytes(4).toString('hex')}`;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: options.pgUrl });
@@ -473,7 +481,7 @@ export async function startInProcess(
     base: `http://127.0.0.1:${options.port ?? 0}`,
     async stop() {
       await app.close();
-      removeDir(dataDir);
+      if (!options.dataDir) removeDir(dataDir);
       if (options.pgUrl) await admin(`drop schema ${schema} cascade`);
     },
   };

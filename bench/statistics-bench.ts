@@ -13,15 +13,11 @@
  * measure it again without the load (tens of minutes on a busy machine). --raw-runs 0 skips the
  * raw-points baseline (minutes a run).
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { PlantCalendar } from '@kilowatch/contract';
-import { buildApp } from '../server/src/app.ts';
-import { loadConfig } from '../server/src/config.ts';
 import { counterIncrement } from '../server/src/telemetry/counter.ts';
-import type { Point } from '../server/src/telemetry/index.ts';
 import {
-  ADMIN_PASSWORD,
-  Api,
+  type Api,
   DAY,
   fmt,
   log,
@@ -32,8 +28,8 @@ import {
   SECOND,
   strArg,
   TIME_ZONE,
-  tempDir,
 } from './harness.ts';
+import { createMeterModel, createMeters, startBenchApp, writeKwhCounters } from './kwh-meters.ts';
 
 const THINGS = numArg('things', 200);
 const DAYS = numArg('days', 30);
@@ -43,37 +39,24 @@ const PORT = numArg('port', 19250);
 const RAW_RUNS = numArg('raw-runs', 3);
 const keptDir = strArg('dir', '');
 
-const dataDir = keptDir || tempDir('kilowatch-statistics-bench-');
 /** What a kept plant remembers between runs. */
-const planFile = `${dataDir}/statistics-bench.json`;
+const planFile = `${keptDir}/statistics-bench.json`;
 interface Plan {
   ids: number[];
   regionId: number;
   start: number;
   end: number;
 }
-const config = loadConfig({
-  DATA_DIR: dataDir,
-  PORT: String(PORT),
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
-  ADMIN_PASSWORD,
-  MQTT_PORT: '0',
-  PLANT_TIMEZONE: TIME_ZONE,
-  WEB_DIST: `${dataDir}/no-web`,
-});
-const app = await buildApp(config);
+const running = await startBenchApp({ port: PORT, ...(keptDir ? { dataDir: keptDir } : {}) });
+const { app, api } = running;
 try {
   log(machine());
-  await app.listen({ port: PORT, host: '127.0.0.1' });
-  const api = new Api(`http://127.0.0.1:${PORT}`);
-  await api.login();
 
   const calendar = new PlantCalendar(TIME_ZONE);
   let plan: Plan;
   if (keptDir && existsSync(planFile)) {
     plan = JSON.parse(readFileSync(planFile, 'utf8')) as Plan;
-    log(`plant of ${plan.ids.length} things kept in ${dataDir}: not loaded again`);
+    log(`plant of ${plan.ids.length} things kept in ${keptDir}: not loaded again`);
   } else {
     plan = await buildPlant(api, calendar);
     if (keptDir) writeFileSync(planFile, JSON.stringify(plan));
@@ -141,61 +124,27 @@ try {
     log(`statistics from the API is ${fmt(raw / perThing, 0)}× faster than the raw points; target ≤ 50 ms`);
   }
 } finally {
-  await app.close();
-  if (!keptDir) rmSync(dataDir, { recursive: true, force: true });
+  await running.stop();
 }
 
 /** 200 things with a kWh counter in one region, created through the API, and their points written. */
 async function buildPlant(api: Api, calendar: PlantCalendar): Promise<Plan> {
-  const category = await api.call<{ id: number }>('POST', '/api/thing/categories', { name: 'Bench meter' });
-  await api.call('POST', `/api/thing/categories/${category.id}/abilities`, {
-    identifier: 'EP',
-    name: '正向有功电能',
-    unit: 'kWh',
-    cumulative: true,
-  });
-  const model = await api.call<{ id: number }>('POST', '/api/thing/models', {
-    categoryId: category.id,
-    name: 'M',
-  });
-  const ids: number[] = [];
-  for (let i = 0; i < THINGS; i++) {
-    const thing = await api.call<{ id: number }>('POST', '/api/thing/things', {
-      identifier: `M${String(i + 1).padStart(3, '0')}`,
-      name: `Bench meter ${i + 1}`,
-      modelId: model.id,
-    });
-    ids.push(thing.id);
-  }
+  const modelId = await createMeterModel(api);
   const region = await api.call<{ id: number }>('POST', '/api/regions', { name: 'Bench plant' });
-  await api.call('POST', `/api/regions/${region.id}/bindings`, { thingIds: ids });
+  const ids = await createMeters(api, { modelId, count: THINGS, regionId: region.id });
 
   // 30 local days ending at today's midnight, so the range is whole days.
   const end = calendar.startOfDay(Date.now());
   const start = calendar.dayStart(calendar.dayOf(end) - DAYS);
   const loadStarted = performance.now();
-  const steps = Math.floor((end - start) / INTERVAL);
-  let written = 0;
-  const counters = ids.map(() => 1000);
-  const chunk = Math.max(1, Math.floor(10_000 / ids.length));
-  const pending: Promise<void>[] = [];
-  for (let s = 0; s < steps; s += chunk) {
-    const batch: Point[] = [];
-    for (let k = s; k < Math.min(steps, s + chunk); k++) {
-      const ts = start + k * INTERVAL;
-      ids.forEach((thingId, i) => {
-        // A load curve of a few kW; each meter resets once, on its own day.
-        const kw = 20 + 15 * Math.sin(((ts - start) / DAY) * 2 * Math.PI) + (i % 7);
-        counters[i] =
-          k === Math.floor(steps / 2) + i ? 0 : (counters[i] as number) + (kw * INTERVAL) / 3_600_000;
-        batch.push({ thingId, metric: 'EP', ts, value: Math.round((counters[i] as number) * 100) / 100 });
-      });
-    }
-    pending.push(app.telemetry.write(batch));
-    written += batch.length;
-    if (pending.length >= 16) await Promise.all(pending.splice(0));
-  }
-  await Promise.all(pending);
+  const written = await writeKwhCounters(app, ids, {
+    from: start,
+    to: end,
+    interval: INTERVAL,
+    // A load curve of a few kW; each meter resets once, on its own day.
+    kw: (i, ts) => 20 + 15 * Math.sin(((ts - start) / DAY) * 2 * Math.PI) + (i % 7),
+    resetStep: (i, steps) => Math.floor(steps / 2) + i,
+  });
   log(
     `${fmt(written)} points (${THINGS} kWh counters × ${DAYS} days × ${INTERVAL / SECOND} s) loaded in ${fmt((performance.now() - loadStarted) / 1000, 1)} s`,
   );

@@ -4,6 +4,9 @@
  * consumption per slot from the telemetry store (hours, since the example tariff's edges are on
  * the hour), each slot priced by its band. Baselines in the same run: the same hourly counter read
  * alone (what the split must read), and the 15-minute read a quarter-hour tariff would need.
+ * Then a quarter-hour tariff (edges at :15 and :45, `QUARTER_DAY`): its TPFC as it reads now (hour
+ * rows, minute rows for the 5 hours a day an edge cuts) and as it read before (minute rows for the
+ * whole month, `wholeSlots`), each run beside the hourly tariff's TPFC as the same-run baseline.
  *
  *   npx tsx bench/tariff-bench.ts [--things 200] [--interval 60] [--runs 7]
  */
@@ -13,7 +16,7 @@ import { join } from 'node:path';
 import { PlantCalendar, type Thing } from '@kilowatch/contract';
 import { migrateToLatest, openDatabase } from '../server/src/db/index.ts';
 import { createTariffService } from '../server/src/modules/tariffs/index.ts';
-import { exampleTariff } from '../server/src/modules/tariffs/testing.ts';
+import { exampleTariff, exampleVersion, quarterSeasons } from '../server/src/modules/tariffs/testing.ts';
 import { openTelemetryStore, type Point } from '../server/src/telemetry/index.ts';
 import { DAY, fmt, log, machine, median, numArg, SECOND, TIME_ZONE } from './harness.ts';
 
@@ -60,14 +63,16 @@ try {
   );
 
   const abilities = new Map(things.map((t) => [t.id, [{ identifier: 'EP', cumulative: true }]]));
-  const service = createTariffService({
+  const deps = {
     db: database.db,
     // The region's meters, as the catalog answers them (cached there in the server).
     catalog: { select: async () => ({ name: '全厂', things, abilities }) } as never,
     store,
     timeZone: TIME_ZONE,
     now: Date.now,
-  });
+  };
+  const service = createTariffService(deps);
+  const wholeSlots = createTariffService({ ...deps, wholeSlots: true });
   const tariff = (await service.create(exampleTariff('2020-01-01'))).tariff;
   const query = {
     tariffId: tariff.id,
@@ -103,6 +108,33 @@ try {
     await store.bucketColumns({ series, start, end, bucket: { widthMs: 15 * 60_000 }, aggregator: 'delta' });
     quarter.push(performance.now() - t);
   }
+  // The quarter-hour tariff: now and before, each with the hourly TPFC run right before it.
+  const quarterInput = exampleTariff('2020-01-01');
+  quarterInput.name = '一刻钟';
+  quarterInput.version = exampleVersion('2020-01-01', { seasons: quarterSeasons() });
+  const quarterQuery = { ...query, tariffId: (await service.create(quarterInput)).tariff.id };
+  const timed = async (f: () => Promise<{ rows: { total: { totalCost: number } }[] }>) => {
+    const t = performance.now();
+    const answer = await f();
+    return { ms: performance.now() - t, cost: answer.rows.reduce((s, r) => s + r.total.totalCost, 0) };
+  };
+  const hourlyNow: number[] = [];
+  const quarterNow: number[] = [];
+  const hourlyBefore: number[] = [];
+  const quarterBefore: number[] = [];
+  const costs = new Set<string>();
+  for (let run = 0; run < runs + 1; run++) {
+    const h1 = await timed(() => service.tpfc(query));
+    const q1 = await timed(() => service.tpfc(quarterQuery));
+    const h2 = await timed(() => service.tpfc(query));
+    const q2 = await timed(() => wholeSlots.tpfc(quarterQuery));
+    costs.add(fmt(q1.cost, 2)).add(fmt(q2.cost, 2));
+    if (run === 0) continue;
+    hourlyNow.push(h1.ms);
+    quarterNow.push(q1.ms);
+    hourlyBefore.push(h2.ms);
+    quarterBefore.push(q2.ms);
+  }
   log(`cost of the month over ${thingCount} meters: ${fmt(total, 2)}`);
   log(`baseline, hourly counter read alone: median ${fmt(median(read), 1)} ms over ${runs} runs`);
   log(
@@ -111,6 +143,17 @@ try {
   log(
     `TPFC by day, one row per meter: median ${fmt(median(tpfc), 1)} ms, ` +
       `${(median(tpfc) / median(read)).toFixed(2)}× the read alone; target ≤ 200 ms`,
+  );
+  log(
+    `quarter-hour tariff, cost of the month: ${[...costs].join(' / ')} (now / before: one value when equal)`,
+  );
+  log(
+    `quarter-hour TPFC now (hour rows + cut hours): median ${fmt(median(quarterNow), 1)} ms, ` +
+      `${(median(quarterNow) / median(hourlyNow)).toFixed(2)}× the hourly TPFC beside it (${fmt(median(hourlyNow), 1)} ms)`,
+  );
+  log(
+    `quarter-hour TPFC before (minute rows all month): median ${fmt(median(quarterBefore), 1)} ms, ` +
+      `${(median(quarterBefore) / median(hourlyBefore)).toFixed(2)}× the hourly TPFC beside it (${fmt(median(hourlyBefore), 1)} ms)`,
   );
 } finally {
   await store.close();

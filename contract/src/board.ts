@@ -1,15 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { IdParams, Ok, RowId } from './common.ts';
 import { endpoint } from './endpoint.ts';
-import {
-  CHART_TYPES,
-  ComponentLayout,
-  ComponentMetric,
-  ComponentParams,
-  ComponentYoy,
-  REPORT_MAX_COMPONENTS,
-  REPORT_MAX_METRICS,
-} from './reports.ts';
+import { CHART_TYPES, GridLayouts, gridComponentFields, gridComponentInput } from './reports.ts';
 
 /**
  * The workshop data board (spec §2 workshopBoard, §7 /api/board/pages; docs/board.md): pages
@@ -74,34 +66,18 @@ export const BoardWeight = Type.Object({ weight: Weight });
 export const BoardComponent = Type.Object({
   id: Type.Integer(),
   pageId: Type.Integer(),
-  title: Type.String(),
-  chartType: Type.Enum(BOARD_CHART_TYPES),
-  yoy: ComponentYoy,
-  params: ComponentParams,
-  metrics: Type.Array(ComponentMetric),
-  layout: ComponentLayout,
-  updatedAt: Type.Number(),
+  ...gridComponentFields(BOARD_CHART_TYPES),
 });
 export type BoardComponent = Static<typeof BoardComponent>;
 
-export const BoardComponentInput = Type.Object({
-  title: Name,
-  chartType: Type.Enum(BOARD_CHART_TYPES),
-  yoy: Type.Optional(ComponentYoy),
-  /** A chart's thing or region; device tiles take the page's region when none is named. */
-  params: ComponentParams,
-  /** Charts: 1–8 metrics. Device tiles: the values each tile shows (none: its first two). */
-  metrics: Type.Array(ComponentMetric, { maxItems: REPORT_MAX_METRICS }),
-  layout: Type.Optional(ComponentLayout),
-});
+/** Charts: 1–8 metrics. Device tiles: the values each tile shows (none: its first two), of the page's region when none is named. */
+export const BoardComponentInput = gridComponentInput(BOARD_CHART_TYPES, 0);
 export type BoardComponentInput = Static<typeof BoardComponentInput>;
 
 export const BoardComponentPatch = Type.Partial(BoardComponentInput);
 export type BoardComponentPatch = Static<typeof BoardComponentPatch>;
 
-export const BoardLayouts = Type.Array(Type.Object({ id: RowId, layout: ComponentLayout }), {
-  maxItems: REPORT_MAX_COMPONENTS,
-});
+export const BoardLayouts = GridLayouts;
 export type BoardLayouts = Static<typeof BoardLayouts>;
 
 export const BoardComponentParams = Type.Object({ pageId: RowId, componentId: RowId });

@@ -86,4 +86,58 @@ describe('plant calendar', () => {
     expect(ny.fromWall(Date.UTC(2024, 10, 3, 1, 30))).toBe(Date.UTC(2024, 10, 3, 5, 30));
     expect(sh.format(Date.UTC(2024, 2, 5, 6), 'YYYY-MM-DD HH:mm:ss')).toBe('2024-03-05 14:00:00');
   });
+
+  // The rule of Temporal's `disambiguation: 'compatible'`: a wall time a spring-forward gap skips
+  // is read with the offset before the change (so it lands the gap's length later on the clock);
+  // one an autumn overlap repeats is the earlier of its two instants.
+  const wall = (zone: string, y: number, m: number, d: number, h: number, min: number) =>
+    new PlantCalendar(zone).fromWall(Date.UTC(y, m - 1, d, h, min));
+  const utc = (iso: string) => Date.parse(iso);
+
+  it('reads a wall time a spring-forward gap skips as the same time after the clocks moved on', () => {
+    // Berlin, 2024-03-31: 02:00 CET → 03:00 CEST. 02:30 is 03:30 CEST.
+    expect(wall('Europe/Berlin', 2024, 3, 31, 2, 30)).toBe(utc('2024-03-31T01:30:00Z'));
+    expect(wall('Europe/Berlin', 2024, 3, 31, 2, 0)).toBe(utc('2024-03-31T01:00:00Z'));
+    expect(wall('Europe/Berlin', 2024, 3, 31, 1, 59)).toBe(utc('2024-03-31T00:59:00Z'));
+    expect(wall('Europe/Berlin', 2024, 3, 31, 3, 0)).toBe(utc('2024-03-31T01:00:00Z'));
+    // New York, 2024-03-10: 02:00 EST → 03:00 EDT.
+    expect(wall('America/New_York', 2024, 3, 10, 2, 30)).toBe(utc('2024-03-10T07:30:00Z'));
+    expect(wall('America/New_York', 2024, 3, 10, 2, 0)).toBe(utc('2024-03-10T07:00:00Z'));
+    // Auckland, 2024-09-29: 02:00 NZST (+12) → 03:00 NZDT (+13).
+    expect(wall('Pacific/Auckland', 2024, 9, 29, 2, 30)).toBe(utc('2024-09-28T14:30:00Z'));
+    // Lord Howe's gap is 30 minutes (02:00 +10:30 → 02:30 +11): 02:15 reads as 02:45.
+    expect(wall('Australia/Lord_Howe', 2024, 10, 6, 2, 15)).toBe(utc('2024-10-05T15:45:00Z'));
+  });
+
+  it('reads a wall time an autumn overlap repeats as the first of the two', () => {
+    // Berlin, 2024-10-27: 03:00 CEST → 02:00 CET. 02:30 CEST comes first.
+    expect(wall('Europe/Berlin', 2024, 10, 27, 2, 30)).toBe(utc('2024-10-27T00:30:00Z'));
+    expect(wall('Europe/Berlin', 2024, 10, 27, 2, 0)).toBe(utc('2024-10-27T00:00:00Z'));
+    expect(wall('Europe/Berlin', 2024, 10, 27, 3, 0)).toBe(utc('2024-10-27T02:00:00Z'));
+    // New York, 2024-11-03: 02:00 EDT → 01:00 EST. 01:30 EDT comes first.
+    expect(wall('America/New_York', 2024, 11, 3, 1, 30)).toBe(utc('2024-11-03T05:30:00Z'));
+    expect(wall('America/New_York', 2024, 11, 3, 1, 0)).toBe(utc('2024-11-03T05:00:00Z'));
+    expect(wall('America/New_York', 2024, 11, 3, 2, 0)).toBe(utc('2024-11-03T07:00:00Z'));
+    // Auckland, 2024-04-07: 03:00 NZDT → 02:00 NZST.
+    expect(wall('Pacific/Auckland', 2024, 4, 7, 2, 30)).toBe(utc('2024-04-06T13:30:00Z'));
+    // Lord Howe, 2024-04-07: 02:00 +11 → 01:30 +10:30.
+    expect(wall('Australia/Lord_Howe', 2024, 4, 7, 1, 45)).toBe(utc('2024-04-06T14:45:00Z'));
+  });
+
+  it('reads every wall time of a year back as itself, except the skipped hours (an hour on)', () => {
+    const moved = (zone: string) => {
+      const cal = new PlantCalendar(zone);
+      const found: string[] = [];
+      for (let w = Date.UTC(2024, 0, 1); w < Date.UTC(2025, 0, 1); w += 15 * 60_000) {
+        const p = cal.parts(cal.fromWall(w));
+        const back = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute);
+        if (back !== w) found.push(`${new Date(w).toISOString().slice(0, 16)} +${(back - w) / 60_000} min`);
+      }
+      return found;
+    };
+    const gap = (date: string) =>
+      ['02:00', '02:15', '02:30', '02:45'].map((time) => `${date}T${time} +60 min`);
+    expect(moved('Europe/Berlin')).toEqual(gap('2024-03-31'));
+    expect(moved('America/New_York')).toEqual(gap('2024-03-10'));
+  });
 });

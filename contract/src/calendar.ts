@@ -142,12 +142,21 @@ export class PlantCalendar {
 
   /**
    * The instant of a wall-clock time of this zone, given as ms as if it were UTC (a picker's
-   * fields through Date.UTC). In a DST gap, the instant an hour later; in an overlap, the first.
+   * fields through Date.UTC, a schedule's day and HH:mm). The rule is Temporal's
+   * `disambiguation: 'compatible'` (and RFC 5545's): a time a spring-forward gap skips is read
+   * with the offset before the change, so it lands the gap's length later on the clock (02:30 on
+   * Berlin's 23-hour day is 03:30 CEST); a time an autumn overlap repeats is the earlier of its
+   * two instants (02:30 CEST on the 25-hour day).
+   * The offsets in force a day either side of the wall time are the candidates: every zone changes
+   * its offset at most once in two days, and a day covers the widest offset (±14 h) both ways.
+   * @example new PlantCalendar('Europe/Berlin').fromWall(Date.UTC(2024, 2, 31, 2, 30)) // 2024-03-31T01:30Z
    */
   fromWall(wall: number): number {
-    const first = wall - this.offset(wall);
-    const second = wall - this.offset(first);
-    return second + this.offset(second) === wall ? second : first;
+    const before = wall - this.offset(wall - DAY);
+    const after = wall - this.offset(wall + DAY);
+    if (before === after) return before;
+    const exists = [after, before].filter((at) => at + this.offset(at) === wall);
+    return exists.length > 0 ? Math.min(...exists) : before;
   }
 
   /** Local day number of a `YYYY-MM-DD` date (the console's date pickers), or null when malformed. */

@@ -28,6 +28,13 @@ export type ScheduleRunError = (typeof SCHEDULE_RUN_ERRORS)[number];
 export const SCHEDULE_MAX_RECIPIENTS = 20;
 /** Runs `GET …/runs` answers, newest first. */
 export const SCHEDULE_RUNS_LISTED = 20;
+/**
+ * The sys_configs identifier of how many days schedule runs are kept (a whole number 1–3650,
+ * default SCHEDULE_RUN_RETENTION_DAYS); the runner prunes older runs, keeping each schedule's last.
+ */
+export const SCHEDULE_RUN_RETENTION_IDENTIFIER = 'scheduleRunRetentionDays';
+export const SCHEDULE_RUN_RETENTION_DAYS = 180;
+export const SCHEDULE_RUN_RETENTION_MAX_DAYS = 3650;
 
 /** `HH:mm`, 24-hour, in the plant's zone. */
 export const SCHEDULE_TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';

@@ -146,37 +146,57 @@ export const ComponentLayout = Type.Object({
 });
 export type ComponentLayout = Static<typeof ComponentLayout>;
 
-export const ReportComponent = Type.Object({
-  id: Type.Integer(),
-  reportId: Type.Integer(),
+/**
+ * A grid component's fields after its id and its owner's (`reportId` here, `pageId` on the board,
+ * board.ts), for the chart types the owner allows: one shape for both grids.
+ */
+export const gridComponentFields = <V extends string[]>(chartTypes: readonly [...V]) => ({
   title: Type.String(),
-  chartType: Type.Enum(CHART_TYPES),
+  chartType: Type.Enum(chartTypes),
   yoy: ComponentYoy,
   params: ComponentParams,
   metrics: Type.Array(ComponentMetric),
   layout: ComponentLayout,
   updatedAt: Type.Number(),
 });
+
+/**
+ * What a grid component is created with. `params` is the thing or region looked at; `metrics`
+ * holds at most REPORT_MAX_METRICS, and at least `minMetrics` (a report's chart 1; the board's
+ * device tiles may name none). Absent `layout`: below the others, half the width.
+ */
+export const gridComponentInput = <V extends string[]>(chartTypes: readonly [...V], minMetrics: number) =>
+  Type.Object({
+    title: Name,
+    chartType: Type.Enum(chartTypes),
+    yoy: Type.Optional(ComponentYoy),
+    params: ComponentParams,
+    metrics: Type.Array(ComponentMetric, {
+      ...(minMetrics > 0 ? { minItems: minMetrics } : {}),
+      maxItems: REPORT_MAX_METRICS,
+    }),
+    layout: Type.Optional(ComponentLayout),
+  });
+
+/** PUT …/components of either grid: the grid after a drag or resize, every moved component at once. */
+export const GridLayouts = Type.Array(Type.Object({ id: RowId, layout: ComponentLayout }), {
+  maxItems: REPORT_MAX_COMPONENTS,
+});
+
+export const ReportComponent = Type.Object({
+  id: Type.Integer(),
+  reportId: Type.Integer(),
+  ...gridComponentFields(CHART_TYPES),
+});
 export type ReportComponent = Static<typeof ReportComponent>;
 
-export const ReportComponentInput = Type.Object({
-  title: Name,
-  chartType: Type.Enum(CHART_TYPES),
-  yoy: Type.Optional(ComponentYoy),
-  params: ComponentParams,
-  metrics: Type.Array(ComponentMetric, { minItems: 1, maxItems: REPORT_MAX_METRICS }),
-  /** Absent: below the others, half the width. */
-  layout: Type.Optional(ComponentLayout),
-});
+export const ReportComponentInput = gridComponentInput(CHART_TYPES, 1);
 export type ReportComponentInput = Static<typeof ReportComponentInput>;
 
 export const ReportComponentPatch = Type.Partial(ReportComponentInput);
 export type ReportComponentPatch = Static<typeof ReportComponentPatch>;
 
-/** PUT /api/reports/{id}/components: the grid after a drag or resize, every moved component at once. */
-export const ReportLayouts = Type.Array(Type.Object({ id: RowId, layout: ComponentLayout }), {
-  maxItems: REPORT_MAX_COMPONENTS,
-});
+export const ReportLayouts = GridLayouts;
 export type ReportLayouts = Static<typeof ReportLayouts>;
 
 export const ReportComponentsQuery = Type.Object({ categoryId: Type.Optional(RowId) });

@@ -175,7 +175,15 @@ export const Video = Type.Object({
 });
 export type Video = Static<typeof Video>;
 
-const HttpUrl = Type.String({ pattern: '^https?://\\S+$', maxLength: 2048 });
+/**
+ * Schemes a video label's stream address may use (rtsps is RTSP over TLS); the console's form
+ * checks the same pattern, so what it lets through the server takes.
+ */
+export const STREAM_URL_PATTERN = /^(https?|rtsps?|rtmp|webrtc|wss?):\/\/\S+$/;
+/** What a browser fetches: HLS and WHEP addresses, a gateway's playlist, recordings. */
+export const HTTP_URL_PATTERN = /^https?:\/\/\S+$/;
+
+const HttpUrl = Type.String({ pattern: HTTP_URL_PATTERN.source, maxLength: 2048 });
 
 export const VideoInput = Type.Object({
   name: Name,
@@ -183,7 +191,7 @@ export const VideoInput = Type.Object({
    * 'hls' and 'webrtc': the address the browser plays (http(s) only: an HLS playlist, a WHEP
    * endpoint). 'rtsp': the camera's own address, which only the gateway reads.
    */
-  streamUrl: Type.String({ pattern: '^(https?|rtsps?|rtmp|webrtc|wss?)://', maxLength: 2048 }),
+  streamUrl: Type.String({ pattern: STREAM_URL_PATTERN.source, maxLength: 2048 }),
   regionId: Type.Optional(Type.Union([RowId, Type.Null()])),
   thingId: Type.Optional(Type.Union([RowId, Type.Null()])),
   /** Left out: 'hls' for an http(s) address, 'rtsp' for any other (labels made before playback). */

@@ -55,6 +55,18 @@ test('draws a small diagram, binds meters and shows their live values and the br
   await expect(page.locator('[data-testid^="diagram-item-"]').filter({ hasText: '变配电室' })).toBeVisible();
   await expect(values(page, '1#变压器')).toContainText(/Pin\s\d+(\.\d+)?\skW/);
   await expect(values(page, '0.4kV I段母线')).toContainText(/损耗\s-?\d+(\.\d+)?\skW/);
+  // Each busbar draws every feeder its transformer supplies, and the simulated transformer takes
+  // in what they draw plus its own losses: the branch loss is that loss, a few per cent at most,
+  // in the ordinary colour (the demo once read 77–93 %, flagged red).
+  for (const bus of ['0.4kV I段母线', '0.4kV II段母线']) {
+    await expect(values(page, bus)).toContainText(/损耗\s\d+(\.\d+)?\skW\s·\s\d+\.\d+%/);
+    const pct = Number(/·\s(\d+\.\d+)%/.exec((await values(page, bus).textContent()) ?? '')?.[1]);
+    expect(pct, bus).toBeGreaterThan(0);
+    expect(pct, bus).toBeLessThan(5);
+    await expect(values(page, bus)).toHaveAttribute('fill', '#1d39c4');
+  }
+  // Nor does any feeder's meter flag a three-phase imbalance: nothing is drawn in the flag's red.
+  await expect(page.locator('[data-testid="diagram-canvas"] text[fill="#cf1322"]')).toHaveCount(0);
   await page.screenshot({ path: testInfo.outputPath('demo.png') });
 
   // A new diagram opens in the editor.
@@ -91,6 +103,18 @@ test('draws a small diagram, binds meters and shows their live values and the br
   await page.getByTestId('diagram-undo').click();
   await page.getByTestId('diagram-undo').click();
   await expect(symbol(page, '电表')).toHaveCount(0);
+
+  // Back to monitoring with unsaved changes: the console's own dialog asks (not the browser's);
+  // cancelling keeps the editor and its drawing.
+  page.on('dialog', (d) => {
+    throw new Error(`a browser dialog opened: ${d.message()}`);
+  });
+  await page.getByTestId('diagram-mode').getByText('监视').click();
+  await expect(page.getByText('有未保存的修改，确定放弃吗？')).toBeVisible();
+  await page.getByTestId('diagram-discard-cancel').click();
+  await expect(page.getByText('有未保存的修改，确定放弃吗？')).toBeHidden();
+  await expect(page.getByTestId('diagram-toolbar')).toBeVisible();
+  await expect(symbol(page, 'E2E出线2')).toHaveCount(1);
 
   await page.getByTestId('diagram-save').click();
   await expect(toast(page, '已保存')).toBeVisible();

@@ -5,7 +5,6 @@ import Fastify, {
   LogController,
   type RouteOptions,
 } from 'fastify';
-import { ensureAdmin, type FirstStartAdmin } from './bootstrap/admin.ts';
 import type { Config } from './config.ts';
 import { type Database, migrateToLatest, openDatabase, ping } from './db/index.ts';
 import {
@@ -33,12 +32,14 @@ import { bootstrapSystem, systemRoutes } from './modules/system/index.ts';
 import { tariffRoutes } from './modules/tariffs/index.ts';
 import { thingsRoutes } from './modules/things/index.ts';
 import { unitsRoutes } from './modules/units/index.ts';
+import { ensureAdmin, type FirstStartAdmin, userRoutes } from './modules/users/index.ts';
 import { authenticate } from './plugins/authenticate.ts';
 import { compression } from './plugins/compression.ts';
 import { errorHandler } from './plugins/error-handler.ts';
 import { multipartBoundary } from './plugins/multipart-boundary.ts';
 import { openapi } from './plugins/openapi.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
+import { serialization } from './plugins/serialization.ts';
 import { validation } from './plugins/validation.ts';
 import { web } from './plugins/web.ts';
 import { buildServices, type Services } from './services.ts';
@@ -162,6 +163,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     securityHeaders(app);
     errorHandler(app);
     validation(app);
+    serialization(app);
     multipartBoundary(app);
     await compression(app);
     await openapi(app);
@@ -174,6 +176,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         await api.register(thingsRoutes, { prefix: '/thing', service: services.things });
         await api.register(unitsRoutes, { db: database.db });
         await api.register(regionRoutes, { service: services.regions });
+        await api.register(userRoutes, { service: services.users });
         await api.register(systemRoutes, { services: services.system });
         await api.register(ingestRoutes, { service: ingest, mqtt });
         await api.register(connectionRoutes, {

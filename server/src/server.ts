@@ -1,8 +1,8 @@
 import { buildApp } from './app.ts';
-import { type FirstStartAdmin, firstStartBanner } from './bootstrap/admin.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { type DemoPlant, startAppDemo } from './demo/index.ts';
 import { prettyLogStream } from './log-format.ts';
+import { type FirstStartAdmin, firstStartBanner } from './modules/users/index.ts';
 
 const fail = (message: string): never => {
   console.error(message);

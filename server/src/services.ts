@@ -29,6 +29,7 @@ import { createStatisticsConfigs, createStatisticsService } from './modules/stat
 import { createSystemServices } from './modules/system/index.ts';
 import { createTariffService } from './modules/tariffs/index.ts';
 import { createThingsService } from './modules/things/index.ts';
+import { accounts, createUserAdminService } from './modules/users/index.ts';
 import type { DuckDBTelemetryStore } from './telemetry/index.ts';
 
 export interface ServiceDeps {
@@ -92,6 +93,7 @@ export function buildServices(deps: ServiceDeps) {
     loginKey: deriveLoginKey(config.jwtSecret),
     now,
     timeZone: config.telemetry.timeZone,
+    accounts,
   });
 
   const query = createQueryService({
@@ -103,6 +105,7 @@ export function buildServices(deps: ServiceDeps) {
   });
 
   const metricConfigs = createMetricConfigService({ db, catalog, now });
+  const users = createUserAdminService(db, now);
   const system = createSystemServices({ db, now });
 
   // Notifications only queue from these hooks: neither the engine nor an operator's call waits on
@@ -139,6 +142,7 @@ export function buildServices(deps: ServiceDeps) {
     reports,
     query,
     mailer: createMailer(db),
+    retentionDays: () => system.sysConfigs.scheduleRunRetentionDays(),
     log: log.child({ module: 'report-schedules' }),
   });
   const tariffs = createTariffService({ db, catalog, store, timeZone: config.telemetry.timeZone, now });
@@ -178,6 +182,7 @@ export function buildServices(deps: ServiceDeps) {
     auth,
     query,
     metricConfigs,
+    users,
     system,
     alarms,
     alarmRunner,

@@ -447,9 +447,12 @@ export interface ReportsTable {
   updated_at: string;
 }
 
-export interface ReportComponentsTable {
+/**
+ * A component grid's columns besides its owner's (modules/component-grid): the KPI reports' and the
+ * board pages' tables have these, and each its owner's id.
+ */
+export interface ComponentGridColumns {
   id: Generated<number>;
-  report_id: number;
   title: string;
   chart_type: string;
   /** JSON: ComponentYoy. */
@@ -464,6 +467,10 @@ export interface ReportComponentsTable {
   h: number;
   created_at: string;
   updated_at: string;
+}
+
+export interface ReportComponentsTable extends ComponentGridColumns {
+  report_id: number;
 }
 
 export interface DB {
@@ -553,23 +560,8 @@ export interface BoardPagesTable {
   updated_at: string;
 }
 
-export interface BoardComponentsTable {
-  id: Generated<number>;
+export interface BoardComponentsTable extends ComponentGridColumns {
   page_id: number;
-  title: string;
-  chart_type: string;
-  /** JSON: ComponentYoy. */
-  yoy: string;
-  /** JSON: ComponentParams. */
-  params: string;
-  /** JSON array: ComponentMetric. */
-  metrics: string;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface DB {

@@ -13,6 +13,15 @@ const things: (SimThingSpec & { id: number })[] = [
   { id: 3, identifier: 'WM-01', kind: 'water', rated: 40, profile: 'utility' },
   { id: 4, identifier: 'FS-01', kind: 'fire', rated: 7.5, profile: 'utility' },
 ];
+// The transformer that supplies the meter and the compressor: its input is theirs plus its losses.
+things.push({
+  id: 5,
+  identifier: 'TR-01',
+  kind: 'transformer',
+  rated: 200,
+  profile: 'utility',
+  supplies: [things[0]!, things[1]!],
+});
 
 describe('backfill', () => {
   let dir: string;
@@ -67,6 +76,17 @@ describe('backfill', () => {
     expect(meterPoints.length).toBeLessThanOrEqual(3 * 360);
     expect(meterPoints.length).toBeGreaterThan(3 * 360 - 100);
 
+    // The stored history adds up: what the transformer took in is what its loads drew plus a
+    // little (its losses), as statistics over the backfilled hours will read it.
+    const increase = async (thingId: number, metric: string) => {
+      const points = await store.points({ thingId, metric }, start, end, 10_000);
+      return points.at(-1)!.value - points[0]!.value;
+    };
+    const input = await increase(5, 'EPin');
+    const drawn = (await increase(1, 'EP')) + (await increase(2, 'EP'));
+    expect((input - drawn) / input).toBeGreaterThan(0);
+    expect((input - drawn) / input).toBeLessThan(0.05);
+
     // The live simulator (a fresh generator) continues from the stored counters.
     for (const [thingId, metric] of [
       [1, 'EP'],
@@ -75,6 +95,7 @@ describe('backfill', () => {
       [2, 'stopHours'],
       [2, 'EP'],
       [3, 'total'],
+      [5, 'EPin'],
     ] as const) {
       const [stored] = store.latest([{ thingId, metric }]);
       expect(stored, `${thingId} ${metric}`).toBeDefined();

@@ -16,6 +16,7 @@ import {
   ROOT_REGION,
   type SimThing,
   SOURCE_VALUE,
+  supplyTopology,
 } from '../simulator/index.ts';
 import { type DemoAlarms, seedAlarmRules } from './alarm-rules.ts';
 import { type DemoDiagrams, seedDiagram } from './diagram.ts';
@@ -225,6 +226,12 @@ export async function loadPlant(
     }
   }
   result.sort((a, b) => a.id - b.id);
+  // Each transformer carries the loads on its busbar (over the whole plant, even when only some
+  // things are chosen), so its input is theirs plus its losses, as the 变配电室 diagram draws it.
+  for (const [identifier, loads] of supplyTopology(result)) {
+    const transformer = result.find((x) => x.identifier === identifier);
+    if (transformer) transformer.supplies = loads;
+  }
   const chosen = options.limit === undefined ? result : result.slice(0, options.limit);
   for (const thing of chosen) thing.accessToken = (await thingsService.thingToken(thing.id)).accessToken;
   return chosen;

@@ -293,4 +293,5 @@ export const en: Messages = {
     "The address of an RTSP camera is the camera's own rtsp:// address; the gateway's http(s) address goes in “Gateway play address”",
   'video.recordingUrlRequired': 'A recording needs a recording address',
   'video.recordingTemplate': 'The recording address template must contain the {start} placeholder',
+  'sysconfig.retentionDays': 'The days schedule runs are kept must be a whole number from 1 to {max}',
 };

@@ -299,4 +299,6 @@ export const es: Messages = {
     'La dirección de una cámara RTSP es su propia dirección rtsp://; la dirección http(s) de la pasarela va en «Dirección de reproducción de la pasarela»',
   'video.recordingUrlRequired': 'Una grabación necesita una dirección de grabación',
   'video.recordingTemplate': 'La plantilla de la dirección de grabación debe contener el marcador {start}',
+  'sysconfig.retentionDays':
+    'Los días que se guardan las ejecuciones programadas deben ser un número entero de 1 a {max}',
 };

@@ -276,4 +276,5 @@ export const zh = {
   'video.rtspSource': 'RTSP 摄像头的地址是摄像头自己的 rtsp:// 地址；网关的 http(s) 地址填在“网关播放地址”中',
   'video.recordingUrlRequired': '有录像时须填写录像地址',
   'video.recordingTemplate': '录像地址模板须含 {start} 占位符',
+  'sysconfig.retentionDays': '定时发送记录保留天数须为 1 至 {max} 的整数',
 } as const;

@@ -18,6 +18,14 @@ const tags = ['telemetry'];
 /** Line-protocol bodies (compressed) up to this size, as on /api/v2/write. */
 const LINE_BODY_LIMIT = 16 * 1024 * 1024;
 
+// Module constants, not built per registration: the compiled validators and serializers are
+// kept per schema object (plugins/validation.ts, plugins/serialization.ts).
+const NoContent = Type.Null();
+const PingQuery = Type.Object({ verbose: Type.Optional(Type.String()) });
+const PingVersion = Type.Object({ version: Type.String() });
+const V1Query = Type.Object({ q: Type.Optional(Type.String()), p: Type.Optional(Type.String()) });
+const V1QueryResults = Type.Object({ results: Type.Array(Type.Object({ statement_id: Type.Integer() })) });
+
 /** InfluxDB 1.x precisions: `n` and `u` are the short forms of ns and us. */
 const V1_PRECISION: Record<string, Precision> = { n: 'ns', u: 'us' };
 
@@ -38,8 +46,8 @@ export const influxRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         tags,
         summary: 'InfluxDB ping: 204 with X-Influxdb-Version and X-Influxdb-Build (HEAD too)',
-        querystring: Type.Object({ verbose: Type.Optional(Type.String()) }),
-        response: { 200: Type.Object({ version: Type.String() }), 204: Type.Null() },
+        querystring: PingQuery,
+        response: { 200: PingVersion, 204: NoContent },
       },
     },
     async (request, reply) => {
@@ -104,7 +112,7 @@ export const influxRoutes: FastifyPluginAsyncTypebox<{
           description:
             'Token: `Authorization: Token <device access token>`, the basic-auth password, or `?p=`; `db`, `rp` and `u` are ignored. Answers as `/api/v2/write` does: 204, 400 `unable to parse` / `partial write` (not worth resending), 401.',
           querystring: InfluxV1WriteQuery,
-          response: { 204: Type.Null(), '4xx': InfluxV1ErrorBody, '5xx': InfluxV1ErrorBody },
+          response: { 204: NoContent, '4xx': InfluxV1ErrorBody, '5xx': InfluxV1ErrorBody },
         },
       },
       async (request, reply) => {
@@ -128,9 +136,9 @@ export const influxRoutes: FastifyPluginAsyncTypebox<{
           summary: 'InfluxDB 1.x query: only CREATE DATABASE, answered as done (writes ignore db)',
           description:
             "Telegraf's outputs.influxdb creates its database when it starts; Kilowatch keeps one store, so the statement succeeds without effect. Any other query is a 400: Kilowatch is read through its own API.",
-          querystring: Type.Object({ q: Type.Optional(Type.String()), p: Type.Optional(Type.String()) }),
+          querystring: V1Query,
           response: {
-            200: Type.Object({ results: Type.Array(Type.Object({ statement_id: Type.Integer() })) }),
+            200: V1QueryResults,
             '4xx': InfluxV1ErrorBody,
             '5xx': ErrorBody,
           },

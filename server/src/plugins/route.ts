@@ -8,6 +8,7 @@ import {
   ErrorBody,
 } from '@kilowatch/contract';
 import type { FastifyContextConfig, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import type { TSchema } from 'typebox';
 
 /** A request of endpoint `E`: params, query and body typed from its schemas. */
 export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
@@ -38,6 +39,18 @@ interface Registrar {
   route(options: object): unknown;
 }
 
+// The same wrap object each time an endpoint is registered, so the compiled serializer of the
+// answer is found again when another app is built in the same process (serialization.ts).
+const wrapped = new WeakMap<TSchema, TSchema>();
+const dataOf = (response: TSchema): TSchema => {
+  let schema = wrapped.get(response);
+  if (!schema) {
+    schema = Data(response);
+    wrapped.set(response, schema);
+  }
+  return schema;
+};
+
 /**
  * Registers one contract endpoint with its handler: the path relative to the plugin's prefix,
  * the schemas, the standard `{ code, message }` errors, tags and summary for the OpenAPI
@@ -63,7 +76,7 @@ export function route<E extends Endpoint>(
     ...(endpoint.consumes ? { consumes: endpoint.consumes } : {}),
     ...(endpoint.produces ? { produces: endpoint.produces } : {}),
     response: {
-      ...(response ? { 200: raw ? response : Data(response) } : {}),
+      ...(response ? { 200: raw ? response : dataOf(response) } : {}),
       ...responses,
       ...Object.fromEntries(errors.map((range) => [range, ErrorBody])),
     },

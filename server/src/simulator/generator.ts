@@ -1,4 +1,5 @@
 import { PlantCalendar } from '@kilowatch/contract/calendar';
+import { isElectricLoad } from './topology.ts';
 
 // Local copies: imported bindings cost a getter call each under tsx, and these are in the hot path.
 const HOUR = 3_600_000;
@@ -54,6 +55,12 @@ export interface SimThingSpec {
    * lacks the newer abilities (the demo seeds once), and ingest would refuse their values.
    */
   declared?: readonly string[];
+  /**
+   * Transformers: the loads (cabinet meters, compressors) on its 0.4 kV busbar section
+   * (`supplyTopology`). Its input power is what they draw plus its own losses; without any it
+   * draws its no-load loss only.
+   */
+  supplies?: readonly SimThingSpec[];
 }
 
 // ---- shapes ------------------------------------------------------------------------------------
@@ -117,6 +124,7 @@ const SALT = {
   overheatPeak: 33,
   motor: 34,
   weather: 35,
+  phase: 36,
 } as const;
 
 /** Hourly chance that a device goes silent for 2–15 minutes (a gap in its series). */
@@ -159,7 +167,16 @@ const tanPhiAt = (load: number): number => {
 /** A reactive counter's reading at installation, per kWh of the active one (tan φ of a typical load). */
 const INITIAL_TAN_PHI = 0.45;
 const TRANSFORMER_PF = 0.92;
-const TRANSFORMER_LOAD = 0.72;
+/**
+ * A distribution transformer's losses per kVA of its rating, of the order of an energy-efficient
+ * oil-immersed one (GB 20052): the no-load (iron) loss, drawn whenever it is energised, and the
+ * load (copper) loss at rated current, which grows with the square of the load. Together 0.6–1 %
+ * of its input over a working day, more on a weekend night when little else runs.
+ */
+export const NO_LOAD_LOSS = 0.0008;
+export const LOAD_LOSS = 0.0085;
+/** The transformer's input meter's own error (class 0.2S): ±0.1 %. */
+const TRANSFORMER_METER_NOISE = 0.001;
 /**
  * Production lines make nothing below this load (the night and weekend base load: lighting,
  * standby, fans); above it their output grows with the load. Energy is then about a fixed part
@@ -198,6 +215,13 @@ export interface ThingModel {
   readonly initial: readonly number[];
   /** Compressors: demand scale (lead machines high, lag machines low). */
   readonly scale: number;
+  /** Transformers: the models of the loads it supplies (its own, so their caches stay apart). */
+  readonly supplies: readonly ThingModel[];
+  /** Transformers: the loads' energy (kWh) over hours tH0 and tH1 (cache of `loadEnergy`). */
+  tH0: number;
+  tE0: number;
+  tH1: number;
+  tE1: number;
   // knot cache (hour → demand), last three hours
   kH: number;
   kPrev: number;
@@ -296,6 +320,14 @@ export class PlantGenerator {
       anchor,
       initial,
       scale: 0.45 + 0.85 * uniform(key, SALT.scale, 0),
+      supplies:
+        spec.kind === 'transformer'
+          ? (spec.supplies ?? []).filter((s) => isElectricLoad(s.kind)).map((s) => this.model(s))
+          : [],
+      tH0: Number.NaN,
+      tE0: 0,
+      tH1: Number.NaN,
+      tE1: 0,
       kH: Number.NaN,
       kPrev: 0,
       k0: 0,
@@ -482,6 +514,11 @@ export class PlantGenerator {
    */
   private hourly(m: ThingModel, h: number, k0: number, k1: number): [number, number] {
     if (m.spec.kind === 'compressor') return this.compressorUpTo(this.compressorHour(m, h), 1);
+    // Transformers: in kWh, what its loads drew in the hour plus its losses at their mean power.
+    if (m.spec.kind === 'transformer') {
+      const loads = this.loadEnergy(m, h);
+      return [loads + this.transformerLoss(m, loads), 0];
+    }
     const energy = (k0 + k1) / 2;
     // Lines: the second sum is the output, the load above the idle load.
     if (m.spec.kind === 'line') return [energy, Math.max(0, energy - LINE_IDLE_LOAD)];
@@ -502,9 +539,10 @@ export class PlantGenerator {
       m.pQ1 = 0;
     }
     if (m.pH >= h) return;
-    let k0 = m.spec.kind === 'compressor' ? 0 : this.knot(m, m.pH);
+    const shaped = m.spec.kind !== 'compressor' && m.spec.kind !== 'transformer';
+    let k0 = shaped ? this.knot(m, m.pH) : 0;
     for (; m.pH < h; m.pH++) {
-      const k1 = m.spec.kind === 'compressor' ? 0 : this.knot(m, m.pH + 1);
+      const k1 = shaped ? this.knot(m, m.pH + 1) : 0;
       const [q0, q1] = this.hourly(m, m.pH, k0, k1);
       m.pQ0 += q0;
       m.pQ1 += q1;
@@ -529,6 +567,11 @@ export class PlantGenerator {
       const [on, starts] = this.compressorUpTo(this.compressorHour(m, h), f);
       q0 += on;
       q1 += starts;
+    } else if (m.spec.kind === 'transformer') {
+      // The loads' energy so far in the hour, plus the hour's losses pro rata: at f = 1 it is
+      // the whole hour's sum, so the counter runs on without a seam.
+      for (const load of m.supplies) q0 += this.energyUpTo(load, h, f);
+      q0 += f * this.transformerLoss(m, this.loadEnergy(m, h));
     } else {
       this.knots(m, h);
       const part = m.k0 * f + ((m.k1 - m.k0) * f * f) / 2;
@@ -538,6 +581,59 @@ export class PlantGenerator {
       if (m.spec.kind === 'line') q1 += Math.max(0, f * (m.k0 + ((m.k1 - m.k0) * f) / 2 - LINE_IDLE_LOAD));
     }
     return { q0, q1, elapsedHours: h - m.segStart + f, replaced: m.segStart !== m.anchor };
+  }
+
+  // ---- transformers ----
+
+  /** A load's energy (kWh) in hour `h` up to fraction `f`: the integral of its mean power. */
+  private energyUpTo(load: ThingModel, h: number, f: number): number {
+    if (load.spec.kind === 'compressor') {
+      return load.spec.rated * COMPRESSOR_LOAD * this.compressorUpTo(this.compressorHour(load, h), f)[0];
+    }
+    this.knots(load, h);
+    return load.spec.rated * (load.k0 * f + ((load.k1 - load.k0) * f * f) / 2);
+  }
+
+  /** What a transformer's loads drew in hour `h`, kWh (= their mean power in kW). */
+  loadEnergy(m: ThingModel, h: number): number {
+    if (m.tH1 === h) return m.tE1;
+    if (m.tH0 === h) return m.tE0;
+    let energy = 0;
+    for (const load of m.supplies) {
+      energy +=
+        load.spec.kind === 'compressor'
+          ? load.spec.rated * COMPRESSOR_LOAD * this.compressorUpTo(this.compressorHour(load, h), 1)[0]
+          : (load.spec.rated * (this.knot(load, h) + this.knot(load, h + 1))) / 2;
+    }
+    m.tH0 = m.tH1;
+    m.tE0 = m.tE1;
+    m.tH1 = h;
+    m.tE1 = energy;
+    return energy;
+  }
+
+  /** A transformer's losses (kW) when its loads draw `loads` kW: no-load plus load loss. */
+  transformerLoss(m: ThingModel, loads: number): number {
+    const { rated } = m.spec;
+    const s = loads / (TRANSFORMER_PF * rated);
+    return rated * (NO_LOAD_LOSS + LOAD_LOSS * s * s);
+  }
+
+  /**
+   * Active power (kW) a load draws at `ts`, whether or not its meter reports then: a meter's
+   * cabinet follows its load shape (±3 % meter noise), a compressor its rated point while on load.
+   */
+  power(m: ThingModel, ts: number): number {
+    const h = Math.floor(ts / HOUR);
+    const f = (ts - h * HOUR) / HOUR;
+    const sec = Math.floor(ts / 1000);
+    if (m.spec.kind === 'compressor') {
+      return isRunning(this.compressorHour(m, h), f)
+        ? m.spec.rated * COMPRESSOR_LOAD * (1 + 0.02 * noise(m.key, SALT.sample, sec))
+        : 0;
+    }
+    this.knots(m, h);
+    return m.spec.rated * (m.k0 + (m.k1 - m.k0) * f) * (1 + 0.03 * noise(m.key, SALT.sample, sec));
   }
 
   // ---- samples ----
@@ -557,7 +653,7 @@ export class PlantGenerator {
       case 'meter': {
         this.knots(m, h);
         const load = m.k0 + (m.k1 - m.k0) * f;
-        const p = rated * load * (1 + 0.03 * noise(key, SALT.sample, sec));
+        const p = this.power(m, ts);
         const c = this.counters(m, ts);
         const ep = (c.replaced ? 0 : (m.initial[0] ?? 0)) + rated * c.q0;
         const bus = 221 + 1.5 * (2 * uniform(this.seed, SALT.bus, h) - 1) - 3 * Math.min(load, 1.2);
@@ -568,7 +664,11 @@ export class PlantGenerator {
           const ui = bus + 1.2 * noise(m.key, SALT.volt + 100 * i, sec);
           out[2 + i] = round(ui, 1);
           const amps = (p * 1000) / (3 * ui * pf);
-          out[5 + i] = round(amps * (1 + 0.03 * noise(m.key, SALT.amp + 100 * i, sec)), 1);
+          // A cabinet's three-phase motors draw nearly balanced currents: each phase keeps its own
+          // share (±1 %, its wiring and single-phase odds and ends) with a little noise, a NEMA
+          // current imbalance of 0.3–1.9 %, under the diagram's 2 % unless a phase fails.
+          const share = 1 + 0.01 * (2 * uniform(m.key, SALT.phase + 100 * i, 0) - 1);
+          out[5 + i] = round(amps * share * (1 + 0.003 * noise(m.key, SALT.amp + 100 * i, sec)), 2);
         }
         out[8] = round(pf, 3);
         out[9] = round(50 + 0.03 * noise(this.seed, SALT.freq, sec) + 0.01 * noise(key, SALT.freq, sec), 3);
@@ -576,17 +676,25 @@ export class PlantGenerator {
         return true;
       }
       case 'transformer': {
-        this.knots(m, h);
-        const load = m.k0 + (m.k1 - m.k0) * f;
-        const lagged = m.kPrev + (m.k0 - m.kPrev) * f; // the oil follows the load about an hour late
-        const scale = rated * TRANSFORMER_PF * TRANSFORMER_LOAD;
-        const p = scale * load * (1 + 0.02 * noise(key, SALT.sample, sec));
+        // Its input is what its loads draw at this instant (silent meters included: a gap in a
+        // meter's report is not a gap in the current) plus its own losses.
+        let loads = 0;
+        for (const load of m.supplies) loads += this.power(load, ts);
+        const p =
+          (loads + this.transformerLoss(m, loads)) *
+          (1 + TRANSFORMER_METER_NOISE * noise(key, SALT.sample, sec));
         const c = this.counters(m, ts);
         const rate = p / (rated * TRANSFORMER_PF);
-        const lagRate = lagged * TRANSFORMER_LOAD;
+        // The oil follows the load about an hour late: the previous hour's mean load towards this one's.
+        const hourRate = (hour: number) => {
+          const mean = this.loadEnergy(m, hour);
+          return (mean + this.transformerLoss(m, mean)) / (rated * TRANSFORMER_PF);
+        };
+        const before = hourRate(h - 1);
+        const lagRate = before + (hourRate(h) - before) * f;
         const oil = this.ambient(h, f) + 12 + 38 * lagRate * lagRate + 0.3 * noise(key, SALT.temp, sec);
         out[0] = round(p, 2);
-        out[1] = round((m.initial[0] ?? 0) + scale * c.q0, 2);
+        out[1] = round((m.initial[0] ?? 0) + c.q0, 2);
         out[2] = round(rate * 100, 2);
         out[3] = round(oil, 1);
         out[4] = round(oil + 6 + 22 * rate * rate + 0.3 * noise(key, SALT.temp + 1, sec), 1);

@@ -16,10 +16,12 @@ export {
   HEATING_BASE,
   KINDS,
   type Kind,
+  LOAD_LOSS,
   LOAD_PROFILES,
   type LoadProfile,
   METRICS,
   MOTOR_TEMP_LIMIT,
+  NO_LOAD_LOSS,
   PlantGenerator,
   type SimThingSpec,
 } from './generator.ts';
@@ -40,6 +42,7 @@ export {
   type ThingPlan,
 } from './plant.ts';
 export { DEFAULT_INTERVAL_MS, type Logger, type SimThing, TELEMETRY_TOPIC } from './publisher.ts';
+export { isElectricLoad, type SupplyThing, supplyTopology } from './topology.ts';
 
 /** The generator's seed: live publishing and the backfill must use the same one. */
 export const DEFAULT_SEED = 1;

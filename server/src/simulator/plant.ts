@@ -333,10 +333,11 @@ export function planThings(total: number): ThingPlan[] {
     }
   });
 
-  // Transformers sized so that, together, their supply roughly matches the loads' peak (the
-  // generator loads a transformer to about 72 % of its capacity at full production).
+  // Transformers sized so that at full production their loads take 70–85 % of their capacity
+  // (each supplies a run of the loads in proportion to its kVA: `supplyTopology`), the next
+  // standard rating up.
   const peakLoad = things.reduce((sum, t) => sum + t.rated * (t.kind === 'compressor' ? 0.6 : 0.93), 0);
-  const perTransformer = peakLoad / (0.92 * 0.72 * 0.93) / nTransformers;
+  const perTransformer = peakLoad / (0.92 * 0.76 * 0.93) / nTransformers;
   const transformers: ThingPlan[] = [];
   for (let i = 1; i <= nTransformers; i++) {
     const wanted = perTransformer * pick([1, 0.8, 1.2, 0.9, 1.1], i - 1);

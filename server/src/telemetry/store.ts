@@ -32,6 +32,12 @@ export interface BucketQuery {
   end: number;
   bucket: BucketSpec;
   aggregator: BucketAggregator;
+  /**
+   * Only samples in these hours (each `[h, h + 1 h)`, `h` a multiple of an hour in ms) are read;
+   * the other buckets answer as empty. A quarter-hour tariff reads its few cut hours this way in one
+   * read (docs/tariffs.md). Fixed-width buckets of at most an hour only.
+   */
+  hours?: readonly number[];
 }
 
 export interface Bucket {

@@ -45,4 +45,17 @@ describe('plant times in the console', () => {
     // A time picked as 00:00 is the plant's midnight, not the browser's.
     expect(fromPicker(calendar, dayjs('2026-01-02T00:00:00'))).toBe(Date.UTC(2026, 0, 1, 16));
   });
+
+  it('reads a picked time the clocks skip or repeat as the schedules do (Europe/Berlin)', () => {
+    signIn('Europe/Berlin');
+    const calendar = plantCalendar();
+    // 02:30 does not exist on 29 March 2026: it is 03:30 CEST, not 01:30 CET.
+    const skipped = fromPicker(calendar, dayjs('2026-03-29T02:30:00'));
+    expect(new Date(skipped).toISOString()).toBe('2026-03-29T01:30:00.000Z');
+    expect(calendar.format(skipped, 'HH:mm')).toBe('03:30');
+    // 02:30 happens twice on 25 October 2026: the first, CEST.
+    expect(new Date(fromPicker(calendar, dayjs('2026-10-25T02:30:00'))).toISOString()).toBe(
+      '2026-10-25T00:30:00.000Z',
+    );
+  });
 });

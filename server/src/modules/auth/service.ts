@@ -10,14 +10,7 @@ import {
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
-import {
-  findUserAccess,
-  findUserById,
-  findUserByUsername,
-  findUserWithAccess,
-  type User,
-  updatePasswordHash,
-} from '../users/index.ts';
+import type { Accounts, User } from '../users/index.ts';
 import { decodeUsername, decryptPassword, hashPassword, verifyPassword } from './crypto.ts';
 import {
   deleteExpiredRefreshTokens,
@@ -50,6 +43,8 @@ export interface AuthServiceDeps {
   now: () => number;
   /** PLANT_TIMEZONE, told to the console with the current user (Me.timeZone). */
   timeZone: string;
+  /** The user accounts, from the users module (`accounts` in modules/users/index.ts). */
+  accounts: Accounts;
 }
 
 export interface LoginInput {
@@ -79,11 +74,6 @@ export const expandGrants = (paths: readonly string[]): string[] => [
   ...new Set(paths.flatMap((path) => SUBTREES.get(path) ?? [path])),
 ];
 
-/** Level role first, then the codes of the roles the user holds; and what those roles grant. */
-async function accessOf(db: Kysely<DB>, user: User): Promise<{ roles: string[]; grants: string[] }> {
-  return rolesAndGrants(user, await findUserAccess(db, user.id));
-}
-
 function rolesAndGrants(
   user: User,
   { roleCodes, paths }: { roleCodes: string[]; paths: string[] },
@@ -103,7 +93,17 @@ const assertMayLogIn = (user: User, status: number): void => {
   if (user.userLevel === null) throw new AppError('NO_USER_LEVEL', status);
 };
 
-export function createAuthService({ db, tokens, throttle, loginKey, now, timeZone }: AuthServiceDeps) {
+export function createAuthService({
+  db,
+  tokens,
+  throttle,
+  loginKey,
+  now,
+  timeZone,
+  accounts,
+}: AuthServiceDeps) {
+  const { findUserAccess, findUserById, findUserByUsername, findUserWithAccess, updatePasswordHash } =
+    accounts;
   const isoNow = () => new Date(now()).toISOString();
   // Unknown names are checked against this too, so the answer takes as long as for a real user.
   const dummyHash = hashPassword(randomBytes(16).toString('hex'));
@@ -117,6 +117,11 @@ export function createAuthService({ db, tokens, throttle, loginKey, now, timeZon
       isoNow(),
     );
     return { token, refreshToken: refresh.token };
+  }
+
+  /** Level role first, then the codes of the roles the user holds; and what those roles grant. */
+  async function accessOf(user: User): Promise<{ roles: string[]; grants: string[] }> {
+    return rolesAndGrants(user, await findUserAccess(db, user.id));
   }
 
   /**
@@ -224,7 +229,7 @@ export function createAuthService({ db, tokens, throttle, loginKey, now, timeZon
     async me(userId: number): Promise<Me> {
       const user = await findUserById(db, userId);
       if (!user) throw new AppError('UNAUTHORIZED', 401);
-      const { roles, grants } = await accessOf(db, user);
+      const { roles, grants } = await accessOf(user);
       return {
         id: user.id,
         username: user.username,

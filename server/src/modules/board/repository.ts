@@ -1,13 +1,4 @@
-import type {
-  BoardChartType,
-  BoardComponent,
-  BoardPage,
-  ComponentMetric,
-  ComponentParams,
-  ComponentYoy,
-} from '@kilowatch/contract';
-import type { Selectable } from 'kysely';
-import type { BoardComponentsTable } from '../../db/schema.ts';
+import type { BoardPage } from '@kilowatch/contract';
 import type { Db } from '../../db/sql.ts';
 
 /** A page row with its region's name and how many components it holds. */
@@ -70,35 +61,3 @@ export function toPages(rows: readonly PageRow[]): BoardPage[] {
     }))
     .sort((a, b) => b.weight - a.weight || a.id - b.id);
 }
-
-export const toComponent = (row: Selectable<BoardComponentsTable>): BoardComponent => ({
-  id: row.id,
-  pageId: row.page_id,
-  title: row.title,
-  chartType: row.chart_type as BoardChartType,
-  yoy: JSON.parse(row.yoy) as ComponentYoy,
-  params: JSON.parse(row.params) as ComponentParams,
-  metrics: JSON.parse(row.metrics) as ComponentMetric[],
-  layout: { x: row.x, y: row.y, w: row.w, h: row.h },
-  updatedAt: Date.parse(row.updated_at),
-});
-
-export const componentsOf = async (db: Db, pageId: number): Promise<BoardComponent[]> =>
-  (
-    await db
-      .selectFrom('board_components')
-      .selectAll()
-      .where('page_id', '=', pageId)
-      .orderBy('y')
-      .orderBy('x')
-      .orderBy('id')
-      .execute()
-  ).map(toComponent);
-
-export const componentRow = (db: Db, pageId: number, componentId: number) =>
-  db
-    .selectFrom('board_components')
-    .selectAll()
-    .where('id', '=', componentId)
-    .where('page_id', '=', pageId)
-    .executeTakeFirst();

@@ -1,6 +1,7 @@
 import {
   BOARD_DEFAULT_INTERVAL_S,
   BOARD_MAX_PAGES,
+  type BoardChartType,
   type BoardComponent,
   type BoardComponentInput,
   type BoardComponentPatch,
@@ -8,16 +9,14 @@ import {
   type BoardPage,
   type BoardPageInput,
   type BoardPagePatch,
-  type ComponentLayout,
-  REPORT_MAX_COMPONENTS,
 } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
 import type { Db } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
 import type { Catalog } from '../catalog/index.ts';
+import { checkComponent, createComponentGrid } from '../component-grid/index.ts';
 import type { RegionService } from '../regions/index.ts';
-import { checkComponent, fitted, nextPlace } from '../reports/index.ts';
 import * as repo from './repository.ts';
 
 export interface BoardDeps {
@@ -30,15 +29,8 @@ export interface BoardDeps {
 
 const pageNotFound = (id: number) =>
   new AppError('NOT_FOUND', 404, { id }, { message: 'board.pageNotFound' });
-const componentNotFound = (id: number) =>
-  new AppError('NOT_FOUND', 404, { id }, { message: 'board.componentNotFound' });
 const unprocessable = (
-  message:
-    | 'board.tooManyPages'
-    | 'board.tooManyComponents'
-    | 'board.metricsRequired'
-    | 'board.devicesOfRegion'
-    | 'board.unknownComponent',
+  message: 'board.tooManyPages' | 'board.metricsRequired' | 'board.devicesOfRegion',
   params = {},
 ) => new AppError('UNPROCESSABLE', 422, params, { message });
 
@@ -49,6 +41,17 @@ const unprocessable = (
 export function createBoardService(deps: BoardDeps) {
   const { db, now } = deps;
   const stamp = () => new Date(now()).toISOString();
+  const grid = createComponentGrid<'pageId', BoardChartType>({
+    table: 'board_components',
+    ownerColumn: 'page_id',
+    ownerKey: 'pageId',
+    messages: {
+      notFound: 'board.componentNotFound',
+      tooMany: 'board.tooManyComponents',
+      unknownComponent: 'board.unknownComponent',
+    },
+    now,
+  });
 
   async function pageOf(trx: Db, id: number): Promise<BoardPage> {
     const [page] = repo.toPages(await repo.pageRows(trx, id));
@@ -173,14 +176,14 @@ export function createBoardService(deps: BoardDeps) {
     async removePage(id: number): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await pageRow(trx, id);
-        await trx.deleteFrom('board_components').where('page_id', '=', id).execute();
+        await grid.removeAll(trx, [id]);
         await trx.deleteFrom('board_pages').where('id', '=', id).execute();
       });
     },
 
     async components(pageId: number): Promise<BoardComponent[]> {
       await pageRow(db, pageId);
-      return repo.componentsOf(db, pageId);
+      return grid.list(db, pageId);
     },
 
     async addComponent(pageId: number, input: BoardComponentInput): Promise<BoardComponent> {
@@ -188,29 +191,7 @@ export function createBoardService(deps: BoardDeps) {
       await checkBoardComponent(input, page.region_id);
       return db.transaction().execute(async (trx) => {
         await pageRow(trx, pageId);
-        const existing = await repo.componentsOf(trx, pageId);
-        if (existing.length >= REPORT_MAX_COMPONENTS) {
-          throw unprocessable('board.tooManyComponents', { max: REPORT_MAX_COMPONENTS });
-        }
-        const layout: ComponentLayout = fitted(input.layout ?? nextPlace(existing.map((c) => c.layout)));
-        const at = stamp();
-        const { id } = await trx
-          .insertInto('board_components')
-          .values({
-            page_id: pageId,
-            title: input.title.trim(),
-            chart_type: input.chartType,
-            yoy: JSON.stringify(input.yoy ?? { option: 'none' }),
-            params: JSON.stringify(input.params),
-            metrics: JSON.stringify(input.metrics),
-            ...layout,
-            updated_at: at,
-            created_at: at,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        const row = await repo.componentRow(trx, pageId, id);
-        return repo.toComponent(row as NonNullable<typeof row>);
+        return grid.add(trx, pageId, input);
       });
     },
 
@@ -220,9 +201,7 @@ export function createBoardService(deps: BoardDeps) {
       patch: BoardComponentPatch,
     ): Promise<BoardComponent> {
       const page = await pageRow(db, pageId);
-      const current = await repo.componentRow(db, pageId, componentId);
-      if (!current) throw componentNotFound(componentId);
-      const before = repo.toComponent(current);
+      const before = await grid.get(db, pageId, componentId);
       if (patch.params !== undefined || patch.metrics !== undefined || patch.chartType !== undefined) {
         await checkBoardComponent(
           {
@@ -233,54 +212,20 @@ export function createBoardService(deps: BoardDeps) {
           page.region_id,
         );
       }
-      return db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('board_components')
-          .set({
-            ...(patch.title !== undefined ? { title: patch.title.trim() } : {}),
-            ...(patch.chartType !== undefined ? { chart_type: patch.chartType } : {}),
-            ...(patch.yoy !== undefined ? { yoy: JSON.stringify(patch.yoy) } : {}),
-            ...(patch.params !== undefined ? { params: JSON.stringify(patch.params) } : {}),
-            ...(patch.metrics !== undefined ? { metrics: JSON.stringify(patch.metrics) } : {}),
-            ...(patch.layout !== undefined ? fitted(patch.layout) : {}),
-            updated_at: stamp(),
-          })
-          .where('id', '=', componentId)
-          .where('page_id', '=', pageId)
-          .execute();
-        const row = await repo.componentRow(trx, pageId, componentId);
-        if (!row) throw componentNotFound(componentId);
-        return repo.toComponent(row);
-      });
+      return db.transaction().execute((trx) => grid.patch(trx, pageId, componentId, patch));
     },
 
     /** Saves the grid: each listed component's place (422 naming one of another page). */
     async saveLayouts(pageId: number, layouts: BoardLayouts): Promise<BoardComponent[]> {
       return db.transaction().execute(async (trx) => {
         await pageRow(trx, pageId);
-        const known = new Set((await repo.componentsOf(trx, pageId)).map((c) => c.id));
-        const stranger = layouts.find((l) => !known.has(l.id));
-        if (stranger) throw unprocessable('board.unknownComponent', { id: stranger.id });
-        const at = stamp();
-        for (const { id, layout } of layouts) {
-          await trx
-            .updateTable('board_components')
-            .set({ ...fitted(layout), updated_at: at })
-            .where('id', '=', id)
-            .execute();
-        }
-        return repo.componentsOf(trx, pageId);
+        return grid.saveLayouts(trx, pageId, layouts);
       });
     },
 
     async removeComponent(pageId: number, componentId: number): Promise<void> {
       await pageRow(db, pageId);
-      const gone = await db
-        .deleteFrom('board_components')
-        .where('id', '=', componentId)
-        .where('page_id', '=', pageId)
-        .executeTakeFirst();
-      if (Number(gone.numDeletedRows) === 0) throw componentNotFound(componentId);
+      await grid.remove(db, pageId, componentId);
     },
   };
 }

@@ -1,4 +1,3 @@
-export { checkComponent, fitted, nextPlace } from './components.ts';
 export { reportWorkbook } from './output.ts';
 export { reportRoutes } from './routes.ts';
 export { reportScheduleRoutes } from './schedule-routes.ts';

@@ -1,14 +1,6 @@
-import type {
-  ChartType,
-  ComponentLayout,
-  ComponentMetric,
-  ComponentParams,
-  ComponentYoy,
-  ReportComponent,
-  ReportNode,
-} from '@kilowatch/contract';
+import type { ReportNode } from '@kilowatch/contract';
 import type { Selectable } from 'kysely';
-import type { ReportComponentsTable, ReportsTable } from '../../db/schema.ts';
+import type { ReportsTable } from '../../db/schema.ts';
 import type { Db } from '../../db/sql.ts';
 
 export type ReportRow = Selectable<ReportsTable>;
@@ -70,34 +62,3 @@ export function levelOf(rows: readonly ReportRow[], id: number | null): number {
   }
   return level;
 }
-
-export const toComponent = (row: Selectable<ReportComponentsTable>): ReportComponent => ({
-  id: row.id,
-  reportId: row.report_id,
-  title: row.title,
-  chartType: row.chart_type as ChartType,
-  yoy: JSON.parse(row.yoy) as ComponentYoy,
-  params: JSON.parse(row.params) as ComponentParams,
-  metrics: JSON.parse(row.metrics) as ComponentMetric[],
-  layout: { x: row.x, y: row.y, w: row.w, h: row.h },
-  updatedAt: Date.parse(row.updated_at),
-});
-
-export const componentsOf = async (db: Db, reportId: number): Promise<ReportComponent[]> =>
-  (
-    await db
-      .selectFrom('report_components')
-      .selectAll()
-      .where('report_id', '=', reportId)
-      .orderBy('y')
-      .orderBy('x')
-      .orderBy('id')
-      .execute()
-  ).map(toComponent);
-
-export const layoutColumns = (layout: ComponentLayout) => ({
-  x: layout.x,
-  y: layout.y,
-  w: layout.w,
-  h: layout.h,
-});

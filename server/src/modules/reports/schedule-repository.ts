@@ -272,3 +272,22 @@ export async function lastRuns(
     .execute();
   return new Map(rows.map((r) => [r.schedule_id, runOut(r)]));
 }
+
+/**
+ * Deletes finished runs started before `before`, except each schedule's newest run (its list
+ * still says how it last went); answers how many went.
+ */
+export async function pruneRuns(db: Db, before: string): Promise<number> {
+  const result = await db
+    .deleteFrom('report_schedule_runs')
+    .where('started_at', '<', before)
+    .where('status', '<>', 'running')
+    .where('id', 'not in', (eb) =>
+      eb
+        .selectFrom('report_schedule_runs')
+        .select((e) => e.fn.max('id').as('id'))
+        .groupBy('schedule_id'),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -101,6 +101,17 @@ describe('report schedule timing on the plant calendar', () => {
     expect(long.end - long.start).toBe(25 * HOUR);
   });
 
+  it('keeps the wall time across DST in a zone 12 hours ahead of UTC (Pacific/Auckland)', () => {
+    const auckland = new PlantCalendar('Pacific/Auckland');
+    // 02:30 does not exist on 29 September 2024 (02:00 NZST → 03:00 NZDT): it runs at 03:30 NZDT.
+    const gap = nextRun(timing({ time: '02:30' }), at('2024-09-28T00:00:00Z'), auckland);
+    expect(iso(gap)).toBe('2024-09-28T14:30:00.000Z');
+    expect(auckland.format(gap, 'HH:mm')).toBe('03:30');
+    // 02:30 happens twice on 7 April 2024: it runs once, the first time (NZDT).
+    const overlap = nextRun(timing({ time: '02:30' }), at('2024-04-06T00:00:00Z'), auckland);
+    expect(iso(overlap)).toBe('2024-04-06T13:30:00.000Z');
+  });
+
   it('catches up once, with the latest missed run', () => {
     const daily = timing();
     const due = at('2026-11-20T23:00:00Z');

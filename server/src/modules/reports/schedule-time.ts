@@ -1,4 +1,4 @@
-import { DAY, HOUR, MINUTE, type Period, PlantCalendar, type ScheduleFrequency } from '@kilowatch/contract';
+import { DAY, MINUTE, type Period, PlantCalendar, type ScheduleFrequency } from '@kilowatch/contract';
 
 /** When a schedule fires: its frequency, weekday (weekly), day of month (monthly) and `HH:mm`. */
 export interface ScheduleTiming {
@@ -28,19 +28,6 @@ const minutesOf = (time: string): number => {
 };
 
 /**
- * The instant of a wall time (ms as if UTC), read with the zone's offset on either side of it: a
- * time an autumn overlap repeats is the first of the two; one a spring-forward gap skips is read
- * with the offset before the change, which lands after it (02:30 on Berlin's 23-hour day is
- * 03:30 CEST). Zones change offset at most once in 24 hours.
- */
-function wallInstant(wall: number, calendar: PlantCalendar): number {
-  const before = wall - calendar.offset(wall - 12 * HOUR);
-  const after = wall - calendar.offset(wall + 12 * HOUR);
-  const valid = [before, after].filter((at) => at + calendar.offset(at) === wall);
-  return valid.length > 0 ? Math.min(...valid) : before;
-}
-
-/**
  * The first instant after `after` at which the schedule fires, on the plant calendar: the wall
  * time on a day it fires on. A wall time a spring-forward gap skips fires when the clocks have moved
  * on (02:30 on Berlin's 23-hour day is 03:30 CEST); one an autumn overlap repeats fires once, the
@@ -53,7 +40,7 @@ export function nextRun(timing: ScheduleTiming, after: number, calendar: PlantCa
   // Every frequency fires at least once in 62 days (a monthly one on its day or its month's last).
   for (let day = today; day <= today + 62; day++) {
     if (!firesOn(timing, day)) continue;
-    const at = wallInstant(day * DAY + minutes * MINUTE, calendar);
+    const at = calendar.fromWall(day * DAY + minutes * MINUTE);
     if (at > after) return at;
   }
   throw new Error(`no run of ${timing.frequency} ${timing.time} within 62 days`);

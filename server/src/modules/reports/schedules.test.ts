@@ -1,8 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import ExcelJS from 'exceljs';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, dialects, login, type TestApp } from '../../../test/helpers.ts';
+import { smtpReceiver } from '../../../test/smtp-receiver.ts';
 import { type Plant, seedPlant } from '../../ingest/testing.ts';
 import type { Mail } from '../alarms/index.ts';
 import { editorWith, roleGranting } from '../system/testing.ts';
@@ -15,28 +14,6 @@ type Body = any;
 /** `YYYY-MM-DD HH:mm` in the plant's zone (Asia/Shanghai, UTC+8). */
 const sh = (text: string) => Date.parse(`${text.replace(' ', 'T')}:00+08:00`);
 const silent = { error: () => {}, warn: () => {} };
-
-/** A plain SMTP server keeping the raw mails it receives. */
-async function mailbox() {
-  const mails: { to: string[]; data: string }[] = [];
-  const server = new SMTPServer({
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      let data = '';
-      stream.on('data', (chunk: Buffer) => {
-        data += chunk.toString('utf8');
-      });
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 /** The base64 body of the MIME part that is an attachment (nodemailer's multipart/mixed). */
 function attachmentOf(raw: string): { headers: string; content: Buffer } {
@@ -216,7 +193,7 @@ describe.each(dialects())('scheduled reports on %s', (dialect) => {
   });
 
   it('mails the xlsx of the previous day at the due time through the SMTP settings, once', async () => {
-    const smtp = await mailbox();
+    const smtp = await smtpReceiver();
     try {
       await ok(
         api.put('/api/alarm/notify/smtp', {
@@ -297,6 +274,7 @@ describe.each(dialects())('scheduled reports on %s', (dialect) => {
             sent.push(mail);
           },
         },
+        retentionDays: async () => 180,
         log: silent,
       });
     const [a, b] = [runner(), runner()];
@@ -307,5 +285,74 @@ describe.each(dialects())('scheduled reports on %s', (dialect) => {
     expect(sent).toHaveLength(1);
     const runs = await ok<Body[]>(api.get(`/api/report-schedules/${schedule.id}/runs`));
     expect(runs.map((r) => r.status)).toEqual(['sent']);
+  });
+
+  it("keeps runs for the days the system setting says (180 by default), and each schedule's last run", async () => {
+    const schedule = await ok(api.post(`/api/reports/${reportId}/schedules`, input({ enabled: false })));
+    const other = await ok(api.post(`/api/reports/${reportId}/schedules`, input({ enabled: false })));
+    const day = 86_400_000;
+    const at = (daysAgo: number) => new Date(t.clock.now() - daysAgo * day).toISOString();
+    const run = (scheduleId: number, daysAgo: number, status = 'sent') => ({
+      schedule_id: scheduleId,
+      trigger: 'schedule',
+      started_at: at(daysAgo),
+      finished_at: status === 'running' ? null : at(daysAgo),
+      period_start: at(daysAgo + 1),
+      period_end: at(daysAgo),
+      status,
+      error_code: null,
+      error: '',
+      recipients: '["ops@example.com"]',
+    });
+    await t.app.db.db
+      .insertInto('report_schedule_runs')
+      .values([run(schedule.id, 400), run(schedule.id, 200), run(schedule.id, 100), run(schedule.id, 10)])
+      .execute();
+    // The other schedule's only run is older than any retention: its list still shows it.
+    await t.app.db.db
+      .insertInto('report_schedule_runs')
+      .values([run(other.id, 500)])
+      .execute();
+    const runner = () =>
+      createReportSchedules({
+        db: t.app.db.db,
+        now: t.clock.now,
+        timeZone: 'Asia/Shanghai',
+        reports: t.app.services.reports,
+        query: t.app.services.query,
+        mailer: { send: async () => undefined },
+        retentionDays: () => t.app.services.system.sysConfigs.scheduleRunRetentionDays(),
+        log: silent,
+      });
+    const ages = async (id: number) =>
+      (await ok<Body[]>(api.get(`/api/report-schedules/${id}/runs`))).map((r: Body) =>
+        Math.round((t.clock.now() - Date.parse(r.startedAt)) / day),
+      );
+    await runner().runDue();
+    expect(await ages(schedule.id)).toEqual([10, 100]);
+    expect(await ages(other.id)).toEqual([500]);
+
+    // A bad value is refused in the user's language; a good one takes effect at the next prune.
+    const en = apiAs(() => t.app, (await login(t.app)).token, { 'accept-language': 'en' });
+    const bad = await en.post('/api/sysconfigs', {
+      identifier: 'scheduleRunRetentionDays',
+      name: '定时发送记录保留天数',
+      value: '0',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('The days schedule runs are kept must be a whole number from 1 to 3650');
+    const setting = await ok(
+      api.post('/api/sysconfigs', {
+        identifier: 'scheduleRunRetentionDays',
+        name: '定时发送记录保留天数',
+        value: ' 30 ',
+      }),
+    );
+    expect(setting.value).toBe('30');
+    await runner().runDue();
+    expect(await ages(schedule.id)).toEqual([10]);
+    await ok(api.del(`/api/sysconfigs/${setting.id}`));
+    await ok(api.del(`/api/report-schedules/${schedule.id}`));
+    await ok(api.del(`/api/report-schedules/${other.id}`));
   });
 });

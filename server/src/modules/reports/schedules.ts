@@ -26,6 +26,8 @@ export interface ReportSchedulesDeps {
   /** The alarm centre's mail (its SMTP settings); throws SmtpNotConfigured when none is set. */
   mailer: { send(mail: Mail, stop?: AbortSignal): Promise<void> };
   log: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
+  /** Days runs are kept (the system setting scheduleRunRetentionDays, read at each prune). */
+  retentionDays: () => Promise<number>;
   /** How often due schedules are looked for, ms. */
   pollMs?: number;
 }
@@ -36,6 +38,8 @@ export interface ReportSchedulesDeps {
  * sends it (docs/report-schedules.md).
  */
 export const SCHEDULE_LEASE_MS = 10 * 60_000;
+/** How often the runner prunes runs older than the retention (scheduleRunRetentionDays). */
+export const PRUNE_EVERY_MS = 60 * 60_000;
 /** Due schedules taken per look; the rest are taken at the next. */
 const PER_LOOK = 20;
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -67,6 +71,8 @@ export function createReportSchedules(deps: ReportSchedulesDeps) {
   let stopped = true;
   /** Aborted by stop(): a send under way gives up and its run is due again at the next start. */
   let stopping = new AbortController();
+  /** When the runner last pruned old runs; the first look prunes. */
+  let prunedAt = Number.NEGATIVE_INFINITY;
 
   const nextRunAt = (input: ReportScheduleInput): string | null =>
     input.enabled ? iso(nextRun(input, now(), calendar)) : null;
@@ -139,10 +145,19 @@ export function createReportSchedules(deps: ReportSchedulesDeps) {
     return repo.finishRun(db, run.id, { status: 'sent', errorCode: null, error: '', at: iso(now()) });
   }
 
+  /** Deletes runs older than the retention setting, at most once an hour. */
+  async function prune(at: number): Promise<void> {
+    if (at - prunedAt < PRUNE_EVERY_MS) return;
+    prunedAt = at;
+    const days = await deps.retentionDays();
+    await repo.pruneRuns(db, iso(at - days * 86_400_000));
+  }
+
   /** Claims and sends every due schedule, one after the other. */
   async function sendDue(): Promise<void> {
     const at = now();
     await repo.failAbandonedRuns(db, iso(at - SCHEDULE_LEASE_MS), iso(at));
+    await prune(at);
     for (const s of await repo.dueSchedules(db, iso(at), PER_LOOK)) {
       if (stopped) return;
       // Runs of one look go one after the other: each lease starts when its claim is made.

@@ -1,6 +1,5 @@
 import {
-  type ComponentLayout,
-  REPORT_MAX_COMPONENTS,
+  type ChartType,
   REPORT_MAX_DEPTH,
   REPORT_ROOT,
   type ReportChildInput,
@@ -16,7 +15,7 @@ import type { DB } from '../../db/index.ts';
 import type { Db } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
 import type { Catalog } from '../catalog/index.ts';
-import { checkComponent, fitted, nextPlace } from './components.ts';
+import { checkComponent, createComponentGrid } from '../component-grid/index.ts';
 import * as repo from './repository.ts';
 
 export interface ReportsDeps {
@@ -40,9 +39,7 @@ const unprocessable = (
     | 'reports.moveIntoItself'
     | 'reports.notReport'
     | 'reports.noTarget'
-    | 'reports.badFormula'
-    | 'reports.tooManyComponents'
-    | 'reports.unknownComponent',
+    | 'reports.badFormula',
   params = {},
 ) => new AppError('UNPROCESSABLE', 422, params, { message });
 
@@ -54,6 +51,17 @@ const unprocessable = (
 export function createReportsService(deps: ReportsDeps) {
   const { db, now } = deps;
   const stamp = () => new Date(now()).toISOString();
+  const grid = createComponentGrid<'reportId', ChartType>({
+    table: 'report_components',
+    ownerColumn: 'report_id',
+    ownerKey: 'reportId',
+    messages: {
+      notFound: 'reports.notFound',
+      tooMany: 'reports.tooManyComponents',
+      unknownComponent: 'reports.unknownComponent',
+    },
+    now,
+  });
 
   async function nodeOf(trx: Db, id: number): Promise<ReportNode> {
     const rows = await repo.allReports(trx);
@@ -72,14 +80,6 @@ export function createReportsService(deps: ReportsDeps) {
     }
     return row;
   }
-
-  const componentRow = (trx: Db, reportId: number, componentId: number) =>
-    trx
-      .selectFrom('report_components')
-      .selectAll()
-      .where('id', '=', componentId)
-      .where('report_id', '=', reportId)
-      .executeTakeFirst();
 
   return {
     async tree(): Promise<ReportNode[]> {
@@ -158,7 +158,7 @@ export function createReportsService(deps: ReportsDeps) {
         if (published && !actor.admin) {
           throw new AppError('CONFLICT', 409, { name: published.name }, { message: 'reports.published' });
         }
-        await trx.deleteFrom('report_components').where('report_id', 'in', ids).execute();
+        await grid.removeAll(trx, ids);
         // Deepest first: the parent reference never points at a row already gone.
         for (const one of [...ids].reverse()) await trx.deleteFrom('reports').where('id', '=', one).execute();
         return ids.length;
@@ -193,7 +193,7 @@ export function createReportsService(deps: ReportsDeps) {
     async components(reportId: number, categoryId?: number): Promise<ReportComponent[]> {
       const row = await repo.reportById(db, reportId);
       if (!row) throw notFound(reportId);
-      const all = await repo.componentsOf(db, reportId);
+      const all = await grid.list(db, reportId);
       return categoryId === undefined
         ? all
         : all.filter((c) => c.metrics.some((m) => m.categoryId === categoryId));
@@ -207,29 +207,7 @@ export function createReportsService(deps: ReportsDeps) {
       await checkComponent(deps.catalog, input);
       return db.transaction().execute(async (trx) => {
         await writableReport(trx, reportId, actor);
-        const existing = await repo.componentsOf(trx, reportId);
-        if (existing.length >= REPORT_MAX_COMPONENTS) {
-          throw unprocessable('reports.tooManyComponents', { max: REPORT_MAX_COMPONENTS });
-        }
-        const layout: ComponentLayout = input.layout ?? nextPlace(existing.map((c) => c.layout));
-        const at = stamp();
-        const { id } = await trx
-          .insertInto('report_components')
-          .values({
-            report_id: reportId,
-            title: input.title.trim(),
-            chart_type: input.chartType,
-            yoy: JSON.stringify(input.yoy ?? { option: 'none' }),
-            params: JSON.stringify(input.params),
-            metrics: JSON.stringify(input.metrics),
-            ...repo.layoutColumns(fitted(layout)),
-            created_at: at,
-            updated_at: at,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        const row = await componentRow(trx, reportId, id);
-        return repo.toComponent(row as NonNullable<typeof row>);
+        return grid.add(trx, reportId, input);
       });
     },
 
@@ -239,9 +217,7 @@ export function createReportsService(deps: ReportsDeps) {
       patch: ReportComponentPatch,
       actor: Actor,
     ): Promise<ReportComponent> {
-      const current = await componentRow(db, reportId, componentId);
-      if (!current) throw notFound(componentId);
-      const before = repo.toComponent(current);
+      const before = await grid.get(db, reportId, componentId);
       if (patch.params !== undefined || patch.metrics !== undefined) {
         await checkComponent(deps.catalog, {
           params: patch.params ?? before.params,
@@ -250,23 +226,7 @@ export function createReportsService(deps: ReportsDeps) {
       }
       return db.transaction().execute(async (trx) => {
         await writableReport(trx, reportId, actor);
-        await trx
-          .updateTable('report_components')
-          .set({
-            ...(patch.title !== undefined ? { title: patch.title.trim() } : {}),
-            ...(patch.chartType !== undefined ? { chart_type: patch.chartType } : {}),
-            ...(patch.yoy !== undefined ? { yoy: JSON.stringify(patch.yoy) } : {}),
-            ...(patch.params !== undefined ? { params: JSON.stringify(patch.params) } : {}),
-            ...(patch.metrics !== undefined ? { metrics: JSON.stringify(patch.metrics) } : {}),
-            ...(patch.layout !== undefined ? repo.layoutColumns(fitted(patch.layout)) : {}),
-            updated_at: stamp(),
-          })
-          .where('id', '=', componentId)
-          .where('report_id', '=', reportId)
-          .execute();
-        const row = await componentRow(trx, reportId, componentId);
-        if (!row) throw notFound(componentId);
-        return repo.toComponent(row);
+        return grid.patch(trx, reportId, componentId, patch);
       });
     },
 
@@ -274,30 +234,14 @@ export function createReportsService(deps: ReportsDeps) {
     async saveLayouts(reportId: number, layouts: ReportLayouts, actor: Actor): Promise<ReportComponent[]> {
       return db.transaction().execute(async (trx) => {
         await writableReport(trx, reportId, actor);
-        const known = new Set((await repo.componentsOf(trx, reportId)).map((c) => c.id));
-        const stranger = layouts.find((l) => !known.has(l.id));
-        if (stranger) throw unprocessable('reports.unknownComponent', { id: stranger.id });
-        const at = stamp();
-        for (const { id, layout } of layouts) {
-          await trx
-            .updateTable('report_components')
-            .set({ ...repo.layoutColumns(fitted(layout)), updated_at: at })
-            .where('id', '=', id)
-            .execute();
-        }
-        return repo.componentsOf(trx, reportId);
+        return grid.saveLayouts(trx, reportId, layouts);
       });
     },
 
     async removeComponent(reportId: number, componentId: number, actor: Actor): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await writableReport(trx, reportId, actor);
-        const gone = await trx
-          .deleteFrom('report_components')
-          .where('id', '=', componentId)
-          .where('report_id', '=', reportId)
-          .executeTakeFirst();
-        if (Number(gone.numDeletedRows) === 0) throw notFound(componentId);
+        await grid.remove(trx, reportId, componentId);
       });
     },
 
@@ -306,7 +250,7 @@ export function createReportsService(deps: ReportsDeps) {
       const row = await repo.reportById(db, reportId);
       if (!row) throw notFound(reportId);
       if (row.folder === 1) throw unprocessable('reports.notReport', { id: reportId });
-      return { name: row.name, components: await repo.componentsOf(db, reportId) };
+      return { name: row.name, components: await grid.list(db, reportId) };
     },
   };
 }

@@ -7,12 +7,12 @@ import { roleRoutes } from './roles/routes.ts';
 import { createRoleService } from './roles/service.ts';
 import { sysConfigRoutes } from './sysconfigs/routes.ts';
 import { createSysConfigService } from './sysconfigs/service.ts';
-import { userRoutes } from './users/routes.ts';
-import { createUserAdminService } from './users/service.ts';
 import { videoRoutes } from './videos/routes.ts';
 import { createVideoService } from './videos/service.ts';
 
 export { bootstrapSystem, resourceSeeds } from './bootstrap.ts';
+export { existingGroupIds } from './groups/repository.ts';
+export { existingRoleIds } from './roles/repository.ts';
 export { DEFAULT_ERP_CONFIG } from './sysconfigs/erp.ts';
 export { parseLogo } from './sysconfigs/logo.ts';
 export type { SysConfigService } from './sysconfigs/service.ts';
@@ -20,7 +20,6 @@ export type { SysConfigService } from './sysconfigs/service.ts';
 /** The services of system management, built once by services.ts. */
 export function createSystemServices({ db, now }: { db: Kysely<DB>; now: () => number }) {
   return {
-    users: createUserAdminService(db, now),
     groups: createGroupService(db, now),
     roles: createRoleService(db, now),
     sysConfigs: createSysConfigService(db, now),
@@ -31,14 +30,13 @@ export function createSystemServices({ db, now }: { db: Kysely<DB>; now: () => n
 export type SystemServices = ReturnType<typeof createSystemServices>;
 
 /**
- * System management (spec §2 admin routes): /api/users, /api/groups, /api/roles,
+ * System management (spec §2 admin routes): /api/groups, /api/roles,
  * /api/resources, /api/sysconfigs (and the public logo), /api/videos.
  */
 export const systemRoutes: FastifyPluginAsyncTypebox<{ services: SystemServices }> = async (
   app,
   { services },
 ) => {
-  await app.register(userRoutes, { service: services.users });
   await app.register(groupRoutes, { service: services.groups });
   await app.register(roleRoutes, { service: services.roles });
   await app.register(sysConfigRoutes, { service: services.sysConfigs });

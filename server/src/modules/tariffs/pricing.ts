@@ -5,6 +5,7 @@ import {
   DAY,
   type DayRules,
   dayTypeOf,
+  HOUR,
   MINUTE,
   minuteOf,
   type PlantCalendar,
@@ -125,6 +126,41 @@ export function slotPlan(
     plan.version[i] = p.version;
   }
   return plan;
+}
+
+/**
+ * Which hours of a plan (hour `h` is `[start + h·HOUR, start + (h+1)·HOUR)`) must be read slot by
+ * slot: 1 where the hour's slots differ in band, price, version or day, or in `group` (the caller's
+ * period of each slot, -1 outside the range). The other hours can be read from the store's hour
+ * rollups and their energy added to their first slot: every slot of the hour would price it alike.
+ * Null when the plan's slots are already hours, or the plan does not divide into whole hours.
+ */
+export function fineHours(plan: SlotPlan, group?: Int32Array): Uint8Array | null {
+  if (plan.width >= HOUR || HOUR % plan.width !== 0) return null;
+  const per = HOUR / plan.width;
+  const n = plan.band.length;
+  const hours = new Uint8Array(Math.ceil(n / per));
+  for (let h = 0; h < hours.length; h++) {
+    const a = h * per;
+    // A last hour cut short by the range's end is read slot by slot.
+    if (a + per > n) {
+      hours[h] = 1;
+      continue;
+    }
+    for (let i = a + 1; i < a + per; i++) {
+      if (
+        plan.band[i] !== plan.band[a] ||
+        plan.price[i] !== plan.price[a] ||
+        plan.version[i] !== plan.version[a] ||
+        plan.day[i] !== plan.day[a] ||
+        (group !== undefined && group[i] !== group[a])
+      ) {
+        hours[h] = 1;
+        break;
+      }
+    }
+  }
+  return hours;
 }
 
 /** Energy and cost per band, and energy no version priced; added bucket by bucket. */

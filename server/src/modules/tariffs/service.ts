@@ -6,6 +6,7 @@ import {
   checkVersion,
   DAY,
   dayTypeOf,
+  HOUR,
   isLocalDate,
   MINUTE,
   PlantCalendar,
@@ -31,7 +32,7 @@ import type { MessageKey } from '../../i18n/index.ts';
 import type { TelemetryStore } from '../../telemetry/index.ts';
 import type { Catalog } from '../catalog/index.ts';
 import { adjustmentPercent, monthlyPowerFactor, round2 } from './power-factor.ts';
-import { BandTotals, type PricedTariff, type SlotPlan, slotPlan, slotWidth } from './pricing.ts';
+import { BandTotals, fineHours, type PricedTariff, type SlotPlan, slotPlan, slotWidth } from './pricing.ts';
 import * as repo from './repository.ts';
 
 export interface TariffDeps {
@@ -41,6 +42,8 @@ export interface TariffDeps {
   /** PLANT_TIMEZONE: versions start, days are typed and bands read on its calendar. */
   timeZone: string;
   now: () => number;
+  /** Read every slot at the plan's width, without hour rollups (a test compares both reads). */
+  wholeSlots?: boolean;
 }
 
 /** The demo's and most meters' active energy counter (kWh) and reactive counter (kvarh). */
@@ -162,39 +165,79 @@ export function createTariffService(deps: TariffDeps) {
     versions: t.versions,
   });
 
-  /** Every counter bucket of `things` over [start, end), in chunks the store takes. */
-  async function readSlots(
+  /** Every counter bucket of `things` over [start, end) at `width`, in chunks the store takes. */
+  async function readWidth(
     things: readonly Thing[],
     metric: string,
     start: number,
     end: number,
     width: number,
-    onBucket: (thing: number, slot: number, kwh: number) => void,
+    onBucket: (thing: number, at: number, kwh: number) => void,
+    hours?: readonly number[],
   ): Promise<void> {
-    if (things.length === 0) return;
     const slotsPerDay = DAY / width;
     // Whole local days per read, as many as keep things × slots under the chunk.
     const perThing = Math.max(1, Math.floor(READ_CHUNK / things.length / slotsPerDay));
     for (let day = calendar.dayOf(start); calendar.dayStart(day) < end; day += perThing) {
       const from = Math.max(start, calendar.dayStart(day));
       const to = Math.min(end, calendar.dayStart(day + perThing));
+      const within = hours?.filter((h) => h >= from && h < to);
+      if (within?.length === 0) continue;
       const { values, starts } = await deps.store.bucketColumns({
         series: things.map((t) => ({ thingId: t.id, metric })),
         start: from,
         end: to,
         bucket: { widthMs: width },
         aggregator: 'delta',
+        ...(within ? { hours: within } : {}),
       });
       // Columns, not a bucket object each: a month of hours of 200 meters is 148,800 buckets.
       const n = starts.length - 1;
-      const first = Math.round(((starts[0] as number) - start) / width);
       things.forEach((_, k) => {
         for (let i = 0; i < n; i++) {
           const kwh = values[k * n + i] as number;
-          if (kwh > 0 || kwh < 0) onBucket(k, first + i, kwh);
+          if (kwh > 0 || kwh < 0) onBucket(k, starts[i] as number, kwh);
         }
       });
     }
+  }
+
+  /**
+   * Every counter bucket of `things` over the plan's range, each given to the slot it starts in.
+   * With `fine` (see `fineHours`), hours that price alike throughout are read from the hour
+   * rollups, and only the others slot by slot: a quarter-hour tariff reads minute rows for the
+   * few hours a band edge falls inside, not for the whole month.
+   */
+  async function readSlots(
+    things: readonly Thing[],
+    metric: string,
+    plan: SlotPlan,
+    end: number,
+    fine: Uint8Array | null,
+    onBucket: (thing: number, slot: number, kwh: number) => void,
+  ): Promise<void> {
+    if (things.length === 0) return;
+    const { start, width } = plan;
+    const slotOf = (ts: number) => Math.round((ts - start) / width);
+    let mixed = 0;
+    for (const f of fine ?? []) mixed += f;
+    // The store's hours start at each local midnight and the cut hours are named by UTC hours: a
+    // zone half an hour off UTC, or whose clock moves by half an hour, reads slot by slot.
+    let aligned = start % HOUR === 0;
+    for (let d = calendar.dayOf(start); calendar.dayStart(d) < end; d++)
+      if ((calendar.dayStart(d) - start) % HOUR !== 0) aligned = false;
+    // Mostly mixed hours: one read slot by slot costs less than many short ones.
+    if (fine === null || deps.wholeSlots || !aligned || mixed * 2 > fine.length) {
+      await readWidth(things, metric, start, end, width, (k, ts, kwh) => onBucket(k, slotOf(ts), kwh));
+      return;
+    }
+    await readWidth(things, metric, start, end, HOUR, (k, ts, kwh) => {
+      if (fine[Math.round((ts - start) / HOUR)] === 0) onBucket(k, slotOf(ts), kwh);
+    });
+    // The cut hours in one read per chunk: the store filters its rows to them.
+    const cut: number[] = [];
+    for (let h = 0; h < fine.length; h++) if (fine[h] === 1) cut.push(start + h * HOUR);
+    await readWidth(things, metric, start, end, width, (k, ts, kwh) => onBucket(k, slotOf(ts), kwh), cut);
   }
 
   /** The things of a target that have the counter, checked to be a cumulative ability. */
@@ -372,7 +415,7 @@ export function createTariffService(deps: TariffDeps) {
         periodOf[i] = k;
       }
       const perThing = things.map(() => keys.map(() => new BandTotals()));
-      await readSlots(things, metric, start, end, plan.width, (thing, slot, kwh) => {
+      await readSlots(things, metric, plan, end, fineHours(plan, periodOf), (thing, slot, kwh) => {
         if (slot < 0 || slot >= periodOf.length) return;
         perThing[thing]?.[periodOf[slot] as number]?.add(plan, slot, kwh);
       });
@@ -414,17 +457,28 @@ export function createTariffService(deps: TariffDeps) {
       const { name, things, alsoCounting } = await targetThings(q.resourceType, q.resourceId, metric);
       const firstDay = PlantCalendar.dayOfDate(`${q.month}-01`) as number;
       const { start, end } = calendar.periodRange('month', calendar.dayStart(firstDay));
-      // Demand needs the 15-minute windows even when the bands would allow hours.
-      const width = Math.min(slotWidth(tariff.versions), DEMAND_WINDOW);
+      // A demand charge needs every 15-minute window of the month, even when the bands would
+      // allow hours; without one, hours that price alike are read as hours (`fineHours`).
+      const inMonth = tariff.versions.filter(
+        (v, i) =>
+          v.validFrom <= calendar.dateOf(end - 1) &&
+          (tariff.versions[i + 1]?.validFrom ?? '9999-12-31') > calendar.dateOf(start),
+      );
+      const demandCharged = inMonth.some((v) => v.demand.kind === 'demand');
+      const width = demandCharged
+        ? Math.min(slotWidth(tariff.versions), DEMAND_WINDOW)
+        : slotWidth(tariff.versions);
       const plan = slotPlan(priced(tariff), calendar, start, end, width);
 
       // Band totals, and the energy of each demand window summed over the things (the supply
       // point's coincident demand, as the utility's meter sees it).
       const totals = new BandTotals();
-      const windows = new Float64Array(Math.ceil((end - start) / DEMAND_WINDOW));
-      await readSlots(things, metric, start, end, plan.width, (_thing, slot, kwh) => {
+      const windows = new Float64Array(demandCharged ? Math.ceil((end - start) / DEMAND_WINDOW) : 0);
+      const fine = demandCharged ? null : fineHours(plan);
+      await readSlots(things, metric, plan, end, fine, (_thing, slot, kwh) => {
         if (slot < 0 || slot >= plan.band.length) return;
         totals.add(plan, slot, kwh);
+        if (!demandCharged) return;
         const w = Math.floor((slot * plan.width) / DEMAND_WINDOW);
         windows[w] = (windows[w] as number) + kwh;
       });
@@ -551,7 +605,7 @@ export function createTariffService(deps: TariffDeps) {
         if (ts >= start && ts < end) periodOf[i] = k;
       }
       const totals = things.map(() => keys.map(() => new BandTotals()));
-      await readSlots(things, metric, from, end, plan.width, (thing, slot, kwh) => {
+      await readSlots(things, metric, plan, end, fineHours(plan, periodOf), (thing, slot, kwh) => {
         const k = slot >= 0 && slot < periodOf.length ? (periodOf[slot] as number) : -1;
         if (k >= 0) totals[thing]?.[k]?.add(plan, slot, kwh);
       });

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, dialects, login, type TestApp } from '../../../test/helpers.ts';
 import { type Plant, seedPlant } from '../../ingest/testing.ts';
+import type { BucketQuery } from '../../telemetry/index.ts';
 import { type Api, apiAs } from '../things/testing.ts';
-import { counterPoints, EXAMPLE_DAY, exampleTariff, exampleVersion } from './testing.ts';
+import { createTariffService } from './service.ts';
+import { counterPoints, EXAMPLE_DAY, exampleTariff, exampleVersion, quarterSeasons } from './testing.ts';
 
 const MIN = 60_000;
 const Q = 15 * MIN;
@@ -192,6 +194,69 @@ describe.each(dialects())('tariffs API on %s', (dialect) => {
       }),
     );
     expect(split.rows.map((r: { name: string }) => r.name)).toEqual(['电表1', '电表2']);
+  });
+
+  it('prices a quarter-hour tariff from hour rows and minute rows only where an edge cuts the hour: the same bill and TPFC as minute rows throughout', async () => {
+    // QUARTER_DAY's edges at :15 and :45 cut hours 7, 10, 11, 14 and 21; meter 1's spike
+    // (14:00–14:15 on the 14th) falls in a cut hour, on the peak side of the 14:15 edge.
+    const seasons = quarterSeasons();
+    const capacity = { kind: 'capacity' as const, pricePerKva: 25, capacityKva: 400 };
+    const created = await Promise.all(
+      [capacity, undefined].map(async (demand, i) => {
+        const input = exampleTariff();
+        input.name = `一刻钟${i}`;
+        input.version = exampleVersion('2026-01-01', demand ? { seasons, demand } : { seasons });
+        return (await ok(api.post('/api/tariffs', input))).tariff;
+      }),
+    );
+    const { db } = t.app.db;
+    /** Buckets finer than an hour the service asks of the store (series × buckets). */
+    let fineBuckets = 0;
+    const store = {
+      buckets: (q: BucketQuery) => t.app.telemetry.buckets(q),
+      bucketColumns: (q: BucketQuery) => {
+        if ('widthMs' in q.bucket && q.bucket.widthMs < 60 * MIN)
+          fineBuckets +=
+            q.series.length *
+            (q.hours
+              ? (q.hours.length * 60 * MIN) / q.bucket.widthMs
+              : Math.ceil((q.end - q.start) / q.bucket.widthMs));
+        return t.app.telemetry.bucketColumns(q);
+      },
+    };
+    const deps = { db, catalog: t.app.services.catalog, store, timeZone: 'Asia/Shanghai', now: Date.now };
+    const split = createTariffService(deps);
+    const whole = createTariffService({ ...deps, wholeSlots: true });
+    const target = { resourceType: 'region' as const, resourceId: region };
+    for (const tariff of created) {
+      const bill = { tariffId: tariff.id, ...target, month: '2026-10' };
+      const tpfc = {
+        tariffId: tariff.id,
+        targets: [target],
+        byThing: true,
+        period: 'month' as const,
+        startTime: OCT,
+      };
+      fineBuckets = 0;
+      const [splitBill, splitTpfc] = [await split.bill(bill), await split.tpfc(tpfc)];
+      const splitFine = fineBuckets;
+      fineBuckets = 0;
+      expect(await whole.bill(bill)).toEqual(splitBill);
+      expect(await whole.tpfc(tpfc)).toEqual(splitTpfc);
+      // Minute rows throughout: 2 meters × 31 days × 96 quarter hours, for the TPFC and the bill.
+      expect(fineBuckets).toBe(2 * 2 * 31 * 96);
+      // Split: 5 cut hours a day for the TPFC; the bill's demand charge still needs every window.
+      expect(splitFine).toBe(
+        2 * 31 * 5 * 4 + (tariff.versions[0].demand.kind === 'demand' ? 2 * 31 * 96 : 2 * 31 * 5 * 4),
+      );
+    }
+    const bill = await split.bill({ tariffId: created[0].id, ...target, month: '2026-10' });
+    const lines = Object.fromEntries(bill.energy.map((l) => [l.band, l.energy]));
+    // Peak 11:45–14:15. Meter 1: 2.5 h × 100 kW × 31 days, and its spike's extra 37.5 kWh. Meter 2
+    // (14th, 15th): the 11:45 quarter at 40 kWh (tip of its own shape), then 9 quarters at 30.
+    expect(lines.peak).toBe(2.5 * 100 * 31 + 37.5 + 2 * (40 + 9 * 30));
+    expect(bill.energyKwh).toBe(74437.5 + 2 * 1880);
+    expect(bill.demand).toMatchObject({ kind: 'capacity', cost: 10000 });
   });
 
   it('prices each day by its version: a change from the 15th, made retroactively and said so', async () => {

@@ -14,6 +14,30 @@ export const EXAMPLE_DAY: BandSpan[] = [
   { band: 'valley', from: '22:00', to: '24:00' },
 ];
 
+/**
+ * The example's prices on bands with edges at :15 and :45 (hours 7, 10, 11, 14 and 21 each hold
+ * one): a quarter-hour tariff, for the test and bench of its reads.
+ */
+export const QUARTER_DAY: BandSpan[] = [
+  { band: 'valley', from: '00:00', to: '07:15' },
+  { band: 'flat', from: '07:15', to: '10:45' },
+  { band: 'tip', from: '10:45', to: '11:45' },
+  { band: 'peak', from: '11:45', to: '14:15' },
+  { band: 'flat', from: '14:15', to: '21:45' },
+  { band: 'valley', from: '21:45', to: '24:00' },
+];
+
+export const quarterSeasons = (): TariffVersionBody['seasons'] => [
+  {
+    name: '全年',
+    from: '01-01',
+    to: '12-31',
+    workday: QUARTER_DAY,
+    weekend: QUARTER_DAY,
+    holiday: QUARTER_DAY,
+  },
+];
+
 export const exampleVersion = (
   validFrom: string,
   overrides: Partial<TariffVersionBody> = {},

@@ -1,21 +1,26 @@
-export {
-  countOtherEnabledAdmins,
-  countUsers,
-  deleteUser,
+import {
   findUserAccess,
   findUserById,
   findUserByUsername,
   findUserWithAccess,
-  groupIdsOf,
-  insertUserIfAbsent,
-  listUsers,
-  type NewUser,
-  roleIdsOf,
-  setUserGroups,
-  setUserRoles,
-  type User,
-  type UserAccess,
-  type UserChanges,
   updatePasswordHash,
-  updateUser,
 } from './repository.ts';
+
+export { ensureAdmin, type FirstStartAdmin, firstStartBanner } from './first-admin.ts';
+export { findUserByUsername, insertUserIfAbsent, type User, updatePasswordHash } from './repository.ts';
+export { userRoutes } from './routes.ts';
+export { createUserAdminService, type UserAdminService } from './service.ts';
+
+/**
+ * What the auth module reads and writes of accounts (logging in, the caller's access, a changed
+ * password), handed to it by services.ts: this module's routes and services use auth's sessions
+ * and password hashing, so auth must not import it.
+ */
+export const accounts = {
+  findUserAccess,
+  findUserById,
+  findUserByUsername,
+  findUserWithAccess,
+  updatePasswordHash,
+};
+export type Accounts = typeof accounts;

@@ -121,7 +121,10 @@ export async function bucketColumnsAt(
         .filter((st): st is SeriesState => st !== undefined),
     ),
   ];
-  const data = known.length > 0 ? await aggregate(ctx, known, g, resolution, aggregator) : null;
+  if (query.hours && !(g.kind === 'fixed' && g.width <= HOUR && query.hours.every((h) => h % HOUR === 0))) {
+    throw new RangeError('hours go with fixed buckets of at most an hour, each hour a multiple of an hour');
+  }
+  const data = known.length > 0 ? await aggregate(ctx, known, g, resolution, aggregator, query.hours) : null;
 
   const n = g.n;
   const starts = new Float64Array(n + 1);
@@ -217,9 +220,13 @@ async function aggregate(
   g: Grid,
   resolution: Resolution,
   aggregator: BucketAggregator,
+  hours?: readonly number[],
 ): Promise<Aggregates> {
   const ids = known.map((s) => int(s.id)).join(',');
-  const { index, lo, hi } = indexSql(g, resolution === 'raw' ? 'ts' : 'bucket');
+  const col = resolution === 'raw' ? 'ts' : 'bucket';
+  const { index, lo, hi } = indexSql(g, col);
+  // Rows of the hours asked for; for raw points after the window, so each keeps its true predecessor.
+  const inHours = hours ? ` AND ${col} // ${HOUR} IN (${hours.map((h) => int(h / HOUR)).join(',')})` : '';
   const n = g.n;
   const row = new Map(known.map((s, i) => [s.id, i]));
   const size = known.length * n;
@@ -230,7 +237,8 @@ async function aggregate(
     lastTs: new Float64Array(size),
     maxGap: new Float64Array(size),
   };
-  if (resolution === 'raw' && g.kind === 'fixed') {
+  if (hours?.length === 0) return out;
+  if (resolution === 'raw' && g.kind === 'fixed' && !hours) {
     if (aggregateRecent(known, g, aggregator, out)) return out;
   }
   let sql: string;
@@ -257,17 +265,17 @@ async function aggregate(
         WINDOW w AS (PARTITION BY series_id ORDER BY ts))
       SELECT series_id::DOUBLE, (${index})::DOUBLE AS bi, count(*)::DOUBLE, coalesce(${value}, 'NaN'),
         max(ts)::DOUBLE, coalesce(max(gap), 0)::DOUBLE, min(ts)::DOUBLE, arg_min(value, ts)
-      FROM s GROUP BY series_id, bi`;
+      FROM s WHERE TRUE${inHours} GROUP BY series_id, bi`;
     prev = await ctx.reader().run((c) => lastBefore(c, known, lo));
   } else if (identityRollup(g, resolution)) {
     // One stored row per series and bucket: read as they are.
     sql = `SELECT series_id::DOUBLE, (${index})::DOUBLE, cnt::DOUBLE, coalesce(${rollupValue(aggregator, false)}, 'NaN'),
         last_ts::DOUBLE, coalesce(max_gap, 0)::DOUBLE
-      FROM ${resolution} WHERE series_id IN (${ids}) AND bucket >= ${int(lo)} AND bucket < ${int(hi)}`;
+      FROM ${resolution} WHERE series_id IN (${ids}) AND bucket >= ${int(lo)} AND bucket < ${int(hi)}${inHours}`;
   } else {
     sql = `SELECT series_id::DOUBLE, (${index})::DOUBLE AS bi, sum(cnt)::DOUBLE,
         coalesce(${rollupValue(aggregator, true)}, 'NaN'), max(last_ts)::DOUBLE, coalesce(max(max_gap), 0)::DOUBLE
-      FROM ${resolution} WHERE series_id IN (${ids}) AND bucket >= ${int(lo)} AND bucket < ${int(hi)}
+      FROM ${resolution} WHERE series_id IN (${ids}) AND bucket >= ${int(lo)} AND bucket < ${int(hi)}${inHours}
       GROUP BY series_id, bi`;
   }
   // sid, bucket index, count, value, last ts, max gap; then for raw, the first sample's ts and value.

@@ -538,6 +538,50 @@ describe('buckets as columns', () => {
   });
 });
 
+describe('reading only some hours', () => {
+  it('hours: the buckets of those hours as without it, from raw points and minute rows; the rest empty', async () => {
+    const store = await memoryStore('Asia/Shanghai', () => T0 + 3 * DAY);
+    const a = { thingId: 1, metric: 'kwh' };
+    const pts: Point[] = [];
+    // A counter with a reset inside hour 9, so the raw read's step into a chosen hour matters.
+    for (let t = T0; t < T0 + DAY; t += 30_000)
+      pts.push({
+        ...a,
+        ts: t,
+        value: t < T0 + 9 * HOUR + 17 * MINUTE ? 100 + (t - T0) / 20_000 : (t - T0) / 60_000,
+      });
+    await store.write(pts);
+    const hours = [T0 + 3 * HOUR, T0 + 9 * HOUR, T0 + 10 * HOUR, T0 + 21 * HOUR];
+    const query = {
+      series: [a],
+      start: T0,
+      end: T0 + DAY,
+      bucket: { widthMs: 15 * MINUTE },
+      aggregator: 'delta' as const,
+    };
+    for (const at of ['raw', 'minute'] as const) {
+      const all = await store.bucketsAt(query, at);
+      const some = await store.bucketsAt({ ...query, hours }, at);
+      const inHours = (ts: number) => hours.some((h) => ts >= h && ts < h + HOUR);
+      expect(
+        some.buckets.filter((b) => inHours(b.start)),
+        at,
+      ).toEqual(all.buckets.filter((b) => inHours(b.start)));
+      expect(
+        some.buckets.filter((b) => !inHours(b.start)).every((b) => b.value === null && b.count === 0),
+        at,
+      ).toBe(true);
+      expect(
+        (await store.bucketsAt({ ...query, hours: [] }, at)).buckets.every((b) => b.value === null),
+        at,
+      ).toBe(true);
+    }
+    await expect(store.bucketColumns({ ...query, bucket: { widthMs: DAY }, hours })).rejects.toThrow(
+      RangeError,
+    );
+  });
+});
+
 describe('writes, durability and retention', () => {
   const key = { thingId: 9, metric: 'v' };
 

@@ -1,10 +1,4 @@
-import {
-  ArrowDownOutlined,
-  ArrowUpOutlined,
-  DeleteOutlined,
-  EditOutlined,
-  HolderOutlined,
-} from '@ant-design/icons';
+import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import {
   type ComponentYoy,
   type Period,
@@ -14,7 +8,6 @@ import {
 } from '@kilowatch/contract';
 import {
   Alert,
-  Button,
   Card,
   Checkbox,
   DatePicker,
@@ -30,6 +23,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePlantCalendar } from '../../lib/plant-calendar.ts';
 import { BarChart, ChartFigure, formatValue, LineChart, PieChart } from '../charts/index.ts';
+import { CardActions, CardTitle } from './CardTools.tsx';
 import { componentSeries, metricTotals } from './component-series.ts';
 import { useComponentData } from './use-component-data.ts';
 
@@ -163,18 +157,7 @@ export function ComponentCard({
       data-testid={`kpi-component-${component.id}`}
       style={{ height: '100%' }}
       styles={{ body: { padding: 8 } }}
-      title={
-        <Space size={4}>
-          {writable && (
-            <HolderOutlined
-              className="kpi-drag"
-              style={{ cursor: 'move' }}
-              aria-label={t('reportGrid.component.drag')}
-            />
-          )}
-          <span>{component.title}</span>
-        </Space>
-      }
+      title={<CardTitle title={component.title} writable={writable} />}
       extra={
         controls && (
           <Space size={4} className="kpi-no-drag">
@@ -214,25 +197,7 @@ export function ComponentCard({
                 </Checkbox>
               </Tooltip>
             )}
-            {writable && (
-              <>
-                <Button
-                  size="small"
-                  type="text"
-                  icon={<EditOutlined />}
-                  aria-label={t('reportGrid.component.edit')}
-                  onClick={onEdit}
-                />
-                <Button
-                  size="small"
-                  type="text"
-                  danger
-                  icon={<DeleteOutlined />}
-                  aria-label={t('reportGrid.component.delete')}
-                  onClick={onDelete}
-                />
-              </>
-            )}
+            {writable && <CardActions onEdit={onEdit} onDelete={onDelete} />}
           </Space>
         )
       }

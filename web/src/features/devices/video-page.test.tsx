@@ -1,7 +1,7 @@
-import type { Video } from '@kilowatch/contract';
+import { STREAM_URL_PATTERN, type Video, VideoInput } from '@kilowatch/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { STREAM_URL_REGEXP, toVideoInput, VideoPage } from './components/VideoPage.tsx';
+import { toVideoInput, VideoPage } from './components/VideoPage.tsx';
 import { clickButton, mockApi, page, renderScreen } from './test-utils.tsx';
 
 const video: Video = {
@@ -45,25 +45,50 @@ describe('video labels screen', () => {
     clickButton(dialog, '确定');
     expect(
       await within(dialog).findByText(
-        '视频流地址须以 http://、https://、rtsp://、rtmp://、webrtc://、ws:// 或 wss:// 开头',
+        '视频流地址须以 http://、https://、rtsp://、rtsps://、rtmp://、webrtc://、ws:// 或 wss:// 开头',
       ),
     ).toBeTruthy();
     await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(false));
   });
 
+  it('saves an RTSP camera at an rtsps:// (RTSP over TLS) address, as the server accepts', async () => {
+    const calls = mockApi({
+      'GET /api/videos': () => page([]),
+      'GET /api/regions': () => [],
+      'POST /api/videos': (call) => ({ ...video, ...(call.body as object) }),
+    });
+    renderScreen(<VideoPage />, '/device_management/video');
+    fireEvent.click(await screen.findByTestId('crud-create'));
+    const dialog = (await screen.findByRole('dialog')) as HTMLElement;
+    fireEvent.change(within(dialog).getByLabelText('名称'), { target: { value: '门口' } });
+    fireEvent.click(within(dialog).getByText('RTSP（经网关）'));
+    fireEvent.change(within(dialog).getByLabelText('视频流地址'), {
+      target: { value: 'rtsps://u:p@10.0.0.5:322/live' },
+    });
+    clickButton(dialog, '确定');
+    await waitFor(() => expect(calls.find((c) => c.method === 'POST')?.body).toBeTruthy());
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({
+      streamUrl: 'rtsps://u:p@10.0.0.5:322/live',
+      protocol: 'rtsp',
+    });
+  });
+
   it('accepts the contract schemes only', () => {
+    // The form's rule is the server's schema pattern, not a copy of it.
+    expect(VideoInput.properties.streamUrl).toMatchObject({ pattern: STREAM_URL_PATTERN.source });
     for (const ok of [
       'http://a/b.m3u8',
       'https://a',
       'rtsp://a:554/x',
+      'rtsps://a:322/x',
       'rtmp://a',
       'webrtc://a',
       'ws://a',
       'wss://a',
     ])
-      expect(STREAM_URL_REGEXP.test(ok), ok).toBe(true);
+      expect(STREAM_URL_PATTERN.test(ok), ok).toBe(true);
     for (const bad of ['ftp://a', 'rtsp:/a', 'a.m3u8', 'javascript:alert(1)'])
-      expect(STREAM_URL_REGEXP.test(bad), bad).toBe(false);
+      expect(STREAM_URL_PATTERN.test(bad), bad).toBe(false);
   });
 
   it('binds to one of region or thing', () => {

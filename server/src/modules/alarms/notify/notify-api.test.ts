@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, dialects, login, type TestApp } from '../../../../test/helpers.ts';
+import { smtpReceiver } from '../../../../test/smtp-receiver.ts';
 import { type Plant, seedPlant } from '../../../ingest/testing.ts';
 import { type Api, apiAs } from '../../things/testing.ts';
 import { signature } from './message.ts';
@@ -158,23 +158,7 @@ describe.each(dialects())('alarm notifications through the app on %s', (dialect)
   });
 
   it('sends a test e-mail through the saved SMTP server and says why it failed', async () => {
-    const mails: { to: string[]; data: string }[] = [];
-    const smtp = new SMTPServer({
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onData(stream, session, callback) {
-        let data = '';
-        stream.on('data', (chunk: Buffer) => {
-          data += chunk.toString('utf8');
-        });
-        stream.on('end', () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), data });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const port = (smtp.server.address() as AddressInfo).port;
+    const { port, mails, close } = await smtpReceiver();
     const settings = { port, security: 'none', username: '', password: '', from: 'kilowatch@plant.example' };
     try {
       await api.put('/api/alarm/notify/smtp', { ...settings, host: '127.0.0.1' });
@@ -184,7 +168,7 @@ describe.each(dialects())('alarm notifications through the app on %s', (dialect)
       expect(mails).toHaveLength(1);
       expect(mails[0]!.to).toEqual(['shift@plant.example']);
     } finally {
-      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await close();
     }
     const refused = await api.post('/api/alarm/notify/smtp/test', { to: 'shift@plant.example' });
     expect(refused.body.data.ok).toBe(false);

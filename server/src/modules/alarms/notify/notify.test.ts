@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Kysely } from 'kysely';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, dialects, type TestApp } from '../../../../test/helpers.ts';
+import { smtpReceiver } from '../../../../test/smtp-receiver.ts';
 import type { DB } from '../../../db/index.ts';
 import { signature } from './message.ts';
 import { createNotifier, type Notifier } from './notifier.ts';
@@ -38,46 +38,6 @@ async function receiver(failures: number) {
     calls,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-interface Mail {
-  from: string;
-  to: string[];
-  data: string;
-  user: string | undefined;
-}
-
-/** An SMTP server (plain, with a password) keeping what it receives. */
-async function mailbox() {
-  const mails: Mail[] = [];
-  const server = new SMTPServer({
-    disabledCommands: ['STARTTLS'],
-    allowInsecureAuth: true,
-    logger: false,
-    onAuth(auth, _session, callback) {
-      if (auth.username === 'alarms' && auth.password === 's3cret-pw')
-        callback(null, { user: auth.username });
-      else callback(new Error('Invalid username or password'));
-    },
-    onData(stream, session, callback) {
-      let data = '';
-      stream.on('data', (chunk: Buffer) => {
-        data += chunk.toString('utf8');
-      });
-      stream.on('end', () => {
-        mails.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          data,
-          user: session.user as string | undefined,
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { port, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 describe.each(dialects())('alarm notifications on %s', (dialect) => {
@@ -256,7 +216,7 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
   });
 
   it('mails through the configured SMTP server in Chinese, with the link', async () => {
-    const smtp = await mailbox();
+    const smtp = await smtpReceiver({ username: 'alarms', password: 's3cret-pw' });
     try {
       await settings.setSmtp({
         host: '127.0.0.1',

@@ -2,6 +2,7 @@ import {
   ERP_CONFIG_IDENTIFIER,
   type ErpConfig,
   type LogoConfig,
+  SCHEDULE_RUN_RETENTION_IDENTIFIER,
   SYSTEM_SETTING_IDENTIFIER,
   type SysConfig,
   type SysConfigInput,
@@ -13,6 +14,7 @@ import { AppError } from '../../../errors.ts';
 import { parseErpConfig, readErpConfig } from './erp.ts';
 import { parseLogo, readLogo } from './logo.ts';
 import * as repo from './repository.ts';
+import { parseRetentionDays, readRetentionDays } from './retention.ts';
 
 const notFound = () => new AppError('NOT_FOUND', 404);
 const taken = (identifier: string) =>
@@ -27,14 +29,17 @@ const protectedSetting = () =>
 
 /**
  * Normalises the values the server reads itself, systemSetting (the logo) and erpConfig (the ERP
- * export), validated, as compact JSON; other values are kept as sent.
+ * export), validated, as compact JSON, and scheduleRunRetentionDays as a number; other values are
+ * kept as sent.
  */
 const checkedValue = (input: SysConfigInput): string =>
   input.identifier === SYSTEM_SETTING_IDENTIFIER
     ? JSON.stringify(parseLogo(input.value))
     : input.identifier === ERP_CONFIG_IDENTIFIER
       ? JSON.stringify(parseErpConfig(input.value))
-      : input.value;
+      : input.identifier === SCHEDULE_RUN_RETENTION_IDENTIFIER
+        ? String(parseRetentionDays(input.value))
+        : input.value;
 
 /** System settings (/sys_config); systemSetting holds the logo and cannot be removed. */
 export function createSysConfigService(db: Kysely<DB>, now: () => number) {
@@ -84,6 +89,13 @@ export function createSysConfigService(db: Kysely<DB>, now: () => number) {
 
     async logo(): Promise<LogoConfig> {
       return readLogo((await repo.findConfigByIdentifier(db, SYSTEM_SETTING_IDENTIFIER))?.value);
+    },
+
+    /** Days schedule runs are kept (the default until an admin saves `scheduleRunRetentionDays`). */
+    async scheduleRunRetentionDays(): Promise<number> {
+      return readRetentionDays(
+        (await repo.findConfigByIdentifier(db, SCHEDULE_RUN_RETENTION_IDENTIFIER))?.value,
+      );
     },
 
     /** The ERP export's configuration (the default until an admin saves `erpConfig`). */

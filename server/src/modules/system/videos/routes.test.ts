@@ -58,6 +58,13 @@ describe.each(dialects())('video labels API on %s', (dialect) => {
     expect((await admin.post('/api/videos', { name: 'x', streamUrl: 'javascript:alert(1)' })).status).toBe(
       400,
     );
+    // The console's form checks the same pattern (STREAM_URL_PATTERN): a scheme with no address, or
+    // an address with a space in it, is refused here too; RTSP over TLS is taken.
+    for (const streamUrl of ['rtsp://', 'rtsp://cam 1/live'])
+      expect((await admin.post('/api/videos', { name: 'x', streamUrl })).status, streamUrl).toBe(400);
+    const tls = await admin.post('/api/videos', { name: 'x', streamUrl: 'rtsps://u:p@10.0.0.5:322/live' });
+    expect(tls.status).toBe(200);
+    expect(tls.body.data.protocol).toBe('rtsp');
   });
 
   it('keeps a label when its region goes, without the region', async () => {

@@ -3,6 +3,7 @@ import {
   BOARD_CHART_TYPES,
   BOARD_MAX_WEIGHT,
   BOARD_MIN_WEIGHT,
+  type BoardChartType,
   type BoardComponent,
   type BoardPage,
 } from '@kilowatch/contract';
@@ -23,7 +24,7 @@ import {
   useSaveBoardLayouts,
 } from '../../../api/board.ts';
 import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
-import { ComponentDialog } from '../../../components/report-grid/index.ts';
+import { useComponentEditor } from '../../../components/report-grid/index.ts';
 import { isAdmin, isGranted, useSession } from '../../../lib/session.ts';
 import { BoardCarousel } from './BoardCarousel.tsx';
 import { PageDialog } from './PageDialog.tsx';
@@ -247,14 +248,21 @@ export function BoardScreen() {
 /** One page's grid: add, edit, drag, resize and remove its components. */
 function PageEditor({ page, canEdit }: { page: BoardPage; canEdit: boolean }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const confirmDelete = useConfirmDelete();
   const components = useBoardComponents(page.id);
   const create = useCreateBoardComponent();
   const patch = usePatchBoardComponent();
   const layouts = useSaveBoardLayouts();
   const remove = useDeleteBoardComponent();
-  const [editing, setEditing] = useState<BoardComponent | 'new' | null>(null);
+  const editor = useComponentEditor<BoardComponent, BoardChartType>({
+    create: (input) => create.mutateAsync({ pageId: page.id, input }),
+    patch: (c, input) => patch.mutateAsync({ pageId: page.id, componentId: c.id, patch: input }),
+    remove: (c) => remove.mutateAsync({ pageId: page.id, componentId: c.id }),
+    saving: create.isPending || patch.isPending,
+    created: t('board.created'),
+    saved: t('board.saved'),
+    chartTypes: BOARD_CHART_TYPES,
+    defaultRegionId: page.regionId,
+  });
   const [now] = useState(() => Date.now());
   const list = components.data ?? [];
 
@@ -269,7 +277,7 @@ function PageEditor({ page, canEdit }: { page: BoardPage; canEdit: boolean }) {
       }
       extra={
         canEdit && (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+          <Button type="primary" icon={<PlusOutlined />} onClick={editor.add}>
             {t('reportGrid.component.add')}
           </Button>
         )
@@ -287,34 +295,12 @@ function PageEditor({ page, canEdit }: { page: BoardPage; canEdit: boolean }) {
           writable={canEdit}
           time={now}
           onLayout={(changes) => layouts.mutate({ pageId: page.id, layouts: changes })}
-          onEdit={(c) => setEditing(c)}
+          onEdit={editor.edit}
           onCompare={(c, yoy) => patch.mutate({ pageId: page.id, componentId: c.id, patch: { yoy } })}
-          onDelete={(c) =>
-            confirmDelete({
-              content: t('reportGrid.component.deleteTitle', { name: c.title }),
-              onDelete: () => remove.mutateAsync({ pageId: page.id, componentId: c.id }),
-            })
-          }
+          onDelete={editor.remove}
         />
       )}
-      <ComponentDialog
-        open={editing !== null}
-        component={editing === 'new' ? null : editing}
-        chartTypes={BOARD_CHART_TYPES}
-        defaultRegionId={page.regionId}
-        saving={create.isPending || patch.isPending}
-        onCancel={() => setEditing(null)}
-        onSave={async (input) => {
-          if (editing === 'new') {
-            await create.mutateAsync({ pageId: page.id, input });
-            message.success(t('board.created'));
-          } else if (editing) {
-            await patch.mutateAsync({ pageId: page.id, componentId: editing.id, patch: input });
-            message.success(t('board.saved'));
-          }
-          setEditing(null);
-        }}
-      />
+      {editor.dialog}
     </Card>
   );
 }

@@ -1,8 +1,12 @@
-import { DeleteOutlined, EditOutlined, HolderOutlined } from '@ant-design/icons';
 import type { BoardComponent, BoardPage, ChartType, ComponentLayout } from '@kilowatch/contract';
-import { Button, Space } from 'antd';
-import { useTranslation } from 'react-i18next';
-import { ComponentCard, chartHeight, ReportGrid } from '../../../components/report-grid/index.ts';
+import { Space } from 'antd';
+import {
+  CardActions,
+  CardTitle,
+  ComponentCard,
+  chartHeight,
+  ReportGrid,
+} from '../../../components/report-grid/index.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { DeviceTiles } from './DeviceTiles.tsx';
 
@@ -39,7 +43,6 @@ export function PageGrid({
   onDelete,
   onCompare,
 }: PageGridProps) {
-  const { t } = useTranslation();
   const calendar = usePlantCalendar();
   const height = (h: number) => chartHeight(h, rowHeight);
   const noop = () => {};
@@ -51,36 +54,11 @@ export function PageGrid({
           component={c}
           page={page}
           height={height(c.layout.h)}
-          title={
-            writable ? (
-              <Space size={4}>
-                <HolderOutlined
-                  className="kpi-drag"
-                  style={{ cursor: 'move' }}
-                  aria-label={t('reportGrid.component.drag')}
-                />
-                <span>{c.title}</span>
-              </Space>
-            ) : undefined
-          }
+          title={writable ? <CardTitle title={c.title} writable /> : undefined}
           tools={
             writable && (
               <Space size={4} className="kpi-no-drag">
-                <Button
-                  size="small"
-                  type="text"
-                  icon={<EditOutlined />}
-                  aria-label={t('reportGrid.component.edit')}
-                  onClick={() => onEdit?.(c)}
-                />
-                <Button
-                  size="small"
-                  type="text"
-                  danger
-                  icon={<DeleteOutlined />}
-                  aria-label={t('reportGrid.component.delete')}
-                  onClick={() => onDelete?.(c)}
-                />
+                <CardActions onEdit={() => onEdit?.(c)} onDelete={() => onDelete?.(c)} />
               </Space>
             )
           }

@@ -1,7 +1,9 @@
 import {
+  HTTP_URL_PATTERN,
   RECORDING_KINDS,
   type RecordingKind,
   type RegionNode,
+  STREAM_URL_PATTERN,
   VIDEO_PROTOCOLS,
   type Video,
   type VideoInput,
@@ -14,12 +16,6 @@ import { useRegionTree } from '../../../api/regions.ts';
 import { createVideo, deleteVideo, getVideos, updateVideo } from '../../../api/videos.ts';
 import { CrudPage } from '../../../components/crud/CrudPage.tsx';
 import { ThingPicker } from './ThingPicker.tsx';
-
-/** Schemes a stream address may use (contract VideoInput.streamUrl). */
-export const STREAM_URL_REGEXP = /^(https?|rtsp|rtmp|webrtc|wss?):\/\/\S+$/i;
-
-/** What a browser fetches: HLS and WHEP addresses, a gateway's playlist, recordings. */
-export const HTTP_URL_REGEXP = /^https?:\/\/\S+$/i;
 
 type BindTo = 'none' | 'region' | 'thing';
 
@@ -202,12 +198,12 @@ export function VideoPage() {
                         whitespace: true,
                         message: t('devices.validation.streamUrlRequired'),
                       },
-                      { pattern: STREAM_URL_REGEXP, message: t('devices.validation.streamUrlPattern') },
+                      { pattern: STREAM_URL_PATTERN, message: t('devices.validation.streamUrlPattern') },
                       { max: 2048, message: t('devices.validation.maxLength', { max: 2048 }) },
                       {
                         validator: async (_, value?: string) => {
-                          if (!value?.trim() || !STREAM_URL_REGEXP.test(value.trim())) return;
-                          const http = HTTP_URL_REGEXP.test(value.trim());
+                          if (!value?.trim() || !STREAM_URL_PATTERN.test(value.trim())) return;
+                          const http = HTTP_URL_PATTERN.test(value.trim());
                           if (protocol !== 'rtsp' && !http)
                             throw new Error(t('devices.validation.streamUrlHttp'));
                           if (protocol === 'rtsp' && http)
@@ -233,7 +229,7 @@ export function VideoPage() {
                       label={t('devices.video.extraFields.playUrl')}
                       extra={t('devices.video.playUrlHint')}
                       rules={[
-                        { pattern: HTTP_URL_REGEXP, message: t('devices.validation.httpUrl') },
+                        { pattern: HTTP_URL_PATTERN, message: t('devices.validation.httpUrl') },
                         { max: 2048, message: t('devices.validation.maxLength', { max: 2048 }) },
                       ]}
                     >
@@ -271,7 +267,7 @@ export function VideoPage() {
                       whitespace: true,
                       message: t('devices.validation.recordingUrlRequired'),
                     },
-                    { pattern: HTTP_URL_REGEXP, message: t('devices.validation.httpUrl') },
+                    { pattern: HTTP_URL_PATTERN, message: t('devices.validation.httpUrl') },
                     { max: 2048, message: t('devices.validation.maxLength', { max: 2048 }) },
                     ...(kind === 'template'
                       ? [

@@ -34,6 +34,7 @@ import {
 import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
 import { isAdmin, isGranted, useSession } from '../../../lib/session.ts';
 import { useDiagramLive } from '../hooks/useDiagramLive.ts';
+import { useUnsavedChanges } from '../hooks/useUnsavedChanges.ts';
 import type { NodeData } from '../lib/cells.ts';
 import { DetailPanel } from './DetailPanel.tsx';
 import { DiagramCanvas, type DiagramCanvasHandle } from './DiagramCanvas.tsx';
@@ -85,6 +86,7 @@ export function DiagramScreen() {
     setOpened(null);
   }, [saved]);
   const editing = mode === 'edit' && canEdit;
+  const unsaved = useUnsavedChanges(editing && history.dirty);
   const shown = working ?? saved;
   const live = useDiagramLive(saved, !editing && saved !== undefined);
 
@@ -114,10 +116,10 @@ export function DiagramScreen() {
     [saved, live, t],
   );
 
-  const select = (id: number) => {
-    if (history.dirty && !window.confirm(t('diagram.discard'))) return;
+  const select = async (id: number) => {
+    if (!(await unsaved.confirmDiscard())) return;
     setMode('view');
-    setParams({ diagram: String(id) });
+    unsaved.pass(() => setParams({ diagram: String(id) }));
   };
 
   const save = async () => {
@@ -237,8 +239,8 @@ export function DiagramScreen() {
                 <Segmented
                   size="small"
                   value={mode}
-                  onChange={(m) => {
-                    if (m === 'view' && history.dirty && !window.confirm(t('diagram.discard'))) return;
+                  onChange={async (m) => {
+                    if (m === 'view' && !(await unsaved.confirmDiscard())) return;
                     if (m === 'view') setWorking(null);
                     setMode(m as Mode);
                   }}

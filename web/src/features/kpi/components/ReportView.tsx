@@ -22,9 +22,9 @@ import {
 } from '../../../api/reports.ts';
 import {
   ComponentCard,
-  ComponentDialog,
   chartHeight,
   ReportGrid,
+  useComponentEditor,
 } from '../../../components/report-grid/index.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { ScheduleDialog } from './ScheduleDialog.tsx';
@@ -59,7 +59,14 @@ export function ReportView({ report, period, time, onPeriod, canEdit, admin }: R
   const remove = useDeleteComponent();
   const layouts = useSaveLayouts();
   const publish = usePublishReport();
-  const [editing, setEditing] = useState<ReportComponent | 'new' | null>(null);
+  const editor = useComponentEditor<ReportComponent>({
+    create: (input) => create.mutateAsync({ reportId: report.id, input }),
+    patch: (c, input) => patch.mutateAsync({ reportId: report.id, componentId: c.id, patch: input }),
+    remove: (c) => remove.mutateAsync({ reportId: report.id, componentId: c.id }),
+    saving: create.isPending || patch.isPending,
+    created: t('kpi.created'),
+    saved: t('kpi.saved'),
+  });
   const [exporting, setExporting] = useState(false);
   const [scheduling, setScheduling] = useState(false);
   const writable = canEdit && (!report.published || admin);
@@ -129,7 +136,7 @@ export function ReportView({ report, period, time, onPeriod, canEdit, admin }: R
           </Space>
           <Space wrap>
             {writable && (
-              <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+              <Button type="primary" icon={<PlusOutlined />} onClick={editor.add}>
                 {t('reportGrid.component.add')}
               </Button>
             )}
@@ -172,7 +179,7 @@ export function ReportView({ report, period, time, onPeriod, canEdit, admin }: R
             data-testid="kpi-no-data"
           >
             {writable && !components.isPending && (
-              <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('new')}>
+              <Button type="primary" icon={<PlusOutlined />} onClick={editor.add}>
                 {t('reportGrid.component.add')}
               </Button>
             )}
@@ -190,40 +197,15 @@ export function ReportView({ report, period, time, onPeriod, canEdit, admin }: R
               time={time}
               height={chartHeight(c.layout.h)}
               writable={writable}
-              onEdit={() => setEditing(c)}
+              onEdit={() => editor.edit(c)}
               onCompare={(yoy) => patch.mutate({ reportId: report.id, componentId: c.id, patch: { yoy } })}
-              onDelete={() =>
-                modal.confirm({
-                  title: t('reportGrid.component.deleteTitle', { name: c.title }),
-                  okButtonProps: { danger: true },
-                  okText: t('kpi.delete'),
-                  onOk: async () => {
-                    await remove.mutateAsync({ reportId: report.id, componentId: c.id });
-                    message.success(t('kpi.deleted'));
-                  },
-                })
-              }
+              onDelete={() => editor.remove(c)}
             />
           )}
         />
       )}
       {canEdit && <ScheduleDialog report={report} open={scheduling} onClose={() => setScheduling(false)} />}
-      <ComponentDialog
-        open={editing !== null}
-        component={editing === 'new' ? null : editing}
-        saving={create.isPending || patch.isPending}
-        onCancel={() => setEditing(null)}
-        onSave={async (input) => {
-          if (editing === 'new') {
-            await create.mutateAsync({ reportId: report.id, input });
-            message.success(t('kpi.created'));
-          } else if (editing) {
-            await patch.mutateAsync({ reportId: report.id, componentId: editing.id, patch: input });
-            message.success(t('kpi.saved'));
-          }
-          setEditing(null);
-        }}
-      />
+      {editor.dialog}
     </Space>
   );
 }

@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { PASSWORD_PATTERN } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/index.ts';
-import { hashPassword } from '../modules/auth/index.ts';
-import { countUsers, insertUserIfAbsent } from '../modules/users/index.ts';
+import type { DB } from '../../db/index.ts';
+import { hashPassword } from '../auth/index.ts';
+import { countUsers, insertUserIfAbsent } from './repository.ts';
 
 export const ADMIN_USERNAME = 'admin';
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';

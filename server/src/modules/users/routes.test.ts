@@ -1,14 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  bearer,
-  buildTestApp,
-  dialects,
-  login,
-  loginRequest,
-  type TestApp,
-} from '../../../../test/helpers.ts';
-import { findUserByUsername } from '../../users/index.ts';
-import { type Client, client, editorWith, roleGranting } from '../testing.ts';
+import { bearer, buildTestApp, dialects, login, loginRequest, type TestApp } from '../../../test/helpers.ts';
+import { type Client, client, editorWith, roleGranting } from '../system/testing.ts';
+import { findUserByUsername } from './repository.ts';
 import { createUserAdminService } from './service.ts';
 
 describe.each(dialects())('users API on %s', (dialect) => {

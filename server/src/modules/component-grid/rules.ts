@@ -9,7 +9,7 @@ import type { Catalog } from '../catalog/index.ts';
 import { compileFormula, FormulaError } from '../query/index.ts';
 
 /**
- * The report component model's rules, shared by KPI reports and the workshop board's pages
+ * The component model's rules, shared by KPI reports and the workshop board's pages
  * (docs/board.md): what a component may look at, and where it goes on the 12-column grid.
  */
 

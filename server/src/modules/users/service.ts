@@ -1,13 +1,12 @@
 import { ROLE_ADMIN, type User, type UserCreate, type UserUpdate } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../../db/index.ts';
-import type { Db } from '../../../db/sql.ts';
-import { page } from '../../../db/sql.ts';
-import { AppError } from '../../../errors.ts';
-import { type AuthUser, hashPassword, revokeUserTokens } from '../../auth/index.ts';
-import * as users from '../../users/index.ts';
-import { existingGroupIds } from '../groups/repository.ts';
-import { existingRoleIds } from '../roles/repository.ts';
+import type { DB } from '../../db/index.ts';
+import type { Db } from '../../db/sql.ts';
+import { page } from '../../db/sql.ts';
+import { AppError } from '../../errors.ts';
+import { type AuthUser, hashPassword, revokeUserTokens } from '../auth/index.ts';
+import { existingGroupIds, existingRoleIds } from '../system/index.ts';
+import * as users from './repository.ts';
 
 const notFound = () => new AppError('NOT_FOUND', 404);
 const rule = (message: 'user.selfDelete' | 'user.selfDisable' | 'user.lastAdmin') =>

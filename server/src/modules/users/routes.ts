@@ -1,7 +1,7 @@
 import { userCreate, userDelete, userList, userPasswordReset, userUpdate } from '@kilowatch/contract';
 import type { FastifyPluginAsync } from 'fastify';
-import { route } from '../../../plugins/route.ts';
-import { requireUser } from '../../auth/index.ts';
+import { route } from '../../plugins/route.ts';
+import { requireUser } from '../auth/index.ts';
 import type { UserAdminService } from './service.ts';
 
 const options = { config: { resource: '/sys_management/user' } };
