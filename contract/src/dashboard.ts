@@ -43,16 +43,21 @@ export const Overview = Type.Object({
   at: Type.Number(),
   /** The plant: the first root region (as the home screen), null when there is none. */
   region: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]),
-  /** Sum of the latest power (P, kW) of the plant's online things; null without any. */
+  /** Sum of the latest power (`metrics.power`, kW) of the plant's online things; null without any. */
   power: Type.Union([Type.Number(), Type.Null()]),
-  /** Today's energy (EP counters, kWh) on the plant calendar; null without any counter. */
+  /** Today's energy (`metrics.energy` counters, kWh) on the plant calendar; null without any counter. */
   energyToday: Type.Union([Type.Number(), Type.Null()]),
-  /** Today's cost by the tariff; null without a tariff. */
+  /** Today's cost by the tariff (`?tariffId=`, else the plant's, erpConfig's `tariffId`); null without one. */
   costToday: Type.Union([Type.Number(), Type.Null()]),
   tariff: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]),
   /** Active alarms (not shelved, suppressed or closed) by severity. */
   alarms: AlarmCounts,
   devices: Type.Object({ online: Count, offline: Count, never: Count, total: Count }),
+  /** The identifiers summed as the plant's power (kW) and energy (kWh counter); null when none qualifies. */
+  metrics: Type.Object({
+    power: Type.Union([Type.String(), Type.Null()]),
+    energy: Type.Union([Type.String(), Type.Null()]),
+  }),
 });
 export type Overview = Static<typeof Overview>;
 

@@ -164,6 +164,9 @@ export function buildServices(deps: ServiceDeps) {
     presence: () => things.presenceAll(),
     activeAlarms: () => alarms.activeAlarms(),
     latest: (series) => store.latest(series),
+    metricConfigs: (regionId) =>
+      metricConfigs.configs({ resourceType: 'region', resourceId: regionId, categoryId: null }),
+    plantTariffId: async () => (await system.sysConfigs.erpConfig()).tariffId ?? null,
     tariffs,
     data: (q) => query.data(q, null),
     now,

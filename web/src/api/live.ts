@@ -1,6 +1,9 @@
-import { type LiveValue, queryLive } from '@kilowatch/contract';
+import { type LiveValue, queryLive, queryRealtime } from '@kilowatch/contract';
+import { useQueries } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
+import { call } from '../lib/call.ts';
 import { buildUrl, currentAccessToken } from '../lib/http.ts';
+import { keys } from './keys.ts';
 
 /**
  * The live channel (GET /api/query/live, Server-Sent Events fed by the server's live hub): values
@@ -124,4 +127,63 @@ export function useLiveValues(thingIds: readonly number[]): ReadonlyMap<string, 
       for (const [metric, value] of metrics) flat.set(liveKey(thingId, metric), value);
     return flat;
   }, [values]);
+}
+
+/** The poll that stands in for the live channel while it is down (GET /api/query/realtime per thing). */
+export const LIVE_FALLBACK_POLL_MS = 30_000;
+
+/**
+ * The latest values of these things: over the live channel, and polled only while the channel is
+ * down (it failed and is waiting to reopen), so a screen left open for days never shows values
+ * frozen by a dead stream, nor asks the server twice for what the stream already brings. The
+ * newer of the stream's and the poll's value of each series wins.
+ */
+export function useLiveWithFallback(thingIds: readonly number[]): {
+  values: LatestValues;
+  status: LiveStatus;
+  polling: boolean;
+} {
+  const live = useLiveByThing(thingIds);
+  // Down from the first failure until the stream opens again; 'connecting' keeps the last verdict,
+  // so the first connection does not poll and a reopen in back-off keeps polling.
+  const [down, setDown] = useState(false);
+  useEffect(() => {
+    if (live.status === 'retrying') setDown(true);
+    else if (live.status === 'open') setDown(false);
+  }, [live.status]);
+  const key = [...new Set(thingIds)].sort((a, b) => a - b).join(',');
+  const ids = useMemo(() => (key === '' ? [] : key.split(',').map(Number)), [key]);
+  const polled = useQueries({
+    queries: ids.map((id) => ({
+      queryKey: keys.telemetry.realtime({ resourceType: 'thing', resourceId: id }, 'live-fallback'),
+      queryFn: ({ signal }: { signal: AbortSignal }) =>
+        call(queryRealtime, {
+          query: { resourceType: 'thing', resourceId: id },
+          silent: true,
+          quiet: true,
+          signal,
+        }),
+      refetchInterval: LIVE_FALLBACK_POLL_MS,
+      enabled: down,
+      // Only worth keeping while it stands in for the stream.
+      gcTime: 0,
+    })),
+  });
+  // A new map only when an answer arrived.
+  const stamp = polled.map((r) => r.dataUpdatedAt).join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `stamp` changes with every answer
+  const values = useMemo(() => {
+    const fromPoll: LiveValue[] = [];
+    for (const status of polled.flatMap((r) => r.data ?? [])) {
+      if (status.value !== null && status.ts !== null)
+        fromPoll.push({
+          thingId: status.thingId,
+          metric: status.operation,
+          value: status.value,
+          ts: status.ts,
+        });
+    }
+    return mergeLive(live.values, fromPoll);
+  }, [live.values, stamp]);
+  return { values, status: live.status, polling: down };
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, createUser, dialects, login, type TestApp } from '../../../test/helpers.ts';
 import { type Plant, seedPlant } from '../../ingest/testing.ts';
+import { DEFAULT_ERP_CONFIG } from '../system/sysconfigs/erp.ts';
 import { exampleTariff } from '../tariffs/testing.ts';
 import { type Api, apiAs } from '../things/testing.ts';
 
@@ -219,6 +220,8 @@ describe.each(dialects())('situation overview API on %s', (dialect) => {
     const plantRegion = await ok(api.post('/api/regions', { name: '示范工厂' }));
     const workshop = await ok(api.post('/api/regions', { name: '一车间', parentId: plantRegion.id }));
     await ok(api.post(`/api/regions/${workshop.id}/bindings`, { thingIds: [m1!.id, m2!.id] }));
+    // The first tariff there is (the lowest id) is not the plant's.
+    const lower = (await ok(api.post('/api/tariffs', { ...exampleTariff(), name: '一般工商业' }))).tariff;
     const tariff = (await ok(api.post('/api/tariffs', exampleTariff()))).tariff;
 
     // Today (from local midnight): m1 counts 100 → 150 kWh, m2 0 → 30; both draw power now.
@@ -255,8 +258,22 @@ describe.each(dialects())('situation overview API on %s', (dialect) => {
     await send(m1!.token, { P: 45 });
     await t.app.services.alarmRunner.flush();
 
+    // The plant prices with the tariff its statistics use (erpConfig's tariffId), not the first one
+    // there is: while none is named, there is no cost today.
+    const unpriced = await ok(api.get('/api/dashboard/overview'));
+    expect(unpriced).toMatchObject({ energyToday: 80, tariff: null, costToday: null });
+    expect(lower.id).toBeLessThan(tariff.id);
+    await ok(
+      api.post('/api/sysconfigs', {
+        identifier: 'erpConfig',
+        name: 'ERP',
+        value: JSON.stringify({ ...DEFAULT_ERP_CONFIG, tariffId: tariff.id }),
+      }),
+    );
+
     const overview = await ok(api.get('/api/dashboard/overview'));
     expect(overview.region).toEqual({ id: plantRegion.id, name: '示范工厂' });
+    expect(overview.metrics).toEqual({ power: 'P', energy: 'EP' });
     expect(overview.power).toBe(47.5);
     expect(overview.energyToday).toBe(80);
     expect(overview.tariff).toEqual({ id: tariff.id, name: tariff.name });
@@ -318,5 +335,72 @@ describe.each(dialects())('situation overview API on %s', (dialect) => {
       count: 1,
     });
     expect((await ok(api.get('/api/dashboard/overview'))).alarms.unacknowledged).toBe(0);
+  });
+  it("takes the plant's power and energy from its metric configuration, not from fixed names", async () => {
+    const plantRegion = (await ok(api.get('/api/dashboard/overview'))).region;
+    // A transformer reports its input as Pin/EPin: the same energy the meters below it count.
+    const category = await ok(api.post('/api/thing/categories', { name: '变压器' }));
+    await ok(
+      api.post(`/api/thing/categories/${category.id}/abilities`, {
+        identifier: 'Pin',
+        name: '进线有功功率',
+        unit: 'kW',
+        sort: 0,
+      }),
+    );
+    await ok(
+      api.post(`/api/thing/categories/${category.id}/abilities`, {
+        identifier: 'EPin',
+        name: '进线有功电能',
+        unit: 'kWh',
+        cumulative: true,
+        aggregator: 'last',
+        sort: 1,
+      }),
+    );
+    const model = await ok(api.post('/api/thing/models', { categoryId: category.id, name: 'S13' }));
+    const tx = await ok(
+      api.post('/api/thing/things', { identifier: 'TX1', name: '1#变压器', modelId: model.id }),
+    );
+    await ok(api.post(`/api/regions/${plantRegion.id}/bindings`, { thingIds: [tx.id] }));
+    const txToken = (await ok(api.get(`/api/thing/things/${tx.id}/token`))).accessToken as string;
+    const midnight = Date.parse('2026-11-22T00:00:00+08:00');
+    await send(txToken, { EPin: 1000 }, midnight + 60_000);
+    await send(txToken, { EPin: 1090, Pin: 50 });
+
+    // No config: what most of the plant's things carry (two meters' P/EP over one Pin/EPin), never both.
+    const usual = await ok(api.get('/api/dashboard/overview'));
+    expect(usual.metrics).toEqual({ power: 'P', energy: 'EP' });
+    expect(usual.power).toBe(47.5);
+    expect(usual.energyToday).toBe(80);
+
+    // The plant's charts name the transformer's input (a config in another unit is not summed as kW).
+    await ok(
+      api.patch('/api/query/config', {
+        resourceType: 'region',
+        resourceId: plantRegion.id,
+        configs: [
+          { metricIdentifier: 'P', enabled: true, unit: 'MW', function: 'avg' },
+          { metricIdentifier: 'Pin', enabled: true, unit: 'kW', function: 'avg' },
+          { metricIdentifier: 'EPin', enabled: true, unit: 'kWh', function: 'delta' },
+        ],
+      }),
+    );
+    const configured = await ok(api.get('/api/dashboard/overview'));
+    expect(configured.metrics).toEqual({ power: 'Pin', energy: 'EPin' });
+    expect(configured.power).toBe(50);
+    expect(configured.energyToday).toBe(90);
+    const tpfc = await ok(
+      api.post('/api/statistics/range/TPFC', {
+        tariffId: configured.tariff.id,
+        targets: [{ resourceType: 'region', resourceId: plantRegion.id }],
+        metricIdentifier: 'EPin',
+        period: 'day',
+      }),
+    );
+    expect(configured.costToday).toBe(tpfc.rows[0].total.totalCost);
+    await ok(
+      api.patch('/api/query/config', { resourceType: 'region', resourceId: plantRegion.id, configs: [] }),
+    );
   });
 });

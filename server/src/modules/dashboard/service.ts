@@ -4,6 +4,7 @@ import {
   MAP_IMAGE_MAX_SIDE,
   MAX_PLACEMENTS,
   type MapImage,
+  type MetricConfig,
   type MetricQuery,
   type Overview,
   type Placement,
@@ -24,9 +25,53 @@ import type { Catalog } from '../catalog/index.ts';
 import { sniffImage } from './image.ts';
 import * as repo from './repository.ts';
 
-/** The plant's power and energy counter: the demo's and most meters' (P kW, EP kWh, as the tariffs). */
-export const POWER_METRIC = 'P';
-export const ENERGY_METRIC = 'EP';
+/**
+ * The units the overview reports in: power in kW, energy in kWh, which is also what the tariffs
+ * price. A metric in another unit (W, MWh…) is not summed as if it were these.
+ */
+export const POWER_UNIT = 'kW';
+export const ENERGY_UNIT = 'kWh';
+/** Preferred on a tie between identifiers: the demo's and most meters' (the tariffs' default too). */
+const USUAL = { power: 'P', energy: 'EP' } as const;
+
+/** The plant's power and energy metrics (docs/dashboard.md, "Which metrics, which tariff"). */
+export interface PlantMetrics {
+  power: string | null;
+  energy: string | null;
+}
+
+type Abilities = ReadonlyMap<number, readonly { identifier: string; unit: string; cumulative: boolean }[]>;
+
+/**
+ * The plant's power and energy metrics: what its region's metric configs (the home screen's) name
+ * in kW and in kWh as consumption, first by their order; without such a config, the identifier most
+ * of the plant's things carry as a kW reading or a kWh counter (a meter's `P`/`EP` over the few
+ * transformers' `Pin`/`EPin`, which measure the same energy upstream and must not be added to it).
+ */
+export function choosePlantMetrics(configs: readonly MetricConfig[], abilities: Abilities): PlantMetrics {
+  const shown = configs.filter((c) => c.enabled && c.categoryId === null).toSorted((a, b) => a.sort - b.sort);
+  const configured = (unit: string, counter: boolean) =>
+    shown.find((c) => c.unit === unit && (c.function === 'delta') === counter)?.metricIdentifier;
+  const carried = (unit: string, cumulative: boolean, usual: string): string | null => {
+    const things = new Map<string, number>();
+    for (const list of abilities.values()) {
+      const own = new Set(
+        list.filter((a) => a.unit === unit && a.cumulative === cumulative).map((a) => a.identifier),
+      );
+      for (const id of own) things.set(id, (things.get(id) ?? 0) + 1);
+    }
+    let best: string | null = null;
+    for (const [id, n] of things) {
+      const top = best === null ? 0 : (things.get(best) as number);
+      if (n > top || (n === top && (id === usual || (best !== usual && id < (best as string))))) best = id;
+    }
+    return best;
+  };
+  return {
+    power: configured(POWER_UNIT, false) ?? carried(POWER_UNIT, false, USUAL.power),
+    energy: configured(ENERGY_UNIT, true) ?? carried(ENERGY_UNIT, true, USUAL.energy),
+  };
+}
 
 export interface DashboardDeps {
   db: Db;
@@ -39,6 +84,10 @@ export interface DashboardDeps {
   activeAlarms: () => Promise<{ thingId: number; severity: string; acknowledged: boolean }[]>;
   /** The latest stored number of each series asked (telemetry store, from memory). */
   latest: (series: readonly { thingId: number; metric: string }[]) => readonly { value: number }[];
+  /** A region's own metric configs (the home screen's charts), all categories. */
+  metricConfigs: (regionId: number) => Promise<MetricConfig[]>;
+  /** The tariff the plant's statistics price with (erpConfig's `tariffId`), null when none is named. */
+  plantTariffId: () => Promise<number | null>;
   /** The tariffs module's public reads: the list, and cost by band. */
   tariffs: {
     list(): Promise<Tariff[]>;
@@ -117,14 +166,23 @@ export function createDashboardService(deps: DashboardDeps) {
     return (await describe(rows))[0] as Placement;
   }
 
+  /**
+   * `?tariffId=` when asked (404 when unknown), else the plant's: the one its statistics price with.
+   * A plant that names none, or names one since deleted, has no cost today rather than a guess.
+   */
+  async function chosenTariff(asked: number | undefined): Promise<Tariff | null> {
+    if (asked) return deps.tariffs.get(asked);
+    const id = await deps.plantTariffId();
+    if (id === null) return null;
+    return (await deps.tariffs.list()).find((t) => t.id === id) ?? null;
+  }
+
   const toImage = (row: repo.ImageRow): MapImage => ({ ...row, type: row.type as MapImage['type'] });
 
   return {
     async overview(query: { tariffId?: number }): Promise<Overview> {
       const at = now();
-      const tariff = query.tariffId
-        ? await deps.tariffs.get(query.tariffId)
-        : ((await deps.tariffs.list()).toSorted((a, b) => a.id - b.id)[0] ?? null);
+      const tariff = await chosenTariff(query.tariffId);
       const [roots, presence, alarms] = await Promise.all([
         deps.roots(),
         deps.presence(),
@@ -140,25 +198,32 @@ export function createDashboardService(deps: DashboardDeps) {
       for (const p of presence.values()) devices[p]++;
 
       const root = roots[0];
+      let metrics: PlantMetrics = { power: null, energy: null };
       let power: number | null = null;
       let energyToday: number | null = null;
       let costToday: number | null = null;
       if (root) {
-        const [withPower, withEnergy] = await Promise.all([
-          catalog.select({ resourceType: 'region', id: root.id, successor: true, ability: POWER_METRIC }),
-          catalog.select({ resourceType: 'region', id: root.id, successor: true, ability: ENERGY_METRIC }),
+        const [configs, plant] = await Promise.all([
+          deps.metricConfigs(root.id),
+          catalog.select({ resourceType: 'region', id: root.id, successor: true }),
         ]);
+        metrics = choosePlantMetrics(configs, plant.abilities);
+        const carrying = (metric: string | null) =>
+          metric === null
+            ? []
+            : plant.things.filter((t) => plant.abilities.get(t.id)?.some((a) => a.identifier === metric));
         // Offline things' last values are not "now": they are left out, not summed as if current.
-        const online = withPower.things.filter((t) => presence.get(t.id) === 'online');
-        if (online.length > 0) {
-          const values = deps.latest(online.map((t) => ({ thingId: t.id, metric: POWER_METRIC })));
+        const online = carrying(metrics.power).filter((t) => presence.get(t.id) === 'online');
+        if (metrics.power !== null && online.length > 0) {
+          const metric = metrics.power;
+          const values = deps.latest(online.map((t) => ({ thingId: t.id, metric })));
           power = values.length > 0 ? values.reduce((sum, v) => sum + v.value, 0) : null;
         }
-        if (withEnergy.things.length > 0) {
+        if (metrics.energy !== null && carrying(metrics.energy).length > 0) {
           const result = await deps.data({
             resourceType: 'region',
             resourceId: root.id,
-            metricIdentifier: ENERGY_METRIC,
+            metricIdentifier: metrics.energy,
             successor: true,
             period: 'day',
             groupByTime: 'day',
@@ -169,7 +234,7 @@ export function createDashboardService(deps: DashboardDeps) {
             const tpfc = await deps.tariffs.tpfc({
               tariffId: tariff.id,
               targets: [{ resourceType: 'region', resourceId: root.id }],
-              metricIdentifier: ENERGY_METRIC,
+              metricIdentifier: metrics.energy,
               period: 'day',
               startTime: at,
             });
@@ -186,6 +251,7 @@ export function createDashboardService(deps: DashboardDeps) {
         tariff: tariff ? { id: tariff.id, name: tariff.name } : null,
         alarms: counts,
         devices,
+        metrics,
       };
     },
 

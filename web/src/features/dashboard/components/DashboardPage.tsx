@@ -17,6 +17,21 @@ import { KpiPanel } from './KpiPanel.tsx';
 import { SituationMap } from './SituationMap.tsx';
 import { TrendPanel } from './TrendPanel.tsx';
 
+/** How often the page's own time moves on (markers' presence, the trends' day). */
+const PAGE_TICK_MS = 5_000;
+
+/** The plant's time, every second; alone in re-rendering that often. */
+function PlantClock() {
+  const { t } = useTranslation();
+  const now = useNow(1000);
+  const calendar = usePlantCalendar();
+  return (
+    <span className={styles.clock} title={t('dashboard.plantClock')} data-testid="dashboard-clock">
+      {calendar.format(now, 'YYYY-MM-DD HH:mm:ss')}
+    </span>
+  );
+}
+
 /** The console route of this page: its grant lets a user edit the map (docs/dashboard.md). */
 export const DASHBOARD_PATH = '/dashboard';
 
@@ -31,8 +46,9 @@ export function DashboardPage() {
   const [params, setParams] = useSearchParams();
   const kiosk = params.get('kiosk') === '1';
   const scale = useViewportScale();
-  const now = useNow(1000);
-  const calendar = usePlantCalendar();
+  // Presence and the day's window need no finer tick; the clock ticks by itself, so the page's
+  // markers and charts are not rendered again every second for days.
+  const now = useNow(PAGE_TICK_MS);
   const [fullscreen, toggleFullscreen] = useFullscreen();
   const roles = useSession((s) => s.roles);
   const grants = useSession((s) => s.routes);
@@ -71,9 +87,7 @@ export function DashboardPage() {
           <h1 className={styles.title}>{t('route.dashboard')}</h1>
           {overview.data?.region && <span className={styles.subtitle}>{overview.data.region.name}</span>}
           <span className={styles.spacer} />
-          <span className={styles.clock} title={t('dashboard.plantClock')} data-testid="dashboard-clock">
-            {calendar.format(now, 'YYYY-MM-DD HH:mm:ss')}
-          </span>
+          <PlantClock />
           {!kiosk && (
             <Space>
               <Tooltip
@@ -98,8 +112,13 @@ export function DashboardPage() {
         </header>
         <main className={styles.body}>
           <KpiPanel overview={overview.data} />
-          <SituationMap canEdit={canEdit} now={now} />
-          <TrendPanel regionId={overview.data?.region?.id ?? null} now={now} scale={scale} />
+          <SituationMap canEdit={canEdit} now={now} powerMetric={overview.data?.metrics.power ?? null} />
+          <TrendPanel
+            regionId={overview.data?.region?.id ?? null}
+            metrics={overview.data?.metrics ?? null}
+            now={now}
+            scale={scale}
+          />
         </main>
         {kiosk && (
           // Kiosk mode has no controls; a double click anywhere leaves it (nobody does that by accident on a wall).

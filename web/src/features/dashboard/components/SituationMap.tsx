@@ -26,7 +26,7 @@ import {
   useSituationMap,
   useUploadMapImage,
 } from '../../../api/dashboard.ts';
-import { type LatestValues, useLiveByThing } from '../../../api/live.ts';
+import { type LatestValues, useLiveWithFallback } from '../../../api/live.ts';
 import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
 import { notify } from '../../../lib/notify.ts';
 import { markerColor, markerState, SEVERITY_COLORS, toFraction } from '../lib/state.ts';
@@ -56,6 +56,7 @@ function Marker({
   placement,
   live,
   now,
+  powerMetric,
   editing,
   drag,
   onPointerDown,
@@ -65,6 +66,7 @@ function Marker({
   placement: Placement;
   live: LatestValues;
   now: number;
+  powerMetric: string | null;
   editing: boolean;
   drag: Drag | null;
   onPointerDown: (e: PointerEvent<HTMLButtonElement>, p: Placement) => void;
@@ -72,7 +74,7 @@ function Marker({
   onRemove: (p: Placement) => void;
 }) {
   const { t } = useTranslation();
-  const state = markerState(placement, live, now);
+  const state = markerState(placement, live, now, powerMetric);
   const at = drag?.id === placement.id ? drag : placement;
   const label =
     placement.resourceType === 'region'
@@ -149,7 +151,16 @@ function Legend() {
  * state and alarm, each a way into its realtime screen. Holders of the /dashboard grant edit it:
  * upload the image, drag devices and regions on, move and remove them.
  */
-export function SituationMap({ canEdit, now }: { canEdit: boolean; now: number }) {
+export function SituationMap({
+  canEdit,
+  now,
+  powerMetric,
+}: {
+  canEdit: boolean;
+  now: number;
+  /** The plant's power metric (the overview's choice), shown beside a device that sends it. */
+  powerMetric: string | null;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const map = useSituationMap();
@@ -161,7 +172,7 @@ export function SituationMap({ canEdit, now }: { canEdit: boolean; now: number }
     () => placements.filter((p) => p.resourceType === 'thing').map((p) => p.resourceId),
     [placements],
   );
-  const live = useLiveByThing(thingIds);
+  const live = useLiveWithFallback(thingIds);
   const [editing, setEditing] = useState(false);
   const [drag, setDrag] = useState<Drag | null>(null);
   const box = useRef<HTMLDivElement>(null);
@@ -300,6 +311,7 @@ export function SituationMap({ canEdit, now }: { canEdit: boolean; now: number }
                   placement={p}
                   live={live.values}
                   now={now}
+                  powerMetric={powerMetric}
                   editing={isEditing}
                   drag={drag}
                   onPointerDown={onPointerDown}

@@ -1,4 +1,4 @@
-import type { QueryResult } from '@kilowatch/contract';
+import type { Overview, QueryResult } from '@kilowatch/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,7 +13,6 @@ import {
   paletteColor,
 } from '../../../components/charts/index.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
-import { ENERGY_METRIC, POWER_METRIC } from '../lib/trend.ts';
 import styles from './dashboard.module.css';
 
 /** Trends change slowly: a minute between reads keeps the server's load flat with many walls. */
@@ -57,10 +56,13 @@ function useSeries(answer: QueryResult | undefined, unit: string, counter: boole
  */
 export function TrendPanel({
   regionId,
+  metrics,
   now,
   scale,
 }: {
   regionId: number | null;
+  /** The plant's power and energy metrics as the overview chose them (docs/dashboard.md). */
+  metrics: Overview['metrics'] | null;
   now: number;
   scale: number;
 }) {
@@ -71,27 +73,31 @@ export function TrendPanel({
     regionId === null ? null : { resourceType: 'region' as const, resourceId: regionId, successor: true };
   const yesterday = { shift: { amount: -1, unit: 'day' as const } };
   const power = useTrend(
-    base && {
-      ...base,
-      metricIdentifier: POWER_METRIC,
-      groupByTime: 'minute',
-      groupByInterval: 15,
-      startTime: start,
-      endTime: end,
-      compare: yesterday,
-    },
+    base && metrics?.power
+      ? {
+          ...base,
+          metricIdentifier: metrics.power,
+          groupByTime: 'minute',
+          groupByInterval: 15,
+          startTime: start,
+          endTime: end,
+          compare: yesterday,
+        }
+      : null,
   );
   const energy = useTrend(
-    base && {
-      ...base,
-      metricIdentifier: ENERGY_METRIC,
-      period: 'day',
-      groupByTime: 'hour',
-      groupByInterval: 1,
-      startTime: start,
-      endTime: end,
-      compare: yesterday,
-    },
+    base && metrics?.energy
+      ? {
+          ...base,
+          metricIdentifier: metrics.energy,
+          period: 'day',
+          groupByTime: 'hour',
+          groupByInterval: 1,
+          startTime: start,
+          endTime: end,
+          compare: yesterday,
+        }
+      : null,
   );
   const powerSeries = useSeries(power.data, 'kW', false);
   const energySeries = useSeries(energy.data, 'kWh', true);

@@ -37,6 +37,7 @@ const OVERVIEW: Overview = {
   tariff: { id: 1, name: '大工业' },
   alarms: { critical: 1, major: 0, minor: 2, warning: 0, unacknowledged: 1 },
   devices: { online: 3, offline: 1, never: 0, total: 4 },
+  metrics: { power: 'P', energy: 'EP' },
 };
 const MARKER: Placement = {
   id: 5,

@@ -19,7 +19,7 @@ const thing: Placement = {
 
 describe('markerState', () => {
   it('turns a device online and running the moment a live value arrives', () => {
-    expect(markerState(thing, new Map(), NOW)).toEqual({
+    expect(markerState(thing, new Map(), NOW, 'P')).toEqual({
       presence: 'offline',
       running: null,
       alarm: null,
@@ -29,16 +29,16 @@ describe('markerState', () => {
       { thingId: 7, metric: 'status', ts: NOW - 1000, value: '1' },
       { thingId: 7, metric: 'P', ts: NOW - 1000, value: 55.5 },
     ]);
-    const state = markerState(thing, live, NOW);
+    const state = markerState(thing, live, NOW, 'P');
     expect(state).toEqual({ presence: 'online', running: true, alarm: null, power: 55.5 });
     expect(markerColor(state)).toBe('#52c41a');
     const stopped = mergeLive(live, [{ thingId: 7, metric: 'status', ts: NOW, value: '0' }]);
-    expect(markerColor(markerState(thing, stopped, NOW))).toBe('#1677ff');
+    expect(markerColor(markerState(thing, stopped, NOW, 'P'))).toBe('#1677ff');
   });
 
   it('keeps an old live value from making a silent device online', () => {
     const live = mergeLive(new Map(), [{ thingId: 7, metric: 'P', ts: NOW - 10 * 60_000, value: 1 }]);
-    expect(markerState(thing, live, NOW).presence).toBe('offline');
+    expect(markerState(thing, live, NOW, 'P').presence).toBe('offline');
   });
 
   it('colours by alarm first, flashing while unacknowledged', () => {
@@ -47,7 +47,7 @@ describe('markerState', () => {
       presence: 'online' as const,
       alarm: { severity: 'critical' as const, unacknowledged: true, count: 2 },
     };
-    const state = markerState(alarmed, new Map(), NOW);
+    const state = markerState(alarmed, new Map(), NOW, 'P');
     expect(state.alarm).toEqual({ severity: 'critical', flashing: true });
     expect(markerColor(state)).toBe('#ff4d4f');
   });

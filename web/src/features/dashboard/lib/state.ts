@@ -1,6 +1,5 @@
 import { ONLINE_WINDOW_MS, type Placement, type Severity } from '@kilowatch/contract';
 import type { LatestValues } from '../../../api/live.ts';
-import { POWER_METRIC } from './trend.ts';
 
 /**
  * A marker's look from the server's last answer and the live values since: the live channel
@@ -12,14 +11,19 @@ export interface MarkerState {
   /** From a status metric (1 running, 0 stopped); null when the thing has none. */
   running: boolean | null;
   alarm: { severity: Severity; flashing: boolean } | null;
-  /** The latest power (P) shown beside a device, when it sends one. */
+  /** The latest power (the plant's power metric) shown beside a device, when it sends one. */
   power: number | null;
 }
 
 /** Status metrics a device may send (the demo compressor's `status`, a contactor's `RUN`). */
 export const STATUS_METRICS = ['status', 'RUN'];
 
-export function markerState(p: Placement, live: LatestValues, now: number): MarkerState {
+export function markerState(
+  p: Placement,
+  live: LatestValues,
+  now: number,
+  powerMetric: string | null,
+): MarkerState {
   const alarm = p.alarm && { severity: p.alarm.severity, flashing: p.alarm.unacknowledged };
   if (p.resourceType === 'region') return { presence: p.presence, running: null, alarm, power: null };
   const values = live.get(p.resourceId);
@@ -28,7 +32,7 @@ export function markerState(p: Placement, live: LatestValues, now: number): Mark
   const presence = newest > 0 && now - newest <= ONLINE_WINDOW_MS ? 'online' : p.presence;
   const status = STATUS_METRICS.map((m) => values?.get(m)).find((v) => v !== undefined);
   const running = status === undefined ? null : Number(status.value) === 1;
-  const power = values?.get(POWER_METRIC)?.value;
+  const power = powerMetric === null ? undefined : values?.get(powerMetric)?.value;
   return { presence, running, alarm, power: typeof power === 'number' ? power : null };
 }
 

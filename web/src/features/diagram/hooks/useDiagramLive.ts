@@ -1,15 +1,9 @@
-import {
-  ALARM_STATE,
-  alarmHistoryList,
-  type DiagramGraph,
-  type EffectiveAbility,
-  queryRealtime,
-} from '@kilowatch/contract';
+import { ALARM_STATE, alarmHistoryList, type DiagramGraph, type EffectiveAbility } from '@kilowatch/contract';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { ALARM_POLL_MS } from '../../../api/alarms.ts';
 import { keys } from '../../../api/keys.ts';
-import { liveKey, useLiveValues } from '../../../api/live.ts';
+import { useLiveWithFallback } from '../../../api/live.ts';
 import { thingAbilitiesQuery } from '../../../api/things.ts';
 import { call } from '../../../lib/call.ts';
 import { diagramView } from '../lib/live-view.ts';
@@ -52,34 +46,6 @@ export function useBoundAbilities(
   return useMemo(() => new Map(thingIds.map((id, i) => [id, data[i] ?? []])), [thingIds.join(','), ...data]);
 }
 
-/** The poll under the live stream (GET /api/query/live is a layer on top of polling). */
-export const LIVE_POLL_MS = 30_000;
-
-/** Latest values of the bound things from GET /api/query/realtime, every LIVE_POLL_MS. */
-function usePolledValues(thingIds: readonly number[], enabled: boolean) {
-  const results = useQueries({
-    queries: thingIds.map((id) => ({
-      queryKey: keys.telemetry.realtime({ resourceType: 'thing', resourceId: id }, 'diagram'),
-      queryFn: () =>
-        call(queryRealtime, { query: { resourceType: 'thing', resourceId: id }, silent: true, quiet: true }),
-      refetchInterval: LIVE_POLL_MS,
-      enabled,
-    })),
-  });
-  // A new map only when an answer arrived: `latest` and the view are computed from it.
-  const stamp = results.map((r) => r.dataUpdatedAt).join(',');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `stamp` changes with every answer
-  return useMemo(() => {
-    const map = new Map<string, { value: number | string; ts: number }>();
-    for (const status of results.flatMap((r) => r.data ?? [])) {
-      if (status.value !== null && status.ts !== null) {
-        map.set(liveKey(status.thingId, status.operation), { value: status.value, ts: status.ts });
-      }
-    }
-    return map;
-  }, [stamp]);
-}
-
 /** Live values, alarms and what they mean on the diagram, while monitoring. */
 export function useDiagramLive(graph: DiagramGraph | undefined, enabled: boolean) {
   const thingIds = useMemo(
@@ -89,20 +55,10 @@ export function useDiagramLive(graph: DiagramGraph | undefined, enabled: boolean
       ),
     [graph],
   );
-  const streamed = useLiveValues(enabled ? thingIds : []);
-  const polled = usePolledValues(thingIds, enabled);
+  const live = useLiveWithFallback(enabled ? thingIds : []).values;
   const alarmed = useAlarmedThings(enabled && thingIds.length > 0);
   const abilities = useBoundAbilities(thingIds);
-  // The newer of the stream's and the poll's value of each metric.
-  const latest: Latest = useCallback(
-    (thingId, metric) => {
-      const key = liveKey(thingId, metric);
-      const a = streamed.get(key);
-      const b = polled.get(key);
-      return (a && b ? (a.ts >= b.ts ? a : b) : (a ?? b))?.value;
-    },
-    [streamed, polled],
-  );
+  const latest: Latest = useCallback((thingId, metric) => live.get(thingId)?.get(metric)?.value, [live]);
   const view = useMemo(() => (graph ? diagramView(graph, latest, alarmed) : null), [graph, latest, alarmed]);
   return { latest, view, abilities, thingIds };
 }
