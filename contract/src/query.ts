@@ -248,7 +248,7 @@ export const queryLive = endpoint({
   tags: ['query'],
   summary: 'Server-Sent Events: latest values of these things as they are written',
   description:
-    'EventSource cannot send headers: pass the access token as `?token=`. Events: `values` (data: LiveValue[]), first a snapshot of the latest values, then each written batch; a comment heartbeat every 15 s. A consumer that falls behind gets the latest value of each metric once it catches up, and is dropped after 30 s without reading. The stream ends (event `end`, data `{code}`) when the token expires or the user is disabled, logs out or has the password reset; at most 4 streams per user (429 beyond). Use on top of polling, not instead of it.',
+    'EventSource cannot send headers: pass the access token as `?token=`. Events: `values` (data: LiveValue[]), first a snapshot of the latest values, then each written batch; a comment heartbeat every 15 s. A consumer that falls behind gets the latest value of each metric once it catches up, and is dropped after 30 s without reading. The stream ends (event `end`, data `{code}`) when the token expires or the user is disabled, logs out or has the password reset; at most 4 streams per user (429 beyond). While the stream is down, poll `GET /api/query/realtime` for the same values (the console does so until the stream opens again).',
 });
 
 export const boardComponents = endpoint({
