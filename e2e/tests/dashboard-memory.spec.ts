@@ -175,7 +175,12 @@ test('the situation overview keeps its memory flat while it runs', async ({ page
   const report = {
     minutes: MINUTES,
     markers: MARKERS,
-    heapMB: { start: heapAtStart, middle: heapAtMiddle, end: heapAtEnd, max: Math.max(...samples.map((s) => s.heapMB)) },
+    heapMB: {
+      start: heapAtStart,
+      middle: heapAtMiddle,
+      end: heapAtEnd,
+      max: Math.max(...samples.map((s) => s.heapMB)),
+    },
     heapSlopeMBPerHour: perHour(samples),
     secondHalfSlopeMBPerHour: perHour(secondHalf),
     pageObjectsMB: { start: pageMB(before), end: pageMB(after) },

@@ -317,7 +317,7 @@ describe.each(dialects())('situation overview API on %s', (dialect) => {
       things: 1,
       alarm: { severity: 'critical', unacknowledged: true, count: 1 },
     });
-    expect(byName['示范工厂']).toMatchObject({
+    expect(byName.示范工厂).toMatchObject({
       presence: 'online',
       online: 2,
       things: 2,
