@@ -257,16 +257,23 @@ describe.each(dialects())('scheduled reports on %s', (dialect) => {
     }
   });
 
+  /** A runner beside the app's own, on the app's database and services, with its own mailer. */
+  const extraRunner = (own: Pick<Parameters<typeof createReportSchedules>[0], 'mailer' | 'retentionDays'>) =>
+    createReportSchedules({
+      db: t.app.db.db,
+      now: t.clock.now,
+      timeZone: 'Asia/Shanghai',
+      reports: t.app.services.reports,
+      query: t.app.services.query,
+      log: silent,
+      ...own,
+    });
+
   it('two runners racing for a due schedule send it once', async () => {
     const schedule = await ok(api.post(`/api/reports/${reportId}/schedules`, input()));
     const sent: Mail[] = [];
     const runner = () =>
-      createReportSchedules({
-        db: t.app.db.db,
-        now: t.clock.now,
-        timeZone: 'Asia/Shanghai',
-        reports: t.app.services.reports,
-        query: t.app.services.query,
+      extraRunner({
         mailer: {
           async send(mail) {
             // Slow enough that both runners are in their runs at once.
@@ -275,7 +282,6 @@ describe.each(dialects())('scheduled reports on %s', (dialect) => {
           },
         },
         retentionDays: async () => 180,
-        log: silent,
       });
     const [a, b] = [runner(), runner()];
     // The app's own runner stays out of it: only the two racers may claim.
@@ -314,15 +320,9 @@ describe.each(dialects())('scheduled reports on %s', (dialect) => {
       .values([run(other.id, 500)])
       .execute();
     const runner = () =>
-      createReportSchedules({
-        db: t.app.db.db,
-        now: t.clock.now,
-        timeZone: 'Asia/Shanghai',
-        reports: t.app.services.reports,
-        query: t.app.services.query,
+      extraRunner({
         mailer: { send: async () => undefined },
         retentionDays: () => t.app.services.system.sysConfigs.scheduleRunRetentionDays(),
-        log: silent,
       });
     const ages = async (id: number) =>
       (await ok<Body[]>(api.get(`/api/report-schedules/${id}/runs`))).map((r: Body) =>
