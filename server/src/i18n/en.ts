@@ -170,6 +170,21 @@ export const en: Messages = {
   'alarm.backtestCategory': 'The device is not of the rule’s category',
   'alarm.notify.urlRequired': 'A webhook route needs a URL',
   'alarm.notify.recipientsRequired': 'An e-mail route needs at least one recipient',
+  'alarm.notify.urlInvalid': 'The webhook URL is not valid',
+  'alarm.notify.urlInternal':
+    'Refused: {host} is an internal address not on the allowed internal hosts (system settings)',
+  'alarm.notify.test.refused': 'Refused: HTTP {status}',
+  'alarm.notify.test.internal':
+    'Refused: {host} resolves to an internal address not on the allowed internal hosts (system settings)',
+  'alarm.notify.test.timeout': 'The receiver did not answer in time',
+  'alarm.notify.test.unreachable': 'The receiver could not be reached',
+  'alarm.notify.smtp.notConfigured': 'No SMTP server is set',
+  'alarm.notify.smtp.auth': 'Connected, but authentication was refused',
+  'alarm.notify.smtp.tls': 'TLS failed',
+  'alarm.notify.smtp.rejected': 'Connected, but the server did not accept the test mail',
+  'alarm.notify.smtp.unreachable': 'The SMTP server could not be reached',
+  'sysconfig.allowedHosts':
+    'Allowed internal hosts are host names, IP addresses or CIDR networks separated by commas or lines (“{entry}” is not)',
   'query.badCompare': 'A comparison needs either a shift or the base period start (startTime), not both',
   'alarm.maintenanceRange': 'A maintenance window must end after it starts',
   'alarm.healthRange': 'The range must end after it starts',
