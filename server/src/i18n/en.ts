@@ -186,6 +186,8 @@ export const en: Messages = {
   'sysconfig.allowedHosts':
     'Allowed internal hosts are host names, IP addresses or CIDR networks separated by commas or lines (“{entry}” is not)',
   'query.badCompare': 'A comparison needs either a shift or the base period start (startTime), not both',
+  'query.compareOutOfRange':
+    'The comparison would fall outside the years that can be read (1970–9999): use a smaller shift',
   'alarm.maintenanceRange': 'A maintenance window must end after it starts',
   'alarm.healthRange': 'The range must end after it starts',
   'alarm.healthRangeTooLong': 'The range can be at most {days} days long',

@@ -191,6 +191,8 @@ export const es: Messages = {
     'Los hosts internos permitidos son nombres de host, direcciones IP o redes CIDR separados por comas o líneas («{entry}» no lo es)',
   'query.badCompare':
     'Una comparación necesita un desplazamiento (shift) o el inicio del periodo base (startTime), no ambos',
+  'query.compareOutOfRange':
+    'La comparación quedaría fuera de los años que se pueden consultar (1970–9999): use un desplazamiento menor',
   'alarm.maintenanceRange': 'Un periodo de mantenimiento debe terminar después de empezar',
   'alarm.healthRange': 'El intervalo debe terminar después de empezar',
   'alarm.healthRangeTooLong': 'El intervalo puede durar como máximo {days} días',

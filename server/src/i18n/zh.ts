@@ -174,6 +174,7 @@ export const zh = {
   'sysconfig.allowedHosts':
     '允许的内部主机须为主机名、IP 地址或 CIDR 网段，以逗号或换行分隔（“{entry}” 不是）',
   'query.badCompare': '对比须给出偏移（shift）或基准期开始时间（startTime）之一',
+  'query.compareOutOfRange': '对比期超出可查询的年份（1970–9999 年）：请缩小偏移',
   'alarm.maintenanceRange': '维护时段的结束时间须晚于开始时间',
   'alarm.healthRange': '统计范围的结束时间须晚于开始时间',
   'alarm.healthRangeTooLong': '统计范围最长 {days} 天',
