@@ -295,6 +295,7 @@ export const en: Messages = {
   'dashboard.imageUnreadable': 'The size of the image cannot be read: the file may be damaged',
   'dashboard.uploadCut': 'The upload was cut short and the file is incomplete: upload it again',
   'dashboard.imageSide': 'The image is {width}×{height}: at most {max} pixels a side',
+  'dashboard.imagePixels': 'The image is {width}×{height}, {pixels} pixels: at most {max} pixels in all',
   'dashboard.tooManyPlacements': 'The situation map holds at most {max} markers',
   'diagrams.notFound': 'Single-line diagram {id} does not exist',
   'diagrams.nameTaken': 'A single-line diagram named "{name}" already exists',

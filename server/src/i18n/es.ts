@@ -301,6 +301,8 @@ export const es: Messages = {
   'dashboard.imageUnreadable': 'No se puede leer el tamaño de la imagen: el archivo puede estar dañado',
   'dashboard.uploadCut': 'La subida se interrumpió y el archivo está incompleto: vuelva a subirlo',
   'dashboard.imageSide': 'La imagen mide {width}×{height}: como máximo {max} píxeles por lado',
+  'dashboard.imagePixels':
+    'La imagen mide {width}×{height}, {pixels} píxeles: como máximo {max} píxeles en total',
   'dashboard.tooManyPlacements': 'El mapa de situación admite como máximo {max} marcadores',
   'diagrams.notFound': 'El esquema unifilar {id} no existe',
   'diagrams.nameTaken': 'Ya existe un esquema unifilar llamado "{name}"',

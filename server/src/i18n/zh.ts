@@ -277,6 +277,7 @@ export const zh = {
   'dashboard.imageUnreadable': '无法读取图片尺寸，文件可能已损坏',
   'dashboard.uploadCut': '上传中断，文件不完整，请重新上传',
   'dashboard.imageSide': '图片尺寸 {width}×{height} 超出限制，每边最多 {max} 像素',
+  'dashboard.imagePixels': '图片尺寸 {width}×{height}，共 {pixels} 像素，超出限制：最多 {max} 像素',
   'dashboard.tooManyPlacements': '态势图最多放置 {max} 个标记',
   'diagrams.notFound': '电气一次图 {id} 不存在',
   'diagrams.nameTaken': '已有名为“{name}”的电气一次图',

@@ -110,6 +110,12 @@ describe.each(dialects())('situation overview API on %s', (dialect) => {
     const huge = await upload('plan.png', pngHead(20_000, 1000));
     expect(huge.status).toBe(422);
     expect(huge.body.message).toBe('The image is 20000×1000: at most 16384 pixels a side');
+    // A few bytes declaring 16384 × 16384: every side allowed, the whole far too many pixels.
+    const bomb = await upload('plan.png', Buffer.concat([pngHead(16_384, 16_384), Buffer.alloc(32 * 1024)]));
+    expect(bomb.status).toBe(422);
+    expect(bomb.body.message).toBe(
+      'The image is 16384×16384, 268435456 pixels: at most 33177600 pixels in all',
+    );
     expect((await upload('plan.png', pngHead(10, 10), token, 'other')).status).toBe(400);
     // Nothing was stored by any of them.
     expect((await ok(api.get('/api/dashboard/map'))).image).toBeNull();
