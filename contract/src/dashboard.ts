@@ -17,6 +17,16 @@ export type MapImageType = (typeof MAP_IMAGE_TYPES)[number];
 export const MAP_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 /** Largest side of a layout image, in pixels (a 4K wall is 3840 wide; room for zoomed plans). */
 export const MAP_IMAGE_MAX_SIDE = 16_384;
+/**
+ * Most pixels of a layout image, width × height (8K, 7680 × 4320): a small file may declare a huge
+ * image, and every screen showing the map holds it decoded, 4 bytes a pixel.
+ */
+export const MAP_IMAGE_MAX_PIXELS = 7680 * 4320;
+/**
+ * The console shrinks a layout larger than this (4096 × 4096 pixels) before uploading it: a wall
+ * screen shows it at most this sharp, so the rest would only cost memory on every screen.
+ */
+export const MAP_IMAGE_DISPLAY_PIXELS = 4096 * 4096;
 /** Markers one map holds. */
 export const MAX_PLACEMENTS = 500;
 

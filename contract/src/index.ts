@@ -7,6 +7,7 @@ export * from './calendar.ts';
 export * from './common.ts';
 export * from './compare.ts';
 export * from './constants.ts';
+export * from './csv.ts';
 export * from './dashboard.ts';
 export * from './diagrams.ts';
 export * from './endpoint.ts';

@@ -118,6 +118,12 @@ export const SYSTEM_SETTING_IDENTIFIER = 'systemSetting';
 export const LOGO_MAX_BYTES = 256 * 1024;
 export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/svg+xml', 'image/webp'] as const;
 
+/**
+ * The internal hosts alarm webhooks may reach: host names, addresses and CIDR networks separated by
+ * commas or lines. Loopback, link-local and private addresses are refused unless listed here.
+ */
+export const WEBHOOK_ALLOWED_HOSTS_IDENTIFIER = 'webhookAllowedHosts';
+
 export const SysConfig = Type.Object({
   id: Type.Integer(),
   identifier: Type.String(),

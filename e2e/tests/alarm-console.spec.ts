@@ -141,6 +141,16 @@ test('rules, monitors on a region, maintenance windows and notification channels
   await routeDialog.getByTestId('notify-route-url').fill('ftp://nowhere');
   await routeDialog.getByRole('button', { name: /保\s*存/ }).click();
   await expect(routeDialog).toContainText('地址须以 http:// 或 https:// 开头');
+  // The cloud's metadata service is an internal address: refused on save.
+  await routeDialog.getByTestId('notify-route-url').fill('http://169.254.169.254/latest/meta-data/');
+  await routeDialog.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(page.getByText('拒绝：169.254.169.254 是内部地址').first()).toBeVisible();
+  // Loopback only once the plant's admin allows it (system settings); a rerun finds it saved (409).
+  const allowed = await request.post('/api/sysconfigs', {
+    headers,
+    data: { identifier: 'webhookAllowedHosts', name: 'webhook hosts', value: '127.0.0.1' },
+  });
+  expect([200, 409]).toContain(allowed.status());
   // Nothing listens on port 9 (discard): the test send fails and says why.
   await routeDialog.getByTestId('notify-route-url').fill('http://127.0.0.1:9/hook');
   await routeDialog.getByRole('button', { name: /保\s*存/ }).click();

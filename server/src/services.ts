@@ -115,6 +115,7 @@ export function buildServices(deps: ServiceDeps) {
     now,
     timeZone: config.telemetry.timeZone,
     log: log.child({ module: 'alarm-notify' }),
+    allowList: () => system.sysConfigs.webhookAllowList(),
   });
   const alarmRunner = createAlarmRunner({
     db,

@@ -170,7 +170,24 @@ export const en: Messages = {
   'alarm.backtestCategory': 'The device is not of the rule’s category',
   'alarm.notify.urlRequired': 'A webhook route needs a URL',
   'alarm.notify.recipientsRequired': 'An e-mail route needs at least one recipient',
+  'alarm.notify.urlInvalid': 'The webhook URL is not valid',
+  'alarm.notify.urlInternal':
+    'Refused: {host} is an internal address not on the allowed internal hosts (system settings)',
+  'alarm.notify.test.refused': 'Refused: HTTP {status}',
+  'alarm.notify.test.internal':
+    'Refused: {host} resolves to an internal address not on the allowed internal hosts (system settings)',
+  'alarm.notify.test.timeout': 'The receiver did not answer in time',
+  'alarm.notify.test.unreachable': 'The receiver could not be reached',
+  'alarm.notify.smtp.notConfigured': 'No SMTP server is set',
+  'alarm.notify.smtp.auth': 'Connected, but authentication was refused',
+  'alarm.notify.smtp.tls': 'TLS failed',
+  'alarm.notify.smtp.rejected': 'Connected, but the server did not accept the test mail',
+  'alarm.notify.smtp.unreachable': 'The SMTP server could not be reached',
+  'sysconfig.allowedHosts':
+    'Allowed internal hosts are host names, IP addresses or CIDR networks separated by commas or lines (“{entry}” is not)',
   'query.badCompare': 'A comparison needs either a shift or the base period start (startTime), not both',
+  'query.compareOutOfRange':
+    'The comparison would fall outside the years that can be read (1970–9999): use a smaller shift',
   'alarm.maintenanceRange': 'A maintenance window must end after it starts',
   'alarm.healthRange': 'The range must end after it starts',
   'alarm.healthRangeTooLong': 'The range can be at most {days} days long',
@@ -278,6 +295,7 @@ export const en: Messages = {
   'dashboard.imageUnreadable': 'The size of the image cannot be read: the file may be damaged',
   'dashboard.uploadCut': 'The upload was cut short and the file is incomplete: upload it again',
   'dashboard.imageSide': 'The image is {width}×{height}: at most {max} pixels a side',
+  'dashboard.imagePixels': 'The image is {width}×{height}, {pixels} pixels: at most {max} pixels in all',
   'dashboard.tooManyPlacements': 'The situation map holds at most {max} markers',
   'diagrams.notFound': 'Single-line diagram {id} does not exist',
   'diagrams.nameTaken': 'A single-line diagram named "{name}" already exists',

@@ -174,8 +174,25 @@ export const es: Messages = {
   'alarm.backtestCategory': 'El equipo no es de la categoría de la regla',
   'alarm.notify.urlRequired': 'Una ruta de webhook necesita una URL',
   'alarm.notify.recipientsRequired': 'Una ruta de correo necesita al menos un destinatario',
+  'alarm.notify.urlInvalid': 'La URL del webhook no es válida',
+  'alarm.notify.urlInternal':
+    'Rechazado: {host} es una dirección interna que no está entre los hosts internos permitidos (ajustes del sistema)',
+  'alarm.notify.test.refused': 'Rechazado: HTTP {status}',
+  'alarm.notify.test.internal':
+    'Rechazado: {host} resuelve a una dirección interna que no está entre los hosts internos permitidos (ajustes del sistema)',
+  'alarm.notify.test.timeout': 'El receptor no respondió a tiempo',
+  'alarm.notify.test.unreachable': 'No se pudo contactar con el receptor',
+  'alarm.notify.smtp.notConfigured': 'No hay servidor SMTP configurado',
+  'alarm.notify.smtp.auth': 'Conectado, pero la autenticación fue rechazada',
+  'alarm.notify.smtp.tls': 'Falló TLS',
+  'alarm.notify.smtp.rejected': 'Conectado, pero el servidor no aceptó el correo de prueba',
+  'alarm.notify.smtp.unreachable': 'No se pudo contactar con el servidor SMTP',
+  'sysconfig.allowedHosts':
+    'Los hosts internos permitidos son nombres de host, direcciones IP o redes CIDR separados por comas o líneas («{entry}» no lo es)',
   'query.badCompare':
     'Una comparación necesita un desplazamiento (shift) o el inicio del periodo base (startTime), no ambos',
+  'query.compareOutOfRange':
+    'La comparación quedaría fuera de los años que se pueden consultar (1970–9999): use un desplazamiento menor',
   'alarm.maintenanceRange': 'Un periodo de mantenimiento debe terminar después de empezar',
   'alarm.healthRange': 'El intervalo debe terminar después de empezar',
   'alarm.healthRangeTooLong': 'El intervalo puede durar como máximo {days} días',
@@ -284,6 +301,8 @@ export const es: Messages = {
   'dashboard.imageUnreadable': 'No se puede leer el tamaño de la imagen: el archivo puede estar dañado',
   'dashboard.uploadCut': 'La subida se interrumpió y el archivo está incompleto: vuelva a subirlo',
   'dashboard.imageSide': 'La imagen mide {width}×{height}: como máximo {max} píxeles por lado',
+  'dashboard.imagePixels':
+    'La imagen mide {width}×{height}, {pixels} píxeles: como máximo {max} píxeles en total',
   'dashboard.tooManyPlacements': 'El mapa de situación admite como máximo {max} marcadores',
   'diagrams.notFound': 'El esquema unifilar {id} no existe',
   'diagrams.nameTaken': 'Ya existe un esquema unifilar llamado "{name}"',

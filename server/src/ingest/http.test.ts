@@ -123,18 +123,34 @@ describe.each(dialects())('HTTP ingest on %s', (dialect) => {
     // A device that asks for another language gets it.
     const spanish = await post('/api/telemetry', '', { ...json, 'accept-language': 'es' });
     expect(spanish.json().message).not.toBe(empty.json().message);
-    // __proto__ is a key like any other: not an ability, so rejected by name; nothing is polluted.
+    // __proto__ is a key like any other: beside ts/values it makes the message bad (400, nothing
+    // written), inside values it is no ability; nothing is polluted.
     const proto = await post(
       '/api/telemetry',
       '{"values":{"__proto__":{"polluted":true},"P":4},"__proto__":{"ts":1}}',
       json,
     );
-    expect(proto.statusCode, proto.body).toBe(200);
+    expect(proto.statusCode, proto.body).toBe(400);
     expect(proto.json().data).toEqual({
+      accepted: 0,
+      rejected: [
+        { index: 0, metric: '__proto__', reason: 'bad message' },
+        { index: 0, metric: '__proto__', reason: 'bad message' },
+        { index: 0, metric: 'P', reason: 'bad message' },
+      ],
+    });
+    // In a batch, only the bad message is refused.
+    const batch = await post(
+      '/api/telemetry',
+      '[{"__proto__":{},"values":{"P":4}},{"values":{"P":5}}]',
+      json,
+    );
+    expect(batch.statusCode, batch.body).toBe(200);
+    expect(batch.json().data).toEqual({
       accepted: 1,
       rejected: [
         { index: 0, metric: '__proto__', reason: 'bad message' },
-        { index: 0, metric: '__proto__', reason: 'unknown metric' },
+        { index: 0, metric: 'P', reason: 'bad message' },
       ],
     });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -182,9 +198,14 @@ describe.each(dialects())('HTTP ingest on %s', (dialect) => {
         JSON.stringify({ ts: now, values: { P: 2 }, x: 1 }),
         headers,
       );
+      // A key beside ts/values: the message is bad, its values not written (docs/ingest.md).
+      expect(extra.statusCode).toBe(400);
       expect(extra.json().data).toEqual({
-        accepted: 1,
-        rejected: [{ index: 0, metric: 'x', reason: 'bad message' }],
+        accepted: 0,
+        rejected: [
+          { index: 0, metric: 'x', reason: 'bad message' },
+          { index: 0, metric: 'P', reason: 'bad message' },
+        ],
       });
     });
 

@@ -25,7 +25,10 @@ export interface Incoming {
   values: [metric: string, value: unknown][] | null;
   /** Line protocol: the measurement, tried as `measurement_field` when `field` is not an ability. */
   measurement?: string;
-  /** Keys a timed JSON message carries beside `ts` and `values`: refused by name, never dropped unseen. */
+  /**
+   * Keys a timed JSON message carries beside `ts` and `values`: the message is refused (its values
+   * too), the keys named, never dropped unseen.
+   */
   unexpected?: string[];
 }
 
@@ -125,9 +128,15 @@ export function createIngestService(deps: IngestDeps) {
         reject(source, device.identifier, reason, count, metric ? `${metric} (#${index})` : `#${index}`);
       };
       for (const item of items) {
-        for (const key of item.unexpected ?? []) refuse(item.index, key, 'bad message');
         if (item.values === null) {
           refuse(item.index, null, 'bad message');
+          continue;
+        }
+        // A key beside ts/values makes the whole message bad: its values are not written either
+        // (a device sending {"__proto__":…,"values":…} is told, not half-taken).
+        if (item.unexpected?.length) {
+          for (const key of item.unexpected) refuse(item.index, key, 'bad message');
+          for (const [metric] of item.values) refuse(item.index, metric, 'bad message');
           continue;
         }
         const ts = pointTime(item.ts, arrival, oldest);

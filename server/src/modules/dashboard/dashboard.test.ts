@@ -110,6 +110,12 @@ describe.each(dialects())('situation overview API on %s', (dialect) => {
     const huge = await upload('plan.png', pngHead(20_000, 1000));
     expect(huge.status).toBe(422);
     expect(huge.body.message).toBe('The image is 20000×1000: at most 16384 pixels a side');
+    // A few bytes declaring 16384 × 16384: every side allowed, the whole far too many pixels.
+    const bomb = await upload('plan.png', Buffer.concat([pngHead(16_384, 16_384), Buffer.alloc(32 * 1024)]));
+    expect(bomb.status).toBe(422);
+    expect(bomb.body.message).toBe(
+      'The image is 16384×16384, 268435456 pixels: at most 33177600 pixels in all',
+    );
     expect((await upload('plan.png', pngHead(10, 10), token, 'other')).status).toBe(400);
     // Nothing was stored by any of them.
     expect((await ok(api.get('/api/dashboard/map'))).image).toBeNull();
@@ -154,6 +160,35 @@ describe.each(dialects())('situation overview API on %s', (dialect) => {
       (await asViewer.post('/api/dashboard/placements', { resourceType: 'thing', resourceId: 1, x: 0, y: 0 }))
         .status,
     ).toBe(403);
+  });
+
+  it('places one marker at once from many requests: every one answers, one marker stays', async () => {
+    const thing = plant.things[1]!;
+    const region = await ok(api.post('/api/regions', { name: '并发车间' }));
+    for (const [resourceType, resourceId] of [
+      ['thing', thing.id],
+      ['region', region.id],
+    ] as const) {
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          api.post('/api/dashboard/placements', { resourceType, resourceId, x: i / 12, y: 0.5 }),
+        ),
+      );
+      expect(
+        answers.map((a) => a.status),
+        JSON.stringify(answers.find((a) => a.status !== 200)?.body),
+      ).toEqual(answers.map(() => 200));
+      expect(new Set(answers.map((a) => a.body.data.id)).size).toBe(1);
+      const map = await ok(api.get('/api/dashboard/map'));
+      const markers = map.placements.filter(
+        (p: { resourceType: string; resourceId: number }) =>
+          p.resourceType === resourceType && p.resourceId === resourceId,
+      );
+      expect(markers).toHaveLength(1);
+      expect((await api.del(`/api/dashboard/placements/${markers[0].id}`)).status).toBe(200);
+    }
+    // The plant's totals below sum its top regions: this one goes again.
+    expect((await api.del(`/api/regions/${region.id}`)).status).toBe(200);
   });
 
   it('places, moves and removes markers as fractions of the image', async () => {

@@ -109,22 +109,17 @@ export async function countPlacements(db: Db): Promise<number> {
   return Number(row.n);
 }
 
-/** Places a thing or region, or moves it when it is already on the map; answers the marker's id. */
+/**
+ * Places a thing or region, or moves it when it is already on the map; answers the marker's id.
+ * One statement against the unique index, so two placements of one marker at once both land
+ * (the later position wins) instead of the second failing on a duplicate key.
+ */
 export async function upsertPlacement(
   db: Db,
   input: { resourceType: 'thing' | 'region'; resourceId: number; x: number; y: number },
   now: string,
 ): Promise<number> {
   const column = input.resourceType === 'thing' ? 'thing_id' : 'region_id';
-  const existing = await db
-    .selectFrom('dashboard_placements')
-    .select('id')
-    .where(column, '=', input.resourceId)
-    .executeTakeFirst();
-  if (existing) {
-    await movePlacement(db, existing.id, input, now);
-    return existing.id;
-  }
   const row = await db
     .insertInto('dashboard_placements')
     .values({
@@ -134,6 +129,7 @@ export async function upsertPlacement(
       y: input.y,
       updated_at: now,
     })
+    .onConflict((oc) => oc.column(column).doUpdateSet({ x: input.x, y: input.y, updated_at: now }))
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

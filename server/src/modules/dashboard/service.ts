@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type AlarmCounts,
+  MAP_IMAGE_MAX_PIXELS,
   MAP_IMAGE_MAX_SIDE,
   MAX_PLACEMENTS,
   type MapImage,
@@ -278,6 +279,13 @@ export function createDashboardService(deps: DashboardDeps) {
           422,
           { width, height, max: MAP_IMAGE_MAX_SIDE },
           { message: 'dashboard.imageSide' },
+        );
+      if (width * height > MAP_IMAGE_MAX_PIXELS)
+        throw new AppError(
+          'UNPROCESSABLE',
+          422,
+          { width, height, pixels: width * height, max: MAP_IMAGE_MAX_PIXELS },
+          { message: 'dashboard.imagePixels' },
         );
       const row: repo.ImageRow = {
         type: sniffed.type,

@@ -125,6 +125,44 @@ describe.each(dialects())('query comparisons and automatic buckets on %s', (dial
     expect(empty.status).toBe(400);
   });
 
+  it('refuses a shift beyond the years the calendar reads with a 400, whatever its unit', async () => {
+    const cases = [
+      [-100_000, 'year', 400],
+      [100_000, 'year', 400],
+      [-100_000, 'month', 400],
+      [100_000, 'month', 400],
+      [-100_000, 'week', 400],
+      // 1,917 years on: year 3943, still on the calendar.
+      [100_000, 'week', 200],
+      [-100_000, 'day', 400],
+      [-100_000, 'hour', 200],
+    ] as const;
+    for (const [amount, unit, status] of cases) {
+      const res = await english.post('/api/query/data', {
+        resourceType: 'thing',
+        resourceId: meter().id,
+        metricIdentifier: 'P',
+        groupByTime: 'day',
+        startTime: sh('2026-11-01 00:00'),
+        endTime: sh('2026-11-03 00:00'),
+        compare: { shift: { amount, unit } },
+      });
+      expect(res.status, `${amount} ${unit}: ${JSON.stringify(res.body)}`).toBe(status);
+      if (status === 400) expect(res.body.message).toContain('outside the years');
+    }
+    const years = await api.post('/api/query/data', {
+      resourceType: 'thing',
+      resourceId: meter().id,
+      metricIdentifier: 'P',
+      groupByTime: 'day',
+      startTime: sh('2026-11-01 00:00'),
+      endTime: sh('2026-11-03 00:00'),
+      compare: { shift: { amount: -100_000, unit: 'year' } },
+    });
+    expect(years.status).toBe(400);
+    expect(years.body.message).toBe('对比期超出可查询的年份（1970–9999 年）：请缩小偏移');
+  });
+
   it('automatic buckets: the server picks the width from the one table and says which', async () => {
     const answer = await data({
       groupByTime: 'auto',

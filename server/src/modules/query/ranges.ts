@@ -2,10 +2,12 @@ import {
   bucketOfWidth,
   type CompareResult,
   type GroupByTime,
+  MAX_EPOCH_MS,
   type MetricQuery,
   type QueryComparison,
   toMillis,
 } from '@kilowatch/contract';
+import { AppError } from '../../errors.ts';
 import {
   type BucketSpec,
   bucketStart,
@@ -141,6 +143,9 @@ export function compareRange(
   } else {
     return null;
   }
+  if (!withinCalendar(range.start, shift) || !withinCalendar(range.end, shift)) {
+    throw new AppError('BAD_REQUEST', 400, {}, { message: 'query.compareOutOfRange' });
+  }
   let start = calendar.shift(range.start, shift.amount, shift.unit);
   let end = q.period
     ? calendar.periodRange(q.period, start).end
@@ -153,6 +158,23 @@ export function compareRange(
     end = calendar.shift(end, alignDays, 'day');
   }
   return { start, end, shift, alignDays };
+}
+
+/**
+ * Whether `ts` moved by `shift` stays in the years the plant calendar reads (1970 to 9999): worked
+ * in UTC, without the zone, which moves it by less than the two days of margin. A shift beyond
+ * (−100,000 years) is a 400, not a RangeError from the zone's clock.
+ */
+function withinCalendar(ts: number, shift: Shift): boolean {
+  const margin = 2 * DAY;
+  let moved: number;
+  if (shift.unit === 'month') {
+    const at = new Date(ts);
+    moved = Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + shift.amount, at.getUTCDate());
+  } else {
+    moved = ts + shift.amount * (shift.unit === 'day' ? DAY : 1);
+  }
+  return Number.isFinite(moved) && moved >= margin && moved <= MAX_EPOCH_MS - margin;
 }
 
 /** The shift that moves the query's range to start at `at`, in the units its calendar counts. */

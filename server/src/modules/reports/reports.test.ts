@@ -192,8 +192,18 @@ describe.each(dialects())('KPI reports on %s', (dialect) => {
     expect(refused.status).toBe(409);
     expect(refused.body.message).toBe('报表“月报”已发布，只读；请管理员取消发布后再修改');
     expect((await keeper.patch(`/api/reports/${report.id}`, { name: '改' })).status).toBe(409);
-    // A folder holding a published report cannot be deleted by an editor either.
+    // A folder holding a published report cannot be deleted, renamed or moved by an editor either.
     expect((await keeper.del(`/api/reports/${folder.id}`)).status).toBe(409);
+    const renamed = await keeper.patch(`/api/reports/${folder.id}`, { name: '改名' });
+    expect(renamed.status).toBe(409);
+    expect(renamed.body.message).toBe('报表“月报”已发布，只读；请管理员取消发布后再修改');
+    const top = await ok(keeper.post('/api/reports/0/children', { name: '别处', folder: true }));
+    expect((await keeper.patch(`/api/reports/${folder.id}`, { parentId: top.id })).status).toBe(409);
+    expect(
+      (await api.get('/api/reports')).body.data.find((n: { id: number }) => n.id === folder.id),
+    ).toMatchObject({ name: folder.name, parentId: null });
+    expect((await api.patch(`/api/reports/${folder.id}`, { name: folder.name })).status).toBe(200);
+    await ok(keeper.del(`/api/reports/${top.id}`));
     expect((await keeper.post(`/api/reports/${report.id}/publish`, { published: false })).status).toBe(403);
     expect((await api.patch(`${base}/${component.id}`, { title: '管理员改' })).status).toBe(200);
 

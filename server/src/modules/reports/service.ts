@@ -120,8 +120,12 @@ export function createReportsService(deps: ReportsDeps) {
         const rows = await repo.allReports(trx);
         const row = rows.find((r) => r.id === id);
         if (!row) throw notFound(id);
-        if (row.published_at !== null && !actor.admin) {
-          throw new AppError('CONFLICT', 409, { name: row.name }, { message: 'reports.published' });
+        // A folder holding a published report is as read-only as the report (docs/reports.md):
+        // renaming or moving it would change where the report's readers find it.
+        const subtree = repo.subtree(rows, id);
+        const published = rows.find((r) => subtree.includes(r.id) && r.published_at !== null);
+        if (published && !actor.admin) {
+          throw new AppError('CONFLICT', 409, { name: published.name }, { message: 'reports.published' });
         }
         const change: { name?: string; parent_id?: number | null; sort?: number; updated_at: string } = {
           updated_at: stamp(),
@@ -134,7 +138,7 @@ export function createReportsService(deps: ReportsDeps) {
             const parent = rows.find((r) => r.id === parentId);
             if (!parent) throw notFound(parentId);
             if (parent.folder !== 1) throw unprocessable('reports.parentNotFolder');
-            const moved = repo.subtree(rows, id);
+            const moved = subtree;
             if (moved.includes(parentId)) throw unprocessable('reports.moveIntoItself');
             const depthBelow = Math.max(...moved.map((m) => repo.levelOf(rows, m))) - repo.levelOf(rows, id);
             if (repo.levelOf(rows, parentId) + 1 + depthBelow > REPORT_MAX_DEPTH) {

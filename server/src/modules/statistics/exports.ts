@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import {
+  csvLine,
   type ErpConfig,
   type ErpField,
   type ExportFormat,
@@ -37,11 +38,8 @@ const PERIOD_FORMAT: Record<string, string> = {
 /** Rows written between two waits for the reader (a chunk's worth of lines, some 100 KB). */
 const ROWS_PER_WAIT = 500;
 
-const csvCell = (value: Cell): string => {
-  if (value === null) return '';
-  if (typeof value === 'number') return value.toFixed(STATISTICS_DECIMALS);
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-};
+/** Numbers in CSV: 2 decimals; text goes through the one writer the console's exports use too. */
+const csvNumber = (value: number): string => value.toFixed(STATISTICS_DECIMALS);
 
 export interface SheetSpec {
   name: string;
@@ -151,7 +149,7 @@ function csvWriter(out: Writable): TableWriter {
     async row(cells) {
       if (out.destroyed) throw new ReaderGone();
       if (sheets !== 1) return;
-      out.write(`${cells.map(csvCell).join(',')}\r\n`);
+      out.write(`${csvLine(cells, csvNumber)}\r\n`);
       if (++written % ROWS_PER_WAIT === 0) await drained(out);
     },
     async end() {

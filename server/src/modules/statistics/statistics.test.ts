@@ -233,6 +233,26 @@ describe.each(dialects())('statistics API on %s', (dialect) => {
     });
     expect(backwards.statusCode).toBe(400);
     expect(backwards.json().message).toBe('El intervalo de la estadística debe terminar después de empezar');
+    // A comparison 100,000 years back: a clean 400 in the caller's language, on the range and the file.
+    for (const url of ['/api/statistics/range', '/api/statistics/output']) {
+      const ancient = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { ...bearer(token), 'accept-language': 'es' },
+        payload: {
+          resourceType: 'thing',
+          resourceIds: [m1.id],
+          metricIdentifier: 'EP',
+          period: 'day',
+          startTime: NOV20,
+          compare: { shift: { amount: -100_000, unit: 'year' } },
+        },
+      });
+      expect(ancient.statusCode, ancient.body).toBe(400);
+      expect(ancient.json().message).toBe(
+        'La comparación quedaría fuera de los años que se pueden consultar (1970–9999): use un desplazamiento menor',
+      );
+    }
   });
 
   it('keeps filter groups: CRUD, validation in three languages, and statistics per filter', async () => {

@@ -1,4 +1,12 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import nodemailer from 'nodemailer';
+import {
+  type AllowList,
+  checkUrlHost,
+  guardedLookup,
+  InternalAddressRefused,
+} from '../../../shared/outbound-address.ts';
 import { type NotifyMessage, SIGNATURE_HEADER, signature } from './message.ts';
 
 export interface WebhookTarget {
@@ -19,33 +27,65 @@ export interface SmtpServer {
 /** How long an SMTP server may take for each step (connect, greeting, each command), ms. */
 const SMTP_TIMEOUT_MS = 15_000;
 
+/** The receiver answered, but not with a 2xx (a redirect included: redirects are not followed). */
+export class WebhookRefused extends Error {
+  constructor(readonly status: number) {
+    super(`HTTP ${status}`);
+    this.name = 'WebhookRefused';
+  }
+}
+
+/** No answer within the route's timeout. */
+export class WebhookTimeout extends Error {
+  constructor() {
+    super('no answer in time');
+    this.name = 'WebhookTimeout';
+  }
+}
+
 /**
  * Posts the message's JSON body; anything but a 2xx answer, or no answer in time, is a failure.
+ * Internal addresses are refused unless `allow` lists them (shared/outbound-address.ts): the typed
+ * host before connecting, and every address the name resolves to inside the connection's lookup.
+ * The receiver's body is drained, never kept: its words are not the server's to repeat.
  * `stop` cuts the call short when the server shuts down.
  */
 export async function sendWebhook(
   target: WebhookTarget,
   message: NotifyMessage,
+  allow: AllowList,
   stop?: AbortSignal,
 ): Promise<void> {
+  const url = new URL(target.url);
+  checkUrlHost(url, allow);
   const body = JSON.stringify(message.body);
-  const headers: Record<string, string> = {
+  const headers: Record<string, string | number> = {
     'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
     'user-agent': 'Kilowatch-Alarms',
   };
   if (target.secret) headers[SIGNATURE_HEADER] = signature(target.secret, body);
-  const response = await fetch(target.url, {
-    method: 'POST',
-    headers,
-    body,
-    redirect: 'error',
-    signal: stop
-      ? AbortSignal.any([AbortSignal.timeout(target.timeoutMs), stop])
-      : AbortSignal.timeout(target.timeoutMs),
+  const timeout = AbortSignal.timeout(target.timeoutMs);
+  const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  await new Promise<void>((resolve, reject) => {
+    const fail = (error: unknown) => reject(timeout.aborted ? new WebhookTimeout() : error);
+    const call = request(
+      url,
+      { method: 'POST', headers, signal, lookup: guardedLookup(allow) },
+      (response) => {
+        response.on('error', fail);
+        response.on('end', () => {
+          const status = response.statusCode ?? 0;
+          if (status >= 200 && status < 300) resolve();
+          else reject(new WebhookRefused(status));
+        });
+        response.resume();
+      },
+    );
+    call.on('error', fail);
+    call.end(body);
   });
-  // Drain the body so the connection is released; its text says why on a failure.
-  const answer = await response.text();
-  if (!response.ok) throw new Error(`HTTP ${response.status}${answer ? `: ${answer.slice(0, 200)}` : ''}`);
 }
 
 /** Thrown when no SMTP server is set (alarm centre → notification settings): a state, not a fault. */
@@ -97,6 +137,45 @@ export async function sendMail(server: SmtpServer, mail: Mail, stop?: AbortSigna
     stop?.removeEventListener('abort', cut);
     transport.close();
   }
+}
+
+/** Why a test send failed, from a fixed set: never the remote's own words or error codes. */
+export type FailureKey =
+  | 'alarm.notify.test.refused'
+  | 'alarm.notify.test.internal'
+  | 'alarm.notify.test.timeout'
+  | 'alarm.notify.test.unreachable'
+  | 'alarm.notify.smtp.notConfigured'
+  | 'alarm.notify.smtp.auth'
+  | 'alarm.notify.smtp.tls'
+  | 'alarm.notify.smtp.rejected'
+  | 'alarm.notify.smtp.unreachable';
+
+const TLS_CODE = /^(ERR_SSL|ERR_TLS|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED)/;
+
+/** The SMTP outcome of a nodemailer error: authentication, TLS, a mail refused once connected, or unreachable. */
+function smtpFailure(error: Error & { code?: unknown; originalCode?: unknown }): FailureKey {
+  const codes = [error.code, error.originalCode].filter((c): c is string => typeof c === 'string');
+  if (codes.some((c) => c === 'EAUTH' || c === 'ENOAUTH')) return 'alarm.notify.smtp.auth';
+  if (codes.some((c) => c === 'ETLS' || c === 'EREQUIRETLS' || TLS_CODE.test(c)))
+    return 'alarm.notify.smtp.tls';
+  if (codes.some((c) => c === 'EENVELOPE' || c === 'EMESSAGE')) return 'alarm.notify.smtp.rejected';
+  return 'alarm.notify.smtp.unreachable';
+}
+
+/** A failed send as one of the fixed outcomes a test answers, with the parameters its message takes. */
+export function failureOf(
+  error: unknown,
+  channel: 'webhook' | 'email',
+): { key: FailureKey; params: Record<string, string | number> } {
+  if (error instanceof WebhookRefused)
+    return { key: 'alarm.notify.test.refused', params: { status: error.status } };
+  if (error instanceof InternalAddressRefused)
+    return { key: 'alarm.notify.test.internal', params: { host: error.host } };
+  if (error instanceof WebhookTimeout) return { key: 'alarm.notify.test.timeout', params: {} };
+  if (error instanceof SmtpNotConfigured) return { key: 'alarm.notify.smtp.notConfigured', params: {} };
+  if (channel === 'email' && error instanceof Error) return { key: smtpFailure(error), params: {} };
+  return { key: 'alarm.notify.test.unreachable', params: {} };
 }
 
 /** Mails the message's subject and text to the recipients through the configured SMTP server. */

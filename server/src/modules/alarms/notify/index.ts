@@ -18,7 +18,12 @@ export { alarmNotifyRoutes, createNotifier, createNotifySettings, SmtpNotConfigu
  */
 export function createAlarmNotify(deps: NotifierDeps & { db: Kysely<DB> }) {
   const notifier = createNotifier(deps);
-  const settings = createNotifySettings({ db: deps.db, now: deps.now, notifier });
+  const settings = createNotifySettings({
+    db: deps.db,
+    now: deps.now,
+    notifier,
+    ...(deps.allowList ? { allowList: deps.allowList } : {}),
+  });
   return { notifier, settings };
 }
 

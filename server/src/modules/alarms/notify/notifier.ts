@@ -1,7 +1,8 @@
 import type { NotifyEvent } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/index.ts';
-import { sendEmail, sendWebhook } from './channels.ts';
+import { type AllowList, EMPTY_ALLOW_LIST } from '../../../shared/outbound-address.ts';
+import { type FailureKey, failureOf, sendEmail, sendWebhook } from './channels.ts';
 import {
   type ActionFacts,
   type Backoff,
@@ -31,7 +32,17 @@ export interface NotifierDeps {
   /** How often the outbox is looked at for due notifications, ms. */
   pollMs?: number;
   senders?: Senders;
+  /**
+   * The internal hosts webhooks may reach (the `webhookAllowedHosts` system setting), read at each
+   * send so a change applies at once; none when left out.
+   */
+  allowList?: () => Promise<AllowList>;
 }
+
+/** How a test send went: sent, or one of the fixed failures (channels.ts failureOf). */
+export type TestOutcome =
+  | { ok: true }
+  | { ok: false; key: FailureKey; params: Record<string, string | number> };
 
 const iso = (ms: number) => new Date(ms).toISOString();
 /** Sent and given-up notifications are kept this long for the outbox list, then forgotten. */
@@ -62,6 +73,7 @@ export function createNotifier(deps: NotifierDeps) {
   const backoff = deps.backoff ?? DEFAULT_BACKOFF;
   const concurrency = deps.concurrency ?? 4;
   const senders = deps.senders ?? { webhook: sendWebhook, email: sendEmail };
+  const allowList = deps.allowList ?? (async () => EMPTY_ALLOW_LIST);
   let queued: Promise<void> = Promise.resolve();
   const inFlight = new Map<number, Promise<void>>();
   let pumping: Promise<void> | undefined;
@@ -99,6 +111,7 @@ export function createNotifier(deps: NotifierDeps) {
       await senders.webhook(
         { url: route.url, secret: route.secret, timeoutMs: route.timeoutMs },
         message,
+        await allowList(),
         stopping.signal,
       );
     } else {
@@ -231,7 +244,7 @@ export function createNotifier(deps: NotifierDeps) {
     /** Forgets old sent and given-up notifications now (start() does it hourly). */
     prune,
     /** Sends a test message through a route at once, outside the outbox. */
-    async test(route: repo.RouteRecord): Promise<{ ok: boolean; error: string | null }> {
+    async test(route: repo.RouteRecord): Promise<TestOutcome> {
       const at = now();
       const message = renderMessage(
         'raise',
@@ -252,9 +265,9 @@ export function createNotifier(deps: NotifierDeps) {
       );
       try {
         await deliver(route, message);
-        return { ok: true, error: null };
+        return { ok: true };
       } catch (error) {
-        return { ok: false, error: reason(error) };
+        return { ok: false, ...failureOf(error, route.channel) };
       }
     },
   };

@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer } from 'node:net';
+import { WEBHOOK_ALLOWED_HOSTS_IDENTIFIER } from '@kilowatch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, dialects, login, type TestApp } from '../../../../test/helpers.ts';
 import { smtpReceiver } from '../../../../test/smtp-receiver.ts';
 import { type Plant, seedPlant } from '../../../ingest/testing.ts';
+import { client, editorWith, roleGranting } from '../../system/testing.ts';
 import { type Api, apiAs } from '../../things/testing.ts';
 import { signature } from './message.ts';
 
@@ -49,6 +51,13 @@ describe.each(dialects())('alarm notifications through the app on %s', (dialect)
     t = await buildTestApp(dialect);
     api = apiAs(() => t.app, (await login(t.app)).token);
     plant = await seedPlant(api, 1);
+    // The receivers of this suite listen on loopback: the plant's admin allows it.
+    const allowed = await api.post('/api/sysconfigs', {
+      identifier: WEBHOOK_ALLOWED_HOSTS_IDENTIFIER,
+      name: 'webhook hosts',
+      value: '127.0.0.1',
+    });
+    expect(allowed.status, JSON.stringify(allowed.body)).toBe(200);
   });
   afterAll(async () => {
     await t.close();
@@ -171,10 +180,130 @@ describe.each(dialects())('alarm notifications through the app on %s', (dialect)
       await close();
     }
     const refused = await api.post('/api/alarm/notify/smtp/test', { to: 'shift@plant.example' });
-    expect(refused.body.data.ok).toBe(false);
-    expect(refused.body.data.error).toMatch(/ECONNREFUSED|connect/i);
+    expect(refused.body.data).toEqual({ ok: false, error: '无法连接 SMTP 服务器' });
     await api.put('/api/alarm/notify/smtp', { ...settings, host: '' });
     const unset = await api.post('/api/alarm/notify/smtp/test', { to: 'shift@plant.example' });
-    expect(unset.body.data).toEqual({ ok: false, error: 'SMTP server not configured' });
+    expect(unset.body.data).toEqual({ ok: false, error: '尚未设置 SMTP 服务器' });
+  });
+
+  it('answers the SMTP test with a fixed set of outcomes, never the remote’s words', async () => {
+    const test = async (settings: object, language = 'en') => {
+      const saved = await api.put('/api/alarm/notify/smtp', {
+        host: '127.0.0.1',
+        username: '',
+        password: '',
+        from: 'kilowatch@plant.example',
+        ...settings,
+      });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/alarm/notify/smtp/test',
+        headers: { 'x-authorization': `Bearer ${(await login(t.app)).token}`, 'accept-language': language },
+        payload: { to: 'shift@plant.example' },
+      });
+      return res.json().data as { ok: boolean; error: string | null };
+    };
+    // Another service on the port: its banner is not repeated, and it reads as unreachable.
+    const ssh = createTcpServer((socket) => socket.end('SSH-2.0-OpenSSH_9.6 secret-build\r\n'));
+    await new Promise<void>((resolve) => ssh.listen(0, '127.0.0.1', resolve));
+    const sshPort = (ssh.address() as AddressInfo).port;
+    const mail = await smtpReceiver({ username: 'alarms', password: 'right-pw' });
+    try {
+      const banner = await test({ port: sshPort, security: 'none' });
+      expect(banner).toEqual({ ok: false, error: 'The SMTP server could not be reached' });
+      expect(
+        await test({ port: mail.port, security: 'none', username: 'alarms', password: 'wrong' }),
+      ).toEqual({
+        ok: false,
+        error: 'Connected, but authentication was refused',
+      });
+      expect(await test({ port: mail.port, security: 'tls' }, 'es')).toEqual({
+        ok: false,
+        error: 'Falló TLS',
+      });
+      expect(
+        await test({ port: mail.port, security: 'none', username: 'alarms', password: 'right-pw' }),
+      ).toEqual({ ok: true, error: null });
+    } finally {
+      await mail.close();
+      await new Promise<void>((resolve) => ssh.close(() => resolve()));
+    }
+    // A closed port answers as a silent one would: the test tells no open port from a closed one.
+    expect(await test({ port: sshPort, security: 'none' })).toEqual({
+      ok: false,
+      error: 'The SMTP server could not be reached',
+    });
+  });
+
+  it('lets only admins set or test the SMTP server; webhook tests say the status, not the body', async () => {
+    const admin = client(() => t.app, (await login(t.app)).token);
+    const role = await roleGranting(admin, 'rules-only', ['/alarm_center/alarm_rule']);
+    const editor = (await editorWith(() => t.app, admin, 'rules-editor', [role])).api;
+    const smtp = { host: '127.0.0.1', port: 22, security: 'none', username: '', from: 'a@plant.example' };
+    expect((await editor.put('/api/alarm/notify/smtp', smtp)).status).toBe(403);
+    expect((await editor.post('/api/alarm/notify/smtp/test', { to: 'a@plant.example' })).status).toBe(403);
+    expect((await editor.get('/api/alarm/notify/smtp')).status).toBe(200);
+
+    // The editor may not aim a webhook at the cloud's metadata service or at the server itself.
+    const route = {
+      name: '内网',
+      channel: 'webhook',
+      severities: ['major'],
+      events: ['raise'],
+      enabled: true,
+    };
+    const metadata = await editor.post('/api/alarm/notify/routes', {
+      ...route,
+      url: 'http://169.254.169.254/latest/meta-data/',
+    });
+    expect(metadata.status).toBe(400);
+    expect(metadata.body.message).toBe('拒绝：169.254.169.254 是内部地址，且不在系统设置允许的内部主机中');
+    expect(
+      (await editor.post('/api/alarm/notify/routes', { ...route, url: 'http://[::1]:8080/' })).status,
+    ).toBe(400);
+
+    const internal = createServer((_req, res) => {
+      res.statusCode = 403;
+      res.end('{"token":"internal-secret"}');
+    });
+    await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
+    try {
+      const saved = await editor.post('/api/alarm/notify/routes', {
+        ...route,
+        url: `http://127.0.0.1:${(internal.address() as AddressInfo).port}/`,
+      });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      const tested = await editor.post(`/api/alarm/notify/routes/${saved.body.data.id}/test`, {});
+      expect(tested.body.data).toEqual({ ok: false, error: '被拒绝：HTTP 403' });
+      await editor.del(`/api/alarm/notify/routes/${saved.body.data.id}`);
+    } finally {
+      await new Promise<void>((resolve) => internal.close(() => resolve()));
+    }
+  });
+
+  it('checks the allowed internal hosts when an admin saves them', async () => {
+    const bad = await api.post('/api/sysconfigs', {
+      identifier: WEBHOOK_ALLOWED_HOSTS_IDENTIFIER,
+      name: 'again',
+      value: 'x',
+    });
+    expect(bad.status).toBe(409);
+    const list = await api.get(`/api/sysconfigs?identifier=${WEBHOOK_ALLOWED_HOSTS_IDENTIFIER}`);
+    const { id } = list.body.data.list[0];
+    for (const value of ['10.0.0.0/33', 'http://scada', '1.2.3.4/8/1', 'bad_host!']) {
+      const res = await api.put(`/api/sysconfigs/${id}`, {
+        identifier: WEBHOOK_ALLOWED_HOSTS_IDENTIFIER,
+        name: 'webhook hosts',
+        value,
+      });
+      expect(res.status, value).toBe(400);
+    }
+    const ok = await api.put(`/api/sysconfigs/${id}`, {
+      identifier: WEBHOOK_ALLOWED_HOSTS_IDENTIFIER,
+      name: 'webhook hosts',
+      value: '127.0.0.1, scada.plant.local\n10.20.0.0/16 fd00::/8',
+    });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
   });
 });

@@ -5,12 +5,16 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { buildTestApp, dialects, type TestApp } from '../../../../test/helpers.ts';
 import { smtpReceiver } from '../../../../test/smtp-receiver.ts';
 import type { DB } from '../../../db/index.ts';
+import { parseAllowList } from '../../../shared/outbound-address.ts';
 import { signature } from './message.ts';
 import { createNotifier, type Notifier } from './notifier.ts';
+import * as repo from './repository.ts';
 import { createNotifySettings, type NotifySettings } from './service.ts';
 
 const silent = { error: () => {}, warn: () => {} };
 const backoff = { baseMs: 5_000, maxMs: 60_000, maxAttempts: 4 };
+/** The suite's receivers listen on loopback, which webhooks reach only when an admin allows it. */
+const loopbackAllowed = async () => parseAllowList('127.0.0.1');
 
 interface Received {
   headers: IncomingMessage['headers'];
@@ -48,7 +52,15 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
   let alarmSeq = 0;
 
   const build = () =>
-    createNotifier({ db, now: t.clock.now, timeZone: 'Asia/Shanghai', log: silent, backoff, concurrency: 2 });
+    createNotifier({
+      db,
+      now: t.clock.now,
+      timeZone: 'Asia/Shanghai',
+      log: silent,
+      backoff,
+      concurrency: 2,
+      allowList: loopbackAllowed,
+    });
 
   /** An alarm in history, as the engine writes it. */
   async function alarm(severity: string, returned = false): Promise<number> {
@@ -99,7 +111,7 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
   });
   beforeEach(() => {
     notifier = build();
-    settings = createNotifySettings({ db, now: t.clock.now, notifier });
+    settings = createNotifySettings({ db, now: t.clock.now, notifier, allowList: loopbackAllowed });
   });
   afterEach(async () => {
     await notifier.stop();
@@ -373,12 +385,114 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
         url: hook.url,
         enabled: true,
       });
-      expect(await settings.testRoute(route.id)).toEqual({ ok: false, error: 'HTTP 500: busy' });
-      expect(await settings.testRoute(route.id)).toEqual({ ok: true, error: null });
+      // The receiver's status in the caller's language, never its body ("busy").
+      expect(await settings.testRoute(route.id, 'zh')).toEqual({ ok: false, error: '被拒绝：HTTP 500' });
+      expect(await settings.testRoute(route.id, 'en')).toEqual({ ok: true, error: null });
       expect(JSON.parse(hook.calls[1]!.body).alarm.rule).toBe('测试通知');
       expect(await outbox()).toEqual([]);
     } finally {
       await hook.close();
+    }
+  });
+
+  it('refuses internal addresses on save and at send time unless an admin allows them', async () => {
+    const hook = await receiver(0);
+    const port = new URL(hook.url).port;
+    const nothingAllowed = createNotifier({ db, now: t.clock.now, timeZone: 'UTC', log: silent, backoff });
+    const strict = createNotifySettings({ db, now: t.clock.now, notifier: nothingAllowed });
+    const base = {
+      name: '内网',
+      channel: 'webhook' as const,
+      severities: ['major' as const],
+      events: ['raise' as const],
+      enabled: true,
+    };
+    try {
+      for (const url of [
+        'http://169.254.169.254/latest/meta-data/',
+        `http://127.0.0.1:${port}/hook`,
+        `http://[::1]:${port}/hook`,
+        `http://[::ffff:127.0.0.1]:${port}/hook`,
+        `http://2130706433:${port}/hook`,
+        'http://10.0.0.8/hook',
+        'http://172.16.4.4/hook',
+        'http://192.168.1.1/hook',
+        'http://[fd00::1]/hook',
+        'http://[fe80::1]/hook',
+        'http://0.0.0.0/hook',
+        `http://localhost:${port}/hook`,
+        `http://localhost.:${port}/hook`,
+      ]) {
+        await expect(strict.createRoute({ ...base, url }), url).rejects.toMatchObject({
+          status: 400,
+          options: { message: 'alarm.notify.urlInternal' },
+        });
+      }
+      // A name that resolves to loopback only when sent to (DNS rebinding, a name changed after the
+      // save): the connection's own lookup refuses it, and nothing reaches the receiver.
+      const now = new Date(t.clock.now()).toISOString();
+      const id = await repo.insertRoute(
+        db,
+        { ...base, url: `http://localhost:${port}/hook`, secret: '', timeoutMs: 2_000, recipients: [] },
+        now,
+      );
+      expect(await strict.testRoute(id, 'en')).toEqual({
+        ok: false,
+        error:
+          'Refused: localhost resolves to an internal address not on the allowed internal hosts (system settings)',
+      });
+      await repo.updateRoute(
+        db,
+        id,
+        { ...base, url: `http://[::ffff:7f00:1]:${port}/hook`, secret: '', timeoutMs: 2_000, recipients: [] },
+        now,
+      );
+      expect((await strict.testRoute(id, 'es')).error).toMatch(/^Rechazado: ::ffff:7f00:1 /);
+      expect(hook.calls).toHaveLength(0);
+      // The allowed loopback is reached, by address and by name.
+      expect(await settings.testRoute(id, 'zh')).toEqual({ ok: true, error: null });
+      const named = createNotifySettings({
+        db,
+        now: t.clock.now,
+        notifier: createNotifier({
+          db,
+          now: t.clock.now,
+          timeZone: 'UTC',
+          log: silent,
+          allowList: async () => parseAllowList('localhost'),
+        }),
+        allowList: async () => parseAllowList('localhost'),
+      });
+      const byName = await named.createRoute({ ...base, url: `http://localhost:${port}/hook` });
+      expect(await named.testRoute(byName.id, 'zh')).toEqual({ ok: true, error: null });
+      expect(hook.calls).toHaveLength(2);
+    } finally {
+      await nothingAllowed.stop();
+      await hook.close();
+    }
+  });
+
+  it('does not follow a redirect, and says so without the body', async () => {
+    const target = await receiver(0);
+    const server = createServer((_req, res) => {
+      res.writeHead(302, { location: target.url }).end('internal secret page');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const route = await settings.createRoute({
+        name: '跳转',
+        channel: 'webhook',
+        severities: ['warning'],
+        events: ['raise'],
+        url: `http://127.0.0.1:${port}/hook`,
+        enabled: true,
+      });
+      expect(await settings.testRoute(route.id, 'en')).toEqual({ ok: false, error: 'Refused: HTTP 302' });
+      expect(target.calls).toHaveLength(0);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await target.close();
     }
   });
 

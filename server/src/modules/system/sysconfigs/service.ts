@@ -6,11 +6,13 @@ import {
   SYSTEM_SETTING_IDENTIFIER,
   type SysConfig,
   type SysConfigInput,
+  WEBHOOK_ALLOWED_HOSTS_IDENTIFIER,
 } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/index.ts';
 import { isUniqueViolation, page } from '../../../db/sql.ts';
 import { AppError } from '../../../errors.ts';
+import { type AllowList, EMPTY_ALLOW_LIST, parseAllowList } from '../../../shared/outbound-address.ts';
 import { parseErpConfig, readErpConfig } from './erp.ts';
 import { parseLogo, readLogo } from './logo.ts';
 import * as repo from './repository.ts';
@@ -27,10 +29,15 @@ const protectedSetting = () =>
     { message: 'sysconfig.protected' },
   );
 
+const checkedAllowList = (value: string): string => {
+  parseAllowList(value);
+  return value.trim();
+};
+
 /**
  * Normalises the values the server reads itself, systemSetting (the logo) and erpConfig (the ERP
- * export), validated, as compact JSON, and scheduleRunRetentionDays as a number; other values are
- * kept as sent.
+ * export), validated, as compact JSON, scheduleRunRetentionDays as a number and
+ * webhookAllowedHosts checked entry by entry; other values are kept as sent.
  */
 const checkedValue = (input: SysConfigInput): string =>
   input.identifier === SYSTEM_SETTING_IDENTIFIER
@@ -39,7 +46,9 @@ const checkedValue = (input: SysConfigInput): string =>
       ? JSON.stringify(parseErpConfig(input.value))
       : input.identifier === SCHEDULE_RUN_RETENTION_IDENTIFIER
         ? String(parseRetentionDays(input.value))
-        : input.value;
+        : input.identifier === WEBHOOK_ALLOWED_HOSTS_IDENTIFIER
+          ? checkedAllowList(input.value)
+          : input.value;
 
 /** System settings (/sys_config); systemSetting holds the logo and cannot be removed. */
 export function createSysConfigService(db: Kysely<DB>, now: () => number) {
@@ -96,6 +105,12 @@ export function createSysConfigService(db: Kysely<DB>, now: () => number) {
       return readRetentionDays(
         (await repo.findConfigByIdentifier(db, SCHEDULE_RUN_RETENTION_IDENTIFIER))?.value,
       );
+    },
+
+    /** The internal hosts alarm webhooks may reach (none until an admin saves `webhookAllowedHosts`). */
+    async webhookAllowList(): Promise<AllowList> {
+      const value = (await repo.findConfigByIdentifier(db, WEBHOOK_ALLOWED_HOSTS_IDENTIFIER))?.value;
+      return value === undefined ? EMPTY_ALLOW_LIST : parseAllowList(value);
     },
 
     /** The ERP export's configuration (the default until an admin saves `erpConfig`). */

@@ -45,6 +45,7 @@ import {
 import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
 import { notify } from '../../../lib/notify.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
+import { isAdmin, useSession } from '../../../lib/session.ts';
 import { HISTORY_PATH, useAlarmAbilities } from '../abilities.ts';
 import { SeverityTag } from './tags.tsx';
 
@@ -54,17 +55,19 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
 /**
  * Notification settings (docs/alarms.md, Notifications): the SMTP server, the routes sending
  * alarms of chosen severities and events to a webhook or by e-mail, and the outbox of what was,
- * is being, or could not be delivered. All of it needs the alarm_rule grant, reads included.
+ * is being, or could not be delivered. All of it needs the alarm_rule grant, reads included; the
+ * SMTP server only admins set and test (the server refuses others: a test connects where told).
  */
 export function NotifyTab() {
   const { t } = useTranslation();
   const { canEditRules } = useAlarmAbilities();
+  const admin = useSession((s) => isAdmin(s.roles));
   if (!canEditRules) return <Result status="403" subTitle={t('alarms.notify.forbidden')} />;
   return (
     <Space orientation="vertical" size="large" style={{ width: '100%' }}>
       <RoutesCard />
       <OutboxCard />
-      <SmtpCard />
+      {admin && <SmtpCard />}
     </Space>
   );
 }

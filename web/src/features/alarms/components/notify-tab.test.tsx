@@ -67,6 +67,14 @@ describe('<NotifyTab>', { timeout: 60_000 }, () => {
     expect(within(outbox).getByText('值班群')).toBeTruthy();
   });
 
+  it('shows the SMTP server to admins only', async () => {
+    useSession.setState({ roles: ['editor'], routes: ['/alarm_center/alarm_rule'] });
+    renderScreen(<NotifyTab />);
+    await screen.findByTestId('notify-routes');
+    expect(screen.queryByTestId('notify-smtp')).toBeNull();
+    expect(calls.some((c) => c.path === '/api/alarm/notify/smtp')).toBe(false);
+  });
+
   it('editing a webhook without typing a secret keeps it (the secret is left out)', async () => {
     renderScreen(<NotifyTab />);
     const routes = await screen.findByTestId('notify-routes');

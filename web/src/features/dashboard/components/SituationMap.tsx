@@ -29,6 +29,7 @@ import {
 import { type LatestValues, useLiveWithFallback } from '../../../api/live.ts';
 import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
 import { notify } from '../../../lib/notify.ts';
+import { downscaleForDisplay } from '../lib/downscale.ts';
 import { markerColor, markerState, SEVERITY_COLORS, toFraction } from '../lib/state.ts';
 import styles from './dashboard.module.css';
 import { Palette, RESOURCE_MIME } from './Palette.tsx';
@@ -185,7 +186,9 @@ export function SituationMap({
   const isEditing = canEdit && editing;
 
   const beforeUpload = (file: File) => {
-    upload.mutate(file, { onSuccess: () => notify.success(t('dashboard.map.uploaded')) });
+    void downscaleForDisplay(file).then((shown) =>
+      upload.mutate(shown, { onSuccess: () => notify.success(t('dashboard.map.uploaded')) }),
+    );
     return false;
   };
 

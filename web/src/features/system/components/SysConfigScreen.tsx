@@ -15,6 +15,7 @@ import { CrudPage } from '../../../components/crud/CrudPage.tsx';
 import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
 import { toLogoConfig } from '../../../lib/logo.ts';
 import { LogoForm } from './LogoForm.tsx';
+import { WebhookHostsForm } from './WebhookHostsForm.tsx';
 
 const IDENTIFIER_PATTERN = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 const VALUE_PREVIEW_CHARS = 80;
@@ -23,7 +24,7 @@ const isBuiltIn = (c: Pick<SysConfig, 'identifier'>) => c.identifier === SYSTEM_
 
 const truncate = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
-/** /sys_config (系统设置): the logo, then every system config. `systemSetting` cannot be deleted. */
+/** /sys_config (系统设置): the logo, the webhooks' allowed internal hosts, then every system config. `systemSetting` cannot be deleted. */
 export function SysConfigScreen() {
   const { t } = useTranslation();
   const askDelete = useConfirmDelete();
@@ -56,6 +57,7 @@ export function SysConfigScreen() {
   return (
     <Flex vertical gap={16}>
       <LogoForm />
+      <WebhookHostsForm />
       <CrudPage<SysConfig, SysConfigInput>
         queryKey={keys.sysconfigs.all}
         title={t('system.config.title')}
