@@ -92,5 +92,11 @@ describe('the example readings', () => {
     expect(rise('2026-10-14T10:00:00', '2026-10-14T10:15:00')).toBe(75);
     expect(rise('2026-10-20T15:00:00', '2026-10-20T15:15:00')).toBe(65);
     expect(rise('2026-10-20T15:05:00', '2026-10-20T15:20:00')).toBe(82.5);
+    // The table of docs/tariffs.md.
+    const e = (local: string) => points.find((p) => p.ts === at(local))?.value;
+    expect(
+      ['09:59', '10:00', '10:01', '10:14', '10:15', '10:16', '11:00'].map((m) => e(`2026-10-14T${m}:00`)),
+    ).toEqual([1118, 1120, 1125, 1190, 1195, 1197, 1285]);
+    expect(e('2026-10-20T15:00:00')).toBe(1285);
   });
 });
