@@ -273,11 +273,25 @@ export function createTariffService(deps: TariffDeps) {
     const rawHorizon = () =>
       deps.rawRetentionDays === undefined ? Number.NEGATIVE_INFINITY : now() - deps.rawRetentionDays * DAY;
     const register = new EdgeRegister(start, DEMAND_STEP, Math.round((end - start) / DEMAND_STEP) + 1);
-    for (const thing of things) {
-      const series = { thingId: thing.id, metric };
+    const to = end + DEMAND_MARGIN;
+    // The next meter's first read runs while this one's readings are fed in (settled, so a failure
+    // surfaces when it is awaited, not as an unhandled rejection).
+    const firstRead = (i: number) => {
+      const thing = things[i];
+      if (!thing) return null;
+      return deps.store.points({ thingId: thing.id, metric }, start - DEMAND_MARGIN, to, POINTS_CHUNK).then(
+        (points) => ({ points }),
+        (error: unknown) => ({ error }),
+      );
+    };
+    let next = firstRead(0);
+    for (let i = 0; i < things.length; i++) {
+      const series = { thingId: (things[i] as Thing).id, metric };
+      const read = await (next as NonNullable<typeof next>);
+      next = firstRead(i + 1);
+      if ('error' in read) throw read.error;
+      let { points } = read;
       let from = start - DEMAND_MARGIN;
-      const to = end + DEMAND_MARGIN;
-      let points = await deps.store.points(series, from, to, POINTS_CHUNK);
       const firstRaw = points[0]?.ts ?? to;
       if (firstRaw > start && start < rawHorizon()) {
         const upTo = Math.min(end, Math.floor((firstRaw - start) / MINUTE) * MINUTE + start);
