@@ -568,31 +568,47 @@ const HealthAlarm = Type.Object({
   occurrences: Type.Integer(),
 });
 
+/** A chattering alarm and how often it annunciated in the range. */
+const ChatteringAlarm = Type.Intersect([HealthAlarm, Type.Object({ annunciations: Type.Integer() })]);
+
+/**
+ * The health of the alarm system over a range. Per ISA-18.2 / EEMUA 191 every annunciation counts
+ * (an alarm becoming active and unacknowledged: its raise and each re-raise grouped into it), so a
+ * chattering alarm weighs in the rate, the peak, the floods and the bad actors as often as the
+ * operator was shown it; `alarms` counts the distinct alarms beside it.
+ */
 export const AlarmHealth = Type.Object({
   startTime: Type.Number(),
   endTime: Type.Number(),
-  /** Alarms raised in the range (suppressed ones are counted apart: nobody was shown them). */
+  /** Annunciations in the range (suppressed ones are counted apart: nobody was shown them). */
   total: Type.Integer(),
+  /** Distinct alarms those annunciations belong to. */
+  alarms: Type.Integer(),
   suppressed: Type.Integer(),
-  /** Alarms raised in each 10-minute period from `startTime` (the last one may be shorter). */
+  /** Annunciations in each 10-minute period from `startTime` (the last one may be shorter). */
   periods: Type.Array(Type.Integer()),
   /** Per 10 minutes, over the periods already begun (a range reaching into the future is not diluted). */
   average: Type.Number(),
   max: Type.Integer(),
   band: Type.Enum(ALARM_RATE_BANDS),
-  /** Percent of the periods begun holding more than FLOOD_ALARMS alarms. */
+  /** Percent of the periods begun holding more than FLOOD_ALARMS annunciations. */
   floodPeriodsPercent: Type.Number(),
-  /** Runs of alarms with more than FLOOD_ALARMS within any 10 minutes: first and last alarm, how many. */
+  /** Runs of more than FLOOD_ALARMS annunciations within any 10 minutes: first and last, how many. */
   floods: Type.Array(Type.Object({ start: Type.String(), end: Type.String(), count: Type.Integer() })),
   /** The time standing alarms are judged at: the range's end, or now if that is earlier. */
   standingAt: Type.String(),
   /** Active for over 24 h at `standingAt`, oldest first. */
   standing: Type.Array(HealthAlarm),
   standingCount: Type.Integer(),
-  /** Raised in the range and flagged chattering by the engine, most occurrences first. */
-  chattering: Type.Array(HealthAlarm),
+  /** Alarms flagged chattering by the engine that annunciated in the range, most annunciations first. */
+  chattering: Type.Array(ChatteringAlarm),
+  /** Distinct chattering alarms, and their annunciations in the range. */
   chatteringCount: Type.Integer(),
-  /** The rule × thing pairs raising most alarms in the range; `share` of `total`, 0…1. */
+  chatteringAnnunciations: Type.Integer(),
+  /**
+   * The rule × thing pairs annunciating most in the range: `count` annunciations, `alarms` distinct
+   * alarms; `share` of `total`, 0…1.
+   */
   badActors: Type.Array(
     Type.Object({
       ruleId: Type.Integer(),
@@ -600,7 +616,7 @@ export const AlarmHealth = Type.Object({
       thingId: Type.Integer(),
       thingName: Type.String(),
       count: Type.Integer(),
-      occurrences: Type.Integer(),
+      alarms: Type.Integer(),
       share: Type.Number(),
     }),
   ),
@@ -614,7 +630,7 @@ export const alarmHealth = endpoint({
   response: AlarmHealth,
   tags,
   summary:
-    'Alarm system health over [startTime, endTime) (EEMUA 191): alarms per 10 minutes, floods, standing and chattering alarms, the top 10 bad actors',
+    'Alarm system health over [startTime, endTime) (ISA-18.2, EEMUA 191): annunciations per 10 minutes, floods, standing and chattering alarms, the top 10 bad actors',
 });
 
 // ---- out of service (ISA-18.2) -------------------------------------------------------------------

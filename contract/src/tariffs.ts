@@ -63,12 +63,25 @@ export const BandPrices = Type.Object({
 export type BandPrices = Static<typeof BandPrices>;
 
 /**
+ * How the demand meter windows the month (docs/tariffs.md "Maximum demand"): `fixed`, the clock's
+ * quarter hours (00:00–00:15, 00:15–00:30, …); `sliding`, every 15 minutes starting on a minute (the
+ * meter's "slip" mode).
+ */
+export const DEMAND_WINDOW_MODES = ['fixed', 'sliding'] as const;
+export type DemandWindowMode = (typeof DEMAND_WINDOW_MODES)[number];
+export const DemandWindowModeSchema = Type.Enum(DEMAND_WINDOW_MODES);
+
+/**
  * The monthly fixed part: per kW of the month's highest 15-minute average power (需量电费), per kVA
- * of contracted capacity (容量电费), or none.
+ * of contracted capacity (容量电费), or none. A demand charge's `window` is `fixed` when left out.
  */
 export const DemandCharge = Type.Union([
   Type.Object({ kind: Type.Literal('none') }),
-  Type.Object({ kind: Type.Literal('demand'), pricePerKw: Type.Number({ minimum: 0, maximum: 10_000 }) }),
+  Type.Object({
+    kind: Type.Literal('demand'),
+    pricePerKw: Type.Number({ minimum: 0, maximum: 10_000 }),
+    window: Type.Optional(DemandWindowModeSchema),
+  }),
   Type.Object({
     kind: Type.Literal('capacity'),
     pricePerKva: Type.Number({ minimum: 0, maximum: 10_000 }),
@@ -261,8 +274,11 @@ export const BillDemand = Type.Object({
   kind: Type.Union([Type.Literal('none'), Type.Literal('demand'), Type.Literal('capacity')]),
   /** kW (the month's highest 15-minute average) or kVA (contracted). */
   quantity: Type.Number(),
-  /** Start of the 15 minutes of the maximum (demand only). */
+  /** How the maximum was windowed (demand only). */
+  window: Type.Union([DemandWindowModeSchema, Type.Null()]),
+  /** The maximum's window [at, end), ms (demand only). */
   at: Type.Union([Type.Number(), Type.Null()]),
+  end: Type.Union([Type.Number(), Type.Null()]),
   /** Per kW or kVA for the month (day-weighted when a version changed inside it). */
   price: Type.Number(),
   cost: Type.Number(),

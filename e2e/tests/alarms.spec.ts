@@ -119,6 +119,9 @@ test('the health tab measures the alarm system (EEMUA 191) and a bad actor opens
   await expect(health.getByTestId('health-chart').locator('canvas')).toBeVisible();
   const actor = health.getByTestId('health-bad-actors').getByRole('row').filter({ hasText: names.rule });
   await expect(actor).toBeVisible();
+  // Annunciations and the distinct alarms they come from, side by side (ISA-18.2 counts every one).
+  await expect(health.getByTestId('health-distinct')).toContainText('条不同告警');
+  await expect(health.getByTestId('health-chattering-annunciations')).toBeVisible();
   await finalScreenshot(page, testInfo, 'alarm-health');
   await actor.getByTestId('bad-actor-link').click();
   await expect(page).toHaveURL(/#\/alarm_center\/alarm_history\?ruleId=\d+&thingId=\d+/);

@@ -38,6 +38,10 @@ test('a tariff made in the editor previews its day and prices the plant bill', a
     'aria-label',
     '谷 00:00–08:00, 平 08:00–24:00',
   );
+  // A demand charge on sliding windows (the demand meter's slip mode).
+  await dialog.getByRole('radio', { name: '按需量' }).check();
+  await dialog.getByLabel('需量电价（元/kW·月）').fill('40');
+  await dialog.getByRole('radio', { name: '滑差窗口（每分钟滑动）' }).check();
   await finalScreenshot(page, testInfo, 'tariff-editor');
   await dialog.getByRole('button', { name: buttonName('确定') }).click();
   await expect(toast(page, '创建成功')).toBeVisible();
@@ -65,6 +69,8 @@ test('a tariff made in the editor previews its day and prices the plant bill', a
   await expect(total).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: '电度电费 · 谷' })).toBeVisible();
   await expect(page.getByText('逐日分时电量')).toBeVisible();
+  // The bill names the window of the maximum demand and how it was windowed.
+  await expect(page.getByText(/^最大需量窗口：.*，滑差窗口（每分钟滑动）$/)).toBeVisible();
   await finalScreenshot(page, testInfo, 'bill');
 
   const download = page.waitForEvent('download');

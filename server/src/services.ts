@@ -146,7 +146,14 @@ export function buildServices(deps: ServiceDeps) {
     retentionDays: () => system.sysConfigs.scheduleRunRetentionDays(),
     log: log.child({ module: 'report-schedules' }),
   });
-  const tariffs = createTariffService({ db, catalog, store, timeZone: config.telemetry.timeZone, now });
+  const tariffs = createTariffService({
+    db,
+    catalog,
+    store,
+    timeZone: config.telemetry.timeZone,
+    rawRetentionDays: config.telemetry.retention.rawDays,
+    now,
+  });
   const filterGroups = createFilterGroupService({ db, catalog, now });
   const statistics = createStatisticsService({
     catalog,

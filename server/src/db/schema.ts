@@ -261,6 +261,7 @@ export interface DB {
   alarm_rules: AlarmRulesTable;
   alarm_monitors: AlarmMonitorsTable;
   alarm_history: AlarmHistoryTable;
+  alarm_annunciations: AlarmAnnunciationsTable;
   alarm_actions: AlarmActionsTable;
   alarm_maintenance: AlarmMaintenanceTable;
 }
@@ -331,6 +332,16 @@ export interface AlarmHistoryTable {
   chattering: number;
   occurrences: number;
   updated_at: string;
+}
+
+/** Each time an alarm became active and unacknowledged: its raise and every re-raise. */
+export interface AlarmAnnunciationsTable {
+  id: Generated<number>;
+  history_id: number;
+  rule_id: number;
+  thing_id: number;
+  at: string;
+  suppressed: number;
 }
 
 export interface AlarmActionsTable {

@@ -19,6 +19,8 @@ import * as reportSchedules from './2026-11-24-0390-report-schedules.ts';
 import * as dashboard from './2026-11-24-0400-dashboard.ts';
 import * as diagrams from './2026-11-24-0410-diagrams.ts';
 import * as videoPlayback from './2026-11-24-0420-video-playback.ts';
+import * as tariffDemandWindow from './2026-11-27-0500-tariff-demand-window.ts';
+import * as alarmAnnunciations from './2026-11-27-0510-alarm-annunciations.ts';
 
 interface DialectMigration {
   // biome-ignore lint/suspicious/noExplicitAny: migrations are written against no schema type
@@ -48,6 +50,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-24-0400-dashboard': dashboard,
   '2026-11-24-0410-diagrams': diagrams,
   '2026-11-24-0420-video-playback': videoPlayback,
+  '2026-11-27-0500-tariff-demand-window': tariffDemandWindow,
+  '2026-11-27-0510-alarm-annunciations': alarmAnnunciations,
 };
 
 /** The migrations with the dialect bound, as Kysely's Migrator expects them. */

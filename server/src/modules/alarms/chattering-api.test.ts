@@ -35,7 +35,7 @@ describe.each(dialects())('chattering alarms through the live hub on %s', (diale
   beforeAll(async () => {
     t = await buildTestApp(dialect);
     api = apiAs(() => t.app, (await login(t.app)).token);
-    plant = await seedPlant(api, 3);
+    plant = await seedPlant(api, 4);
     const rule = await api.post('/api/alarm/rules', {
       name: '功率过高',
       ability: 'P',
@@ -84,12 +84,18 @@ describe.each(dialects())('chattering alarms through the live hub on %s', (diale
     await send(m1!.token, 95);
     expect(await bell()).toBe(2);
 
-    // The health report lists it among the chattering alarms with its occurrences.
+    // The health report lists it among the chattering alarms with its occurrences, and counts every
+    // annunciation: its raises + 1 and the other thing's one, of 2 distinct alarms.
     const health = (await api.get(`/api/alarm/health?startTime=${start}&endTime=${t.clock.now() + 1}`)).body
       .data;
     expect(health.chatteringCount).toBe(1);
-    expect(health.chattering[0]).toMatchObject({ thingId: m1!.id, occurrences: raises + 1 });
-    expect(health.total).toBe(2);
+    expect(health.chattering[0]).toMatchObject({
+      thingId: m1!.id,
+      occurrences: raises + 1,
+      annunciations: raises + 1,
+    });
+    expect(health.total).toBe(raises + 2);
+    expect(health.alarms).toBe(2);
   });
 
   it('a chattering alarm notifies up to the raise that flags it, then falls quiet', async () => {
@@ -139,5 +145,29 @@ describe.each(dialects())('chattering alarms through the live hub on %s', (diale
     }
     const alarm = (await api.get(`/api/alarm/history?ruleId=${ruleId}&thingId=${m2.id}`)).body.data.list[0];
     expect(alarm).toMatchObject({ chattering: false, occurrences: CHATTER_COUNT, state: 1 });
+  });
+
+  it('an alarm re-annunciating 8 times in 10 minutes is a rate of 8: the peak, the bad actor and the chattering list say so', async () => {
+    const m4 = plant.things[3]!;
+    await send(m4.token, 95);
+    // From just after its raise: 8 returns to active-unacknowledged, 10 s apart.
+    const from = t.clock.now() + 1;
+    for (let i = 0; i < 8; i++) {
+      await send(m4.token, 10);
+      await send(m4.token, 95);
+    }
+    expect(t.clock.now() - from).toBeLessThan(10 * 60_000);
+    const history = (await api.get(`/api/alarm/history?ruleId=${ruleId}&thingId=${m4.id}`)).body.data;
+    expect(history.size).toBe(1);
+    expect(history.list[0]).toMatchObject({ chattering: true, occurrences: 9 });
+
+    const h = (await api.get(`/api/alarm/health?startTime=${from}&endTime=${from + 10 * 60_000}`)).body.data;
+    expect(h).toMatchObject({ total: 8, alarms: 1, max: 8, average: 8, band: 'unacceptable' });
+    expect(h.periods).toEqual([8]);
+    expect(h.badActors).toEqual([
+      { ruleId, ruleName: '功率过高', thingId: m4.id, thingName: m4.name, count: 8, alarms: 1, share: 1 },
+    ]);
+    expect(h.chattering).toMatchObject([{ thingId: m4.id, annunciations: 8, occurrences: 9 }]);
+    expect(h).toMatchObject({ chatteringCount: 1, chatteringAnnunciations: 8 });
   });
 });

@@ -64,8 +64,17 @@ describe.each(dialects())('alarm system health (EEMUA 191) on %s', (dialect) => 
     api = apiAs(() => t.app, (await login(t.app)).token);
     // A flood: 12 alarms of A on X, 30 s apart, from 10:00.
     for (let i = 0; i < 12; i++) await alarm('A', 'X', R0 + 10 * H + i * 30_000);
-    // B on Y three times, the first one chattering (8 raises grouped into it).
+    // B on Y three times, the first one chattering: 8 annunciations a minute apart from 02:00, its
+    // raise and 7 re-raises grouped into it, as the engine records them.
     ids.chatterer = await alarm('B', 'Y', R0 + 2 * H, { chattering: true, occurrences: 8 });
+    for (let i = 1; i < 8; i++)
+      await repo.addAnnunciation(t.app.db.db, {
+        historyId: ids.chatterer,
+        ruleId: rules.B[0],
+        thingId: things.Y[0],
+        at: R0 + 2 * H + i * 60_000,
+        suppressed: false,
+      });
     await alarm('B', 'Y', R0 + 4 * H);
     await alarm('B', 'Y', R0 + 6 * H);
     // A on Y three times too: as many alarms as B on Y, fewer occurrences, so it ranks after it.
@@ -103,16 +112,19 @@ describe.each(dialects())('alarm system health (EEMUA 191) on %s', (dialect) => 
     return res.body.data;
   };
 
-  it('counts alarms per 10 minutes, finds the flood, the standing, the chattering and the bad actors', async () => {
+  it('counts annunciations per 10 minutes, finds the flood, the standing, the chattering and the bad actors', async () => {
     const h = await health(R0, R1);
-    expect(h.total).toBe(18);
+    // 18 alarms shown; the chattering one annunciated 8 times: 25 annunciations.
+    expect(h.total).toBe(25);
+    expect(h.alarms).toBe(18);
     expect(h.suppressed).toBe(2);
     expect(h.periods).toHaveLength(144);
-    // 10:00–10:10 is the 61st period.
+    // 02:00–02:10 (the 13th period) holds the chattering alarm's 8; 10:00–10:10 (the 61st) the flood.
+    expect(h.periods[12]).toBe(8);
     expect(h.periods[60]).toBe(12);
-    expect(h.periods.reduce((a: number, b: number) => a + b, 0)).toBe(18);
+    expect(h.periods.reduce((a: number, b: number) => a + b, 0)).toBe(25);
     expect(h.max).toBe(12);
-    expect(h.average).toBe(0.13);
+    expect(h.average).toBe(0.17);
     expect(h.band).toBe('acceptable');
     expect(h.floodPeriodsPercent).toBe(0.69);
     expect(h.floods).toEqual([
@@ -126,8 +138,9 @@ describe.each(dialects())('alarm system health (EEMUA 191) on %s', (dialect) => 
     expect(h.standingCount).toBe(2);
     expect(h.standing.map((a: { id: number }) => a.id)).toEqual([ids.returnedAfter, ids.stillActive]);
     expect(h.chatteringCount).toBe(1);
+    expect(h.chatteringAnnunciations).toBe(8);
     expect(h.chattering).toMatchObject([
-      { id: ids.chatterer, ruleName: '压力低', thingName: '空压机2', occurrences: 8 },
+      { id: ids.chatterer, ruleName: '压力低', thingName: '空压机2', occurrences: 8, annunciations: 8 },
     ]);
     expect(h.badActors).toEqual([
       {
@@ -136,17 +149,17 @@ describe.each(dialects())('alarm system health (EEMUA 191) on %s', (dialect) => 
         thingId: 1,
         thingName: '空压机1',
         count: 12,
-        occurrences: 12,
-        share: 0.6667,
+        alarms: 12,
+        share: 0.48,
       },
       {
         ruleId: 12,
         ruleName: '压力低',
         thingId: 2,
         thingName: '空压机2',
-        count: 3,
-        occurrences: 10,
-        share: 0.1667,
+        count: 10,
+        alarms: 3,
+        share: 0.4,
       },
       {
         ruleId: 11,
@@ -154,8 +167,8 @@ describe.each(dialects())('alarm system health (EEMUA 191) on %s', (dialect) => 
         thingId: 2,
         thingName: '空压机2',
         count: 3,
-        occurrences: 3,
-        share: 0.1667,
+        alarms: 3,
+        share: 0.12,
       },
     ]);
     // A bad actor's link: the history of that rule on that thing.

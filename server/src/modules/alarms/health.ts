@@ -12,16 +12,17 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/sql.ts';
 
 /**
- * Alarm system health per EEMUA 191 (docs/alarms.md "System health"): how many alarms the operator
- * was shown per 10 minutes, the floods, the standing and chattering alarms and the bad actors, over
- * a range of alarm history. An alarm counts once, when it raised; re-raises grouped into an open
- * alarm (its `occurrences`) have no time of their own in history, so they count in the bad actors'
- * occurrences, not in the rate. Suppressed alarms (maintenance) were never shown: counted apart.
+ * Alarm system health per ISA-18.2 / EEMUA 191 (docs/alarms.md "System health"): how many
+ * annunciations the operator was shown per 10 minutes, the floods, the standing and chattering
+ * alarms and the bad actors, over a range. Every annunciation counts (an alarm's raise, and each
+ * re-raise grouped into the open alarm, recorded in `alarm_annunciations`), so a chattering alarm
+ * heads the rate and the bad actors as often as it flapped; the distinct alarms are counted beside.
+ * Suppressed annunciations (maintenance) were never shown: counted apart.
  */
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Alarms per 10-minute period from `start`; the last period may be cut short by `end`. */
+/** Annunciations per 10-minute period from `start`; the last period may be cut short by `end`. */
 export function periodCounts(times: readonly number[], start: number, end: number): number[] {
   const counts = new Array<number>(Math.max(0, Math.ceil((end - start) / HEALTH_PERIOD_MS))).fill(0);
   for (const at of times) {
@@ -89,44 +90,54 @@ export async function alarmHealth(db: Db, start: number, end: number, now: numbe
   const from = iso(start);
   const to = iso(end);
   const inRange = db
-    .selectFrom('alarm_history as h')
-    .where('h.alarm_at', '>=', from)
-    .where('h.alarm_at', '<', to);
-  const shown = inRange.where('h.suppressed', '=', 0);
+    .selectFrom('alarm_annunciations as n')
+    .innerJoin('alarm_history as h', 'h.id', 'n.history_id')
+    .where('n.at', '>=', from)
+    .where('n.at', '<', to);
+  const shown = inRange.where('n.suppressed', '=', 0);
+  const chatteringShown = shown.where('h.chattering', '=', 1);
 
-  const [raisedRows, suppressedRow, actors, chatterers, chatterCount] = await Promise.all([
-    shown.select('h.alarm_at').orderBy('h.alarm_at').execute(),
+  const [shownRows, counts, actors, chatterers, chatter] = await Promise.all([
+    shown.select('n.at').orderBy('n.at').execute(),
     inRange
-      .where('h.suppressed', '=', 1)
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .select((eb) => [
+        eb.fn.sum<number | string | null>('n.suppressed').as('suppressed'),
+        eb.fn
+          .count<number | string>(
+            eb.case().when('n.suppressed', '=', 0).then(eb.ref('n.history_id')).else(null).end(),
+          )
+          .distinct()
+          .as('alarms'),
+      ])
       .executeTakeFirstOrThrow(),
     shown
       .select((eb) => [
-        'h.rule_id',
-        'h.thing_id',
+        'n.rule_id',
+        'n.thing_id',
         eb.fn.max('h.rule_name').as('rule_name'),
         eb.fn.max('h.thing_name').as('thing_name'),
         eb.fn.countAll<number | string>().as('n'),
-        eb.fn.sum<number | string>('h.occurrences').as('occurrences'),
+        eb.fn.count<number | string>('n.history_id').distinct().as('alarms'),
       ])
-      .groupBy(['h.rule_id', 'h.thing_id'])
+      .groupBy(['n.rule_id', 'n.thing_id'])
       .orderBy(sql`count(*)`, 'desc')
-      .orderBy(sql`sum(h.occurrences)`, 'desc')
-      .orderBy('h.rule_id')
-      .orderBy('h.thing_id')
+      .orderBy('n.rule_id')
+      .orderBy('n.thing_id')
       .limit(BAD_ACTORS_TOP)
       .execute(),
-    shown
-      .where('h.chattering', '=', 1)
-      .select(alarmColumns)
-      .orderBy('h.occurrences', 'desc')
+    chatteringShown
+      .select((eb) => [...alarmColumns, eb.fn.countAll<number | string>().as('annunciations')])
+      .groupBy([...alarmColumns])
+      .orderBy(sql`count(*)`, 'desc')
       .orderBy('h.alarm_at')
       .orderBy('h.id')
       .limit(HEALTH_LIST_MAX)
       .execute(),
-    shown
-      .where('h.chattering', '=', 1)
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    chatteringShown
+      .select((eb) => [
+        eb.fn.count<number | string>('n.history_id').distinct().as('alarms'),
+        eb.fn.countAll<number | string>().as('n'),
+      ])
       .executeTakeFirstOrThrow(),
   ]);
 
@@ -161,7 +172,7 @@ export async function alarmHealth(db: Db, start: number, end: number, now: numbe
     standingBase.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
   ]);
 
-  const times = raisedRows.map((r) => Date.parse(r.alarm_at));
+  const times = shownRows.map((r) => Date.parse(r.at));
   const periods = periodCounts(times, start, end);
   const begun = Math.max(
     1,
@@ -174,7 +185,8 @@ export async function alarmHealth(db: Db, start: number, end: number, now: numbe
     startTime: start,
     endTime: end,
     total,
-    suppressed: Number(suppressedRow.n),
+    alarms: Number(counts.alarms),
+    suppressed: Number(counts.suppressed ?? 0),
     periods,
     average: Math.round(average * 100) / 100,
     max: periods.reduce((a, b) => Math.max(a, b), 0),
@@ -184,15 +196,16 @@ export async function alarmHealth(db: Db, start: number, end: number, now: numbe
     standingAt: atIso,
     standing: standingRows.map(healthAlarm),
     standingCount: Number(standingCount.n),
-    chattering: chatterers.map(healthAlarm),
-    chatteringCount: Number(chatterCount.n),
+    chattering: chatterers.map((r) => ({ ...healthAlarm(r), annunciations: Number(r.annunciations) })),
+    chatteringCount: Number(chatter.alarms),
+    chatteringAnnunciations: Number(chatter.n),
     badActors: actors.map((a) => ({
       ruleId: a.rule_id,
       ruleName: String(a.rule_name ?? ''),
       thingId: a.thing_id,
       thingName: String(a.thing_name ?? ''),
       count: Number(a.n),
-      occurrences: Number(a.occurrences),
+      alarms: Number(a.alarms),
       share: total === 0 ? 0 : Math.round((Number(a.n) / total) * 10_000) / 10_000,
     })),
   };

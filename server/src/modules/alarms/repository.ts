@@ -609,7 +609,34 @@ export async function insertHistory(db: Db, record: Omit<HistoryRecord, 'id'>, n
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  await addAnnunciation(db, {
+    historyId: id,
+    ruleId: record.ruleId,
+    thingId: record.thingId,
+    at: record.alarmAt,
+    suppressed: record.status.suppressed,
+  });
   return id;
+}
+
+/**
+ * One annunciation of an alarm (its raise, or a re-raise grouped into it): what the alarm rate,
+ * floods and bad actors count (docs/alarms.md "System health").
+ */
+export async function addAnnunciation(
+  db: Db,
+  a: { historyId: number; ruleId: number; thingId: number; at: number; suppressed: boolean },
+): Promise<void> {
+  await db
+    .insertInto('alarm_annunciations')
+    .values({
+      history_id: a.historyId,
+      rule_id: a.ruleId,
+      thing_id: a.thingId,
+      at: iso(a.at),
+      suppressed: a.suppressed ? 1 : 0,
+    })
+    .execute();
 }
 
 export async function updateHistory(

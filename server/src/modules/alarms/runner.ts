@@ -192,6 +192,13 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
             },
             stamp,
           );
+          await repo.addAnnunciation(tx, {
+            historyId: open.id,
+            ruleId: watch.rule.id,
+            thingId: watch.thingId,
+            at: t.at,
+            suppressed,
+          });
           return open.id;
         }
         return repo.insertHistory(

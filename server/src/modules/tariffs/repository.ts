@@ -43,7 +43,8 @@ const bodyText = (v: TariffVersionBody): string =>
     note: v.note ?? '',
     prices: v.prices,
     seasons: v.seasons,
-    demand: v.demand,
+    // Stored with its window mode written out (the default may not stay the default).
+    demand: v.demand.kind === 'demand' ? { ...v.demand, window: v.demand.window ?? 'fixed' } : v.demand,
     powerFactorTarget: v.powerFactorTarget,
   });
 

@@ -31,6 +31,7 @@ import { AppError } from '../../errors.ts';
 import type { MessageKey } from '../../i18n/index.ts';
 import type { TelemetryStore } from '../../telemetry/index.ts';
 import type { Catalog } from '../catalog/index.ts';
+import { DEMAND_STEP, type DemandMax, EdgeRegister, maxDemand } from './demand.ts';
 import { adjustmentPercent, monthlyPowerFactor, round2 } from './power-factor.ts';
 import { BandTotals, fineHours, type PricedTariff, type SlotPlan, slotPlan, slotWidth } from './pricing.ts';
 import * as repo from './repository.ts';
@@ -38,10 +39,12 @@ import * as repo from './repository.ts';
 export interface TariffDeps {
   db: Db;
   catalog: Pick<Catalog, 'select'>;
-  store: Pick<TelemetryStore, 'buckets' | 'bucketColumns'>;
+  store: Pick<TelemetryStore, 'buckets' | 'bucketColumns' | 'points'>;
   /** PLANT_TIMEZONE: versions start, days are typed and bands read on its calendar. */
   timeZone: string;
   now: () => number;
+  /** RETENTION_RAW_DAYS: demand before it is read from the minute rollups (without it, raw only). */
+  rawRetentionDays?: number;
   /** Read every slot at the plan's width, without hour rollups (a test compares both reads). */
   wholeSlots?: boolean;
 }
@@ -49,8 +52,10 @@ export interface TariffDeps {
 /** The demo's and most meters' active energy counter (kWh) and reactive counter (kvarh). */
 export const DEFAULT_ENERGY_METRIC = 'EP';
 export const DEFAULT_REACTIVE_METRIC = 'EQ';
-/** Demand is the highest average power over this window (the utilities' 15 minutes). */
-export const DEMAND_WINDOW = 15 * MINUTE;
+/** Raw readings this far outside the month place its first and last edges between readings. */
+const DEMAND_MARGIN = DAY;
+/** Raw points asked of the store in one read of one meter (a day of 1-second readings). */
+const POINTS_CHUNK = 100_000;
 /** Buckets asked of the store in one read (things × slots), well under its own cap. */
 const READ_CHUNK = 1_000_000;
 
@@ -252,6 +257,84 @@ export function createTariffService(deps: TariffDeps) {
     const alsoCounting = (other: string) =>
       counters.filter((t) => res.abilities.get(t.id)?.some((a) => a.identifier === other && a.cumulative));
     return { name: res.name, things: counters, alsoCounting };
+  }
+
+  /**
+   * The summed energy register of `things` at every minute edge of [start, end] (docs/tariffs.md
+   * "Maximum demand"), from raw readings; a meter's minutes before its first raw reading (past raw
+   * retention) come from the minute rollups' consumption.
+   */
+  async function demandRegister(
+    things: readonly Thing[],
+    metric: string,
+    start: number,
+    end: number,
+  ): Promise<EdgeRegister> {
+    const rawHorizon = () =>
+      deps.rawRetentionDays === undefined ? Number.NEGATIVE_INFINITY : now() - deps.rawRetentionDays * DAY;
+    const register = new EdgeRegister(start, DEMAND_STEP, Math.round((end - start) / DEMAND_STEP) + 1);
+    const to = end + DEMAND_MARGIN;
+    // The next meter's first read runs while this one's readings are fed in (settled, so a failure
+    // surfaces when it is awaited, not as an unhandled rejection).
+    const firstRead = (i: number) => {
+      const thing = things[i];
+      if (!thing) return null;
+      return deps.store.points({ thingId: thing.id, metric }, start - DEMAND_MARGIN, to, POINTS_CHUNK).then(
+        (points) => ({ points }),
+        (error: unknown) => ({ error }),
+      );
+    };
+    let next = firstRead(0);
+    for (let i = 0; i < things.length; i++) {
+      const series = { thingId: (things[i] as Thing).id, metric };
+      const read = await (next as NonNullable<typeof next>);
+      next = firstRead(i + 1);
+      if ('error' in read) throw read.error;
+      let { points } = read;
+      let from = start - DEMAND_MARGIN;
+      const firstRaw = points[0]?.ts ?? to;
+      if (firstRaw > start && start < rawHorizon()) {
+        const upTo = Math.min(end, Math.floor((firstRaw - start) / MINUTE) * MINUTE + start);
+        if (upTo > start) await addMinutes(register, series, start, upTo);
+      }
+      let first = true;
+      while (points.length > 0) {
+        for (const p of points) {
+          if (first) register.rebase(p.ts, p.value);
+          else register.add(p.ts, p.value);
+          first = false;
+        }
+        if (points.length < POINTS_CHUNK) break;
+        from = (points.at(-1) as { ts: number }).ts + 1;
+        points = await deps.store.points(series, from, to, POINTS_CHUNK);
+      }
+      register.endMeter();
+    }
+    return register;
+  }
+
+  /** A meter's minute consumption over [from, to) as register readings at each minute's end. */
+  async function addMinutes(
+    register: EdgeRegister,
+    series: { thingId: number; metric: string },
+    from: number,
+    to: number,
+  ): Promise<void> {
+    const { starts, values } = await deps.store.bucketColumns({
+      series: [series],
+      start: from,
+      end: to,
+      bucket: { widthMs: MINUTE },
+      aggregator: 'delta',
+    });
+    let total = 0;
+    register.add(from, 0);
+    for (let i = 0; i + 1 < starts.length; i++) {
+      const kwh = values[i] as number;
+      if (Number.isNaN(kwh)) continue;
+      total += kwh;
+      register.add(starts[i + 1] as number, total);
+    }
   }
 
   /** Versions that priced some slot of a plan, oldest first. */
@@ -457,35 +540,11 @@ export function createTariffService(deps: TariffDeps) {
       const { name, things, alsoCounting } = await targetThings(q.resourceType, q.resourceId, metric);
       const firstDay = PlantCalendar.dayOfDate(`${q.month}-01`) as number;
       const { start, end } = calendar.periodRange('month', calendar.dayStart(firstDay));
-      // A demand charge needs every 15-minute window of the month, even when the bands would
-      // allow hours; without one, hours that price alike are read as hours (`fineHours`).
-      const inMonth = tariff.versions.filter(
-        (v, i) =>
-          v.validFrom <= calendar.dateOf(end - 1) &&
-          (tariff.versions[i + 1]?.validFrom ?? '9999-12-31') > calendar.dateOf(start),
-      );
-      const demandCharged = inMonth.some((v) => v.demand.kind === 'demand');
-      const width = demandCharged
-        ? Math.min(slotWidth(tariff.versions), DEMAND_WINDOW)
-        : slotWidth(tariff.versions);
-      const plan = slotPlan(priced(tariff), calendar, start, end, width);
-
-      // Band totals, and the energy of each demand window summed over the things (the supply
-      // point's coincident demand, as the utility's meter sees it).
+      const plan = slotPlan(priced(tariff), calendar, start, end, slotWidth(tariff.versions));
       const totals = new BandTotals();
-      const windows = new Float64Array(demandCharged ? Math.ceil((end - start) / DEMAND_WINDOW) : 0);
-      const fine = demandCharged ? null : fineHours(plan);
-      await readSlots(things, metric, plan, end, fine, (_thing, slot, kwh) => {
-        if (slot < 0 || slot >= plan.band.length) return;
-        totals.add(plan, slot, kwh);
-        if (!demandCharged) return;
-        const w = Math.floor((slot * plan.width) / DEMAND_WINDOW);
-        windows[w] = (windows[w] as number) + kwh;
+      await readSlots(things, metric, plan, end, fineHours(plan), (_thing, slot, kwh) => {
+        if (slot >= 0 && slot < plan.band.length) totals.add(plan, slot, kwh);
       });
-      let maxWindow = -1;
-      for (let w = 0; w < windows.length; w++) {
-        if (maxWindow < 0 || (windows[w] as number) > (windows[maxWindow] as number)) maxWindow = w;
-      }
 
       const energy = BAND_KINDS.map((band, i) => {
         const kwh = totals.energy[i] as number;
@@ -511,7 +570,14 @@ export function createTariffService(deps: TariffDeps) {
       const monthDays = lastDay - firstDay + 1;
       const first = days[0];
       const kind = first?.demand.kind ?? 'none';
-      const demandKw = maxWindow >= 0 ? (windows[maxWindow] as number) / (DEMAND_WINDOW / 3_600_000) : 0;
+      // The mode of the month's first version that charges demand (a change inside a month is rare
+      // and the utility's meter runs one mode for the month).
+      const mode = days.find((v) => v.demand.kind === 'demand')?.demand;
+      const windowMode = mode?.kind === 'demand' ? (mode.window ?? 'fixed') : 'fixed';
+      const peak: DemandMax | null = mode
+        ? maxDemand(await demandRegister(things, metric, start, end), windowMode)
+        : null;
+      const demandKw = peak ? peak.kw : 0;
       let demandCost = 0;
       let quantity = 0;
       for (const v of days) {
@@ -522,10 +588,13 @@ export function createTariffService(deps: TariffDeps) {
       if (first?.demand.kind === 'demand') quantity = round4(demandKw);
       if (first?.demand.kind === 'capacity') quantity = first.demand.capacityKva;
       demandCost = round2(demandCost);
+      const shown = kind === 'demand' ? peak : null;
       const demand = {
         kind,
         quantity,
-        at: kind === 'demand' && maxWindow >= 0 ? start + maxWindow * DEMAND_WINDOW : null,
+        window: kind === 'demand' ? windowMode : null,
+        at: shown ? shown.start : null,
+        end: shown ? shown.end : null,
         price: quantity > 0 ? round4(demandCost / quantity) : 0,
         cost: demandCost,
       };

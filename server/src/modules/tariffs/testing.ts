@@ -90,3 +90,30 @@ export function counterPoints(
   }
   return points;
 }
+
+/**
+ * The readings of docs/tariffs.md "Worked example: 1-minute readings of a demand peak": a register
+ * read every minute (the reading stamped t holds all energy up to t), 120 kW (2 kWh a minute) from
+ * 09:00 to 11:00 on 14 October 2026 with 300 kW (5 kWh a minute) over 10:00–10:15, and from 15:00 to
+ * 16:00 on the 20th with 330 kW (5.5 kWh a minute) over 15:05–15:20; nothing is drawn in between.
+ * Asia/Shanghai.
+ */
+export function demandPeakReadings(
+  thingId: number,
+  metric: string,
+): { thingId: number; metric: string; ts: number; value: number }[] {
+  const MIN = 60_000;
+  const points: { thingId: number; metric: string; ts: number; value: number }[] = [];
+  let value = 1000;
+  const hours = (from: string, minutes: number, peakFrom: number, peakTo: number, peakKwh: number) => {
+    const start = Date.parse(`${from}+08:00`);
+    for (let m = 0; m <= minutes; m++) {
+      // The minute ending at this reading: [m − 1, m).
+      if (m > 0) value += m - 1 >= peakFrom && m - 1 < peakTo ? peakKwh : 2;
+      points.push({ thingId, metric, ts: start + m * MIN, value });
+    }
+  };
+  hours('2026-10-14T09:00:00', 120, 60, 75, 5);
+  hours('2026-10-20T15:00:00', 60, 5, 20, 5.5);
+  return points;
+}

@@ -33,6 +33,7 @@ import {
 import { BandTag, SeverityTag } from './tags.tsx';
 
 type HealthAlarm = AlarmHealth['standing'][number];
+type ChatteringAlarm = AlarmHealth['chattering'][number];
 type BadActor = AlarmHealth['badActors'][number];
 type Flood = AlarmHealth['floods'][number];
 
@@ -75,7 +76,10 @@ export function AlarmHealthTab() {
       data &&
       healthChartOption(
         data,
-        { alarms: t('alarms.health.alarms'), flood: t('alarms.health.floodLine', { count: FLOOD_ALARMS }) },
+        {
+          alarms: t('alarms.health.annunciations'),
+          flood: t('alarms.health.floodLine', { count: FLOOD_ALARMS }),
+        },
         (ms) => calendar.format(ms, 'MM-DD HH:mm'),
       ),
     [data, t, calendar],
@@ -106,8 +110,10 @@ export function AlarmHealthTab() {
         t('alarms.health.hours', { n: hoursBetween(Date.parse(a.alarmAt), Date.parse(data!.standingAt)) }),
     },
   ];
-  const chatteringColumns: TableColumnsType<HealthAlarm> = [
-    ...alarmColumns,
+  // A chattering alarm's annunciations in the range beside its raises since it opened.
+  const chatteringColumns: TableColumnsType<ChatteringAlarm> = [
+    ...(alarmColumns as TableColumnsType<ChatteringAlarm>),
+    { title: t('alarms.health.annunciations'), dataIndex: 'annunciations' },
     { title: t('alarms.health.occurrences'), dataIndex: 'occurrences' },
   ];
   const floodColumns: TableColumnsType<Flood> = [
@@ -118,7 +124,7 @@ export function AlarmHealthTab() {
       key: 'minutes',
       render: (_, f) => Math.round((Date.parse(f.end) - Date.parse(f.start)) / 6_000) / 10,
     },
-    { title: t('alarms.health.alarms'), dataIndex: 'count' },
+    { title: t('alarms.health.annunciations'), dataIndex: 'count' },
   ];
   const actorColumns: TableColumnsType<BadActor> = [
     { title: '#', key: 'rank', width: 48, render: (_, __, i) => i + 1 },
@@ -135,8 +141,8 @@ export function AlarmHealthTab() {
       ),
     },
     { title: t('alarms.detail.thing'), dataIndex: 'thingName' },
-    { title: t('alarms.health.alarms'), dataIndex: 'count' },
-    { title: t('alarms.health.occurrences'), dataIndex: 'occurrences' },
+    { title: t('alarms.health.annunciations'), dataIndex: 'count' },
+    { title: t('alarms.health.distinctAlarms'), dataIndex: 'alarms' },
     { title: t('alarms.health.share'), dataIndex: 'share', render: percent },
   ];
 
@@ -206,6 +212,10 @@ export function AlarmHealthTab() {
             <Col xs={12} md={8} xl={4}>
               <Card size="small" style={KPI}>
                 <Statistic title={t('alarms.health.total')} value={data.total} />
+                <Typography.Text type="secondary" data-testid="health-distinct">
+                  {t('alarms.health.distinct', { count: data.alarms })}
+                </Typography.Text>
+                <br />
                 <Typography.Text type="secondary">
                   {t('alarms.health.suppressed', { count: data.suppressed })}
                 </Typography.Text>
@@ -240,6 +250,10 @@ export function AlarmHealthTab() {
             <Col xs={12} md={8} xl={4}>
               <Card size="small" style={KPI}>
                 <Statistic title={t('alarms.health.chattering')} value={data.chatteringCount} />
+                <Typography.Text type="secondary" data-testid="health-chattering-annunciations">
+                  {t('alarms.health.chatteringAnnunciations', { count: data.chatteringAnnunciations })}
+                </Typography.Text>
+                <br />
                 <Typography.Text type="secondary">{t('alarms.health.chatteringHint')}</Typography.Text>
               </Card>
             </Col>

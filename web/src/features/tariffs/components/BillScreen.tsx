@@ -197,9 +197,13 @@ export function BillScreen() {
             loading={bill.isFetching}
           />
           <Space orientation="vertical" style={{ marginTop: 12 }}>
-            {bill.data.demand.at !== null && (
+            {bill.data.demand.at !== null && bill.data.demand.end !== null && (
               <Typography.Text type="secondary">
-                {t('tariffs.bill.demandAt', { at: calendar.format(bill.data.demand.at, 'YYYY-MM-DD HH:mm') })}
+                {t('tariffs.bill.demandAt', {
+                  from: calendar.format(bill.data.demand.at, 'YYYY-MM-DD HH:mm'),
+                  to: calendar.format(bill.data.demand.end, 'HH:mm'),
+                  mode: t(`tariffs.demandWindowMode.${bill.data.demand.window ?? 'fixed'}`),
+                })}
               </Typography.Text>
             )}
             <Typography.Text type="secondary">

@@ -96,7 +96,7 @@ function TariffDetail({
 
   const demandText = (v: TariffVersion) =>
     v.demand.kind === 'demand'
-      ? `${t('tariffs.demandKind.demand')} ${v.demand.pricePerKw}`
+      ? `${t('tariffs.demandKind.demand')} ${v.demand.pricePerKw} · ${t(`tariffs.demandWindowMode.${v.demand.window ?? 'fixed'}`)}`
       : v.demand.kind === 'capacity'
         ? `${t('tariffs.demandKind.capacity')} ${v.demand.pricePerKva} × ${v.demand.capacityKva} kVA`
         : t('tariffs.demandKind.none');

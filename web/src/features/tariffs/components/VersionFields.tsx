@@ -1,5 +1,13 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { BAND_KINDS, type BandSpan, DAY_TYPES, type DayType, minuteOf, timeOf } from '@kilowatch/contract';
+import {
+  BAND_KINDS,
+  type BandSpan,
+  DAY_TYPES,
+  type DayType,
+  DEMAND_WINDOW_MODES,
+  minuteOf,
+  timeOf,
+} from '@kilowatch/contract';
 import {
   Button,
   Card,
@@ -141,9 +149,24 @@ export function VersionFields({ form }: { form: FormInstance<VersionFormValues> 
           />
         </Form.Item>
         {demandKind === 'demand' && (
-          <Form.Item name="pricePerKw" label={t('tariffs.pricePerKw')} rules={[{ required: true }]}>
-            <InputNumber min={0} max={10000} />
-          </Form.Item>
+          <>
+            <Form.Item name="pricePerKw" label={t('tariffs.pricePerKw')} rules={[{ required: true }]}>
+              <InputNumber min={0} max={10000} />
+            </Form.Item>
+            <Form.Item
+              name="demandWindow"
+              label={t('tariffs.demandWindow')}
+              tooltip={t('tariffs.demandWindowHelp')}
+              rules={[{ required: true, message: t('tariffs.demandWindowRequired') }]}
+            >
+              <Radio.Group
+                options={DEMAND_WINDOW_MODES.map((mode) => ({
+                  value: mode,
+                  label: t(`tariffs.demandWindowMode.${mode}`),
+                }))}
+              />
+            </Form.Item>
+          </>
         )}
         {demandKind === 'capacity' && (
           <>

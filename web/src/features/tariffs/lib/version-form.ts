@@ -3,6 +3,7 @@ import {
   type BandPrices,
   type BandSpan,
   type DemandCharge,
+  type DemandWindowMode,
   type Season,
   type TariffVersionBody,
 } from '@kilowatch/contract';
@@ -14,6 +15,8 @@ export interface VersionFormValues {
   prices: BandPrices;
   demandKind: DemandCharge['kind'];
   pricePerKw?: number;
+  /** How a demand charge windows the maximum. */
+  demandWindow?: DemandWindowMode;
   pricePerKva?: number;
   capacityKva?: number;
   /** 'none' for no power-factor adjustment. */
@@ -29,6 +32,7 @@ export const blankVersion = (validFrom: string, seasonName: string): VersionForm
   note: '',
   prices: {},
   demandKind: 'none',
+  demandWindow: 'fixed',
   powerFactorTarget: 0.9,
   seasons: [
     {
@@ -49,6 +53,7 @@ export function formOfVersion(v: TariffVersionBody, validFrom = v.validFrom): Ve
     prices: { ...v.prices },
     demandKind: v.demand.kind,
     pricePerKw: v.demand.kind === 'demand' ? v.demand.pricePerKw : undefined,
+    demandWindow: v.demand.kind === 'demand' ? (v.demand.window ?? 'fixed') : 'fixed',
     pricePerKva: v.demand.kind === 'capacity' ? v.demand.pricePerKva : undefined,
     capacityKva: v.demand.kind === 'capacity' ? v.demand.capacityKva : undefined,
     powerFactorTarget: v.powerFactorTarget ?? 'none',
@@ -59,7 +64,7 @@ export function formOfVersion(v: TariffVersionBody, validFrom = v.validFrom): Ve
 export function versionOfForm(f: VersionFormValues): TariffVersionBody {
   const demand: DemandCharge =
     f.demandKind === 'demand'
-      ? { kind: 'demand', pricePerKw: f.pricePerKw ?? 0 }
+      ? { kind: 'demand', pricePerKw: f.pricePerKw ?? 0, window: f.demandWindow ?? 'fixed' }
       : f.demandKind === 'capacity'
         ? { kind: 'capacity', pricePerKva: f.pricePerKva ?? 0, capacityKva: f.capacityKva ?? 0 }
         : { kind: 'none' };

@@ -1,0 +1,113 @@
+/**
+ * The bill's maximum demand (POST /api/tariffs/bill, docs/tariffs.md "Maximum demand") of a region
+ * of meters over one past month, through the tariff service as the route calls it: the bill with
+ * fixed windows and with sliding ones (the demand read is every meter's raw readings, interpolated at
+ * each minute edge), and, in the same run, the read the bill made before for its demand: every
+ * meter's 15-minute consumption over the month (`bucketColumns`), which the energy lines no longer
+ * need either.
+ *
+ *   npx tsx bench/demand-bench.ts [--things 200] [--interval 60] [--runs 5]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { PlantCalendar, type Thing } from '@kilowatch/contract';
+import { migrateToLatest, openDatabase } from '../server/src/db/index.ts';
+import { createTariffService } from '../server/src/modules/tariffs/index.ts';
+import { exampleTariff, exampleVersion } from '../server/src/modules/tariffs/testing.ts';
+import { openTelemetryStore, type Point } from '../server/src/telemetry/index.ts';
+import { DAY, fmt, log, machine, median, numArg, SECOND, TIME_ZONE } from './harness.ts';
+
+const thingCount = numArg('things', 200);
+const interval = numArg('interval', 60) * SECOND;
+const runs = numArg('runs', 5);
+
+const dir = mkdtempSync(join(os.tmpdir(), 'kilowatch-demand-bench-'));
+const store = await openTelemetryStore({
+  dataDir: dir,
+  timeZone: TIME_ZONE,
+  retention: { rawDays: 90, minuteDays: 400, hourDays: 1830 },
+});
+const database = openDatabase({ kind: 'sqlite', file: ':memory:' });
+try {
+  log(machine());
+  await migrateToLatest(database.db, database.dialect);
+  const calendar = new PlantCalendar(TIME_ZONE);
+  // A whole past month inside the raw retention: the one 35 days ago.
+  const { start, end } = calendar.periodRange('month', Date.now() - 35 * DAY);
+  const month = calendar.format(start, 'YYYY-MM');
+
+  const things = Array.from({ length: thingCount }, (_, i) => ({ id: i + 1, name: `电表${i + 1}` }) as Thing);
+  let batch: Point[] = [];
+  let count = 0;
+  for (const thing of things) {
+    let value = 1000 * thing.id;
+    for (let ts = start - interval; ts < end + interval; ts += interval) {
+      // 20–80 kW with a daily shape, and each meter's own short peak once a day.
+      const hour = ((ts - start) / 3_600_000) % 24;
+      const peak = Math.abs(hour - 9 - (thing.id % 7)) < 0.2 ? 40 : 0;
+      value += ((20 + peak + 60 * Math.max(0, Math.sin((Math.PI * (hour - 6)) / 14))) * interval) / 3_600_000;
+      batch.push({ thingId: thing.id, metric: 'EP', ts, value });
+      if (batch.length === 50_000) {
+        await store.write(batch);
+        count += batch.length;
+        batch = [];
+      }
+    }
+  }
+  if (batch.length > 0) await store.write(batch);
+  count += batch.length;
+  log(`${fmt(count)} counter points: ${thingCount} meters over ${month}, every ${interval / SECOND} s`);
+
+  const abilities = new Map(things.map((t) => [t.id, [{ identifier: 'EP', cumulative: true }]]));
+  const service = createTariffService({
+    db: database.db,
+    catalog: { select: async () => ({ name: '全厂', things, abilities }) } as never,
+    store,
+    timeZone: TIME_ZONE,
+    rawRetentionDays: 90,
+    now: Date.now,
+  });
+  const billOf = async (window: 'fixed' | 'sliding') => {
+    const input = exampleTariff('2020-01-01');
+    input.name = window;
+    input.version = exampleVersion('2020-01-01', { demand: { kind: 'demand', pricePerKw: 40, window } });
+    const { tariff } = await service.create(input);
+    return () => service.bill({ tariffId: tariff.id, resourceType: 'region', resourceId: 1, month });
+  };
+  const fixed = await billOf('fixed');
+  const sliding = await billOf('sliding');
+  const series = things.map((t) => ({ thingId: t.id, metric: 'EP' }));
+  const timed = async <T>(f: () => Promise<T>) => {
+    const t = performance.now();
+    const value = await f();
+    return { ms: performance.now() - t, value };
+  };
+
+  const times = { before: [] as number[], fixed: [] as number[], sliding: [] as number[] };
+  const answers = new Set<string>();
+  for (let run = 0; run < runs + 1; run++) {
+    const before = await timed(() =>
+      store.bucketColumns({ series, start, end, bucket: { widthMs: 15 * 60_000 }, aggregator: 'delta' }),
+    );
+    const f = await timed(fixed);
+    const s = await timed(sliding);
+    answers.add(
+      `fixed ${fmt(f.value.demand.quantity, 2)} kW at ${calendar.format(f.value.demand.at ?? 0, 'MM-DD HH:mm')}, ` +
+        `sliding ${fmt(s.value.demand.quantity, 2)} kW at ${calendar.format(s.value.demand.at ?? 0, 'MM-DD HH:mm')}`,
+    );
+    // The first run warms the JIT and DuckDB's caches and is not counted.
+    if (run === 0) continue;
+    times.before.push(before.ms);
+    times.fixed.push(f.ms);
+    times.sliding.push(s.ms);
+  }
+  log(`answers: ${[...answers].join(' | ')}`);
+  log(`before, the 15-minute read the bill's demand made: median ${fmt(median(times.before), 1)} ms`);
+  log(`bill, fixed windows: median ${fmt(median(times.fixed), 1)} ms over ${runs} runs`);
+  log(`bill, sliding windows: median ${fmt(median(times.sliding), 1)} ms over ${runs} runs`);
+} finally {
+  await store.close();
+  await database.close();
+  rmSync(dir, { recursive: true, force: true });
+}
