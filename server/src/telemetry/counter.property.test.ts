@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { energyAt, type Reading, windowEnergies } from './counter.ts';
-import { DuckDBTelemetryStore } from './duckdb/store.ts';
+import { DuckDBTelemetryStore } from './index.ts';
 
 const T0 = Date.UTC(2026, 0, 5);
 const SECOND = 1000;
