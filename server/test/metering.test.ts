@@ -3,11 +3,18 @@
  * the bill's energy lines), on both dialects: a reading stamped on an edge closes the interval
  * that ends there.
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
 import { type Plant, seedPlant } from '../src/ingest/testing.ts';
 import { exampleTariff } from '../src/modules/tariffs/testing.ts';
 import { type Api, apiAs } from '../src/modules/things/testing.ts';
-import { buildTestApp, dialects, login, type TestApp } from './helpers.ts';
+import { ADMIN_PASSWORD, buildTestApp, dialects, login, type TestApp } from './helpers.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -208,5 +215,45 @@ describe.each(dialects())('the worked examples of docs/metering.md on %s', (dial
       groupByTime: 'day',
     });
     expect(days.series[0].values).toEqual([1800, 2040]);
+  });
+});
+
+describe('opening a data folder written before the convention', () => {
+  it('logs one line saying which rollups were recomputed, and not again', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'kw-metering-'));
+    try {
+      const gz = readFileSync(new URL('../src/telemetry/fixtures/old-convention.duckdb.gz', import.meta.url));
+      writeFileSync(join(dataDir, 'telemetry.duckdb'), gunzipSync(gz));
+      const start = async () => {
+        const lines: string[] = [];
+        const logStream = new Writable({
+          write(chunk, _encoding, done) {
+            lines.push(String(chunk));
+            done();
+          },
+        });
+        const config = loadConfig({
+          DATA_DIR: dataDir,
+          LOG_LEVEL: 'info',
+          ADMIN_PASSWORD,
+          MQTT_PORT: '0',
+          WEB_DIST: join(dataDir, 'no-web-build'),
+          PLANT_TIMEZONE: 'Europe/Berlin',
+        });
+        const app = await buildApp(config, { now: () => Date.parse('2026-03-31T12:00:00Z'), logStream });
+        await app.close();
+        return lines.filter((l) => l.includes('interval-ending counters')).map((l) => JSON.parse(l));
+      };
+      const first = await start();
+      expect(first).toHaveLength(1);
+      expect(first[0].rowsWithEdgeReading).toMatchObject({
+        hour: expect.any(Number),
+        day: expect.any(Number),
+      });
+      expect(first[0].rowsWithEdgeReading.minute).toBeGreaterThan(4000);
+      expect(await start()).toEqual([]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
