@@ -261,7 +261,7 @@ async function aggregate(
   let sql: string;
   let prev: Map<number, { ts: number; value: number }> | undefined;
   // Every column DOUBLE and never NULL (NaN instead): they are copied out as typed arrays.
-  // sid, bucket index, count, value, last ts, max gap, the edge reading's increment and count;
+  // sid, bucket index, count, value, last ts, max gap, the edge reading's increment (NaN: none);
   // then for raw, the first sample of the series in the range (its step from before the range).
   if (resolution === 'raw') {
     const inc = incrementSql('pv', 'value');
@@ -279,9 +279,7 @@ async function aggregate(
                 : delta
                   ? `sum(${inc})`
                   : 'NULL::DOUBLE';
-    const edge = delta
-      ? `coalesce(max(${inc}) FILTER (WHERE ${atStart}), 'NaN'), count(*) FILTER (WHERE ${atStart})::DOUBLE`
-      : `'NaN'::DOUBLE, 0::DOUBLE`;
+    const edge = delta ? `coalesce(max(${inc}) FILTER (WHERE ${atStart}), 'NaN')` : `'NaN'::DOUBLE`;
     sql = `WITH s AS (
         SELECT series_id, ts, value, ts - lag(ts) OVER w AS gap, lag(value) OVER w AS pv
         FROM raw WHERE series_id IN (${ids}) AND ts >= ${int(lo)} AND ts ${below} ${int(hi)}
@@ -293,25 +291,20 @@ async function aggregate(
     prev = await ctx.reader().run((c) => lastBefore(c, known, lo));
   } else if (identityRollup(g, resolution)) {
     // One stored row per series and bucket: read as they are.
-    const edge = delta
-      ? `coalesce(inc_edge, 'NaN'), (inc_edge IS NOT NULL)::DOUBLE`
-      : `'NaN'::DOUBLE, 0::DOUBLE`;
+    const edge = delta ? `coalesce(inc_edge, 'NaN')` : `'NaN'::DOUBLE`;
     sql = `SELECT series_id::DOUBLE, (${index})::DOUBLE, cnt::DOUBLE, coalesce(${rollupValue(aggregator, false)}, 'NaN'),
         last_ts::DOUBLE, coalesce(max_gap, 0)::DOUBLE, ${edge}
       FROM ${resolution} WHERE series_id IN (${ids}) AND bucket >= ${int(lo)} AND bucket ${below} ${int(hi)}${inHours}`;
   } else {
-    const edge = delta
-      ? `coalesce(max(inc_edge) FILTER (WHERE ${atStart}), 'NaN'), count(inc_edge) FILTER (WHERE ${atStart})::DOUBLE`
-      : `'NaN'::DOUBLE, 0::DOUBLE`;
+    const edge = delta ? `coalesce(max(inc_edge) FILTER (WHERE ${atStart}), 'NaN')` : `'NaN'::DOUBLE`;
     sql = `SELECT series_id::DOUBLE, (${index})::DOUBLE AS bi, sum(cnt)::DOUBLE,
         coalesce(${rollupValue(aggregator, true)}, 'NaN'), max(last_ts)::DOUBLE, coalesce(max(max_gap), 0)::DOUBLE, ${edge}
       FROM ${resolution} WHERE series_id IN (${ids}) AND bucket >= ${int(lo)} AND bucket ${below} ${int(hi)}${inHours}
       GROUP BY series_id, bi`;
   }
-  const [sid, bi, cnt, val, lts, gap, ei, ec, fts, fv] = (await ctx
+  const [sid, bi, cnt, val, lts, gap, ei, fts, fv] = (await ctx
     .reader()
     .run((c) => doubleColumns(c, sql))) as [
-    Float64Array,
     Float64Array,
     Float64Array,
     Float64Array,
@@ -332,8 +325,9 @@ async function aggregate(
     const x = p && delta ? counterIncrement(p.value, fv?.[i] as number) : 0;
     if (edges) {
       const e = r * (n + 1) + b;
+      // A reading on the start has an increment (0 for a series' first): NaN means none.
       edges.inc[e] = p && g.kind === 'fixed' && first === g.base + b * g.width ? x : (ei[i] as number);
-      edges.count[e] = ec[i] as number;
+      edges.count[e] = Number.isNaN(edges.inc[e] as number) ? 0 : 1;
     }
     if (b >= n) continue; // the reading on the range's end: its edge only
     const at = r * n + b;
