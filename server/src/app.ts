@@ -134,6 +134,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       'request',
     );
   });
+  if (telemetry.upgraded) {
+    app.log.info(
+      { rowsWithEdgeReading: telemetry.upgraded },
+      'telemetry: minute, hour and day rollups recomputed for interval-ending counters (a reading on a bucket edge closes the bucket before it; docs/telemetry-store.md#upgrade)',
+    );
+  }
   app.decorate('db', database);
   app.decorate('firstStartAdmin', firstStartAdmin);
   app.addHook('onClose', () => database.close());

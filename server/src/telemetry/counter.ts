@@ -47,3 +47,60 @@ export function counterConsumption(values: readonly number[], prev?: number | nu
   for (const inc of counterIncrements(values, prev)) sum += inc;
   return sum;
 }
+
+/** A reading of a cumulative register at `ts` (ms). */
+export interface Reading {
+  ts: number;
+  value: number;
+}
+
+/**
+ * The register's energy E(t) at each of `times` (ascending), counted from the first reading:
+ * the sum of the increments of the readings stamped at or before t (a reading holds all energy
+ * up to its instant). Readings oldest first; `prev` is the reading before them, if any (the
+ * first reading then steps from it). Between readings E stays at the last one's value: a gap's
+ * energy appears with the reading that ends it (docs/telemetry-store.md, "Counter math").
+ */
+export function energyAt(
+  readings: readonly Reading[],
+  times: readonly number[],
+  prev?: Reading | null,
+): number[] {
+  const out = new Array<number>(times.length);
+  let e = 0;
+  let i = 0;
+  let p = prev?.value ?? null;
+  for (let k = 0; k < times.length; k++) {
+    const t = times[k] as number;
+    for (; i < readings.length && (readings[i] as Reading).ts <= t; i++) {
+      const v = (readings[i] as Reading).value;
+      e += counterIncrement(p, v);
+      p = v;
+    }
+    out[k] = e;
+  }
+  return out;
+}
+
+/**
+ * Energy of each window [edges[k], edges[k + 1]) as E(b) − E(a): the increments of the readings
+ * in (a, b], so a reading stamped on an edge closes the window that ends there. The store's
+ * `delta` buckets answer the same (demand windows and tariff slots can use this on readings).
+ */
+export function windowEnergies(
+  readings: readonly Reading[],
+  edges: readonly number[],
+  prev?: Reading | null,
+): number[] {
+  const out = new Array<number>(Math.max(0, edges.length - 1)).fill(0);
+  let p = prev?.value ?? null;
+  let k = 0;
+  for (const r of readings) {
+    const inc = counterIncrement(p, r.value);
+    p = r.value;
+    while (k < out.length && r.ts > (edges[k + 1] as number)) k++;
+    // Summed window by window (not E(b) − E(a) of running totals), as the store adds them.
+    if (k < out.length && r.ts > (edges[0] as number)) out[k] = (out[k] as number) + inc;
+  }
+  return out;
+}

@@ -17,7 +17,14 @@ export {
   MIN_GAP_MS,
   type Resolution,
 } from './buckets.ts';
-export { counterConsumption, counterIncrement, counterIncrements } from './counter.ts';
+export {
+  counterConsumption,
+  counterIncrement,
+  counterIncrements,
+  energyAt,
+  type Reading,
+  windowEnergies,
+} from './counter.ts';
 export { downsample, lttb } from './downsample.ts';
 export { DuckDBTelemetryStore } from './duckdb/store.ts';
 export type * from './store.ts';

@@ -71,12 +71,12 @@ describe.each(dialects())('EnPI API on %s', (dialect) => {
       }),
     );
 
-    // Each month's energy and pieces counted by a reading at its first instant (a counter's
-    // increment belongs to the bucket of its later sample); one mean temperature a day whose
+    // Each month's energy and pieces counted by a reading at its last instant, the next month's
+    // midnight (a reading closes the interval that ends at it); one mean temperature a day whose
     // degree days below 18 ℃ add up to the month's HDD.
     const points: { thingId: number; metric: string; ts: number; value: number }[] = [
-      { thingId: meter().id, metric: 'EP', ts: midnight('2024-12-31'), value: 0 },
-      { thingId: meter().id, metric: 'PCS', ts: midnight('2024-12-31'), value: 0 },
+      { thingId: meter().id, metric: 'EP', ts: midnight(`${MONTHS[0]}-01`), value: 0 },
+      { thingId: meter().id, metric: 'PCS', ts: midnight(`${MONTHS[0]}-01`), value: 0 },
     ];
     let energy = 0;
     let pieces = 0;
@@ -84,8 +84,9 @@ describe.each(dialects())('EnPI API on %s', (dialect) => {
       energy += ENERGY[i] as number;
       pieces += OUTPUT[i] as number;
       const first = midnight(`${month}-01`);
-      points.push({ thingId: meter().id, metric: 'EP', ts: first, value: energy });
-      points.push({ thingId: meter().id, metric: 'PCS', ts: first, value: pieces });
+      const next = first + daysIn(month) * 86_400_000;
+      points.push({ thingId: meter().id, metric: 'EP', ts: next, value: energy });
+      points.push({ thingId: meter().id, metric: 'PCS', ts: next, value: pieces });
       const days = daysIn(month);
       for (let d = 0; d < days; d++) {
         points.push({

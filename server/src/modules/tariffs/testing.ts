@@ -70,9 +70,9 @@ export const exampleTariff = (validFrom = '2026-01-01'): TariffCreate => ({
 });
 
 /**
- * Counter points of one series whose bucket `k` of `width` from `start` holds `energy(k)`: each
- * sample at a bucket's start carries that bucket's energy (the store counts an increment in the
- * bucket of its later sample), after a zero reading one bucket before `start`.
+ * Counter readings of one series whose bucket `k` of `width` from `start` holds `energy(k)`, as
+ * an interval meter stamps them: a zero reading at `start`, then each bucket's reading at its end
+ * (a reading on an edge closes the bucket that ends there, docs/telemetry-store.md).
  */
 export function counterPoints(
   thingId: number,
@@ -82,11 +82,11 @@ export function counterPoints(
   count: number,
   energy: (k: number) => number,
 ): { thingId: number; metric: string; ts: number; value: number }[] {
-  const points = [{ thingId, metric, ts: start - width, value: 0 }];
+  const points = [{ thingId, metric, ts: start, value: 0 }];
   let total = 0;
   for (let k = 0; k < count; k++) {
     total += energy(k);
-    points.push({ thingId, metric, ts: start + k * width, value: total });
+    points.push({ thingId, metric, ts: start + (k + 1) * width, value: total });
   }
   return points;
 }

@@ -224,9 +224,17 @@ async function aggregate(
 ): Promise<Aggregates> {
   const ids = known.map((s) => int(s.id)).join(',');
   const col = resolution === 'raw' ? 'ts' : 'bucket';
-  const { index, lo, hi } = indexSql(g, col);
-  // Rows of the hours asked for; for raw points after the window, so each keeps its true predecessor.
-  const inHours = hours ? ` AND ${col} // ${HOUR} IN (${hours.map((h) => int(h / HOUR)).join(',')})` : '';
+  const { index, lo, hi, atStart } = indexSql(g, col);
+  const delta = aggregator === 'delta';
+  // A counter's bucket also takes the reading stamped on its end (interval-ending): delta reads
+  // the row at `hi`, and with `hours` the first row of the hour after each hour asked for.
+  const hourList = hours?.map((h) => int(h / HOUR)).join(',');
+  const inHours = !hours
+    ? ''
+    : delta
+      ? ` AND (${col} // ${HOUR} IN (${hourList}) OR (${col} % ${HOUR} = 0 AND ${col} // ${HOUR} - 1 IN (${hourList})))`
+      : ` AND ${col} // ${HOUR} IN (${hourList})`;
+  const below = delta ? '<=' : '<';
   const n = g.n;
   const row = new Map(known.map((s, i) => [s.id, i]));
   const size = known.length * n;
@@ -238,13 +246,25 @@ async function aggregate(
     maxGap: new Float64Array(size),
   };
   if (hours?.length === 0) return out;
+  const edges: Edges | null = delta
+    ? {
+        inc: new Float64Array(known.length * (n + 1)).fill(Number.NaN),
+        count: new Float64Array(known.length * (n + 1)),
+      }
+    : null;
   if (resolution === 'raw' && g.kind === 'fixed' && !hours) {
-    if (aggregateRecent(known, g, aggregator, out)) return out;
+    if (aggregateRecent(known, g, aggregator, out, edges)) {
+      if (edges) closeOnEdges(out, edges, n, null);
+      return out;
+    }
   }
   let sql: string;
   let prev: Map<number, { ts: number; value: number }> | undefined;
   // Every column DOUBLE and never NULL (NaN instead): they are copied out as typed arrays.
+  // sid, bucket index, count, value, last ts, max gap, the edge reading's increment (NaN: none);
+  // then for raw, the first sample of the series in the range (its step from before the range).
   if (resolution === 'raw') {
+    const inc = incrementSql('pv', 'value');
     const value =
       aggregator === 'avg' || aggregator === 'sum'
         ? 'sum(value)'
@@ -256,30 +276,36 @@ async function aggregate(
               ? 'arg_min(value, ts)'
               : aggregator === 'last'
                 ? 'arg_max(value, ts)'
-                : aggregator === 'delta'
-                  ? `sum(${incrementSql('pv', 'value')})`
+                : delta
+                  ? `sum(${inc})`
                   : 'NULL::DOUBLE';
+    const edge = delta ? `coalesce(max(${inc}) FILTER (WHERE ${atStart}), 'NaN')` : `'NaN'::DOUBLE`;
     sql = `WITH s AS (
         SELECT series_id, ts, value, ts - lag(ts) OVER w AS gap, lag(value) OVER w AS pv
-        FROM raw WHERE series_id IN (${ids}) AND ts >= ${int(lo)} AND ts < ${int(hi)}
+        FROM raw WHERE series_id IN (${ids}) AND ts >= ${int(lo)} AND ts ${below} ${int(hi)}
         WINDOW w AS (PARTITION BY series_id ORDER BY ts))
       SELECT series_id::DOUBLE, (${index})::DOUBLE AS bi, count(*)::DOUBLE, coalesce(${value}, 'NaN'),
-        max(ts)::DOUBLE, coalesce(max(gap), 0)::DOUBLE, min(ts)::DOUBLE, arg_min(value, ts)
+        max(ts)::DOUBLE, coalesce(max(gap), 0)::DOUBLE, ${edge},
+        coalesce(max(ts) FILTER (WHERE pv IS NULL)::DOUBLE, 'NaN'), coalesce(arg_min(value, ts) FILTER (WHERE pv IS NULL), 'NaN')
       FROM s WHERE TRUE${inHours} GROUP BY series_id, bi`;
     prev = await ctx.reader().run((c) => lastBefore(c, known, lo));
   } else if (identityRollup(g, resolution)) {
     // One stored row per series and bucket: read as they are.
+    const edge = delta ? `coalesce(inc_edge, 'NaN')` : `'NaN'::DOUBLE`;
     sql = `SELECT series_id::DOUBLE, (${index})::DOUBLE, cnt::DOUBLE, coalesce(${rollupValue(aggregator, false)}, 'NaN'),
-        last_ts::DOUBLE, coalesce(max_gap, 0)::DOUBLE
-      FROM ${resolution} WHERE series_id IN (${ids}) AND bucket >= ${int(lo)} AND bucket < ${int(hi)}${inHours}`;
+        last_ts::DOUBLE, coalesce(max_gap, 0)::DOUBLE, ${edge}
+      FROM ${resolution} WHERE series_id IN (${ids}) AND bucket >= ${int(lo)} AND bucket ${below} ${int(hi)}${inHours}`;
   } else {
+    const edge = delta ? `coalesce(max(inc_edge) FILTER (WHERE ${atStart}), 'NaN')` : `'NaN'::DOUBLE`;
     sql = `SELECT series_id::DOUBLE, (${index})::DOUBLE AS bi, sum(cnt)::DOUBLE,
-        coalesce(${rollupValue(aggregator, true)}, 'NaN'), max(last_ts)::DOUBLE, coalesce(max(max_gap), 0)::DOUBLE
-      FROM ${resolution} WHERE series_id IN (${ids}) AND bucket >= ${int(lo)} AND bucket < ${int(hi)}${inHours}
+        coalesce(${rollupValue(aggregator, true)}, 'NaN'), max(last_ts)::DOUBLE, coalesce(max(max_gap), 0)::DOUBLE, ${edge}
+      FROM ${resolution} WHERE series_id IN (${ids}) AND bucket >= ${int(lo)} AND bucket ${below} ${int(hi)}${inHours}
       GROUP BY series_id, bi`;
   }
-  // sid, bucket index, count, value, last ts, max gap; then for raw, the first sample's ts and value.
-  const [sid, bi, cnt, val, lts, gap, fts, fv] = (await ctx.reader().run((c) => doubleColumns(c, sql))) as [
+  const [sid, bi, cnt, val, lts, gap, ei, fts, fv] = (await ctx
+    .reader()
+    .run((c) => doubleColumns(c, sql))) as [
+    Float64Array,
     Float64Array,
     Float64Array,
     Float64Array,
@@ -289,58 +315,112 @@ async function aggregate(
     Float64Array?,
     Float64Array?,
   ];
-  /** Where each series' earliest bucket with samples is, for the step from before the range. */
-  const first = prev ? new Map<number, number>() : null;
   for (let i = 0; i < sid.length; i++) {
     const id = sid[i] as number;
-    const at = (row.get(id) as number) * n + (bi[i] as number);
+    const b = bi[i] as number;
+    const r = row.get(id) as number;
+    // Raw: the first sample of the series in the range steps from the last sample before it.
+    const first = fts?.[i] as number;
+    const p = Number.isNaN(first) ? undefined : prev?.get(id);
+    const x = p && delta ? counterIncrement(p.value, fv?.[i] as number) : 0;
+    if (edges) {
+      const e = r * (n + 1) + b;
+      // A reading on the start has an increment (0 for a series' first): NaN means none.
+      edges.inc[e] = p && g.kind === 'fixed' && first === g.base + b * g.width ? x : (ei[i] as number);
+      edges.count[e] = Number.isNaN(edges.inc[e] as number) ? 0 : 1;
+    }
+    if (b >= n) continue; // the reading on the range's end: its edge only
+    const at = r * n + b;
     out.cnt[at] = cnt[i] as number;
     out.value[at] = val[i] as number;
     out.lastTs[at] = lts[i] as number;
     out.maxGap[at] = gap[i] as number;
-    if (first) {
-      const f = first.get(id);
-      if (f === undefined || (bi[i] as number) < (bi[f] as number)) first.set(id, i);
-    }
-  }
-  if (prev && first && fts && fv) {
-    // Raw: the first sample of each series steps from the last sample before the range.
-    for (const [id, i] of first) {
-      const p = prev.get(id);
-      if (!p) continue;
-      const at = (row.get(id) as number) * n + (bi[i] as number);
-      out.maxGap[at] = Math.max(out.maxGap[at] as number, (fts[i] as number) - p.ts);
-      if (aggregator === 'delta') {
+    if (p) {
+      out.maxGap[at] = Math.max(out.maxGap[at] as number, first - p.ts);
+      if (delta) {
         const v = out.value[at] as number;
-        out.value[at] = (Number.isNaN(v) ? 0 : v) + counterIncrement(p.value, fv[i] as number);
+        out.value[at] = (Number.isNaN(v) ? 0 : v) + x;
       }
     }
   }
+  if (edges) closeOnEdges(out, edges, n, hours ? selectedBuckets(g, hours) : null);
   return out;
 }
 
-/** SQL for the bucket index of a row and the stored range [lo, hi) to read. */
-function indexSql(g: Grid, col: string): { index: string; lo: number; hi: number } {
+/** Per series, per bucket index 0…n: the increment and count (0/1) of a reading stamped on the bucket's start. */
+interface Edges {
+  inc: Float64Array;
+  count: Float64Array;
+}
+
+/**
+ * Interval-ending counters: a reading stamped on a bucket's start closes the bucket before it,
+ * so bucket i's increments are those of its samples, less its start reading's, plus the next
+ * bucket's start reading's; its count is the readings that close in it. Buckets outside
+ * `selected` (hours not asked for) stay empty.
+ */
+function closeOnEdges(out: Aggregates, edges: Edges, n: number, selected: Uint8Array | null): void {
+  for (let r = 0; r < out.row.size; r++) {
+    for (let i = 0; i < n; i++) {
+      const at = r * n + i;
+      const e0 = r * (n + 1) + i;
+      if (selected && selected[i] === 0) {
+        out.cnt[at] = 0;
+        out.value[at] = Number.NaN;
+        continue;
+      }
+      const c0 = edges.count[e0] as number;
+      const c1 = edges.count[e0 + 1] as number;
+      const cnt = (out.cnt[at] as number) - c0 + c1;
+      let v = out.value[at] as number;
+      if (Number.isNaN(v)) v = 0;
+      if (c0 > 0) v -= edges.inc[e0] as number;
+      if (c1 > 0) v += edges.inc[e0 + 1] as number;
+      out.cnt[at] = cnt;
+      out.value[at] = cnt > 0 ? v : Number.NaN;
+    }
+  }
+}
+
+/** 1 for each bucket of a fixed grid that starts in one of `hours`. */
+function selectedBuckets(g: Grid, hours: readonly number[]): Uint8Array {
+  const out = new Uint8Array(g.n);
+  if (g.kind !== 'fixed') return out;
+  const set = new Set(hours);
+  for (let i = 0; i < g.n; i++) out[i] = set.has(floorTo(g.base + i * g.width, HOUR)) ? 1 : 0;
+  return out;
+}
+
+/** SQL for the bucket index of a row, the stored range [lo, hi) to read, and whether a row starts its bucket. */
+function indexSql(g: Grid, col: string): { index: string; lo: number; hi: number; atStart: string } {
   switch (g.kind) {
     case 'fixed':
       return {
         index: `(${col} - ${int(g.base)}) // ${int(g.width)}`,
         lo: g.base,
         hi: g.base + g.n * g.width,
+        atStart: `(${col} - ${int(g.base)}) % ${int(g.width)} = 0`,
       };
     case 'days':
-      return { index: `(${col} - ${int(g.d0)}) // ${int(g.k)}`, lo: g.d0, hi: g.d0 + g.n * g.k };
+      return {
+        index: `(${col} - ${int(g.d0)}) // ${int(g.k)}`,
+        lo: g.d0,
+        hi: g.d0 + g.n * g.k,
+        atStart: `(${col} - ${int(g.d0)}) % ${int(g.k)} = 0`,
+      };
     case 'month':
       return {
         index: `year(DATE '1970-01-01' + ${col}::INTEGER) * 12 + month(DATE '1970-01-01' + ${col}::INTEGER) - 1 - ${int(g.m0)}`,
         lo: PlantCalendar.firstDayOfMonth(g.m0),
         hi: PlantCalendar.firstDayOfMonth(g.m0 + g.n),
+        atStart: `day(DATE '1970-01-01' + ${col}::INTEGER) = 1`,
       };
     case 'year':
       return {
         index: `year(DATE '1970-01-01' + ${col}::INTEGER) - ${int(g.m0 / 12)}`,
         lo: PlantCalendar.firstDayOfMonth(g.m0),
         hi: PlantCalendar.firstDayOfMonth(g.m0 + g.n * 12),
+        atStart: `dayofyear(DATE '1970-01-01' + ${col}::INTEGER) = 1`,
       };
   }
 }
@@ -436,6 +516,7 @@ function aggregateRecent(
   g: Extract<Grid, { kind: 'fixed' }>,
   aggregator: BucketAggregator,
   out: Aggregates,
+  edges: Edges | null,
 ): boolean {
   const lo = g.base;
   const hi = g.base + g.n * g.width;
@@ -449,10 +530,18 @@ function aggregateRecent(
     plan.push({ st, from, prev });
   }
   const bucketOf = (t: number) => Math.floor((t - g.base) / g.width);
+  const startOf = (b: number) => g.base + b * g.width;
   for (const { st, from, prev } of plan) {
-    const base = (out.row.get(st.id) as number) * g.n;
-    const to = lowerBound(st.recentTs, hi);
-    aggregateRun(st.recentTs, st.recentValues, from, to, prev, bucketOf, (b, a) => {
+    const r = out.row.get(st.id) as number;
+    const base = r * g.n;
+    // A counter's last bucket also takes the reading stamped on the range's end.
+    const to = lowerBound(st.recentTs, edges ? hi + 1 : hi);
+    aggregateRun(st.recentTs, st.recentValues, from, to, prev, bucketOf, startOf, (b, a) => {
+      if (edges) {
+        edges.inc[r * (g.n + 1) + b] = a.edge ?? Number.NaN;
+        edges.count[r * (g.n + 1) + b] = a.edge === null ? 0 : 1;
+      }
+      if (b >= g.n) return;
       const value =
         aggregator === 'avg' || aggregator === 'sum'
           ? a.sum

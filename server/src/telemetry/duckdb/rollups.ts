@@ -6,13 +6,14 @@
 import { type DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import { HOUR, MINUTE, type PlantCalendar } from '@kilowatch/contract/calendar';
 import { ceilTo, floorTo } from '../buckets.ts';
+import { incrementSql } from '../counter.ts';
 import {
   columns,
   int,
   type Lane,
   RAW_AGGREGATES,
-  ROLLUP_AGGREGATES,
   ROLLUP_TYPES,
+  rollupAggregates,
   scalar,
   yieldToLoop,
 } from './schema.ts';
@@ -155,7 +156,7 @@ export async function recompute(
     AND hour.bucket >= aff.hlo AND hour.bucket < aff.hhi
     AND hour.bucket >= ${int(hLo)} AND hour.bucket < ${int(hHi)}`);
   await c.run(`INSERT INTO hour
-    SELECT m.series_id, m.bucket // ${HOUR} * ${HOUR} AS hb, ${ROLLUP_AGGREGATES}
+    SELECT m.series_id, m.bucket // ${HOUR} * ${HOUR} AS hb, ${rollupAggregates(`m.bucket % ${HOUR} = 0`)}
     FROM minute m JOIN aff a ON m.series_id = a.series_id AND m.bucket >= a.hlo AND m.bucket < a.hhi
     WHERE m.bucket >= ${int(hLo)} AND m.bucket < ${int(hHi)}
     GROUP BY m.series_id, hb`);
@@ -190,7 +191,7 @@ async function recomputeDays(
     AND day.bucket >= aff.dlo AND day.bucket < aff.dhi
     AND day.bucket >= ${int(dayLo)} AND day.bucket < ${int(dayHi)}`);
   await c.run(`INSERT INTO day
-    SELECT s.series_id, d.day AS db, ${ROLLUP_AGGREGATES}
+    SELECT s.series_id, d.day AS db, ${rollupAggregates('s.bucket = d.lo')}
     FROM ${source} s JOIN days d ON s.bucket >= d.lo AND s.bucket < d.hi
     JOIN aff a ON s.series_id = a.series_id AND d.day >= a.dlo AND d.day < a.dhi
     WHERE s.bucket >= ${int(msLo)} AND s.bucket < ${int(msHi)}
@@ -243,8 +244,11 @@ export async function checkRollups(
      OR ${a}.vmin IS DISTINCT FROM ${b}.vmin OR ${a}.vmax IS DISTINCT FROM ${b}.vmax OR ${a}.vfirst IS DISTINCT FROM ${b}.vfirst
      OR ${a}.vlast IS DISTINCT FROM ${b}.vlast OR coalesce(${a}.max_gap, 0) IS DISTINCT FROM coalesce(${b}.max_gap, 0)
      OR ${a}.vsum IS NULL OR ${b}.vsum IS NULL OR abs(${a}.vsum - ${b}.vsum) > 1e-9 * greatest(1, abs(${a}.vsum))
-     OR abs(${a}.inc - ${b}.inc) > 1e-9 * greatest(1, abs(${a}.inc))`;
+     OR abs(${a}.inc - ${b}.inc) > 1e-9 * greatest(1, abs(${a}.inc))
+     OR (${a}.inc_edge IS NULL) <> (${b}.inc_edge IS NULL) OR abs(${a}.inc_edge - ${b}.inc_edge) > 1e-9 * greatest(1, abs(${a}.inc_edge))`;
   const cols = 'series_id, bucket, cnt, vsum, vmin, vmax, vfirst, first_ts, vlast, last_ts, inc, max_gap';
+  const named = (t: string) => `${t}(${cols}, min_ts, max_ts, inc_edge)`;
+  const kept = `${cols}, inc_edge`;
   return writer.run(async (c) => {
     const minute = await scalar(
       c,
@@ -252,15 +256,15 @@ export async function checkRollups(
           FROM raw WINDOW w AS (PARTITION BY series_id ORDER BY ts)),
         f AS (SELECT series_id, min(ts) // ${MINUTE} * ${MINUTE} AS fb FROM raw GROUP BY series_id),
         e AS (SELECT series_id, ts // ${MINUTE} * ${MINUTE} AS bucket, ${RAW_AGGREGATES} FROM s GROUP BY ALL),
-        x AS (SELECT ${cols} FROM (SELECT * FROM e) e(${cols}, min_ts, max_ts))
+        x AS (SELECT ${kept} FROM (SELECT * FROM e) ${named('e')})
       SELECT count(*)::DOUBLE FROM x FULL OUTER JOIN minute y ON x.series_id = y.series_id AND x.bucket = y.bucket
       JOIN f ON f.series_id = coalesce(x.series_id, y.series_id)
       WHERE coalesce(x.bucket, y.bucket) > f.fb AND (${diff('x', 'y')})`,
     );
     const hour = await scalar(
       c,
-      `WITH x AS (SELECT ${cols} FROM (SELECT series_id, bucket // ${HOUR} * ${HOUR} AS hb, ${ROLLUP_AGGREGATES}
-          FROM minute GROUP BY series_id, hb) t(${cols}, min_ts, max_ts)),
+      `WITH x AS (SELECT ${kept} FROM (SELECT series_id, bucket // ${HOUR} * ${HOUR} AS hb, ${rollupAggregates(`bucket % ${HOUR} = 0`)}
+          FROM minute GROUP BY series_id, hb) ${named('t')}),
         f AS (SELECT series_id, min(bucket) // ${HOUR} * ${HOUR} AS fb FROM minute GROUP BY series_id)
       SELECT count(*)::DOUBLE FROM x FULL OUTER JOIN hour y ON x.series_id = y.series_id AND x.bucket = y.bucket
       JOIN f ON f.series_id = coalesce(x.series_id, y.series_id)
@@ -281,8 +285,8 @@ export async function checkRollups(
         day = await scalar(
           c,
           `WITH d(day, lo, hi) AS (VALUES ${values.join(',')}),
-            x AS (SELECT ${cols} FROM (SELECT m.series_id, d.day, ${ROLLUP_AGGREGATES}
-              FROM minute m JOIN d ON m.bucket >= d.lo AND m.bucket < d.hi GROUP BY m.series_id, d.day) t(${cols}, min_ts, max_ts)),
+            x AS (SELECT ${kept} FROM (SELECT m.series_id, d.day, ${rollupAggregates('m.bucket = d.lo')}
+              FROM minute m JOIN d ON m.bucket >= d.lo AND m.bucket < d.hi GROUP BY m.series_id, d.day) ${named('t')}),
             y AS (SELECT * FROM day WHERE bucket >= ${d0} AND bucket < ${d1})
           SELECT count(*)::DOUBLE FROM x FULL OUTER JOIN y ON x.series_id = y.series_id AND x.bucket = y.bucket
           WHERE ${diff('x', 'y')}`,
@@ -372,6 +376,7 @@ async function appendMinutes(
         a.maxGap === null ? null : BigInt(a.maxGap),
         BigInt(a.minTs),
         BigInt(a.maxTs),
+        a.edge,
       ];
       for (let k = 0; k < row.length; k++) (cols[k] as unknown[]).push(row[k]);
       if ((cols[0]?.length ?? 0) === 2048) flush();
@@ -380,9 +385,70 @@ async function appendMinutes(
     const head = lowerBound(r.st.recentTs, r.lo);
     const ts = r.st.recentTs.slice(head).concat(r.g.ts);
     const values = r.st.recentValues.slice(head).concat(r.g.values);
-    aggregateRun(ts, values, 0, ts.length, r.prev ?? null, bucketOf, emit);
+    aggregateRun(ts, values, 0, ts.length, r.prev ?? null, bucketOf, (b) => b, emit);
     if (ts.length > 0 && (cols[0]?.length ?? 0) % 512 === 0) await yieldToLoop();
   }
   if ((cols[0]?.length ?? 0) > 0) flush();
   app.closeSync();
+}
+
+/** The meta row that says the rollups hold `inc_edge` (interval-ending counters). */
+export const COUNTER_CONVENTION = { key: 'counters', value: 'interval-ending' } as const;
+
+/**
+ * Rollups written before the interval-ending convention have no `inc_edge`: each row gets the
+ * increment of the reading stamped exactly on its start, from the row's own first sample and the
+ * last sample of the row before it (the same two values the raw points give, so the answer is the
+ * one a recomputation from raw points gives, also where retention removed them). The first row of
+ * a series at a level takes its predecessor from the coarser levels. Returns the rows per level
+ * that hold such a reading.
+ */
+export async function upgradeCounters(
+  c: DuckDBConnection,
+  cal: PlantCalendar,
+): Promise<{ minute: number; hour: number; day: number }> {
+  for (const t of ['minute', 'hour', 'day'] as const) {
+    const [has] = await columns(
+      c,
+      `SELECT count(*)::DOUBLE FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = '${t}' AND column_name = 'inc_edge'`,
+    );
+    if (Number(has?.[0]) === 0) await c.run(`ALTER TABLE ${t} ADD COLUMN inc_edge DOUBLE`);
+  }
+  const [lo, hi] = await columns(c, 'SELECT min(bucket)::DOUBLE, max(bucket)::DOUBLE FROM day');
+  await c.run('DELETE FROM days');
+  if (lo?.[0] !== null && lo?.[0] !== undefined) {
+    const app = await c.createAppender('days');
+    for (let d = lo[0] as number; d <= (hi?.[0] as number); d++) {
+      app.appendInteger(d);
+      app.appendBigInt(BigInt(cal.dayStart(d)));
+      app.appendBigInt(BigInt(cal.dayStart(d + 1)));
+      app.endRow();
+    }
+    app.closeSync();
+  }
+  const fill = async (t: 'minute' | 'hour' | 'day', coarser: string[]) => {
+    const start = t === 'day' ? 'd.lo' : 'r.bucket';
+    const from = t === 'day' ? 'r JOIN days d ON d.day = r.bucket' : 'r';
+    const before = coarser.map((k) => `SELECT series_id, last_ts, vlast FROM ${k}`).join(' UNION ALL ');
+    const fallback = before
+      ? `, f AS (SELECT r.series_id, r.bucket, arg_max(p.vlast, p.last_ts) AS pv
+           FROM r JOIN (${before}) p ON p.series_id = r.series_id AND p.last_ts < r.first_ts
+           WHERE r.pb IS NULL GROUP BY r.series_id, r.bucket)`
+      : ', f AS (SELECT NULL::INTEGER AS series_id, NULL::BIGINT AS bucket, NULL::DOUBLE AS pv WHERE FALSE)';
+    await c.run(`UPDATE ${t} SET inc_edge = NULL`);
+    await c.run(`UPDATE ${t} SET inc_edge = e.v FROM (
+        WITH r AS (SELECT series_id, bucket, first_ts, vfirst,
+            lag(vlast) OVER w AS pv, lag(bucket) OVER w AS pb
+          FROM ${t} WINDOW w AS (PARTITION BY series_id ORDER BY bucket))${fallback}
+        SELECT r.series_id, r.bucket, ${incrementSql('coalesce(r.pv, f.pv)', 'r.vfirst')} AS v
+        FROM ${from} LEFT JOIN f ON f.series_id = r.series_id AND f.bucket = r.bucket
+        WHERE r.first_ts = ${start}) e
+      WHERE ${t}.series_id = e.series_id AND ${t}.bucket = e.bucket`);
+    return scalar(c, `SELECT count(inc_edge)::DOUBLE FROM ${t}`);
+  };
+  return {
+    minute: await fill('minute', ['hour', 'day']),
+    hour: await fill('hour', ['day']),
+    day: await fill('day', []),
+  };
 }

@@ -3,6 +3,7 @@
  * runs statements in order (`Lane`), column reads, and integers checked before they enter SQL.
  */
 import { BIGINT, DOUBLE, type DuckDBConnection, DuckDBDoubleVector, INTEGER } from '@duckdb/node-api';
+import { MINUTE } from '@kilowatch/contract/calendar';
 import { incrementSql } from '../counter.ts';
 
 /** Rollup tables, finest first. */
@@ -10,7 +11,7 @@ export const ROLLUPS = ['minute', 'hour', 'day'] as const;
 export type Rollup = (typeof ROLLUPS)[number];
 
 export const ROLLUP_COLUMNS =
-  'series_id INTEGER, bucket BIGINT, cnt INTEGER, vsum DOUBLE, vmin DOUBLE, vmax DOUBLE, vfirst DOUBLE, first_ts BIGINT, vlast DOUBLE, last_ts BIGINT, inc DOUBLE, max_gap BIGINT, min_ts BIGINT, max_ts BIGINT';
+  'series_id INTEGER, bucket BIGINT, cnt INTEGER, vsum DOUBLE, vmin DOUBLE, vmax DOUBLE, vfirst DOUBLE, first_ts BIGINT, vlast DOUBLE, last_ts BIGINT, inc DOUBLE, max_gap BIGINT, min_ts BIGINT, max_ts BIGINT, inc_edge DOUBLE';
 
 /** Column types of a rollup row, for data chunks appended from JS (ROLLUP_COLUMNS in order). */
 export const ROLLUP_TYPES = [
@@ -28,13 +29,22 @@ export const ROLLUP_TYPES = [
   BIGINT,
   BIGINT,
   BIGINT,
+  DOUBLE,
 ];
 
-/** Aggregates of raw samples `s` (columns ts, value, gap, pv) per group. */
-export const RAW_AGGREGATES = `count(*)::INTEGER, sum(value), min(value), max(value), arg_min(value, ts), min(ts), arg_max(value, ts), max(ts), sum(${incrementSql('pv', 'value')}), max(gap), arg_min(ts, value), arg_max(ts, value)`;
-/** Aggregates of rollup rows per group: exact combinations of the finer rows. */
-export const ROLLUP_AGGREGATES =
-  'sum(cnt)::INTEGER, sum(vsum), min(vmin), max(vmax), arg_min(vfirst, first_ts), min(first_ts), arg_max(vlast, last_ts), max(last_ts), sum(inc), max(max_gap), arg_min(min_ts, vmin), arg_max(max_ts, vmax)';
+/**
+ * Aggregates of raw samples `s` (columns ts, value, gap, pv) per minute. `inc` holds the
+ * increments of the samples in [m, m + 1 min); `inc_edge` the increment of the sample stamped
+ * exactly at m (NULL when there is none): that reading closes the minute before, so a reader
+ * moves it there (interval-ending counters, docs/telemetry-store.md).
+ */
+export const RAW_AGGREGATES = `count(*)::INTEGER, sum(value), min(value), max(value), arg_min(value, ts), min(ts), arg_max(value, ts), max(ts), sum(${incrementSql('pv', 'value')}), max(gap), arg_min(ts, value), arg_max(ts, value), max(${incrementSql('pv', 'value')}) FILTER (WHERE ts % ${MINUTE} = 0)`;
+/**
+ * Aggregates of rollup rows per group: exact combinations of the finer rows. `atStart` is true
+ * for the row that starts the group: its `inc_edge` is the group's.
+ */
+export const rollupAggregates = (atStart: string): string =>
+  `sum(cnt)::INTEGER, sum(vsum), min(vmin), max(vmax), arg_min(vfirst, first_ts), min(first_ts), arg_max(vlast, last_ts), max(last_ts), sum(inc), max(max_gap), arg_min(min_ts, vmin), arg_max(max_ts, vmax), max(inc_edge) FILTER (WHERE ${atStart})`;
 
 /** Creates the tables when missing, and the writer connection's scratch tables. */
 export async function createSchema(c: DuckDBConnection): Promise<void> {

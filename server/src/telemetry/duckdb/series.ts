@@ -282,7 +282,10 @@ export function remember(st: SeriesState, g: Group): void {
   st.recentValues = values;
 }
 
-/** Aggregates of a run of samples (oldest first) per bucket index, like the SQL over raw points. */
+/**
+ * Aggregates of a run of samples (oldest first) per bucket, like the SQL over raw points;
+ * `bucketOf` names a sample's bucket, `startOf` gives that bucket's start (for `edge`).
+ */
 export function aggregateRun(
   ts: readonly number[],
   values: readonly number[],
@@ -290,6 +293,7 @@ export function aggregateRun(
   to: number,
   prev: { ts: number; value: number } | null,
   bucketOf: (ts: number) => number,
+  startOf: (bucket: number) => number,
   each: (bucket: number, a: MinuteAggregate) => void,
 ): void {
   let pTs = prev ? prev.ts : null;
@@ -316,8 +320,11 @@ export function aggregateRun(
         maxGap: null,
         minTs: t,
         maxTs: t,
+        edge: null,
       };
     }
+    const inc = counterIncrement(pV, v);
+    if (cur.cnt === 0 && t === startOf(b)) cur.edge = inc;
     cur.cnt++;
     cur.sum += v;
     if (v < cur.min) {
@@ -330,7 +337,7 @@ export function aggregateRun(
     }
     cur.last = v;
     cur.lastTs = t;
-    cur.inc += counterIncrement(pV, v);
+    cur.inc += inc;
     if (pTs !== null) cur.maxGap = cur.maxGap === null ? t - pTs : Math.max(cur.maxGap, t - pTs);
     pTs = t;
     pV = v;
@@ -351,4 +358,6 @@ export interface MinuteAggregate {
   maxGap: number | null;
   minTs: number;
   maxTs: number;
+  /** Increment of the sample stamped exactly at the bucket's start, null without one (RAW_AGGREGATES). */
+  edge: number | null;
 }

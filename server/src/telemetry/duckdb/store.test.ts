@@ -54,7 +54,11 @@ function random(seed: number): () => number {
   };
 }
 
-/** The reference: one bucket computed from all points of a series, by brute force. */
+/**
+ * The reference: one bucket computed from all points of a series, by brute force. Gauges take
+ * the samples in [bs, be); a counter's delta the increments of the readings in (bs, be], each
+ * from the reading before it (interval-ending), and counts those readings.
+ */
 function brute(
   pts: readonly { ts: number; value: number }[],
   bs: number,
@@ -65,22 +69,31 @@ function brute(
 ): Pick<Bucket, 'value' | 'count' | 'complete'> {
   let prev: { ts: number; value: number } | undefined;
   const inside: { ts: number; value: number }[] = [];
-  for (const p of pts) {
+  let closing = 0;
+  let closed = 0;
+  pts.forEach((p, i) => {
     if (p.ts < bs) prev = p;
     else if (p.ts < be) inside.push(p);
+    if (p.ts > bs && p.ts <= be) {
+      closing++;
+      closed += counterIncrement(pts[i - 1]?.value, p.value);
+    }
+  });
+  if (agg === 'delta' && closing === 0) return { value: null, count: 0, complete: false };
+  if (inside.length === 0) {
+    return agg === 'delta'
+      ? { value: closed, count: closing, complete: false }
+      : { value: agg === 'count' ? 0 : null, count: 0, complete: false };
   }
-  if (inside.length === 0) return { value: agg === 'count' ? 0 : null, count: 0, complete: false };
   let sum = 0;
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
-  let delta = 0;
   let maxGap = 0;
   let p = prev;
   for (const x of inside) {
     sum += x.value;
     min = Math.min(min, x.value);
     max = Math.max(max, x.value);
-    delta += counterIncrement(p?.value, x.value);
     if (p) maxGap = Math.max(maxGap, x.ts - p.ts);
     p = x;
   }
@@ -93,7 +106,7 @@ function brute(
     count: n,
     first: (inside[0] as { value: number }).value,
     last: (inside[n - 1] as { value: number }).value,
-    delta,
+    delta: closed,
   }[agg];
   const complete =
     be <= now &&
@@ -101,7 +114,7 @@ function brute(
     info.firstTs <= bs &&
     maxGap <= info.gapToleranceMs &&
     be - (inside[n - 1] as { ts: number }).ts <= info.gapToleranceMs;
-  return { value, count: n, complete };
+  return { value, count: agg === 'delta' ? closing : n, complete };
 }
 
 /** Random series: irregular spacing, rare long gaps, dyadic values (sums exact in any order), counters with resets. */
@@ -336,9 +349,10 @@ describe('bucket layout', () => {
       aggregator: 'delta',
     });
     expect(months.resolution).toBe('day');
+    // The reading at Apr 1 00:00 closes March (interval-ending): +30 in March, not in April.
     expect(months.buckets.map((b) => [b.start, b.value])).toEqual([
-      [Date.UTC(2024, 1, 29, 16), 0],
-      [Date.UTC(2024, 2, 31, 16), 60],
+      [Date.UTC(2024, 1, 29, 16), 30],
+      [Date.UTC(2024, 2, 31, 16), 30],
       [Date.UTC(2024, 3, 30, 16), 10],
     ]);
     const years = await store.buckets({
@@ -396,20 +410,22 @@ describe('counters, late points and gaps', () => {
         { series: [key], start: T0, end: T0 + 4 * HOUR, bucket: { widthMs }, aggregator: 'delta' },
         at,
       );
-    expect((await q('hour', HOUR)).buckets.map((b) => b.value)).toEqual([10, null, null, 40]);
-    // Late, in the empty hour 1: the +40 splits into +20 (hour 1) and +20 (hour 3).
+    // The reading at 03:00 closes hour 2 (interval-ending): the +40 is hour 2's.
+    expect((await q('hour', HOUR)).buckets.map((b) => b.value)).toEqual([10, null, 40, null]);
+    // Late, in the empty hour 1: the +40 splits into +20 (hour 1) and +20 (hour 2).
     await store.write([{ ...key, ts: T0 + 90 * MINUTE, value: 130 }]);
     for (const at of ['raw', 'minute', 'hour'] as const) {
-      expect((await q(at, HOUR)).buckets.map((b) => b.value)).toEqual([10, 20, null, 20]);
+      expect((await q(at, HOUR)).buckets.map((b) => b.value)).toEqual([10, 20, 20, null]);
     }
-    // Out of order inside a minute that already has data.
+    // Out of order inside a minute that already has data; the reading at 00:05 closes 00:00–00:05.
     await store.write([{ ...key, ts: T0 + 5 * MINUTE, value: 104 }]);
-    expect((await q('minute', 5 * MINUTE)).buckets.slice(0, 3).map((b) => b.value)).toEqual([0, 4, 6]);
+    expect((await q('minute', 5 * MINUTE)).buckets.slice(0, 3).map((b) => b.value)).toEqual([4, 6, null]);
+    // Counts are the readings that close in the bucket: 00:05 and 00:10 close hour 0.
     expect((await q('hour', HOUR)).buckets.map((b) => [b.value, b.count])).toEqual([
-      [10, 3],
+      [10, 2],
+      [20, 1],
       [20, 1],
       [null, 0],
-      [20, 1],
     ]);
     expect(await store.checkRollups()).toEqual({ minute: 0, hour: 0, day: 0 });
     expect(store.latest([key])).toEqual([{ ...key, ts: T0 + 3 * HOUR, value: 150 }]);
@@ -514,8 +530,9 @@ describe('buckets as columns', () => {
         expect(columns.values.subarray(0, n)).toEqual(columns.values.subarray(3 * n));
       }
     }
-    // Consumption of the local day with the reset, from its day row, equals the counter rule over
-    // the raw points (the reset counts what the meter counted since it restarted).
+    // Consumption of the local day with the reset, from its day rows, equals the counter rule over
+    // the raw points that close in it, (start, end] (the reset counts what the meter counted since
+    // it restarted).
     const resetDay = store.calendar.startOfDay(T0 + 10 * HOUR);
     const day = await store.bucketColumns({
       series: [b],
@@ -525,8 +542,13 @@ describe('buckets as columns', () => {
       aggregator: 'delta',
     });
     expect(day.resolution).toBe('day');
-    const raw = await store.points(b, day.starts[0] as number, day.starts[1] as number, 10_000);
-    const before = await store.points(b, (day.starts[0] as number) - MINUTE, day.starts[0] as number, 10);
+    const raw = await store.points(b, (day.starts[0] as number) + 1, (day.starts[1] as number) + 1, 10_000);
+    const before = await store.points(
+      b,
+      (day.starts[0] as number) - MINUTE,
+      (day.starts[0] as number) + 1,
+      10,
+    );
     let expected = 0;
     let prev = before[before.length - 1]?.value ?? null;
     for (const p of raw) {

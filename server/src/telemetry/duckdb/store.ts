@@ -27,7 +27,7 @@ import {
   type ThingSeen,
 } from '../store.ts';
 import * as reader from './reader.ts';
-import { checkRollups, rebuildDays } from './rollups.ts';
+import { COUNTER_CONVENTION, checkRollups, rebuildDays, upgradeCounters } from './rollups.ts';
 import { columns, createSchema, int, Lane } from './schema.ts';
 import { loadSeries, SeriesTable } from './series.ts';
 import { Writer } from './writer.ts';
@@ -63,6 +63,11 @@ export class DuckDBTelemetryStore implements TelemetryStore {
   readonly retention: RetentionDays;
   /** Commits and points committed since open (group commit shows as points per commit). */
   readonly stats: { commits: number; points: number };
+  /**
+   * Set when this open moved rollups written before the interval-ending convention to it: the
+   * rows per level that hold a reading on their start (the server logs it). Null otherwise.
+   */
+  upgraded: { minute: number; hour: number; day: number } | null = null;
   private readonly now: () => number;
   private readonly series = new SeriesTable();
   private readonly writer: Writer;
@@ -125,6 +130,21 @@ export class DuckDBTelemetryStore implements TelemetryStore {
     await this.writerLane.run(async (c) => {
       await createSchema(c);
       await loadSeries(c, this.series);
+      const [convention] = await columns(c, `SELECT value FROM meta WHERE key = '${COUNTER_CONVENTION.key}'`);
+      if (convention?.[0] !== COUNTER_CONVENTION.value) {
+        await c.run('BEGIN TRANSACTION');
+        try {
+          const rows = await upgradeCounters(c, this.calendar);
+          await c.run(
+            `INSERT OR REPLACE INTO meta VALUES ('${COUNTER_CONVENTION.key}', '${COUNTER_CONVENTION.value}')`,
+          );
+          await c.run('COMMIT');
+          if (this.series.byId.size > 0) this.upgraded = rows;
+        } catch (error) {
+          await c.run('ROLLBACK');
+          throw error;
+        }
+      }
       const [zone] = await columns(c, `SELECT value FROM meta WHERE key = 'time_zone'`);
       const stored = zone?.[0] as string | undefined;
       if (stored !== this.calendar.timeZone) {
