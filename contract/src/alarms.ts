@@ -442,6 +442,56 @@ export const alarmHistoryList = endpoint({
     'Alarm history, newest first; `state` 1 is what the bell rings for (active, unacknowledged); `size` counts every match',
 });
 
+/** Most things one chart asks the alarms of, and most alarms it is answered with. */
+export const MAX_SPAN_THINGS = 200;
+export const MAX_SPANS = 500;
+
+/** GET /api/alarm/spans?thingIds=1,2&start=…&end=…: the alarms of these things over a time range. */
+export const AlarmSpanQuery = Type.Object({
+  thingIds: Type.String({ minLength: 1, maxLength: 2200 }),
+  start: EpochMs,
+  end: EpochMs,
+});
+export type AlarmSpanQuery = Static<typeof AlarmSpanQuery>;
+
+/** One alarm as a chart draws it: raised at `alarmAt`, over until `returnedAt` (null: not yet). */
+export const AlarmSpan = Type.Object({
+  id: Type.Integer(),
+  thingId: Type.Integer(),
+  thingName: Type.String(),
+  ruleName: Type.String(),
+  /** The identifier of the ability the rule watches ('' for a rule since deleted). */
+  ability: Type.String(),
+  severity: Type.Enum(SEVERITIES),
+  message: Type.String(),
+  value: Type.String(),
+  /** ms since the epoch. */
+  alarmAt: Type.Number(),
+  returnedAt: Type.Union([Type.Number(), Type.Null()]),
+  /** Still in alarm now; one neither active nor returned was closed by hand and is drawn as a point. */
+  active: Type.Boolean(),
+});
+export type AlarmSpan = Static<typeof AlarmSpan>;
+
+export const AlarmSpanList = Type.Object({
+  list: Type.Array(AlarmSpan),
+  /** More than MAX_SPANS overlapped the range: the newest were kept. */
+  truncated: Type.Boolean(),
+});
+export type AlarmSpanList = Static<typeof AlarmSpanList>;
+
+export const alarmSpans = endpoint({
+  method: 'GET',
+  path: '/api/alarm/spans',
+  querystring: AlarmSpanQuery,
+  response: AlarmSpanList,
+  tags,
+  summary:
+    'The alarms of given things (`thingIds=1,2`, at most 200) that stood at any time in [start, end): raised before the end and not returned before the start; oldest first, at most 500',
+  description:
+    'What charts draw as marks (docs/alarms.md, "Alarms on charts"). Suppressed alarms (raised in maintenance) are left out, as from the bell.',
+});
+
 export const alarmHistoryGet = endpoint({
   method: 'GET',
   path: '/api/alarm/history/:id',

@@ -540,6 +540,39 @@ export async function listActive(
   );
 }
 
+/**
+ * The alarms of these things that stood at some time in [start, end): raised before the end, and
+ * returned at or after the start, or not returned and either still open or raised inside the range
+ * (one closed by hand without returning ends where it was raised). Suppressed ones are left out.
+ * The newest `limit`, oldest first.
+ */
+export async function listSpans(
+  db: Db,
+  thingIds: readonly number[],
+  start: number,
+  end: number,
+  limit: number,
+): Promise<HistoryRecord[]> {
+  const from = iso(start);
+  const rows = await db
+    .selectFrom('alarm_history')
+    .selectAll()
+    .where('thing_id', 'in', [...thingIds])
+    .where('suppressed', '=', 0)
+    .where('alarm_at', '<', iso(end))
+    .where((eb) =>
+      eb.or([
+        eb('returned_at', '>=', from),
+        eb.and([eb('returned_at', 'is', null), eb.or([eb('closed', '=', 0), eb('alarm_at', '>=', from)])]),
+      ]),
+    )
+    .orderBy('alarm_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toHistory).reverse();
+}
+
 export async function findHistory(db: Db, id: number): Promise<HistoryRecord | undefined> {
   const row = await db.selectFrom('alarm_history').selectAll().where('id', '=', id).executeTakeFirst();
   return row && toHistory(row);

@@ -9,6 +9,7 @@ import type {
   AlarmRule,
   AlarmRuleInput,
   AlarmRuleQuery,
+  AlarmSpanList,
   AlarmTemplateInput,
   AlarmTemplateQuery,
   BacktestBody,
@@ -22,7 +23,7 @@ import type {
   OutOfServiceInput,
   OutOfServiceQuery,
 } from '@kilowatch/contract';
-import { HEALTH_MAX_RANGE_MS } from '@kilowatch/contract';
+import { HEALTH_MAX_RANGE_MS, MAX_SPANS } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
 import { isUniqueViolation, page as pageOf } from '../../db/sql.ts';
@@ -426,6 +427,29 @@ export function createAlarmsService(deps: AlarmsDeps) {
     },
 
     getAlarm,
+
+    /** The alarms charts draw over a range (docs/alarms.md, "Alarms on charts"). */
+    async spans(thingIds: readonly number[], start: number, end: number): Promise<AlarmSpanList> {
+      const records = await repo.listSpans(db, thingIds, start, end, MAX_SPANS + 1);
+      const kept = records.slice(-MAX_SPANS);
+      const described = await describe(kept);
+      return {
+        truncated: records.length > MAX_SPANS,
+        list: kept.map((r, i) => ({
+          id: r.id,
+          thingId: r.thingId,
+          thingName: r.thingName,
+          ruleName: r.ruleName,
+          ability: described[i]!.ability,
+          severity: r.severity,
+          message: r.message,
+          value: r.value,
+          alarmAt: r.alarmAt,
+          returnedAt: r.returnedAt,
+          active: r.status.active && !r.status.closed,
+        })),
+      };
+    },
 
     /** Active alarms by thing and severity (the situation overview; docs/dashboard.md). */
     activeAlarms: () => repo.listActive(db, now()),
