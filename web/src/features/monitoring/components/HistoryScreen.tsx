@@ -43,7 +43,7 @@ import {
 import { fromPicker, toPicker, usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { useCounterSummary, useHistorySeries } from '../hooks/history.ts';
 import { useResourceMetrics } from '../hooks/metrics.ts';
-import { thingIds } from '../lib/tree.ts';
+import { selectedThingIds } from '../lib/tree.ts';
 import { HISTORY_HOURS, parseWindow, resolveWindow } from '../lib/window.ts';
 import { MonitorLayout } from './MonitorLayout.tsx';
 import { useMonitor } from './use-monitor.ts';
@@ -85,10 +85,7 @@ export default function HistoryScreen() {
 
   const results = useHistorySeries(selection, chosen, range, categoryId);
   // The alarms of the resource's devices over the range, marked on the chart (a click opens one).
-  const things = useMemo(
-    () => (!selection ? [] : selection.resourceType === 'thing' ? [selection.resourceId] : thingIds(node)),
-    [selection, node],
-  );
+  const things = useMemo(() => selectedThingIds(selection, node), [selection, node]);
   const alarms = useAlarmSpans(things, range.start, range.end);
   const summaries = useCounterSummary(selection, resource.counters, range, categoryId);
   const series = useMemo(
