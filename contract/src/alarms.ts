@@ -492,6 +492,54 @@ export const alarmSpans = endpoint({
     'What charts draw as marks (docs/alarms.md, "Alarms on charts"). Suppressed alarms (raised in maintenance) are left out, as from the bell.',
 });
 
+/** GET /api/alarm/things/{id}/events: one device's event log over [start, end). */
+export const ThingEventQuery = Type.Object({ start: EpochMs, end: EpochMs });
+export type ThingEventQuery = Static<typeof ThingEventQuery>;
+
+export const THING_EVENT_KINDS = [
+  'raised',
+  'returned',
+  ...ALARM_ACTION_TYPES,
+  'maintenanceStart',
+  'maintenanceEnd',
+] as const;
+export type ThingEventKind = (typeof THING_EVENT_KINDS)[number];
+
+/** Most events one answer holds: the newest are kept. */
+export const MAX_THING_EVENTS = 500;
+
+export const ThingEvent = Type.Object({
+  /** ms since the epoch. */
+  at: Type.Number(),
+  kind: Type.Enum(THING_EVENT_KINDS),
+  /** The alarm the event is of; null for a maintenance window. */
+  alarmId: Type.Union([Type.Integer(), Type.Null()]),
+  /** The rule's name for an alarm's events, the window's reason for maintenance. */
+  title: Type.String(),
+  severity: Type.Union([Type.Enum(SEVERITIES), Type.Null()]),
+  /** Who acted ('' for what the engine or the plan did), and the comment they wrote. */
+  username: Type.String(),
+  comment: Type.String(),
+});
+export type ThingEvent = Static<typeof ThingEvent>;
+
+export const ThingEventList = Type.Object({
+  list: Type.Array(ThingEvent),
+  truncated: Type.Boolean(),
+});
+export type ThingEventList = Static<typeof ThingEventList>;
+
+export const alarmThingEvents = endpoint({
+  method: 'GET',
+  path: '/api/alarm/things/:id/events',
+  params: IdParams,
+  querystring: ThingEventQuery,
+  response: ThingEventList,
+  tags,
+  summary:
+    "One device's event log over [start, end), newest first: its alarms raised and returned, every acknowledgement, comment, shelve, unshelve and close of them, and its maintenance windows starting and ending",
+});
+
 export const alarmHistoryGet = endpoint({
   method: 'GET',
   path: '/api/alarm/history/:id',

@@ -41,6 +41,7 @@ import {
   alarmTemplateDelete,
   alarmTemplateList,
   alarmTemplateUpdate,
+  alarmThingEvents,
   type BacktestBody,
   MAX_SPAN_THINGS,
   type MaintenanceInput,
@@ -116,6 +117,15 @@ export function useAlarmSpans(thingIds: readonly number[], start: number, end: n
     select: (answer) => answer.list,
   });
 }
+
+/** One device's event log over [start, end) (docs/alarms.md, "A device's event log"). */
+export const useThingEvents = (thingId: number | null, start: number, end: number) =>
+  useQuery({
+    queryKey: keys.alarms.thingEvents(thingId ?? 0, start, end),
+    queryFn: () => call(alarmThingEvents, { params: { id: thingId! }, query: { start, end } }),
+    enabled: thingId !== null && end > start,
+    placeholderData: keepPreviousData,
+  });
 
 export const useAlarm = (id: number | null) =>
   useQuery({

@@ -23,6 +23,7 @@ import {
   alarmTemplateDelete,
   alarmTemplateList,
   alarmTemplateUpdate,
+  alarmThingEvents,
   MAX_SPAN_THINGS,
 } from '@kilowatch/contract';
 import type { FastifyPluginAsync } from 'fastify';
@@ -95,6 +96,11 @@ export const alarmRoutes: FastifyPluginAsync<{ service: AlarmsService }> = async
     const { start, end } = request.query;
     if (end <= start) throw new AppError('BAD_REQUEST', 400, {}, { message: 'query.badRange' });
     return service.spans([...new Set(ids)], start, end);
+  });
+  route(app, alarmThingEvents, {}, (request) => {
+    const { start, end } = request.query;
+    if (end <= start) throw new AppError('BAD_REQUEST', 400, {}, { message: 'query.badRange' });
+    return service.thingEvents(request.params.id, start, end);
   });
 
   // Out of service (ISA-18.2) takes an alarm away from the operator: the history screen's grant.

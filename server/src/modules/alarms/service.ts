@@ -22,8 +22,9 @@ import type {
   OutOfServiceEntry,
   OutOfServiceInput,
   OutOfServiceQuery,
+  ThingEventList,
 } from '@kilowatch/contract';
-import { HEALTH_MAX_RANGE_MS, MAX_SPANS } from '@kilowatch/contract';
+import { HEALTH_MAX_RANGE_MS, MAX_SPANS, MAX_THING_EVENTS } from '@kilowatch/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
 import { isUniqueViolation, page as pageOf } from '../../db/sql.ts';
@@ -427,6 +428,12 @@ export function createAlarmsService(deps: AlarmsDeps) {
     },
 
     getAlarm,
+
+    /** One device's event log (docs/alarms.md, "A device's event log"). */
+    async thingEvents(thingId: number, start: number, end: number): Promise<ThingEventList> {
+      const events = await repo.listThingEvents(db, thingId, start, end, MAX_THING_EVENTS + 1);
+      return { list: events.slice(0, MAX_THING_EVENTS), truncated: events.length > MAX_THING_EVENTS };
+    },
 
     /** The alarms charts draw over a range (docs/alarms.md, "Alarms on charts"). */
     async spans(thingIds: readonly number[], start: number, end: number): Promise<AlarmSpanList> {

@@ -59,6 +59,24 @@ describe.each(dialects())('alarm spans for charts on %s', (dialect) => {
     t = await buildTestApp(dialect);
     api = apiAs(() => t.app, (await login(t.app)).token);
     ids.inside = await alarm(1, S + H);
+    await repo.insertAction(
+      t.app.db.db,
+      {
+        historyId: ids.inside,
+        action: 'acknowledge',
+        userId: null,
+        username: 'admin',
+        comment: '查看中',
+        until: null,
+      },
+      new Date(S + H + 30_000).toISOString(),
+    );
+    await repo.insertMaintenance(
+      t.app.db.db,
+      { targetType: 'thing', targetId: 1, start: S + 3 * H, end: S + 4 * H, reason: '更换滤芯' },
+      new Date(S).toISOString(),
+      'admin',
+    );
     // Raised before the range, returned inside it: drawn from the range's start.
     ids.across = await alarm(2, S - H, { returnedAt: S + 30 * 60_000 });
     // Still active, raised an hour before the end.
@@ -106,6 +124,37 @@ describe.each(dialects())('alarm spans for charts on %s', (dialect) => {
     }
     const many = Array.from({ length: 201 }, (_, i) => i + 1).join(',');
     expect((await api.get(`/api/alarm/spans?thingIds=${many}&start=${S}&end=${E}`)).status).toBe(400);
+  });
+
+  it("lists one device's events over the range, newest first", async () => {
+    const res = await api.get(`/api/alarm/things/1/events?start=${S}&end=${E}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { list, truncated } = res.body.data;
+    expect(truncated).toBe(false);
+    const rows = list.map((e: { at: number; kind: string; alarmId: number | null; title: string }) => [
+      e.at - S,
+      e.kind,
+      e.alarmId,
+      e.title,
+    ]);
+    // Not listed: the other things' alarms, and thing 1's raised at the range's end or returned
+    // before its start. The suppressed one is listed: it did happen, in maintenance.
+    expect(rows).toEqual([
+      [7 * H, 'raised', ids.active, '排气温度高'],
+      [4 * H, 'maintenanceEnd', null, '更换滤芯'],
+      [3 * H, 'maintenanceStart', null, '更换滤芯'],
+      [2 * H + 60_000, 'returned', expect.any(Number), '排气温度高'],
+      [2 * H, 'raised', expect.any(Number), '排气温度高'],
+      [H + 60_000, 'returned', ids.inside, '排气温度高'],
+      [H + 30_000, 'acknowledge', ids.inside, '排气温度高'],
+      [H, 'raised', ids.inside, '排气温度高'],
+    ]);
+    expect(list.find((e: { kind: string }) => e.kind === 'acknowledge')).toMatchObject({
+      username: 'admin',
+      comment: '查看中',
+      severity: 'major',
+    });
+    expect((await api.get(`/api/alarm/things/1/events?start=${E}&end=${S}`)).status).toBe(400);
   });
 
   it('needs a login', async () => {

@@ -21,6 +21,7 @@ import {
   useShownSeries,
   withUnit,
 } from '../../../components/charts/index.ts';
+import { ThingEventsButton } from '../../../components/events/ThingEventsButton.tsx';
 import { CameraLink } from '../../../components/video/CameraLink.tsx';
 import { useResourceMetrics } from '../hooks/metrics.ts';
 import { useRealtimeSeries, useTickCabinets } from '../hooks/monitoring.ts';
@@ -84,6 +85,12 @@ export default function RealtimeScreen() {
             extra={
               <Space>
                 {selection.resourceType === 'thing' && <CameraLink thingId={selection.resourceId} />}
+                {selection.resourceType === 'thing' && (
+                  <ThingEventsButton
+                    thingId={selection.resourceId}
+                    name={node?.name ?? `#${selection.resourceId}`}
+                  />
+                )}
                 {abilities.configureMetrics && metrics.ref ? (
                   <Button icon={<SettingOutlined />} onClick={() => setSettingsOpen(true)}>
                     {t('charts.settings.open')}
