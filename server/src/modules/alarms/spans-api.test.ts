@@ -3,22 +3,14 @@ import { buildTestApp, dialects, login, type TestApp } from '../../../test/helpe
 import { type Api, apiAs } from '../things/testing.ts';
 import type { AlarmStatus } from './engine/state.ts';
 import * as repo from './repository.ts';
+import { testStatus } from './testing.ts';
 
 const H = 3_600_000;
 /** The chart's range: 8 hours of one day. */
 const S = Date.parse('2026-11-21T08:00:00Z');
 const E = S + 8 * H;
 
-const status = (change: Partial<AlarmStatus> = {}): AlarmStatus => ({
-  active: false,
-  acknowledged: true,
-  closed: true,
-  shelvedUntil: null,
-  suppressed: false,
-  chattering: false,
-  occurrences: 1,
-  ...change,
-});
+const status = testStatus;
 
 // Issue 21: charts draw the alarms of their things; GET /api/alarm/spans answers them for a range.
 describe.each(dialects())('alarm spans for charts on %s', (dialect) => {
