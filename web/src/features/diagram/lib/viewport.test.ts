@@ -55,22 +55,12 @@ describe('opening view', () => {
 });
 
 describe('find', () => {
-  const nodes = [
-    feeder(10),
-    feeder(2),
-    feeder(1),
-    { ...feeder(3), label: 'QF1-3', binding: { thingId: 7, shown: [] } },
-  ];
+  const nodes = [feeder(10), feeder(2), feeder(1), { ...feeder(3), label: 'QF1-3' }];
 
   it('matches names case-insensitively, in natural order', () => {
     expect(findNodes(nodes, '配电柜').map((n) => n.label)).toEqual(['1#配电柜', '2#配电柜', '10#配电柜']);
     expect(findNodes(nodes, 'qf').map((n) => n.id)).toEqual(['f3']);
     expect(findNodes(nodes, '  ')).toEqual([]);
-  });
-
-  it('matches the bound device name too', () => {
-    const device = (id: number) => (id === 7 ? '空压机 AC-03' : undefined);
-    expect(findNodes(nodes, 'ac-03', device).map((n) => n.id)).toEqual(['f3']);
   });
 });
 

@@ -82,23 +82,13 @@ export function openingView(
 /** Most matches "find" lists. */
 export const FIND_LIMIT = 50;
 
-/**
- * The symbols whose name (or bound device's name) contains the query, case-insensitively, names
- * in natural order (1#, 2#, … 10#); an empty query finds nothing.
- */
-export function findNodes(
-  nodes: readonly DiagramNode[],
-  query: string,
-  deviceName: (thingId: number) => string | undefined = () => undefined,
-): DiagramNode[] {
+/** The symbols whose name contains the query, case-insensitively, in natural order (1#, 2#, … 10#); an empty query finds nothing. */
+export function findNodes(nodes: readonly DiagramNode[], query: string): DiagramNode[] {
   const q = query.trim().toLowerCase();
   if (!q) return [];
   const collator = new Intl.Collator(undefined, { numeric: true });
   return nodes
-    .filter((n) => {
-      const device = n.binding ? deviceName(n.binding.thingId) : undefined;
-      return n.label.toLowerCase().includes(q) || (device?.toLowerCase().includes(q) ?? false);
-    })
+    .filter((n) => n.label.toLowerCase().includes(q))
     .sort((a, b) => collator.compare(a.label, b.label))
     .slice(0, FIND_LIMIT);
 }
