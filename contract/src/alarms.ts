@@ -442,6 +442,104 @@ export const alarmHistoryList = endpoint({
     'Alarm history, newest first; `state` 1 is what the bell rings for (active, unacknowledged); `size` counts every match',
 });
 
+/** Most things one chart asks the alarms of, and most alarms it is answered with. */
+export const MAX_SPAN_THINGS = 200;
+export const MAX_SPANS = 500;
+
+/** GET /api/alarm/spans?thingIds=1,2&start=…&end=…: the alarms of these things over a time range. */
+export const AlarmSpanQuery = Type.Object({
+  thingIds: Type.String({ minLength: 1, maxLength: 2200 }),
+  start: EpochMs,
+  end: EpochMs,
+});
+export type AlarmSpanQuery = Static<typeof AlarmSpanQuery>;
+
+/** One alarm as a chart draws it: raised at `alarmAt`, over until `returnedAt` (null: not yet). */
+export const AlarmSpan = Type.Object({
+  id: Type.Integer(),
+  thingId: Type.Integer(),
+  thingName: Type.String(),
+  ruleName: Type.String(),
+  /** The identifier of the ability the rule watches ('' for a rule since deleted). */
+  ability: Type.String(),
+  severity: Type.Enum(SEVERITIES),
+  message: Type.String(),
+  value: Type.String(),
+  /** ms since the epoch. */
+  alarmAt: Type.Number(),
+  returnedAt: Type.Union([Type.Number(), Type.Null()]),
+  /** Still in alarm now; one neither active nor returned was closed by hand and is drawn as a point. */
+  active: Type.Boolean(),
+});
+export type AlarmSpan = Static<typeof AlarmSpan>;
+
+export const AlarmSpanList = Type.Object({
+  list: Type.Array(AlarmSpan),
+  /** More than MAX_SPANS overlapped the range: the newest were kept. */
+  truncated: Type.Boolean(),
+});
+export type AlarmSpanList = Static<typeof AlarmSpanList>;
+
+export const alarmSpans = endpoint({
+  method: 'GET',
+  path: '/api/alarm/spans',
+  querystring: AlarmSpanQuery,
+  response: AlarmSpanList,
+  tags,
+  summary:
+    'The alarms of given things (`thingIds=1,2`, at most 200) that stood at any time in [start, end): raised before the end and not returned before the start; oldest first, at most 500',
+  description:
+    'What charts draw as marks (docs/alarms.md, "Alarms on charts"). Suppressed alarms (raised in maintenance) are left out, as from the bell.',
+});
+
+/** GET /api/alarm/things/{id}/events: one device's event log over [start, end). */
+export const ThingEventQuery = Type.Object({ start: EpochMs, end: EpochMs });
+export type ThingEventQuery = Static<typeof ThingEventQuery>;
+
+export const THING_EVENT_KINDS = [
+  'raised',
+  'returned',
+  ...ALARM_ACTION_TYPES,
+  'maintenanceStart',
+  'maintenanceEnd',
+] as const;
+export type ThingEventKind = (typeof THING_EVENT_KINDS)[number];
+
+/** Most events one answer holds: the newest are kept. */
+export const MAX_THING_EVENTS = 500;
+
+export const ThingEvent = Type.Object({
+  /** ms since the epoch. */
+  at: Type.Number(),
+  kind: Type.Enum(THING_EVENT_KINDS),
+  /** The alarm the event is of; null for a maintenance window. */
+  alarmId: Type.Union([Type.Integer(), Type.Null()]),
+  /** The rule's name for an alarm's events, the window's reason for maintenance. */
+  title: Type.String(),
+  severity: Type.Union([Type.Enum(SEVERITIES), Type.Null()]),
+  /** Who acted ('' for what the engine or the plan did), and the comment they wrote. */
+  username: Type.String(),
+  comment: Type.String(),
+});
+export type ThingEvent = Static<typeof ThingEvent>;
+
+export const ThingEventList = Type.Object({
+  list: Type.Array(ThingEvent),
+  truncated: Type.Boolean(),
+});
+export type ThingEventList = Static<typeof ThingEventList>;
+
+export const alarmThingEvents = endpoint({
+  method: 'GET',
+  path: '/api/alarm/things/:id/events',
+  params: IdParams,
+  querystring: ThingEventQuery,
+  response: ThingEventList,
+  tags,
+  summary:
+    "One device's event log over [start, end), newest first: its alarms raised and returned, every acknowledgement, comment, shelve, unshelve and close of them, and its maintenance windows starting and ending",
+});
+
 export const alarmHistoryGet = endpoint({
   method: 'GET',
   path: '/api/alarm/history/:id',

@@ -53,7 +53,9 @@ test('draws a small diagram, binds meters and shows their live values and the br
 
   // The demo plant's substation, monitored: its transformers' input power beside them.
   await expect(page.locator('[data-testid^="diagram-item-"]').filter({ hasText: '变配电室' })).toBeVisible();
-  await expect(values(page, '1#变压器')).toContainText(/Pin\s\d+(\.\d+)?\skW/);
+  // Values are named as the catalog names the abilities, not by their identifiers (Pin, loadRate).
+  await expect(values(page, '1#变压器')).toContainText(/进线有功功率\s\d+(\.\d+)?\skW/);
+  await expect(values(page, '1#变压器')).toContainText(/负载率\s\d+(\.\d+)?\s%/);
   await expect(values(page, '0.4kV I段母线')).toContainText(/损耗\s-?\d+(\.\d+)?\skW/);
   // Each busbar draws every feeder its transformer supplies, and the simulated transformer takes
   // in what they draw plus its own losses: the branch loss is that loss, a few per cent at most,
@@ -122,9 +124,9 @@ test('draws a small diagram, binds meters and shows their live values and the br
 
   // Live: the bound values beside the symbols and the busbar's loss (transformer input minus
   // the two feeders), all three energised from the incoming line.
-  await expect(values(page, 'E2E进线')).toContainText(/Pin\s\d+(\.\d+)?\skW/);
-  await expect(values(page, 'E2E出线1')).toContainText(/P\s\d+(\.\d+)?\skW/);
-  await expect(values(page, 'E2E出线2')).toContainText(/P\s\d+(\.\d+)?\skW/);
+  await expect(values(page, 'E2E进线')).toContainText(/进线有功功率\s\d+(\.\d+)?\skW/);
+  await expect(values(page, 'E2E出线1')).toContainText(/有功功率\s\d+(\.\d+)?\skW/);
+  await expect(values(page, 'E2E出线2')).toContainText(/有功功率\s\d+(\.\d+)?\skW/);
   await expect(values(page, 'E2E母线')).toContainText(/损耗\s-?\d+(\.\d+)?\skW\s·\s-?\d+(\.\d+)?%/);
   await expect(bus.locator('rect').nth(1)).toHaveAttribute('fill', '#e8491d');
 
@@ -143,4 +145,67 @@ test('draws a small diagram, binds meters and shows their live values and the br
   await item.getByRole('button', { name: '删除' }).click();
   await page.getByTestId('confirm-delete-ok').click();
   await expect(item).toHaveCount(0);
+});
+
+// Issue 21: the demo's substation (a hundred feeders with the full plant) was opened fitted, its
+// names ~3 px; zoom and pan were hidden behind Ctrl+wheel and right-drag, with nothing to find a
+// symbol by. It opens readable, with visible zoom, 1:1, fit, a mini-map and find.
+test('a large diagram opens readable, with zoom, fit, a mini-map and find', async ({ page }, testInfo) => {
+  await page.goto('/#/login');
+  await login(page, ADMIN);
+  await expectPath(page, '/home');
+  await page.goto('/#/electricDiagram/index');
+  const canvas = page.getByTestId('diagram-canvas');
+  const scale = page.getByTestId('diagram-scale');
+  const percent = async () => Number(((await scale.textContent()) ?? '').replace('%', ''));
+
+  // Opened at 100 % on the first section: its supply and transformer, names and values in full.
+  await expect(values(page, '1#变压器')).toContainText(/进线有功功率/);
+  await expect(scale).toHaveText('100%');
+  await expect(canvas).toHaveAttribute('data-detail', 'full');
+  await expect(symbol(page, '10kV 进线1')).toBeInViewport();
+  await expect(page.getByTestId('diagram-minimap').locator('svg').first()).toBeVisible();
+  await expect(page.getByText('拖动空白处平移 · Ctrl+滚轮缩放')).toBeVisible();
+
+  // Fitted, the whole plant is too small to read: values then names are hidden, not drawn as specks.
+  await page.getByTestId('diagram-fit').click();
+  await expect.poll(percent).toBeLessThan(60);
+  await expect(canvas).not.toHaveAttribute('data-detail', 'full');
+  await expect(values(page, '1#变压器')).toBeHidden();
+
+  // The buttons step the zoom; 1:1 goes back to 100 %.
+  const fitted = await percent();
+  await page.getByTestId('diagram-zoom-in').click();
+  await expect.poll(percent).toBeGreaterThan(fitted);
+  await page.getByTestId('diagram-zoom-out').click();
+  await expect.poll(percent).toBe(fitted);
+  await page.getByTestId('diagram-zoom-100').click();
+  await expect(scale).toHaveText('100%');
+
+  // Find: from the fitted view, a feeder by part of its name is centred at 100 % and ringed.
+  await page.getByTestId('diagram-fit').click();
+  const find = page.getByTestId('diagram-find').getByRole('combobox');
+  await find.fill('2段母线');
+  await expect(openDropdown(page).getByText('没有匹配的图元')).toBeVisible();
+  await find.fill('');
+  await pickOption(page, find, '0.4kV II段母线', 'ii段');
+  await expect(scale).toHaveText('100%');
+  const found = symbol(page, '0.4kV II段母线');
+  await expect(found).toBeInViewport();
+  await expect(found.locator('rect').first()).toHaveAttribute('stroke', '#1677ff');
+  await expect(values(page, '0.4kV II段母线')).toContainText(/损耗/);
+
+  // Dragging the background pans: the found busbar moves with the drag. The drag starts above the
+  // busbar, left of the supply coming down its middle, where nothing is drawn.
+  const before = (await found.boundingBox())!;
+  const box = (await canvas.boundingBox())!;
+  const start = { x: box.x + box.width / 2 - 300, y: box.y + box.height / 2 - 150 };
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.down();
+  await page.mouse.move(start.x - 200, start.y - 100, { steps: 5 });
+  await page.mouse.up();
+  const after = (await found.boundingBox())!;
+  expect(Math.abs(before.x - after.x - 200)).toBeLessThan(3);
+  expect(Math.abs(before.y - after.y - 100)).toBeLessThan(3);
+  await finalScreenshot(page, testInfo);
 });

@@ -42,6 +42,8 @@ const OPEN_TO_EVERY_USER = new Set([
   'GET /api/alarm/history/:id',
   'POST /api/alarm/history/:id/actions',
   'GET /api/alarm/health',
+  'GET /api/alarm/spans',
+  'GET /api/alarm/things/:id/events',
   'GET /api/alarm/out-of-service',
   // KPI reports: everyone reads and exports them; writes need /analysis/kpi (docs/permissions.md).
   'GET /api/reports',

@@ -10,8 +10,11 @@ export type DemoDiagrams = Pick<DiagramsService, 'create' | 'exists'>;
 export const DEMO_DIAGRAM = '变配电室';
 
 const SECTIONS = ['I', 'II', 'III', 'IV', 'V'];
-/** Horizontal room of one feeder: its arrow, its values beside it and its name below. */
-const FEEDER = 130;
+/**
+ * Horizontal room of one feeder: its arrow, its values beside it ("有功功率 12.35 kW", the
+ * abilities' names) and its name below.
+ */
+const FEEDER = 170;
 /** Vertical room of one busbar section, from its incoming line to its feeders' names. */
 const ROW = 720;
 const MARGIN = 60;

@@ -36,11 +36,14 @@ import {
   alarmRuleList,
   alarmRuleState,
   alarmRuleUpdate,
+  alarmSpans,
   alarmTemplateCreate,
   alarmTemplateDelete,
   alarmTemplateList,
   alarmTemplateUpdate,
+  alarmThingEvents,
   type BacktestBody,
+  MAX_SPAN_THINGS,
   type MaintenanceInput,
   type MaintenanceQuery,
   type MonitorBatch,
@@ -94,6 +97,33 @@ export const useAlarmHistory = (query: AlarmHistoryQuery) =>
   useQuery({
     queryKey: keys.alarms.history(query),
     queryFn: () => getAlarmHistory(query),
+    placeholderData: keepPreviousData,
+  });
+
+/**
+ * The alarms of these things over [start, end), for a chart's marks (components/charts/alarm-marks.ts);
+ * asked again as often as the bell asks, so a new alarm appears on an open chart. The first
+ * MAX_SPAN_THINGS things only: a chart of more has more lines than anyone reads.
+ */
+export function useAlarmSpans(thingIds: readonly number[], start: number, end: number) {
+  const ids = [...new Set(thingIds)].sort((a, b) => a - b).slice(0, MAX_SPAN_THINGS);
+  return useQuery({
+    queryKey: keys.alarms.spans(ids, start, end),
+    queryFn: () =>
+      call(alarmSpans, { query: { thingIds: ids.join(','), start, end }, silent: true, quiet: true }),
+    enabled: ids.length > 0 && end > start,
+    refetchInterval: ALARM_POLL_MS,
+    placeholderData: keepPreviousData,
+    select: (answer) => answer.list,
+  });
+}
+
+/** One device's event log over [start, end) (docs/alarms.md, "A device's event log"). */
+export const useThingEvents = (thingId: number | null, start: number, end: number) =>
+  useQuery({
+    queryKey: keys.alarms.thingEvents(thingId ?? 0, start, end),
+    queryFn: () => call(alarmThingEvents, { params: { id: thingId! }, query: { start, end } }),
+    enabled: thingId !== null && end > start,
     placeholderData: keepPreviousData,
   });
 

@@ -142,6 +142,12 @@ export const keys = {
     bell: () => ['alarms', 'history', 'bell'] as const,
     /** The health report (EEMUA 191) of one range. */
     health: (query: object) => ['alarms', 'health', query] as const,
+    /** The alarms charts draw: things and range (`useAlarmSpans`). */
+    spans: (thingIds: readonly number[], start: number, end: number) =>
+      ['alarms', 'spans', thingIds.join(','), start, end] as const,
+    /** One device's event log over a range. */
+    thingEvents: (thingId: number, start: number, end: number) =>
+      ['alarms', 'thingEvents', thingId, start, end] as const,
     /** Alarms out of service (a rule on a thing, or a monitor). */
     outOfService: (query: object) => ['alarms', 'outOfService', query] as const,
     maintenance: (query: object) => ['alarms', 'maintenance', query] as const,

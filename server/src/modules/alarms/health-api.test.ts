@@ -3,22 +3,14 @@ import { buildTestApp, dialects, login, type TestApp } from '../../../test/helpe
 import { type Api, apiAs } from '../things/testing.ts';
 import type { AlarmStatus } from './engine/state.ts';
 import * as repo from './repository.ts';
+import { testStatus } from './testing.ts';
 
 const H = 3_600_000;
 /** The day reported on; the test clock stands at 2026-11-22T08:00Z, after it. */
 const R0 = Date.parse('2026-11-21T00:00:00Z');
 const R1 = R0 + 24 * H;
 
-const status = (change: Partial<AlarmStatus> = {}): AlarmStatus => ({
-  active: false,
-  acknowledged: true,
-  closed: true,
-  shelvedUntil: null,
-  suppressed: false,
-  chattering: false,
-  occurrences: 1,
-  ...change,
-});
+const status = testStatus;
 
 const things = { X: [1, '空压机1'], Y: [2, '空压机2'], Z: [3, '变压器1'] } as const;
 const rules = { A: [11, '排气温度高'], B: [12, '压力低'], C: [13, '过载'] } as const;

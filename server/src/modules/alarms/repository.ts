@@ -10,6 +10,8 @@ import {
   type MaintenanceInput,
   type MaintenanceWindow,
   type Severity,
+  type ThingEvent,
+  type ThingEventKind,
 } from '@kilowatch/contract';
 import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { DB } from '../../db/index.ts';
@@ -539,6 +541,137 @@ export async function listActive(
     list.map((r) => ({ thingId: r.thing_id, severity: r.severity, acknowledged: i === 1 })),
   );
 }
+
+/**
+ * The alarms of these things that stood at some time in [start, end): raised before the end, and
+ * returned at or after the start, or not returned and either still open or raised inside the range
+ * (one closed by hand without returning ends where it was raised). Suppressed ones are left out.
+ * The newest `limit`, oldest first.
+ */
+export async function listSpans(
+  db: Db,
+  thingIds: readonly number[],
+  start: number,
+  end: number,
+  limit: number,
+): Promise<HistoryRecord[]> {
+  const from = iso(start);
+  const rows = await db
+    .selectFrom('alarm_history')
+    .selectAll()
+    .where('thing_id', 'in', [...thingIds])
+    .where('suppressed', '=', 0)
+    .where('alarm_at', '<', iso(end))
+    .where((eb) =>
+      eb.or([
+        eb('returned_at', '>=', from),
+        eb.and([eb('returned_at', 'is', null), eb.or([eb('closed', '=', 0), eb('alarm_at', '>=', from)])]),
+      ]),
+    )
+    .orderBy('alarm_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map(toHistory).reverse();
+}
+
+/**
+ * One thing's event log over [from, to), newest first, at most `limit`: its alarms' raises and
+ * returns, the operators' actions on them, and its own maintenance windows' starts and ends.
+ */
+export async function listThingEvents(
+  db: Db,
+  thingId: number,
+  from: number,
+  to: number,
+  limit: number,
+): Promise<ThingEvent[]> {
+  const [start, end] = [iso(from), iso(to)];
+  const [raised, returned, actions, maintenance] = await Promise.all([
+    db
+      .selectFrom('alarm_history')
+      .select(['id', 'rule_name', 'severity', 'alarm_at'])
+      .where('thing_id', '=', thingId)
+      .where('alarm_at', '>=', start)
+      .where('alarm_at', '<', end)
+      .orderBy('alarm_at', 'desc')
+      .limit(limit)
+      .execute(),
+    db
+      .selectFrom('alarm_history')
+      .select(['id', 'rule_name', 'severity', 'returned_at'])
+      .where('thing_id', '=', thingId)
+      .where('returned_at', '>=', start)
+      .where('returned_at', '<', end)
+      .orderBy('returned_at', 'desc')
+      .limit(limit)
+      .execute(),
+    db
+      .selectFrom('alarm_actions')
+      .innerJoin('alarm_history', 'alarm_history.id', 'alarm_actions.history_id')
+      .select([
+        'alarm_history.id as alarm_id',
+        'alarm_history.rule_name',
+        'alarm_history.severity',
+        'alarm_actions.action',
+        'alarm_actions.username',
+        'alarm_actions.comment',
+        'alarm_actions.at',
+      ])
+      .where('alarm_history.thing_id', '=', thingId)
+      .where('alarm_actions.at', '>=', start)
+      .where('alarm_actions.at', '<', end)
+      .orderBy('alarm_actions.at', 'desc')
+      .limit(limit)
+      .execute(),
+    db
+      .selectFrom('alarm_maintenance')
+      .select(['starts_at', 'ends_at', 'reason'])
+      .where('target_type', '=', 'thing')
+      .where('target_id', '=', thingId)
+      .where('starts_at', '<', end)
+      .where('ends_at', '>=', start)
+      .execute(),
+  ]);
+  const events: ThingEvent[] = [
+    ...raised.map((r) => alarmEvent('raised', r.alarm_at, r.id, r.rule_name, r.severity)),
+    ...returned.map((r) => alarmEvent('returned', r.returned_at!, r.id, r.rule_name, r.severity)),
+    ...actions.map((a) => ({
+      ...alarmEvent(a.action as ThingEventKind, a.at, a.alarm_id, a.rule_name, a.severity),
+      username: a.username,
+      comment: a.comment,
+    })),
+    ...maintenance.flatMap((m) =>
+      (
+        [
+          ['maintenanceStart', m.starts_at],
+          ['maintenanceEnd', m.ends_at],
+        ] as const
+      )
+        .filter(([, at]) => at >= start && at < end)
+        .map(([kind, at]) => ({
+          at: Date.parse(at),
+          kind,
+          alarmId: null,
+          title: m.reason,
+          severity: null,
+          username: '',
+          comment: '',
+        })),
+    ),
+  ];
+  return events.sort((a, b) => b.at - a.at).slice(0, limit);
+}
+
+const alarmEvent = (kind: ThingEventKind, at: string, alarmId: number, title: string, severity: string) => ({
+  at: Date.parse(at),
+  kind,
+  alarmId,
+  title,
+  severity: severity as Severity,
+  username: '',
+  comment: '',
+});
 
 export async function findHistory(db: Db, id: number): Promise<HistoryRecord | undefined> {
   const row = await db.selectFrom('alarm_history').selectAll().where('id', '=', id).executeTakeFirst();

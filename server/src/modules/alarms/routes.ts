@@ -18,15 +18,19 @@ import {
   alarmRuleList,
   alarmRuleState,
   alarmRuleUpdate,
+  alarmSpans,
   alarmTemplateCreate,
   alarmTemplateDelete,
   alarmTemplateList,
   alarmTemplateUpdate,
+  alarmThingEvents,
+  MAX_SPAN_THINGS,
 } from '@kilowatch/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.ts';
 import { authorize } from '../../plugins/authenticate.ts';
 import { route } from '../../plugins/route.ts';
+import { parseIdList } from '../../shared/ids.ts';
 import { requireUser } from '../auth/index.ts';
 import type { AlarmsService } from './service.ts';
 
@@ -84,6 +88,20 @@ export const alarmRoutes: FastifyPluginAsync<{ service: AlarmsService }> = async
 
   route(app, alarmHistoryList, {}, (request) => service.listHistory(request.query));
   route(app, alarmHealth, {}, (request) => service.health(request.query));
+  route(app, alarmSpans, {}, (request) => {
+    const ids = parseIdList(request.query.thingIds);
+    if (!ids || ids.length > MAX_SPAN_THINGS) {
+      throw new AppError('BAD_REQUEST', 400, { max: MAX_SPAN_THINGS }, { message: 'query.badThingIds' });
+    }
+    const { start, end } = request.query;
+    if (end <= start) throw new AppError('BAD_REQUEST', 400, {}, { message: 'query.badRange' });
+    return service.spans([...new Set(ids)], start, end);
+  });
+  route(app, alarmThingEvents, {}, (request) => {
+    const { start, end } = request.query;
+    if (end <= start) throw new AppError('BAD_REQUEST', 400, {}, { message: 'query.badRange' });
+    return service.thingEvents(request.params.id, start, end);
+  });
 
   // Out of service (ISA-18.2) takes an alarm away from the operator: the history screen's grant.
   route(app, alarmOutOfServiceList, {}, (request) => service.listOutOfService(request.query));

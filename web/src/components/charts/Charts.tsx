@@ -1,7 +1,10 @@
+import type { AlarmSpan } from '@kilowatch/contract';
 import ReactEChartsCore from 'echarts-for-react/esm/core';
 import { type CSSProperties, useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { usePlantCalendar } from '../../lib/plant-calendar.ts';
+import { alarmPath, clickedAlarm } from './alarm-marks.ts';
 import { useShownSeries } from './ChartCard.tsx';
 import { echarts } from './echarts.ts';
 import {
@@ -21,8 +24,14 @@ export interface EChartProps {
   option: ChartOption;
   height: number;
   loading?: boolean;
-  /** Called with the clicked item's name and series. */
-  onClick?: (params: { name?: string; seriesName?: string; value?: unknown }) => void;
+  /** Called with the clicked item's name and series (and, on a mark, its component and data). */
+  onClick?: (params: {
+    name?: string;
+    seriesName?: string;
+    value?: unknown;
+    componentType?: string;
+    data?: unknown;
+  }) => void;
   style?: CSSProperties;
   className?: string;
   'data-testid'?: string;
@@ -49,17 +58,36 @@ export function EChart({ option, height, loading, onClick, style, className, the
   );
 }
 
-export interface SeriesChartProps extends Omit<CartesianInput, 'theme' | 'series' | 'kind' | 'missingLabel'> {
+export interface SeriesChartProps
+  extends Omit<CartesianInput, 'theme' | 'series' | 'kind' | 'missingLabel' | 'alarms'> {
   series: ChartSeries[];
   variant?: ChartVariant;
   height?: number;
   loading?: boolean;
   onClick?: EChartProps['onClick'];
+  /** The alarms of the chart's things (`useAlarmSpans`): marks on a time axis, a click opens one. */
+  alarms?: readonly AlarmSpan[];
 }
 
 function CartesianChart(props: SeriesChartProps & { kind: 'line' | 'bar' }) {
-  const { kind, variant, height, loading, onClick, period, incompleteLabel, zoom, legend } = props;
+  const { kind, variant, height, loading, period, incompleteLabel, zoom, legend, alarms } = props;
   const { t } = useTranslation();
+  const navigate = useNavigate();
+  const given = props.onClick;
+  const onClick = useCallback<NonNullable<EChartProps['onClick']>>(
+    (params) => {
+      const alarm = clickedAlarm(params);
+      if (alarm !== null) navigate(alarmPath(alarm));
+      else given?.(params);
+    },
+    [navigate, given],
+  );
+  const alarmLabel = t('charts.alarms');
+  // Active alarms are drawn to the moment the marks were built.
+  const marks = useMemo(
+    () => (alarms?.length ? { spans: alarms, label: alarmLabel, now: Date.now() } : undefined),
+    [alarms, alarmLabel],
+  );
   const theme = useChartTheme(variant);
   // Every chart obeys the series limit; screens that export pass the same limited list in.
   const series = useShownSeries(props.series);
@@ -86,8 +114,10 @@ function CartesianChart(props: SeriesChartProps & { kind: 'line' | 'bar' }) {
             : undefined,
         missingLabel,
         calendar,
+        alarms: marks,
       }),
     [
+      marks,
       series,
       kind,
       theme,

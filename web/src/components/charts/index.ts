@@ -5,6 +5,7 @@
  * (see lib/lazy-screen.tsx).
  */
 export * from './abilities.ts';
+export * from './alarm-marks.ts';
 export * from './ChartCard.tsx';
 export * from './Charts.tsx';
 export * from './export/ExportMenu.tsx';

@@ -1,4 +1,4 @@
-import { type PlantCalendar, processTimeZone } from '@kilowatch/contract';
+import { type AlarmSpan, type PlantCalendar, processTimeZone } from '@kilowatch/contract';
 import type { BarSeriesOption, LineSeriesOption, PieSeriesOption } from 'echarts/charts';
 import type {
   DataZoomComponentOption,
@@ -8,6 +8,7 @@ import type {
 } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
 import { calendarOf } from '../../lib/plant-calendar.ts';
+import { alarmMarksSeries } from './alarm-marks.ts';
 import { formatPeriodLabel, type Period, periodBuckets } from './period.ts';
 import { type ChartSeries, formatValue, type Pair, pointCount, splitByCompleteness } from './series.ts';
 import { type ChartTheme, paletteColor } from './theme.ts';
@@ -52,6 +53,8 @@ export interface CartesianInput {
    * server's buckets are. Absent only in tests: the process's zone.
    */
   calendar?: PlantCalendar;
+  /** The alarms of the chart's things, drawn on a time axis (alarm-marks.ts); `now` ends an active one. */
+  alarms?: { spans: readonly AlarmSpan[]; label: string; now: number };
 }
 
 const MINUTE_MS = 60_000;
@@ -284,8 +287,13 @@ export function buildCartesianOption(input: CartesianInput): ChartOption {
     });
   }
 
-  const showLegend = input.legend ?? (series.length > 1 || anyIncomplete);
   const window = input.window && input.window.end > input.window.start ? input.window : undefined;
+  const alarmMarks =
+    !categories && window && input.alarms
+      ? alarmMarksSeries(input.alarms.spans, window, input.alarms.now, { series: input.alarms.label })
+      : null;
+  if (alarmMarks) echartsSeries.push(alarmMarks);
+  const showLegend = input.legend ?? (series.length > 1 || anyIncomplete || alarmMarks !== null);
   const span = window ? window.end - window.start : timeSpan(series);
   const timeLabels = timeAxisLabels(span);
   const spanLabel = timeLabelFormatter(span, calendar);

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { keys, thenInvalidate } from '../../../api/keys.ts';
 import { createThing, deleteThing, getThings, updateThing } from '../../../api/things.ts';
 import { CrudPage } from '../../../components/crud/CrudPage.tsx';
+import { ThingEventsButton } from '../../../components/events/ThingEventsButton.tsx';
 import { AttributesEditor } from './AttributesEditor.tsx';
 import { identifierRules } from './ability-options.ts';
 import { CategorySelect } from './CategorySelect.tsx';
@@ -122,6 +123,7 @@ export function ThingPage() {
         rowActions={(row) => (
           <>
             <LiveDataLink thingId={row.id} />
+            <ThingEventsButton thingId={row.id} name={row.name} link />
             <Button size="small" type="link" icon={<AppstoreOutlined />} onClick={() => setAbilitiesOf(row)}>
               {t('devices.common.abilities')}
             </Button>

@@ -1,10 +1,22 @@
-import { type Cell, Export, Graph, History, Keyboard, type Node, Selection, Snapline } from '@antv/x6';
+import {
+  type Cell,
+  Export,
+  Graph,
+  History,
+  Keyboard,
+  MiniMap,
+  type Node,
+  Selection,
+  Snapline,
+} from '@antv/x6';
 import type { DiagramGraph, DiagramSymbol, DiagramThresholds } from '@kilowatch/contract';
-import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import { EDGE_ATTRS, fromCells, type NodeData, newCellId, nodeCell, toCells } from '../lib/cells.ts';
 import type { DiagramView } from '../lib/live-view.ts';
 import { BLADES, COLOURS, registerSymbols } from '../lib/symbols.ts';
 import { SYMBOL_SIZE } from '../lib/topology.ts';
+import { detailAt, FIT_PADDING, MAX_SCALE, MIN_SCALE, openingView, ZOOM_STEP } from '../lib/viewport.ts';
+import { DiagramControls } from './DiagramControls.tsx';
 
 /** What the screen asks of the editor. */
 export interface DiagramCanvasHandle {
@@ -16,7 +28,6 @@ export interface DiagramCanvasHandle {
   undo(): void;
   redo(): void;
   updateNode(id: string, data: NodeData, width?: number): void;
-  fit(): void;
   exportSvg(fileName: string): void;
   exportPng(fileName: string): void;
 }
@@ -24,6 +35,8 @@ export interface DiagramCanvasHandle {
 export interface DiagramCanvasProps {
   graph: DiagramGraph;
   editing: boolean;
+  /** A phone's width: compact controls, no mini-map. */
+  compact: boolean;
   /** What to draw on each symbol in monitoring (ignored while editing). */
   view: DiagramView | null;
   /** The value text beside each symbol. */
@@ -33,6 +46,32 @@ export interface DiagramCanvasProps {
   onOpen: (nodeId: string) => void;
   /** Undo/redo availability and unsaved changes. */
   onHistory: (state: { canUndo: boolean; canRedo: boolean; dirty: boolean }) => void;
+}
+
+/**
+ * Alarmed symbols flash; the found one is ringed. Names and values are hidden by class when
+ * zoomed out too far to read them (`data-detail`, viewport.ts): a fitted large diagram shows its
+ * structure and colours instead of 3 px text.
+ */
+const CANVAS_CSS = [
+  '@keyframes kw-alarm-flash{50%{stroke-opacity:0}}.kw-alarm{animation:kw-alarm-flash 1s step-end infinite}',
+  '.kw-found{stroke-width:4}',
+  '[data-detail=names] .kw-value,[data-detail=outline] .kw-value,[data-detail=outline] .kw-name{display:none}',
+  // The mini-map draws the same nodes: its text would be specks.
+  '[data-testid=diagram-minimap] text{display:none}',
+].join('');
+
+/** Opens a diagram fitted when that is readable, else at 100 % on its first section (viewport.ts). */
+function open(graph: Graph, saved: DiagramGraph) {
+  if (saved.nodes.length === 0) return;
+  const area = graph.getGraphArea();
+  const { width, height } = graph.container.getBoundingClientRect();
+  const opening = openingView(saved, { width: width || area.width, height: height || area.height });
+  if (opening.kind === 'fit') graph.zoomToFit({ padding: FIT_PADDING, maxScale: 1 });
+  else {
+    graph.zoomTo(opening.scale);
+    graph.positionPoint(opening.point, '50%', FIT_PADDING);
+  }
 }
 
 /** Grid step: symbols snap to it. */
@@ -46,7 +85,7 @@ const endOf = (node: Node, port: 't' | 'b') =>
 
 /** The editor: an X6 graph with snaplines, history, selection, keyboard and export plugins. */
 export const DiagramCanvas = forwardRef<DiagramCanvasHandle, DiagramCanvasProps>(function DiagramCanvas(
-  { graph: saved, editing, view, valueText, onSelect, onOpen, onHistory },
+  { graph: saved, editing, compact, view, valueText, onSelect, onOpen, onHistory },
   ref,
 ) {
   const container = useRef<HTMLDivElement>(null);
@@ -55,6 +94,10 @@ export const DiagramCanvas = forwardRef<DiagramCanvasHandle, DiagramCanvasProps>
   editingRef.current = editing;
   const callbacks = useRef({ onSelect, onOpen, onHistory });
   callbacks.current = { onSelect, onOpen, onHistory };
+  const minimap = useRef<HTMLDivElement>(null);
+  const [scale, setScale] = useState(1);
+  /** The symbol "find" went to, ringed until another is found. */
+  const [found, setFound] = useState<string | null>(null);
 
   useEffect(() => {
     registerSymbols();
@@ -63,8 +106,9 @@ export const DiagramCanvas = forwardRef<DiagramCanvasHandle, DiagramCanvasProps>
       autoResize: true,
       grid: { size: GRID, visible: true },
       background: { color: '#fff' },
-      panning: { enabled: true, eventTypes: ['rightMouseDown'] },
-      mousewheel: { enabled: true, modifiers: ['ctrl', 'meta'], minScale: 0.3, maxScale: 3 },
+      // Dragging the blank pans (the rubberband takes Shift+drag); Ctrl+wheel zooms, as the controls say.
+      panning: { enabled: true, eventTypes: ['leftMouseDown', 'rightMouseDown'] },
+      mousewheel: { enabled: true, modifiers: ['ctrl', 'meta'], minScale: MIN_SCALE, maxScale: MAX_SCALE },
       interacting: () =>
         editingRef.current ? true : { nodeMovable: false, edgeMovable: false, magnetConnectable: false },
       connecting: {
@@ -100,6 +144,14 @@ export const DiagramCanvas = forwardRef<DiagramCanvasHandle, DiagramCanvasProps>
     );
     graph.use(new Keyboard({ enabled: true }));
     graph.use(new Export());
+    graph.use(new MiniMap({ container: minimap.current!, width: 220, height: 150, padding: 8 }));
+    const scaled = () => {
+      const { sx } = graph.scale();
+      setScale(sx);
+      container.current?.setAttribute('data-detail', detailAt(sx));
+    };
+    graph.on('scale', scaled);
+    scaled();
     graph.bindKey(['ctrl+z', 'meta+z'], () => {
       graph.undo();
       return false;
@@ -156,7 +208,8 @@ export const DiagramCanvas = forwardRef<DiagramCanvasHandle, DiagramCanvasProps>
     graph.enableHistory();
     graph.cleanHistory();
     graph.cleanSelection();
-    if (saved.nodes.length > 0) graph.zoomToFit({ padding: 40, maxScale: 1 });
+    open(graph, saved);
+    setFound(null);
     callbacks.current.onHistory({ canUndo: false, canRedo: false, dirty: false });
   }, [saved]);
 
@@ -182,8 +235,9 @@ export const DiagramCanvas = forwardRef<DiagramCanvasHandle, DiagramCanvasProps>
       const warn = v !== undefined && (v.loss?.flagged || Object.values(v.imbalance).some((i) => i?.flagged));
       node.setAttrByPath('value/text', editing ? '' : valueText(node.id));
       node.setAttrByPath('value/fill', warn ? COLOURS.flagged : COLOURS.value);
-      node.setAttrByPath('halo/stroke', v?.alarm ? COLOURS.alarm : 'none');
-      node.setAttrByPath('halo/class', v?.alarm ? 'kw-alarm' : '');
+      const ring = node.id === found ? COLOURS.found : v?.alarm ? COLOURS.alarm : 'none';
+      node.setAttrByPath('halo/stroke', ring);
+      node.setAttrByPath('halo/class', node.id === found ? 'kw-found' : v?.alarm ? 'kw-alarm' : '');
       if (data.symbol === 'busbar') node.setAttrByPath('body/fill', colour);
       else {
         for (const part of ['glyph', 'c1', 'c2', 'blade']) {
@@ -206,7 +260,7 @@ export const DiagramCanvas = forwardRef<DiagramCanvasHandle, DiagramCanvasProps>
       edge.setAttrByPath('line/stroke', !editing && view?.edges.has(edge.id) ? COLOURS.live : COLOURS.dead);
     }
     if (wasOn) graph.enableHistory();
-  }, [view, editing, valueText, saved]);
+  }, [view, editing, valueText, saved, found]);
 
   useImperativeHandle(
     ref,
@@ -294,7 +348,6 @@ export const DiagramCanvas = forwardRef<DiagramCanvasHandle, DiagramCanvasProps>
         node.setAttrByPath('label/text', data.label);
         if (width !== undefined) node.resize(width, node.getSize().height);
       },
-      fit: () => graphRef.current?.zoomToFit({ padding: 40, maxScale: 1 }),
       exportSvg: (fileName) =>
         graphRef.current?.exportSVG(fileName, { preserveDimensions: true, copyStyles: false }),
       exportPng: (fileName) =>
@@ -303,14 +356,50 @@ export const DiagramCanvas = forwardRef<DiagramCanvasHandle, DiagramCanvasProps>
     [],
   );
 
+  const zoom = (factor: number) => {
+    const graph = graphRef.current;
+    if (!graph) return;
+    const next = Math.min(MAX_SCALE, Math.max(MIN_SCALE, graph.scale().sx * factor));
+    graph.zoomTo(next, { center: graph.getGraphArea().center });
+  };
+
   return (
-    <>
-      <style>
-        {
-          '@keyframes kw-alarm-flash{50%{stroke-opacity:0}}.kw-alarm{animation:kw-alarm-flash 1s step-end infinite}'
-        }
-      </style>
+    <div style={{ position: 'relative', width: '100%', height: '100%' }}>
+      <style>{CANVAS_CSS}</style>
       <div ref={container} data-testid="diagram-canvas" style={{ width: '100%', height: '100%' }} />
-    </>
+      <DiagramControls
+        scale={scale}
+        compact={compact}
+        nodes={saved.nodes}
+        onZoomIn={() => zoom(ZOOM_STEP)}
+        onZoomOut={() => zoom(1 / ZOOM_STEP)}
+        onActualSize={() => {
+          const graph = graphRef.current;
+          graph?.zoomTo(1, { center: graph.getGraphArea().center });
+        }}
+        onFit={() => graphRef.current?.zoomToFit({ padding: FIT_PADDING, maxScale: 1 })}
+        onFind={(id) => {
+          const graph = graphRef.current;
+          const node = graph?.getCellById(id);
+          if (!graph || !node?.isNode()) return;
+          if (graph.scale().sx < 1) graph.zoomTo(1);
+          graph.centerCell(node);
+          setFound(id);
+        }}
+      />
+      <div
+        ref={minimap}
+        data-testid="diagram-minimap"
+        style={{
+          position: 'absolute',
+          right: 8,
+          bottom: 8,
+          border: '1px solid #d9d9d9',
+          background: '#fff',
+          boxShadow: '0 1px 4px rgba(0,0,0,0.12)',
+          display: compact ? 'none' : undefined,
+        }}
+      />
+    </div>
   );
 });

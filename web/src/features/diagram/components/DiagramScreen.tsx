@@ -13,6 +13,7 @@ import {
   Empty,
   Flex,
   Form,
+  Grid,
   InputNumber,
   List,
   Popover,
@@ -36,9 +37,9 @@ import { isAdmin, isGranted, useSession } from '../../../lib/session.ts';
 import { useDiagramLive } from '../hooks/useDiagramLive.ts';
 import { useUnsavedChanges } from '../hooks/useUnsavedChanges.ts';
 import type { NodeData } from '../lib/cells.ts';
+import { valueLines } from '../lib/viewport.ts';
 import { DetailPanel } from './DetailPanel.tsx';
 import { DiagramCanvas, type DiagramCanvasHandle } from './DiagramCanvas.tsx';
-import { formatValue } from './format.ts';
 import { NameDialog } from './NameDialog.tsx';
 import { PropertiesPanel } from './PropertiesPanel.tsx';
 
@@ -59,6 +60,8 @@ export function DiagramScreen() {
   const roles = useSession((s) => s.roles);
   const grants = useSession((s) => s.routes);
   const canEdit = isAdmin(roles) || isGranted(grants, DIAGRAM_PATH);
+  // Below md the list goes above the diagram, which takes the whole width.
+  const narrow = !Grid.useBreakpoint().md;
 
   const list = useDiagrams();
   const selectedId = Number(params.get('diagram')) || (list.data?.[0]?.id ?? null);
@@ -95,15 +98,8 @@ export function DiagramScreen() {
       const node = saved?.nodes.find((n) => n.id === nodeId);
       const view = live.view?.nodes.get(nodeId);
       if (!node) return '';
-      const lines: string[] = [];
-      const binding = node.binding;
-      if (binding) {
-        const abilities = live.abilities.get(binding.thingId) ?? [];
-        for (const metric of binding.shown) {
-          const unit = abilities.find((a) => a.identifier === metric)?.unit ?? '';
-          lines.push(`${metric} ${formatValue(live.latest(binding.thingId, metric), unit)}`);
-        }
-      }
+      const abilities = node.binding ? (live.abilities.get(node.binding.thingId) ?? []) : [];
+      const lines = valueLines(node, abilities, live.latest);
       if (view?.loss) {
         const pct = view.loss.lossPct === null ? '—' : `${view.loss.lossPct.toFixed(2)}%`;
         lines.push(`${t('diagram.loss')} ${view.loss.lossKw.toFixed(1)} kW · ${pct}`);
@@ -148,11 +144,15 @@ export function DiagramScreen() {
   ));
 
   return (
-    <Flex gap={12} style={{ height: 'calc(100vh - 150px)', minHeight: 520 }}>
+    <Flex gap={12} vertical={narrow} style={{ height: 'calc(100vh - 150px)', minHeight: 520 }}>
       <Card
         size="small"
         title={t('diagram.list')}
-        style={{ width: 240, flex: 'none', overflow: 'auto' }}
+        style={
+          narrow
+            ? { flex: 'none', maxHeight: 150, overflow: 'auto' }
+            : { width: 240, flex: 'none', overflow: 'auto' }
+        }
         extra={
           canEdit && (
             <Button
@@ -229,7 +229,13 @@ export function DiagramScreen() {
 
       <Card
         size="small"
-        style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}
+        style={{
+          flex: 1,
+          minWidth: 0,
+          minHeight: narrow ? 480 : 0,
+          display: 'flex',
+          flexDirection: 'column',
+        }}
         styles={{ body: { flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column', gap: 8 } }}
         title={diagram.data?.name ?? t('route.electricDiagram')}
         extra={
@@ -251,9 +257,6 @@ export function DiagramScreen() {
                   data-testid="diagram-mode"
                 />
               )}
-              <Button size="small" onClick={() => canvas.current?.fit()}>
-                {t('diagram.fit')}
-              </Button>
               <Button
                 size="small"
                 onClick={() => canvas.current?.exportSvg(fileName)}
@@ -362,6 +365,7 @@ export function DiagramScreen() {
                     ref={canvas}
                     graph={saved}
                     editing={editing}
+                    compact={narrow}
                     view={live.view}
                     valueText={valueText}
                     onSelect={(id) => {

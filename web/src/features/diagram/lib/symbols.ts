@@ -20,6 +20,7 @@ export const COLOURS = {
   open: '#389e0d',
   unknown: '#d4b106',
   alarm: '#f5222d',
+  found: '#1677ff',
   flagged: '#cf1322',
   value: '#1d39c4',
 } as const;
@@ -80,6 +81,8 @@ const labelAttrs = {
   textVerticalAnchor: 'middle',
   fontSize: 12,
   fill: '#262626',
+  // The canvas hides names and values by class when zoomed out too far to read them (viewport.ts).
+  class: 'kw-name',
 };
 const belowLabel = {
   ...labelAttrs,
@@ -99,6 +102,7 @@ const valueAttrs = {
   fontFamily: 'monospace',
   fill: COLOURS.value,
   cursor: 'pointer',
+  class: 'kw-value',
 };
 const halo = {
   refWidth: '100%',

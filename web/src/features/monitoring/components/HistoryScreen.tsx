@@ -19,6 +19,7 @@ import {
 import type { Dayjs } from 'dayjs';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAlarmSpans } from '../../../api/alarms.ts';
 import { plantTimeZone } from '../../../api/telemetry.ts';
 import {
   allLineMetrics,
@@ -42,6 +43,7 @@ import {
 import { fromPicker, toPicker, usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { useCounterSummary, useHistorySeries } from '../hooks/history.ts';
 import { useResourceMetrics } from '../hooks/metrics.ts';
+import { selectedThingIds } from '../lib/tree.ts';
 import { HISTORY_HOURS, parseWindow, resolveWindow } from '../lib/window.ts';
 import { MonitorLayout } from './MonitorLayout.tsx';
 import { useMonitor } from './use-monitor.ts';
@@ -82,6 +84,9 @@ export default function HistoryScreen() {
   }, [options, resource.metrics, chosenParam]);
 
   const results = useHistorySeries(selection, chosen, range, categoryId);
+  // The alarms of the resource's devices over the range, marked on the chart (a click opens one).
+  const things = useMemo(() => selectedThingIds(selection, node), [selection, node]);
+  const alarms = useAlarmSpans(things, range.start, range.end);
   const summaries = useCounterSummary(selection, resource.counters, range, categoryId);
   const series = useMemo(
     () =>
@@ -212,6 +217,7 @@ export default function HistoryScreen() {
                       loading={loading}
                       window={range}
                       incompleteLabel={t('charts.incomplete')}
+                      alarms={alarms.data}
                     />
                   </ChartFigure>
                 </div>

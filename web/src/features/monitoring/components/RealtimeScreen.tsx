@@ -1,5 +1,6 @@
 import { SettingOutlined } from '@ant-design/icons';
 import {
+  type AlarmSpan,
   type Cabinet,
   MONITOR_REFRESH_MS,
   type QueryResult,
@@ -8,6 +9,7 @@ import {
 import { Button, Card, Col, Empty, Row, Skeleton, Space, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAlarmSpans } from '../../../api/alarms.ts';
 import {
   buildSeries,
   ChartCard,
@@ -19,11 +21,13 @@ import {
   useShownSeries,
   withUnit,
 } from '../../../components/charts/index.ts';
+import { ThingEventsButton } from '../../../components/events/ThingEventsButton.tsx';
 import { CameraLink } from '../../../components/video/CameraLink.tsx';
 import { useResourceMetrics } from '../hooks/metrics.ts';
 import { useRealtimeSeries, useTickCabinets } from '../hooks/monitoring.ts';
 import type { Selection } from '../lib/selection.ts';
 import { useSeqTicker } from '../lib/seq.ts';
+import { selectedThingIds } from '../lib/tree.ts';
 import { realtimeWindow } from '../lib/window.ts';
 import { CabinetGrid, CabinetOverview } from './CabinetGrid.tsx';
 import { DeviceStatusPanel } from './DeviceStatusPanel.tsx';
@@ -81,6 +85,12 @@ export default function RealtimeScreen() {
             extra={
               <Space>
                 {selection.resourceType === 'thing' && <CameraLink thingId={selection.resourceId} />}
+                {selection.resourceType === 'thing' && (
+                  <ThingEventsButton
+                    thingId={selection.resourceId}
+                    name={node?.name ?? `#${selection.resourceId}`}
+                  />
+                )}
                 {abilities.configureMetrics && metrics.ref ? (
                   <Button icon={<SettingOutlined />} onClick={() => setSettingsOpen(true)}>
                     {t('charts.settings.open')}
@@ -103,6 +113,7 @@ export default function RealtimeScreen() {
               metrics={metrics.metrics}
               seq={seq}
               categoryId={categoryId}
+              things={selectedThingIds(selection, node)}
             />
           )}
           {selection.resourceType === 'region' ? (
@@ -125,19 +136,32 @@ export default function RealtimeScreen() {
   );
 }
 
+/** The real-time charts ask for their alarms over whole steps of this. */
+const ALARM_SPAN_STEP = 5 * 60_000;
+
 function RealtimeCharts({
   selection,
   metrics,
   seq,
   categoryId,
+  things,
 }: {
   selection: Selection;
   metrics: ChartMetric[];
   seq: string | null;
   categoryId: number | null;
+  /** The devices whose alarms the charts mark. */
+  things: readonly number[];
 }) {
   const { t } = useTranslation();
   const results = useRealtimeSeries(selection, metrics, seq, categoryId);
+  const window = seq ? realtimeWindow(seq) : undefined;
+  // Asked over the window widened to whole 5 minutes: the moving window would ask anew each tick.
+  const alarms = useAlarmSpans(
+    things,
+    window ? Math.floor(window.start / ALARM_SPAN_STEP) * ALARM_SPAN_STEP : 0,
+    window ? Math.ceil(window.end / ALARM_SPAN_STEP) * ALARM_SPAN_STEP : 0,
+  );
   if (!metrics.length) {
     return (
       <Card>
@@ -153,7 +177,8 @@ function RealtimeCharts({
             metric={metric}
             answer={results[i]?.data}
             loading={results[i]?.isPending ?? true}
-            window={seq ? realtimeWindow(seq) : undefined}
+            window={window}
+            alarms={alarms.data}
           />
         </Col>
       ))}
@@ -166,11 +191,13 @@ function RealtimeMetricCard({
   answer,
   loading,
   window,
+  alarms,
 }: {
   metric: ChartMetric;
   answer: QueryResult | undefined;
   loading: boolean;
   window: { start: number; end: number } | undefined;
+  alarms: readonly AlarmSpan[] | undefined;
 }) {
   const { t } = useTranslation();
   const series = useMemo(
@@ -206,6 +233,7 @@ function RealtimeMetricCard({
         loading={loading}
         window={window}
         incompleteLabel={t('charts.incomplete')}
+        alarms={alarms}
       />
     </ChartCard>
   );

@@ -39,6 +39,13 @@ export const firstThing = (node: RegionNode | null): RegionNode | null => {
   return null;
 };
 
+/** The things a selected resource stands for: the thing itself, or every thing under the region. */
+export const selectedThingIds = (
+  selection: { resourceType: string; resourceId: number } | null,
+  node: RegionNode | null,
+): number[] =>
+  !selection ? [] : selection.resourceType === 'thing' ? [selection.resourceId] : thingIds(node);
+
 /** Distinct thing ids under a node. */
 export const thingIds = (node: RegionNode | null): number[] =>
   node
