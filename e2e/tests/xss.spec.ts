@@ -116,13 +116,21 @@ test('no name written by a user runs as script in any chart, tooltip or legend',
     thing: { identifier: `xss_${suffix}`, name: `${evil('thg')}${suffix}` },
     ability: { identifier: 'temp', name: evil('abl'), unit: evil('unit') },
   });
+  // A counter beside it, for the EnPI (which sums consumption).
+  await post(request, headers, `/api/thing/categories/${category.id}/abilities`, {
+    identifier: 'EP',
+    name: evil('epn'),
+    unit: 'kWh',
+    dataType: 'number',
+    cumulative: true,
+  });
   const token = (await (await request.get(`/api/thing/things/${thing.id}/token`, { headers })).json()).data
     .accessToken as string;
   // An hour of points, then the one that raises the alarm.
   const now = Date.now();
   const points = Array.from({ length: 12 }, (_, i) => ({
     ts: now - (12 - i) * 5 * 60_000,
-    values: { temp: 40 + i },
+    values: { temp: 40 + i, EP: 1000 + 5 * i },
   }));
   expect((await request.post(`/api/v1/${token}/telemetry`, { data: points })).ok()).toBe(true);
 
@@ -204,6 +212,49 @@ test('no name written by a user runs as script in any chart, tooltip or legend',
     });
   }
 
+  // ---- an EnPI and a single-line diagram with hostile names and labels ----
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  await post(request, headers, '/api/enpi', {
+    name: `${evil('enpi')}${suffix}`,
+    energy: { resourceType: 'thing', resourceId: thing.id, metricIdentifier: 'EP' },
+    output: { kind: 'entered' },
+    outputUnit: evil('ou').slice(0, 16),
+    temperature: null,
+    period: 'day',
+    baselineStart: day(now - 7 * 86_400_000),
+    baselineEnd: day(now),
+    variables: ['output'],
+  });
+  const diagram = await post<{ id: number }>(request, headers, '/api/diagrams', {
+    name: `${evil('dgm')}${suffix}`,
+    graph: {
+      nodes: [
+        { id: 'in', symbol: 'incoming', x: 200, y: 40, label: evil('din') },
+        {
+          id: 'bus',
+          symbol: 'busbar',
+          x: 80,
+          y: 200,
+          width: 400,
+          label: evil('dbus'),
+        },
+        {
+          id: 'feed',
+          symbol: 'feeder',
+          x: 200,
+          y: 300,
+          label: evil('dfd'),
+          binding: { thingId: thing.id, shown: ['temp'] },
+        },
+      ],
+      edges: [
+        { id: 'e1', source: 'in', target: 'bus' },
+        { id: 'e2', source: 'bus', target: 'feed' },
+      ],
+      thresholds: { lossPct: 5, imbalancePct: 2 },
+    },
+  });
+
   const dialogs: string[] = [];
   await watchForPayloads(page, dialogs);
   await page.goto('/#/login');
@@ -220,6 +271,27 @@ test('no name written by a user runs as script in any chart, tooltip or legend',
     1,
     dialogs,
   );
+  await visitAndHover(
+    page,
+    `/home/chartdetail?resourceType=region&resourceId=${region.id}&metric=temp&period=day`,
+    1,
+    dialogs,
+  );
+  // The plant's own screens: series named by the demo plant and the console, hovered all the same.
+  await visitAndHover(page, '/home', 1, dialogs, false);
+  await visitAndHover(page, '/dashboard', 1, dialogs, false);
+
+  // The EnPI's charts (its name and output unit are on the screen, the chart labels are the console's).
+  await visitAndHover(page, '/analysis/enpi', 0, dialogs, false);
+  await page.getByRole('row').filter({ hasText: `onerror=xss('enpi')` }).click();
+  await expect(page.getByTestId('enpi-baseline-chart').locator('canvas')).toBeVisible();
+  await hoverCharts(page);
+  expect.soft(await payloads(page), 'EnPI').toEqual({ ran: [], parsed: [] });
+
+  // The diagram's labels are SVG text: shown as typed, never parsed.
+  await visitAndHover(page, `/electricDiagram/index?diagram=${diagram.id}`, 0, dialogs, false);
+  await expect(page.locator('svg text').filter({ hasText: `onerror=xss('dbus')` }).first()).toBeVisible();
+  expect.soft(await payloads(page), 'diagram').toEqual({ ran: [], parsed: [] });
 
   // The alarm's drawer: its chart names the metric "ability (unit)".
   const alarmId = async () =>
