@@ -121,6 +121,10 @@ beforeAll(async () => {
   delete config.$schema;
   config.vcs = { enabled: false };
   config.files = { includes: ['**'] };
+  // Lint plugins (web/lint/*.grit) are named relative to the repository: the probe tree is elsewhere.
+  for (const override of config.overrides as { plugins?: string[] }[]) {
+    if (override.plugins) override.plugins = override.plugins.map((plugin) => join(root, plugin));
+  }
   writeFileSync(join(dir, 'biome.json'), JSON.stringify(config));
   for (const probe of probes) {
     mkdirSync(dirname(join(dir, probe.file)), { recursive: true });

@@ -1,13 +1,14 @@
 import { DEFAULT_THEME_COLOR } from '@kilowatch/contract';
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
+import { tooltipHtml } from '../../lib/html.ts';
 import {
+  axisTooltip,
   buildCartesianOption,
   buildPieOption,
   counterAxisMin,
   LARGE_POINTS,
   missingNames,
-  tooltipFormatter,
 } from './options.ts';
 import type { ChartSeries } from './series.ts';
 import { chartTheme } from './theme.ts';
@@ -30,6 +31,11 @@ type AnySeries = {
   yAxisIndex?: number;
 };
 const list = (o: ReturnType<typeof buildCartesianOption>) => o.series as AnySeries[];
+
+const axisTooltipText = (...args: Parameters<typeof axisTooltip>) => tooltipHtml(axisTooltip(...args));
+
+const HOSTILE = '<img src=x onerror="window.__xss=1">';
+const ESCAPED = '&lt;img src=x onerror=&quot;window.__xss=1&quot;&gt;';
 
 describe('buildCartesianOption', () => {
   it('starts with the theme colour #409EFF', () => {
@@ -99,12 +105,19 @@ describe('buildCartesianOption', () => {
 
 describe('tooltip', () => {
   it('shows each series once with 2 decimals and its unit', () => {
-    const format = tooltipFormatter(new Map([['功率', 'kW']]), () => '10:00');
+    const format = axisTooltipText(new Map([['功率', 'kW']]), () => '10:00');
     const html = format([
       { seriesName: '功率', marker: '', value: [0, 1.23456] },
       { seriesName: '功率', marker: '', value: [0, 1.23456] },
     ]);
     expect(html).toBe('10:00<br/>功率: 1.23 kW');
+  });
+
+  it('shows hostile series names, units and axis labels as text', () => {
+    const format = axisTooltipText(new Map([[HOSTILE, HOSTILE]]), () => HOSTILE);
+    const html = format([{ seriesName: HOSTILE, color: 'red" onmouseover="x', value: [0, 1] }]);
+    expect(html).toBe(`${ESCAPED}<br/>${ESCAPED}: 1.00 ${ESCAPED}`);
+    expect(html).not.toContain('<img');
   });
 });
 
@@ -113,6 +126,15 @@ describe('buildPieOption', () => {
     const o = buildPieOption([{ name: 'a', value: 1 }], theme);
     const [pie] = o.series as { data: { itemStyle: { color: string } }[] }[];
     expect(pie!.data[0]!.itemStyle.color).toBe(DEFAULT_THEME_COLOR);
+  });
+
+  it('shows a hostile slice name in its tooltip as text', () => {
+    const o = buildPieOption([{ name: HOSTILE, value: 3 }], theme) as {
+      tooltip: { formatter: (p: unknown) => string };
+    };
+    const html = o.tooltip.formatter({ name: HOSTILE, value: 3, percent: 100 });
+    expect(html).toBe(`${ESCAPED}: 3.00 (100.00%)`);
+    expect(html).not.toContain('<img');
   });
 });
 
@@ -130,14 +152,14 @@ describe('counterAxisMin', () => {
 describe('tooltip of an incomplete bucket', () => {
   it('names the devices that lacked data', () => {
     const missing = new Map([['一车间', new Map([[60_000, { names: ['电表2', '电表<3>'], count: 2 }]])]]);
-    const format = tooltipFormatter(
+    const format = axisTooltipText(
       new Map([['一车间', 'kW']]),
       () => '10:01',
       missing,
       (n) => `缺少数据：${n}`,
     );
     expect(format([{ seriesName: '一车间', marker: '', value: [60_000, 13] }])).toBe(
-      '10:01<br/>一车间: 13.00 kW<br/><span style="color:#909399">缺少数据：电表2, 电表&#60;3&#62;</span>',
+      '10:01<br/>一车间: 13.00 kW<br/><span style="color:#909399">缺少数据：电表2, 电表&lt;3&gt;</span>',
     );
   });
 });

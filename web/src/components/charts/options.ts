@@ -7,6 +7,7 @@ import type {
   TooltipComponentOption,
 } from 'echarts/components';
 import type { ComposeOption } from 'echarts/core';
+import { colorDot, type Html, html, joinHtml, tooltipHtml } from '../../lib/html.ts';
 import { calendarOf } from '../../lib/plant-calendar.ts';
 import { alarmMarksSeries } from './alarm-marks.ts';
 import { formatPeriodLabel, type Period, periodBuckets } from './period.ts';
@@ -107,7 +108,7 @@ const timeSpan = (series: readonly ChartSeries[]): number => {
 
 interface TooltipParam {
   seriesName?: string;
-  marker?: unknown;
+  color?: unknown;
   value?: unknown;
   axisValueLabel?: string;
   axisValue?: unknown;
@@ -129,42 +130,37 @@ export function missingNames(names: readonly string[], count = names.length): st
   return more > 0 ? `${shown.join(', ')} … (+${more})` : shown.join(', ');
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /**
  * Axis tooltip: each series once, values with 2 decimals and their unit; a bucket that lacked
  * data says which devices were missing (`missingLabel` gets their names).
  */
-export function tooltipFormatter(
+export function axisTooltip(
   units: ReadonlyMap<string, string>,
   axisLabel: (value: unknown, fallback: string) => string,
   missing?: MissingIndex,
   missingLabel?: (names: string) => string,
-): (params: unknown) => string {
-  return (params) => {
+): (params: unknown) => Html {
+  return (params: unknown) => {
     const list = (Array.isArray(params) ? params : [params]) as TooltipParam[];
-    if (!list.length) return '';
+    if (!list.length) return html``;
     const seen = new Set<string>();
-    const rows: string[] = [];
+    const rows: Html[] = [];
     for (const p of list) {
       const name = p.seriesName ?? '';
       const value = Array.isArray(p.value) ? p.value[1] : p.value;
       if (seen.has(name) || value === null || value === undefined) continue;
       seen.add(name);
       const unit = units.get(name);
-      rows.push(
-        `${typeof p.marker === 'string' ? p.marker : ''}${escapeHtml(name)}: ${formatValue(value)}${unit ? ` ${escapeHtml(unit)}` : ''}`,
-      );
+      rows.push(html`${colorDot(p.color)}${name}: ${formatValue(value)}${unit ? ` ${unit}` : ''}`);
       const x = Array.isArray(p.value) ? p.value[0] : undefined;
       const lack = x === undefined ? undefined : missing?.get(name)?.get(x as string | number);
       if (lack?.names.length && missingLabel) {
         rows.push(
-          `<span style="color:#909399">${escapeHtml(missingLabel(missingNames(lack.names, lack.count)))}</span>`,
+          html`<span style="color:#909399">${missingLabel(missingNames(lack.names, lack.count))}</span>`,
         );
       }
     }
-    const head = axisLabel(list[0]!.axisValue, list[0]!.axisValueLabel ?? '');
-    return [head, ...rows].join('<br/>');
+    return joinHtml([html`${axisLabel(list[0]!.axisValue, list[0]!.axisValueLabel ?? '')}`, ...rows]);
   };
 }
 
@@ -328,11 +324,8 @@ export function buildCartesianOption(input: CartesianInput): ChartOption {
       confine: true,
       // Named, so the browser suite can read what a user reads.
       className: 'kw-chart-tooltip',
-      formatter: tooltipFormatter(
-        unitOf,
-        axisLabel,
-        missing,
-        input.missingLabel,
+      formatter: tooltipHtml(
+        axisTooltip(unitOf, axisLabel, missing, input.missingLabel),
       ) as TooltipComponentOption['formatter'],
     },
     xAxis: categories
@@ -384,8 +377,10 @@ export function buildPieOption(items: readonly PieItem[], theme: ChartTheme, rin
     textStyle: { fontSize: theme.fontSize },
     tooltip: {
       trigger: 'item',
-      formatter: ((p: { name?: string; value?: unknown; percent?: number }) =>
-        `${p.name ?? ''}: ${formatValue(p.value)} (${formatValue(p.percent ?? 0)}%)`) as TooltipComponentOption['formatter'],
+      formatter: tooltipHtml(
+        (p: { name?: string; value?: unknown; percent?: number }) =>
+          html`${p.name ?? ''}: ${formatValue(p.value)} (${formatValue(p.percent ?? 0)}%)`,
+      ) as TooltipComponentOption['formatter'],
     },
     legend: { type: 'scroll', bottom: 0, textStyle: { fontSize: theme.fontSize } },
     series: [
@@ -397,6 +392,7 @@ export function buildPieOption(items: readonly PieItem[], theme: ChartTheme, rin
           value: item.value ?? 0,
           itemStyle: { color: item.color || paletteColor(i) },
         })),
+        // Drawn on the canvas as text (the tooltip is the HTML part): a name shows as typed.
         label: { formatter: '{b}: {d}%' },
       },
     ],

@@ -55,4 +55,17 @@ describe('the alarm detail chart', () => {
       option.tooltip.formatter([{ value: [at, 95], marker: '', seriesName: 'temp' }]).split('<br/>'),
     ).toEqual(['2026-11-23 16:00:00', 'temp: 95']);
   });
+
+  it('shows a hostile metric name (ability and unit) in the tooltip as text', () => {
+    const metric = 'temp (<img src=x onerror=alert(1)>)';
+    const option = alarmChartOption(
+      [[at, 95]],
+      { limits: [], span: [at, at + H], window: [at - H, at + 2 * H] },
+      { metric, alarm: '告警', limit: '限值' },
+      calendarOf('Asia/Shanghai'),
+    ) as unknown as { tooltip: { formatter: (p: unknown) => string } };
+    expect(option.tooltip.formatter([{ value: [at, 95], color: '#f00', seriesName: metric }])).toBe(
+      '2026-11-23 16:00:00<br/><span style="display:inline-block;margin-right:4px;border-radius:10px;width:10px;height:10px;background-color:#f00;"></span>temp (&lt;img src=x onerror=alert(1)&gt;): 95',
+    );
+  });
 });

@@ -1,9 +1,10 @@
 import type { PlantCalendar } from '@kilowatch/contract';
 import { timeAxisLabels, timeLabelFormatter } from '../../../components/charts/index.ts';
+import { colorDot, html, joinHtml, tooltipHtml } from '../../../lib/html.ts';
 
 interface AxisParam {
   value: [number, number];
-  marker: string;
+  color?: unknown;
   seriesName: string;
 }
 
@@ -22,13 +23,13 @@ export function plantTimeAxis(calendar: PlantCalendar, window: [number, number])
     tooltip: {
       trigger: 'axis' as const,
       confine: true,
-      formatter: (params: unknown) => {
+      formatter: tooltipHtml((params: unknown) => {
         const list = (Array.isArray(params) ? params : [params]) as AxisParam[];
         const first = list[0];
-        if (!first) return '';
-        const rows = list.map((p) => `${p.marker}${p.seriesName}: ${p.value[1]}`);
-        return [calendar.format(first.value[0], 'YYYY-MM-DD HH:mm:ss'), ...rows].join('<br/>');
-      },
+        if (!first) return html``;
+        const rows = list.map((p) => html`${colorDot(p.color)}${p.seriesName}: ${p.value[1]}`);
+        return joinHtml([html`${calendar.format(first.value[0], 'YYYY-MM-DD HH:mm:ss')}`, ...rows]);
+      }),
     },
   };
 }

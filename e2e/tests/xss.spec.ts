@@ -1,0 +1,331 @@
+import { expect, type Page, test } from '@playwright/test';
+import { ADMIN } from './accounts.ts';
+import { apiLogin, createDevice, post } from './api.ts';
+import { expectPath, finalScreenshot, login, uniqueSuffix } from './helpers.ts';
+
+// Issue 20, "stored XSS through chart tooltips": every user-writable name a chart or its tooltip
+// shows is written over the API as an <img onerror> payload, then every screen with a chart is
+// opened and every chart hovered from edge to edge. A payload that runs calls `xss(tag)` (set up
+// before the page's own scripts); one that is parsed as HTML adds an <img src=x> to the page,
+// which a MutationObserver records even before its onerror fires.
+
+const suffix = uniqueSuffix();
+/** A payload naming its field: at most 32 characters with a 4-character tag (units are 32). */
+const evil = (tag: string) => `<img src=x onerror=xss('${tag}')>`;
+
+declare global {
+  interface Window {
+    xss: (tag: string) => void;
+    __xssRan: string[];
+    __xssImages: string[];
+    __xssShown: number;
+  }
+}
+
+/** Records payloads that ran or were parsed, in every page before its scripts. */
+async function watchForPayloads(page: Page, dialogs: string[]) {
+  page.on('dialog', async (dialog) => {
+    dialogs.push(dialog.message());
+    await dialog.dismiss();
+  });
+  await page.addInitScript(() => {
+    window.__xssRan = [];
+    window.__xssImages = [];
+    window.__xssShown = 0;
+    window.xss = (tag: string) => window.__xssRan.push(tag);
+    new MutationObserver((records) => {
+      for (const record of records) {
+        // A tooltip (ECharts' HTML beside its canvas) showing a payload as text: the hover reached it.
+        const target = record.target instanceof Element ? record.target : record.target.parentElement;
+        if (target?.closest('[_echarts_instance_]') && target.textContent?.includes('onerror=xss(')) {
+          window.__xssShown += 1;
+        }
+        for (const node of record.addedNodes) {
+          if (!(node instanceof Element)) continue;
+          for (const img of [node, ...node.querySelectorAll('img')]) {
+            if (img.tagName === 'IMG' && img.getAttribute('src') === 'x')
+              window.__xssImages.push(img.outerHTML);
+          }
+        }
+      }
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+}
+
+/** What ran or was parsed on the page so far. */
+const payloads = (page: Page) =>
+  page.evaluate(() => ({ ran: window.__xssRan ?? [], parsed: window.__xssImages ?? [] }));
+/** How many times a chart's tooltip showed a payload (as text, when escaped) on this page. */
+const shown = (page: Page) => page.evaluate(() => window.__xssShown ?? 0);
+
+/**
+ * Moves the pointer over every chart canvas on screen, on a grid of points, so each tooltip
+ * (axis and item), legend and marker is drawn with the hostile names; answers how many charts.
+ */
+async function hoverCharts(page: Page): Promise<number> {
+  const canvases = page.locator('canvas:visible');
+  const count = await canvases.count();
+  for (let i = 0; i < count; i++) {
+    const box = await canvases.nth(i).boundingBox();
+    if (!box || box.width < 40 || box.height < 40) continue;
+    for (const fy of [0.15, 0.35, 0.5, 0.65, 0.85, 0.97]) {
+      for (let fx = 0.04; fx <= 0.97; fx += 0.06) {
+        await page.mouse.move(box.x + box.width * fx, box.y + box.height * fy);
+      }
+    }
+    // The last tooltip has time to be drawn.
+    await page.waitForTimeout(300);
+  }
+  await page.mouse.move(1, 1);
+  return count;
+}
+
+/**
+ * Opens a screen, waits for its charts, hovers them all and checks that no payload ran; with
+ * `names`, a tooltip must have shown one of the hostile names (as text) on the way.
+ */
+async function visitAndHover(page: Page, path: string, minCharts: number, dialogs: string[], names = true) {
+  // A fresh document per screen (the console routes by the hash): the last screen's charts are
+  // gone, and the records start again.
+  await page.goto('about:blank');
+  await page.goto(`/#${path}`);
+  await expect
+    .poll(async () => page.locator('canvas:visible').count(), { timeout: 20_000, message: path })
+    .toBeGreaterThanOrEqual(minCharts);
+  await hoverAndCheck(page, path, minCharts, dialogs, names);
+}
+
+/** Hovers every chart on screen and checks that no payload ran (`names`: and that one showed). */
+async function hoverAndCheck(
+  page: Page,
+  label: string,
+  minCharts: number,
+  dialogs: string[],
+  names: boolean,
+) {
+  // Data arrives after the first frame: the charts draw their series.
+  await page.waitForTimeout(1_500);
+  // A chart redrawn as its data arrives may be away for a moment: wait for all of them again.
+  await expect
+    .poll(async () => page.locator('canvas:visible').count(), { timeout: 20_000, message: label })
+    .toBeGreaterThanOrEqual(minCharts);
+  await hoverCharts(page);
+  // Soft: one run names every screen where a payload ran.
+  expect.soft(await payloads(page), label).toEqual({ ran: [], parsed: [] });
+  expect.soft(dialogs.splice(0), label).toEqual([]);
+  if (names) expect.soft(await shown(page), `${label}: a tooltip showed a hostile name`).toBeGreaterThan(0);
+}
+
+test('no name written by a user runs as script in any chart, tooltip or legend', async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(480_000);
+  const headers = await apiLogin(request);
+
+  // ---- a hostile device: category, model, thing, ability name and unit ----
+  const { category, thing } = await createDevice(request, headers, {
+    category: `${evil('cat')}${suffix}`,
+    model: `${evil('mod')}${suffix}`,
+    thing: { identifier: `xss_${suffix}`, name: `${evil('thg')}${suffix}` },
+    ability: { identifier: 'temp', name: evil('abl'), unit: evil('unit') },
+  });
+  // A counter beside it, for the EnPI (which sums consumption).
+  await post(request, headers, `/api/thing/categories/${category.id}/abilities`, {
+    identifier: 'EP',
+    name: evil('epn'),
+    unit: 'kWh',
+    dataType: 'number',
+    cumulative: true,
+  });
+  const token = (await (await request.get(`/api/thing/things/${thing.id}/token`, { headers })).json()).data
+    .accessToken as string;
+  // An hour of points, then the one that raises the alarm.
+  const now = Date.now();
+  const points = Array.from({ length: 12 }, (_, i) => ({
+    ts: now - (12 - i) * 5 * 60_000,
+    values: { temp: 40 + i, EP: 1000 + 5 * i },
+  }));
+  expect((await request.post(`/api/v1/${token}/telemetry`, { data: points })).ok()).toBe(true);
+
+  // ---- a hostile region holding it, with a hostile metric config ----
+  const region = await post<{ id: number }>(request, headers, '/api/regions', {
+    name: `${evil('reg')}${suffix}`,
+  });
+  await post(request, headers, `/api/regions/${region.id}/bindings`, { thingIds: [thing.id] });
+  const saved = await request.patch('/api/query/config', {
+    headers,
+    data: {
+      resourceType: 'region',
+      resourceId: region.id,
+      configs: [{ metricIdentifier: 'temp', name: evil('cfg'), unit: evil('cfgu'), enabled: true }],
+    },
+  });
+  expect(saved.status(), await saved.text()).toBe(200);
+
+  // ---- an alarm rule on it that fires: the alarm drawer's chart shows "ability (unit)" ----
+  const rule = await post<{ id: number }>(request, headers, '/api/alarm/rules', {
+    name: `${evil('rule')}${suffix}`,
+    ability: 'temp',
+    categoryId: category.id,
+    condition: { kind: 'threshold', op: '>', value: 90 },
+    onDelay: 0,
+    offDelay: 0,
+    deadband: 0,
+    severity: 'critical',
+    message: `${evil('msg')} {thing} {value}{unit}`,
+  });
+  await post(request, headers, '/api/alarm/monitors/batch', {
+    appliedType: 'rule',
+    appliedId: rule.id,
+    targets: [{ type: 'thing', id: thing.id }],
+  });
+  await post(request, headers, `/api/alarm/rules/${rule.id}/state`, { action: 'enable' });
+  expect((await request.post(`/api/v1/${token}/telemetry`, { data: { temp: 97.5 } })).ok()).toBe(true);
+
+  // ---- a KPI report: a pie and a line of hostile metric names, under hostile titles ----
+  const metric = (tag: string) => ({
+    categoryId: category.id,
+    identifier: 'temp',
+    name: evil(tag),
+    statistics: 'avg',
+    unit: evil(`${tag}u`),
+  });
+  const report = await post<{ id: number }>(request, headers, '/api/reports/0/children', {
+    name: `${evil('rep')}${suffix}`,
+    folder: false,
+  });
+  for (const [chartType, tag] of [
+    ['pie', 'kpie'],
+    ['line', 'klin'],
+    ['bar', 'kbar'],
+  ] as const) {
+    await post(request, headers, `/api/reports/${report.id}/components`, {
+      title: evil(`${tag}t`),
+      chartType,
+      params: { thingId: thing.id },
+      metrics: [metric(tag), metric(`${tag.slice(0, 3)}2`)],
+    });
+  }
+
+  // ---- a board page of the same ----
+  const board = await post<{ id: number }>(request, headers, '/api/board/pages', {
+    name: `${evil('page')}${suffix}`,
+    regionId: region.id,
+    interval: 30,
+  });
+  for (const [chartType, tag] of [
+    ['pie', 'bpie'],
+    ['line', 'blin'],
+  ] as const) {
+    await post(request, headers, `/api/board/pages/${board.id}/components`, {
+      title: evil(`${tag}t`),
+      chartType,
+      params: { regionId: region.id },
+      metrics: [metric(tag), metric(`${tag.slice(0, 3)}2`)],
+    });
+  }
+
+  // ---- an EnPI and a single-line diagram with hostile names and labels ----
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  await post(request, headers, '/api/enpi', {
+    name: `${evil('enpi')}${suffix}`,
+    energy: { resourceType: 'thing', resourceId: thing.id, metricIdentifier: 'EP' },
+    output: { kind: 'entered' },
+    outputUnit: evil('ou').slice(0, 16),
+    temperature: null,
+    period: 'day',
+    baselineStart: day(now - 7 * 86_400_000),
+    baselineEnd: day(now),
+    variables: ['output'],
+  });
+  const diagram = await post<{ id: number }>(request, headers, '/api/diagrams', {
+    name: `${evil('dgm')}${suffix}`,
+    graph: {
+      nodes: [
+        { id: 'in', symbol: 'incoming', x: 200, y: 40, label: evil('din') },
+        {
+          id: 'bus',
+          symbol: 'busbar',
+          x: 80,
+          y: 200,
+          width: 400,
+          label: evil('dbus'),
+        },
+        {
+          id: 'feed',
+          symbol: 'feeder',
+          x: 200,
+          y: 300,
+          label: evil('dfd'),
+          binding: { thingId: thing.id, shown: ['temp'] },
+        },
+      ],
+      edges: [
+        { id: 'e1', source: 'in', target: 'bus' },
+        { id: 'e2', source: 'bus', target: 'feed' },
+      ],
+      thresholds: { lossPct: 5, imbalancePct: 2 },
+    },
+  });
+
+  const dialogs: string[] = [];
+  await watchForPayloads(page, dialogs);
+  await page.goto('/#/login');
+  await login(page, ADMIN);
+  await expectPath(page, '/home');
+
+  await visitAndHover(page, `/analysis/kpi?report=${report.id}`, 3, dialogs);
+  await visitAndHover(page, '/workshopBoard', 2, dialogs);
+  await visitAndHover(page, `/energy_monitor/realtime?resourceType=thing&resourceId=${thing.id}`, 1, dialogs);
+  await visitAndHover(page, `/energy_monitor/history?resourceType=thing&resourceId=${thing.id}`, 1, dialogs);
+  await visitAndHover(
+    page,
+    `/energy_monitor/realtime?resourceType=region&resourceId=${region.id}`,
+    1,
+    dialogs,
+  );
+  await visitAndHover(
+    page,
+    `/home/chartdetail?resourceType=region&resourceId=${region.id}&metric=temp&period=day`,
+    1,
+    dialogs,
+  );
+  // The plant's own screens: series named by the demo plant and the console, hovered all the same.
+  await visitAndHover(page, '/home', 1, dialogs, false);
+  await visitAndHover(page, '/dashboard', 1, dialogs, false);
+
+  // The EnPI's charts (its name and output unit are on the screen, the chart labels are the console's).
+  await visitAndHover(page, '/analysis/enpi', 0, dialogs, false);
+  await page.getByRole('row').filter({ hasText: `onerror=xss('enpi')` }).click();
+  await expect(page.getByTestId('enpi-baseline-chart').locator('canvas')).toBeVisible();
+  await hoverAndCheck(page, 'EnPI', 2, dialogs, false);
+
+  // The statistics of the hostile region: its name is a series of the bars and the top list.
+  await visitAndHover(page, '/analysis/report', 1, dialogs, false);
+  await page.getByText('区域', { exact: true }).first().click();
+  await page.getByRole('combobox', { name: '选择区域' }).fill(suffix);
+  await page.locator('.ant-select-tree-node-content-wrapper').filter({ hasText: suffix }).click();
+  await page.keyboard.press('Escape');
+  // Beside the plant, which stays chosen.
+  await expect(page.getByTestId('statistics-top')).toContainText(`onerror=xss('reg')`, { timeout: 30_000 });
+  await page.evaluate(() => {
+    window.__xssShown = 0;
+  });
+  await hoverAndCheck(page, 'statistics of the hostile region', 1, dialogs, true);
+
+  // The diagram's labels are SVG text: shown as typed, never parsed.
+  await visitAndHover(page, `/electricDiagram/index?diagram=${diagram.id}`, 0, dialogs, false);
+  await expect(page.locator('svg text').filter({ hasText: `onerror=xss('dbus')` }).first()).toBeVisible();
+  expect.soft(await payloads(page), 'diagram').toEqual({ ran: [], parsed: [] });
+
+  // The alarm's drawer: its chart names the metric "ability (unit)".
+  const alarmId = async () =>
+    ((await (await request.get('/api/alarm/history', { headers, params: { ruleId: rule.id } })).json()).data
+      .list[0]?.id as number | undefined) ?? 0;
+  await expect.poll(alarmId, { timeout: 25_000 }).toBeGreaterThan(0);
+  await visitAndHover(page, `/alarm_center/alarm_history?id=${await alarmId()}`, 1, dialogs);
+  await visitAndHover(page, '/alarm_center/alarm_history?tab=health', 1, dialogs, false);
+
+  await finalScreenshot(page, testInfo);
+});
