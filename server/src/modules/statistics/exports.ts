@@ -10,6 +10,7 @@ import {
 } from '@kilowatch/contract';
 import ExcelJS from 'exceljs';
 import type { MessageKey } from '../../i18n/messages.ts';
+import { slicer } from '../../shared/slices.ts';
 
 /**
  * The statistics exports (docs/statistics.md): the standard grid (a row per series, a column per
@@ -102,6 +103,7 @@ function xlsxWriter(out: Writable): TableWriter {
   let bold = false;
   let styled = false;
   let written = 0;
+  const pause = slicer();
   return {
     sheet(spec) {
       sheet?.commit();
@@ -132,6 +134,7 @@ function xlsxWriter(out: Writable): TableWriter {
       bold = false;
       added.commit();
       if (++written % ROWS_PER_WAIT === 0) await drained(out);
+      await pause();
     },
     async end() {
       sheet?.commit();
@@ -143,6 +146,7 @@ function xlsxWriter(out: Writable): TableWriter {
 function csvWriter(out: Writable): TableWriter {
   let sheets = 0;
   let written = 0;
+  const pause = slicer();
   out.write('\uFEFF');
   return {
     sheet() {
@@ -153,6 +157,7 @@ function csvWriter(out: Writable): TableWriter {
       if (sheets !== 1) return;
       out.write(`${cells.map(csvCell).join(',')}\r\n`);
       if (++written % ROWS_PER_WAIT === 0) await drained(out);
+      await pause();
     },
     async end() {
       out.end();

@@ -3,6 +3,7 @@ import {
   CIRCLE_METRIC_NAMES,
   type CircleMetrics,
   type EffectiveAbility,
+  HOUR,
   MAX_STATISTICS_SERIES,
   type MetricQuery,
   type Period,
@@ -11,6 +12,7 @@ import {
   type QueryResult,
   type ResourceType,
   type RunningCircle,
+  STATISTICS_MAX_CELLS,
   type StatisticsQuery,
   type StatisticsResult,
   type StatisticsSeries,
@@ -122,6 +124,25 @@ export function createStatisticsService(deps: StatisticsDeps) {
     return { start, end, groupByTime, free: false };
   }
 
+  /** How many buckets of `groupByTime` [start, end) holds on the plant calendar (a range's columns). */
+  function bucketCount(start: number, end: number, groupByTime: string): number {
+    if (groupByTime === 'hour') return Math.ceil((end - start) / HOUR);
+    const first = calendar.dayOf(start);
+    const last = calendar.dayOf(end - 1);
+    if (groupByTime === 'day') return last - first + 1;
+    const months = PlantCalendar.monthOfDay(last) - PlantCalendar.monthOfDay(first);
+    if (groupByTime === 'month') return months + 1;
+    return (
+      Math.floor(PlantCalendar.monthOfDay(last) / 12) - Math.floor(PlantCalendar.monthOfDay(first) / 12) + 1
+    );
+  }
+
+  /** The buckets a query's range holds (an export checks its size before it starts). */
+  function bucketsOf(q: StatisticsQuery): number {
+    const { start, end, groupByTime } = rangeOf(q);
+    return bucketCount(start, end, groupByTime);
+  }
+
   /** What a bucket is called (spec §9); hours of a range longer than a day carry their date. */
   function labeler(groupByTime: string, start: number, end: number): (ts: number) => string {
     if (groupByTime === 'year') return (ts) => calendar.format(ts, 'YYYY');
@@ -190,6 +211,18 @@ export function createStatisticsService(deps: StatisticsDeps) {
     const { start, end, groupByTime, free } = rangeOf(q);
     const metric = q.metricIdentifier;
     const resolved = await resolveAll(list, metric, q.categoryId);
+    const cells =
+      resolved.reduce((n, r) => n + Math.max(1, r.things.length), 0) *
+      bucketCount(start, end, groupByTime) *
+      (q.compare ? 2 : 1);
+    if (cells > STATISTICS_MAX_CELLS) {
+      throw new AppError(
+        'BAD_REQUEST',
+        400,
+        { cells, max: STATISTICS_MAX_CELLS },
+        { message: 'statistics.tooManyCells' },
+      );
+    }
 
     let ability: EffectiveAbility | undefined;
     for (const r of resolved) {
@@ -438,7 +471,7 @@ export function createStatisticsService(deps: StatisticsDeps) {
     return [...ids.values()];
   }
 
-  return { range, thingsOf };
+  return { range, thingsOf, bucketsOf };
 }
 
 export type StatisticsService = ReturnType<typeof createStatisticsService>;
