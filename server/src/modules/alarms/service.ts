@@ -27,7 +27,9 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
 import { isUniqueViolation, page as pageOf } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
-import { backtest } from './engine/evaluate.ts';
+import { runInWorker } from '../../shared/worker-pool.ts';
+import type { BacktestJob } from './engine/backtest-worker.ts';
+import type { BacktestAlarm } from './engine/evaluate.ts';
 import { applyAction, stateCode, takenOutOfService } from './engine/state.ts';
 import { alarmHealth } from './health.ts';
 import * as oos from './out-of-service.ts';
@@ -61,6 +63,8 @@ export interface AlarmHistoryReader {
 
 /** A backtest reads at most this many raw points (30 days of 5 s data). */
 export const BACKTEST_MAX_POINTS = 518_400;
+/** The backtest's engine run, off the event loop. */
+const BACKTEST_WORKER = new URL('./engine/backtest-worker.ts', import.meta.url);
 /** Points drawn on the backtest chart. */
 const BACKTEST_CHART_POINTS = 2_000;
 
@@ -295,12 +299,21 @@ export function createAlarmsService(deps: AlarmsDeps) {
       const truncated = points.length > BACKTEST_MAX_POINTS;
       if (truncated) points.length = BACKTEST_MAX_POINTS;
       const { condition, onDelay, offDelay, deadband } = body.rule;
-      const alarms = backtest(
-        { condition, timing: { onDelay, offDelay, deadband } },
-        points.map((p) => ({ at: p.ts, value: p.value })),
-        body.start,
-        truncated ? points[points.length - 1]!.ts : body.end,
-      );
+      // The engine runs in a worker: half a million points hold a thread for a second or more.
+      const at = new Float64Array(points.length);
+      const values = new Float64Array(points.length);
+      points.forEach((p, i) => {
+        at[i] = p.ts;
+        values[i] = p.value;
+      });
+      const job: BacktestJob = {
+        rule: { condition, timing: { onDelay, offDelay, deadband } },
+        at,
+        values,
+        start: body.start,
+        end: truncated ? points[points.length - 1]!.ts : body.end,
+      };
+      const alarms = await runInWorker<BacktestAlarm[]>(BACKTEST_WORKER, job, [at.buffer, values.buffer]);
       const step = Math.max(1, Math.ceil(points.length / BACKTEST_CHART_POINTS));
       const chart: [number, number][] = [];
       for (let i = 0; i < points.length; i += step) chart.push([points[i]!.ts, points[i]!.value]);
