@@ -20,6 +20,7 @@ import {
   toMillis,
 } from '@kilowatch/contract';
 import { AppError } from '../../errors.ts';
+import { slicer } from '../../shared/slices.ts';
 import type { Catalog, Resolved } from '../catalog/index.ts';
 import type { FilterGroupService } from '../filter-groups/index.ts';
 import type { QueryService } from '../query/index.ts';
@@ -46,6 +47,9 @@ export interface Member {
 const PERIOD_BUCKET = { day: 'hour', month: 'day', year: 'month' } as const;
 /** Aggregators whose values add up across buckets and series (they get a SUM line). */
 const ADDITIVE = new Set<QueryAggregator>(['delta', 'sum', 'count']);
+
+/** Values (things × buckets) asked of the store in one read of things. */
+const READ_CELLS = 20_000;
 
 const badRange = () => new AppError('BAD_REQUEST', 400, {}, { message: 'statistics.badRange' });
 
@@ -211,10 +215,9 @@ export function createStatisticsService(deps: StatisticsDeps) {
     const { start, end, groupByTime, free } = rangeOf(q);
     const metric = q.metricIdentifier;
     const resolved = await resolveAll(list, metric, q.categoryId);
+    const buckets = bucketCount(start, end, groupByTime);
     const cells =
-      resolved.reduce((n, r) => n + Math.max(1, r.things.length), 0) *
-      bucketCount(start, end, groupByTime) *
-      (q.compare ? 2 : 1);
+      resolved.reduce((n, r) => n + Math.max(1, r.things.length), 0) * buckets * (q.compare ? 2 : 1);
     if (cells > STATISTICS_MAX_CELLS) {
       throw new AppError(
         'BAD_REQUEST',
@@ -262,12 +265,17 @@ export function createStatisticsService(deps: StatisticsDeps) {
           : Promise.resolve(null),
       ),
     );
-    if (thingAt.length) {
+    // A few thousand values per read: each read is one pass of the event loop (docs/statistics.md#limits).
+    const perRead = Math.max(1, Math.floor(READ_CELLS / buckets));
+    const pause = slicer();
+    for (let from = 0; from < thingAt.length; from += perRead) {
+      await pause();
+      const part = thingAt.slice(from, from + perRead);
       const together = await manyThings(
         base,
-        thingAt.map((i) => resolved[i] as Resolved),
+        part.map((i) => resolved[i] as Resolved),
       );
-      for (const i of thingAt) answers[i] = together.get(resolved[i]?.things[0]?.id as number) ?? null;
+      for (const i of part) answers[i] = together.get(resolved[i]?.things[0]?.id as number) ?? null;
     }
 
     const keySet = new Set<number>();
