@@ -56,5 +56,6 @@ export const ERROR_CODES = [
   'UNPROCESSABLE',
   'INTERNAL',
   'TOO_MANY_STREAMS',
+  'BUSY',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -23,6 +23,14 @@ export const TOP_CHUNK = 10;
 export const STATISTICS_DECIMALS = 2;
 /** Most series one statistics call may compare (things, regions or filters). */
 export const MAX_STATISTICS_SERIES = 500;
+/**
+ * Most values one statistics read may compute: each thing behind the series (a region counts its
+ * things) × buckets, twice with a comparison. A read is one pass of the server's event loop, so
+ * this keeps it under ~100 ms (docs/statistics.md#limits).
+ */
+export const STATISTICS_MAX_CELLS = 100_000;
+/** Most cells (rows × columns) of one ERP export; read and written in slices, it may take seconds. */
+export const EXPORT_MAX_CELLS = 1_500_000;
 
 // ---- statistics config --------------------------------------------------------------------------
 

@@ -36,6 +36,7 @@ import { ensureAdmin, type FirstStartAdmin, userRoutes } from './modules/users/i
 import { authenticate } from './plugins/authenticate.ts';
 import { compression } from './plugins/compression.ts';
 import { errorHandler } from './plugins/error-handler.ts';
+import { createHeavyGate, heavyWork } from './plugins/heavy-work.ts';
 import { multipartBoundary } from './plugins/multipart-boundary.ts';
 import { openapi } from './plugins/openapi.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
@@ -141,6 +142,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     );
   }
   app.decorate('db', database);
+  app.decorate('heavy', createHeavyGate());
   app.decorate('firstStartAdmin', firstStartAdmin);
   app.addHook('onClose', () => database.close());
   // onClose hooks run after the HTTP server closed, last added first: MQTT stops, then the store
@@ -177,6 +179,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await app.register(
       async (api) => {
         authenticate(api, services.auth);
+        heavyWork(api, app.heavy);
         await api.register(healthRoutes, { database });
         await api.register(authRoutes, { prefix: '/auth', service: services.auth });
         await api.register(thingsRoutes, { prefix: '/thing', service: services.things });

@@ -132,6 +132,7 @@ export const en: Messages = {
   'auth.retryInSeconds': 'Too many failed logins, please try again in {seconds} second(s)',
   'auth.wrongCurrentPassword': 'The current password is wrong',
   TOO_MANY_STREAMS: 'Too many live data streams',
+  BUSY: 'The server is busy, please try again shortly',
   'query.tooManyStreams':
     'Too many live data streams: each user may keep {max} open at once; close other pages and try again',
   'import.col.region': 'Region',
@@ -239,6 +240,16 @@ export const en: Messages = {
   'statistics.noMetric': 'None of the selected items has the metric “{metric}”',
   'statistics.badRange': 'The statistics range must end after it starts',
   'statistics.tooManySeries': 'At most {max} items can be compared at once',
+  'heavy.busyUser':
+    'You already have {max} exports, imports, statistics or backtests running; please try again when they finish (in about {seconds} s)',
+  'heavy.busyServer':
+    'The server is already running {max} exports, imports, statistics or backtests; please try again in about {seconds} s',
+  'statistics.tooManyCells':
+    'The statistics range is too large: {cells} values exceed the limit of {max}; shorten the range, use a coarser time unit or choose fewer items',
+  'export.tooManyCells':
+    'The export is too large: {rows} rows × {columns} columns exceed the limit of {max} cells; shorten the range, use a coarser time unit or choose fewer items',
+  'reports.tooManyCells':
+    'The report is too large: {cells} cells exceed the limit of {max}; use fewer components, metrics or items',
   'export.sheet': 'Energy statistics',
   'export.name': 'Name',
   'export.identifier': 'Identifier',

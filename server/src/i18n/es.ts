@@ -136,6 +136,7 @@ export const es: Messages = {
   'auth.retryInSeconds': 'Demasiados intentos fallidos, vuelva a intentarlo en {seconds} segundo(s)',
   'auth.wrongCurrentPassword': 'La contraseña actual no es correcta',
   TOO_MANY_STREAMS: 'Demasiadas conexiones de datos en vivo',
+  BUSY: 'El servidor está ocupado, inténtelo de nuevo en breve',
   'query.tooManyStreams':
     'Demasiadas conexiones de datos en vivo: cada usuario puede tener {max} abiertas a la vez; cierre otras páginas y vuelva a intentarlo',
   'import.col.region': 'Región',
@@ -246,6 +247,16 @@ export const es: Messages = {
   'statistics.noMetric': 'Ninguno de los elementos seleccionados tiene la métrica «{metric}»',
   'statistics.badRange': 'El intervalo de la estadística debe terminar después de empezar',
   'statistics.tooManySeries': 'Se pueden comparar como máximo {max} elementos a la vez',
+  'heavy.busyUser':
+    'Ya tiene {max} exportaciones, importaciones, estadísticas o pruebas retrospectivas en curso; inténtelo de nuevo cuando terminen (en unos {seconds} s)',
+  'heavy.busyServer':
+    'El servidor ya está ejecutando {max} exportaciones, importaciones, estadísticas o pruebas retrospectivas; inténtelo de nuevo en unos {seconds} s',
+  'statistics.tooManyCells':
+    'El intervalo de la estadística es demasiado grande: {cells} valores superan el límite de {max}; acorte el intervalo, use una unidad de tiempo mayor o elija menos elementos',
+  'export.tooManyCells':
+    'La exportación es demasiado grande: {rows} filas × {columns} columnas superan el límite de {max} celdas; acorte el intervalo, use una unidad de tiempo mayor o elija menos elementos',
+  'reports.tooManyCells':
+    'El informe es demasiado grande: {cells} celdas superan el límite de {max}; use menos componentes, métricas o elementos',
   'export.sheet': 'Estadística de energía',
   'export.name': 'Nombre',
   'export.identifier': 'Identificador',

@@ -123,6 +123,7 @@ export const zh = {
   'auth.retryInSeconds': '登录失败次数过多，请 {seconds} 秒后重试',
   'auth.wrongCurrentPassword': '当前密码不正确',
   TOO_MANY_STREAMS: '实时数据连接过多',
+  BUSY: '服务器正忙，请稍后再试',
   'query.tooManyStreams': '实时数据连接过多：每个用户最多同时打开 {max} 个，请关闭其他页面后重试',
   'import.col.region': '区域',
   'import.col.token': '接入令牌',
@@ -226,6 +227,13 @@ export const zh = {
   'statistics.noMetric': '所选对象均没有指标“{metric}”',
   'statistics.badRange': '统计的结束时间须晚于开始时间',
   'statistics.tooManySeries': '一次最多统计 {max} 个对象',
+  'heavy.busyUser': '您已有 {max} 个导出、导入、统计或回测在进行，请等它们完成后再试（约 {seconds} 秒后）',
+  'heavy.busyServer': '服务器正同时处理 {max} 个导出、导入、统计或回测，请约 {seconds} 秒后再试',
+  'statistics.tooManyCells':
+    '统计范围太大：{cells} 个数值超过上限 {max}，请缩短时间范围、放大时间粒度或减少对象',
+  'export.tooManyCells':
+    '导出太大：{rows} 行 × {columns} 列超过 {max} 个单元格的上限，请缩短时间范围、放大时间粒度或减少对象',
+  'reports.tooManyCells': '报表太大：{cells} 个单元格超过上限 {max}，请减少组件、指标或对象',
   'export.sheet': '能耗统计',
   'export.name': '名称',
   'export.identifier': '编号',

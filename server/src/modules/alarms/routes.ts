@@ -48,7 +48,7 @@ const ok = { ok: true as const };
 export const alarmRoutes: FastifyPluginAsync<{ service: AlarmsService }> = async (app, { service }) => {
   route(app, alarmRuleList, {}, (request) => service.listRules(request.query));
   route(app, alarmRuleCreate, { config: RULES }, (request) => service.createRule(request.body));
-  route(app, alarmRuleBacktest, {}, (request) => service.backtest(request.body));
+  route(app, alarmRuleBacktest, { config: { heavy: true } }, (request) => service.backtest(request.body));
   route(app, alarmRuleUpdate, { config: RULES }, (request) =>
     service.updateRule(request.params.id, request.body),
   );

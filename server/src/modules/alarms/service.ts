@@ -29,7 +29,10 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
 import { isUniqueViolation, page as pageOf } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
-import { backtest } from './engine/evaluate.ts';
+import { slicer } from '../../shared/slices.ts';
+import { runInWorker } from '../../shared/worker-pool.ts';
+import type { BacktestJob } from './engine/backtest-worker.ts';
+import type { BacktestAlarm } from './engine/evaluate.ts';
 import { applyAction, stateCode, takenOutOfService } from './engine/state.ts';
 import { alarmHealth } from './health.ts';
 import * as oos from './out-of-service.ts';
@@ -63,6 +66,10 @@ export interface AlarmHistoryReader {
 
 /** A backtest reads at most this many raw points (30 days of 5 s data). */
 export const BACKTEST_MAX_POINTS = 518_400;
+/** The backtest's engine run, off the event loop. */
+const BACKTEST_WORKER = new URL('./engine/backtest-worker.ts', import.meta.url);
+/** Points read from the store at once for a backtest (each becomes an object there). */
+const BACKTEST_READ_POINTS = 50_000;
 /** Points drawn on the backtest chart. */
 const BACKTEST_CHART_POINTS = 2_000;
 
@@ -293,19 +300,43 @@ export function createAlarmsService(deps: AlarmsDeps) {
         throw new AppError('UNPROCESSABLE', 422, {}, { message: 'alarm.backtestCategory' });
       }
       const series = { thingId: body.thingId, metric: body.rule.ability };
-      const points = await deps.store.points(series, body.start, body.end, BACKTEST_MAX_POINTS + 1);
-      const truncated = points.length > BACKTEST_MAX_POINTS;
-      if (truncated) points.length = BACKTEST_MAX_POINTS;
-      const { condition, onDelay, offDelay, deadband } = body.rule;
-      const alarms = backtest(
-        { condition, timing: { onDelay, offDelay, deadband } },
-        points.map((p) => ({ at: p.ts, value: p.value })),
-        body.start,
-        truncated ? points[points.length - 1]!.ts : body.end,
-      );
-      const step = Math.max(1, Math.ceil(points.length / BACKTEST_CHART_POINTS));
+      // Read a window at a time into two columns, the loop handed over between windows: the
+      // store makes an object of every point, and half a million at once held the loop ~100 ms.
+      const at = new Float64Array(BACKTEST_MAX_POINTS + 1);
+      const values = new Float64Array(BACKTEST_MAX_POINTS + 1);
+      const pause = slicer();
+      let count = 0;
+      for (let from = body.start; count <= BACKTEST_MAX_POINTS; ) {
+        await pause();
+        const want = Math.min(BACKTEST_READ_POINTS, BACKTEST_MAX_POINTS + 1 - count);
+        const part = await deps.store.points(series, from, body.end, want);
+        for (const p of part) {
+          at[count] = p.ts;
+          values[count++] = p.value;
+        }
+        if (part.length < want) break;
+        from = part[part.length - 1]!.ts + 1;
+      }
+      const truncated = count > BACKTEST_MAX_POINTS;
+      if (truncated) count = BACKTEST_MAX_POINTS;
+      const step = Math.max(1, Math.ceil(count / BACKTEST_CHART_POINTS));
       const chart: [number, number][] = [];
-      for (let i = 0; i < points.length; i += step) chart.push([points[i]!.ts, points[i]!.value]);
+      for (let i = 0; i < count; i += step) chart.push([at[i]!, values[i]!]);
+      const { condition, onDelay, offDelay, deadband } = body.rule;
+      // The engine runs in a worker: half a million points hold a thread for a second or more.
+      const sentAt = at.slice(0, count);
+      const sentValues = values.slice(0, count);
+      const job: BacktestJob = {
+        rule: { condition, timing: { onDelay, offDelay, deadband } },
+        at: sentAt,
+        values: sentValues,
+        start: body.start,
+        end: truncated ? at[count - 1]! : body.end,
+      };
+      const alarms = await runInWorker<BacktestAlarm[]>(BACKTEST_WORKER, job, [
+        sentAt.buffer,
+        sentValues.buffer,
+      ]);
       return { alarms, points: chart, truncated };
     },
 

@@ -6,8 +6,10 @@ import {
   type QueryResult,
   type ReportComponent,
 } from '@kilowatch/contract';
-import ExcelJS from 'exceljs';
+import { AppError } from '../../errors.ts';
 import { type MessageKey, translate } from '../../i18n/index.ts';
+import { slicer } from '../../shared/slices.ts';
+import { runInWorker } from '../../shared/worker-pool.ts';
 
 /** Answers one telemetry query (the query service's `data`). */
 export type AskQuery = (
@@ -47,26 +49,67 @@ function sheetName(title: string, taken: Set<string>): string {
   return name;
 }
 
+/** One sheet of a report's workbook, as plain data: it is built in a worker (workbook-worker.ts). */
+export interface ReportSheet {
+  name: string;
+  /** The first column's header (the bucket), then one per series. */
+  columns: { header: string; width: number }[];
+  /** A row per bucket: its label, then each column's value. */
+  rows: (string | number | null)[][];
+}
+
+/** The workbook as the worker builds it. */
+export interface ReportBook {
+  title: string;
+  sheets: ReportSheet[];
+  /** A sheet saying the report is empty, when it has no components. */
+  empty?: { name: string; text: string };
+}
+
+/**
+ * Most cells (rows × columns, over all sheets) of one report's workbook: the rows cross to the
+ * worker in one message, a copy made on the event loop (docs/reports.md#limits).
+ */
+export const REPORT_MAX_CELLS = 200_000;
+
+/** The built workbook, off the event loop. */
+const WORKBOOK_WORKER = new URL('./workbook-worker.ts', import.meta.url);
+
 /**
  * A report over one period as xlsx: one sheet per component with a row per bucket (labelled on
  * the plant calendar, spec §9) and a column per metric and series, each followed by its
  * comparison when the component has one; units in the headers, two-decimal number formats, the
  * header row frozen, texts in the caller's language. The numbers come from the same telemetry
- * queries the console draws (`componentQueries`), comparisons included.
+ * queries the console draws (`componentQueries`), comparisons included. The sheets are gathered
+ * here a component at a time; the workbook is written in a worker.
  */
 export async function reportWorkbook(input: ReportOutputInput): Promise<Buffer> {
+  const book = await reportBook(input);
+  const cells = book.sheets.reduce((n, sheet) => n + sheet.rows.length * sheet.columns.length, 0);
+  if (cells > REPORT_MAX_CELLS) {
+    throw new AppError(
+      'BAD_REQUEST',
+      400,
+      { cells, max: REPORT_MAX_CELLS },
+      { message: 'reports.tooManyCells' },
+    );
+  }
+  const bytes = await runInWorker<Uint8Array>(WORKBOOK_WORKER, book);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** The sheets of a report over one period (see `reportWorkbook`). */
+export async function reportBook(input: ReportOutputInput): Promise<ReportBook> {
   const { language, calendar, period, time } = input;
   const t = (key: MessageKey, params?: Record<string, string | number>) => translate(language, key, params);
   const range = input.range ?? calendar.periodRange(period, time);
-  const workbook = new ExcelJS.Workbook();
-  workbook.creator = 'Kilowatch';
-  workbook.title = input.name;
   const taken = new Set<string>();
+  const sheets: ReportSheet[] = [];
+  const pause = slicer();
 
   for (const component of input.components) {
-    const sheet = workbook.addWorksheet(sheetName(component.title, taken), {
-      views: [{ state: 'frozen', ySplit: 1, xSplit: 1 }],
-    });
+    await pause();
+    const name = sheetName(component.title, taken);
     const queries = componentQueries(component, period, time, calendar, input.range) ?? [];
     const answers = await Promise.all(queries.map((q) => input.ask(q)));
     const compareLabel = t(`reports.yoy.${component.yoy.option}`);
@@ -106,30 +149,27 @@ export async function reportWorkbook(input: ReportOutputInput): Promise<Buffer> 
       }
     });
 
-    sheet.columns = [
-      { header: t('reports.xlsx.time', { zone: input.timeZone }), key: 'time', width: 22 },
-      ...columns.map((c, i) => ({
-        header: c.header,
-        key: `c${i}`,
-        width: Math.max(14, c.header.length + 4),
-      })),
-    ];
-    sheet.getRow(1).font = { bold: true };
     const ordered = [...keys].filter((k) => k >= range.start && k < range.end).sort((a, b) => a - b);
-    for (const key of ordered) {
-      const row: Record<string, string | number | null> = { time: label(calendar, period, key) };
-      columns.forEach((c, i) => {
-        row[`c${i}`] = c.values.get(key) ?? null;
-      });
-      sheet.addRow(row);
-    }
-    for (let i = 0; i < columns.length; i++) sheet.getColumn(i + 2).numFmt = NUMBER_FORMAT;
+    sheets.push({
+      name,
+      columns: [
+        { header: t('reports.xlsx.time', { zone: input.timeZone }), width: 22 },
+        ...columns.map((c) => ({ header: c.header, width: Math.max(14, c.header.length + 4) })),
+      ],
+      rows: ordered.map((key) => [
+        label(calendar, period, key),
+        ...columns.map((c) => c.values.get(key) ?? null),
+      ]),
+    });
   }
 
-  if (input.components.length === 0) {
-    workbook.addWorksheet(sheetName(input.name, taken)).addRow([t('reports.xlsx.empty')]);
-  }
-  return Buffer.from(await workbook.xlsx.writeBuffer());
+  return {
+    title: input.name,
+    sheets,
+    ...(input.components.length === 0
+      ? { empty: { name: sheetName(input.name, taken), text: t('reports.xlsx.empty') } }
+      : {}),
+  };
 }
 
 /** Spec §9 labels: a year's months YYYY-MM, a month's days MM-DD, a day's hours HH:00; finer buckets show the time. */

@@ -84,7 +84,7 @@ export const reportRoutes: FastifyPluginAsync<{
     return { ok: true as const };
   });
 
-  route(app, reportOutput, {}, async (request, reply) => {
+  route(app, reportOutput, { config: { heavy: true } }, async (request, reply) => {
     const { reportId, period } = request.body;
     const report = await service.reportWithComponents(reportId);
     const time = request.body.time ?? now();

@@ -11,6 +11,7 @@ import {
 } from '@kilowatch/contract';
 import ExcelJS from 'exceljs';
 import type { MessageKey } from '../../i18n/messages.ts';
+import { slicer } from '../../shared/slices.ts';
 
 /**
  * The statistics exports (docs/statistics.md): the standard grid (a row per series, a column per
@@ -100,6 +101,7 @@ function xlsxWriter(out: Writable): TableWriter {
   let bold = false;
   let styled = false;
   let written = 0;
+  const pause = slicer();
   return {
     sheet(spec) {
       sheet?.commit();
@@ -130,6 +132,7 @@ function xlsxWriter(out: Writable): TableWriter {
       bold = false;
       added.commit();
       if (++written % ROWS_PER_WAIT === 0) await drained(out);
+      await pause();
     },
     async end() {
       sheet?.commit();
@@ -141,6 +144,7 @@ function xlsxWriter(out: Writable): TableWriter {
 function csvWriter(out: Writable): TableWriter {
   let sheets = 0;
   let written = 0;
+  const pause = slicer();
   out.write('\uFEFF');
   return {
     sheet() {
@@ -151,6 +155,7 @@ function csvWriter(out: Writable): TableWriter {
       if (sheets !== 1) return;
       out.write(`${csvLine(cells, csvNumber)}\r\n`);
       if (++written % ROWS_PER_WAIT === 0) await drained(out);
+      await pause();
     },
     async end() {
       out.end();

@@ -1,5 +1,6 @@
 import {
   type ErpConfig,
+  EXPORT_MAX_CELLS,
   type StatisticsExport,
   type StatisticsResult,
   statisticsConfigGet,
@@ -26,8 +27,16 @@ import type { StatisticsService } from './service.ts';
 /** The statistics screen: writing the plant's config needs its grant. */
 const SCREEN = '/analysis/report';
 
-/** Things read and priced per ERP chunk: a chunk's rows are a few thousand, whatever the total. */
+/** Reads and exports take a heavy request's slot (plugins/heavy-work.ts). */
+const HEAVY = { config: { heavy: true } };
+
+/** Things read and priced per ERP chunk, at most. */
 export const ERP_CHUNK = 100;
+/**
+ * Values (things × buckets) read per ERP chunk: a chunk is read and priced in one pass of the
+ * event loop, so a long range reads fewer things at a time (at least one).
+ */
+export const ERP_CHUNK_CELLS = 20_000;
 
 /** /api/statistics (docs/statistics.md). Reading and exporting is open to every logged-in user. */
 export const statisticsRoutes: FastifyPluginAsync<{
@@ -46,11 +55,11 @@ export const statisticsRoutes: FastifyPluginAsync<{
     return configs.save(user.id, request.body);
   });
 
-  route(app, statisticsRange, {}, async (request) =>
+  route(app, statisticsRange, HEAVY, async (request) =>
     service.range(request.body, await configs.circle(requireUser(request).id)),
   );
 
-  route(app, statisticsOutput, {}, async (request, reply) => {
+  route(app, statisticsOutput, HEAVY, async (request, reply) => {
     const body: StatisticsExport = request.body;
     const format = body.format ?? 'xlsx';
     // At most MAX_STATISTICS_SERIES rows: read whole (the header needs every period), written as a stream.
@@ -64,16 +73,28 @@ export const statisticsRoutes: FastifyPluginAsync<{
     );
   });
 
-  route(app, statisticsErpXlsx, {}, async (request, reply) => {
+  route(app, statisticsErpXlsx, HEAVY, async (request, reply) => {
     const body: StatisticsExport = request.body;
     const format = body.format ?? 'xlsx';
     const language = languageOf(request);
     const t = (key: MessageKey, params?: Record<string, string | number>) => translate(language, key, params);
     const config = await erpConfig();
     const things = await service.thingsOf(body);
+    const buckets = service.bucketsOf(body);
+    const rows = 1 + things.length * buckets;
+    const columns = config.columns.length;
+    if (rows * columns > EXPORT_MAX_CELLS) {
+      throw new AppError(
+        'BAD_REQUEST',
+        400,
+        { rows, columns, max: EXPORT_MAX_CELLS },
+        { message: 'export.tooManyCells' },
+      );
+    }
+    const size = Math.max(1, Math.min(ERP_CHUNK, Math.floor(ERP_CHUNK_CELLS / buckets)));
     const read = (list: readonly Thing[]): Promise<StatisticsResult> =>
       service.range({ ...body, resourceType: 'thing', resourceIds: list.map((x) => x.id), circle: false });
-    const { first, chunks, notes } = await erpChunks({ things, config, read, tariffs, size: ERP_CHUNK, t });
+    const { first, chunks, notes } = await erpChunks({ things, config, read, tariffs, size, t });
     const basis: Record<CostBasis, MessageKey> = {
       tariff: 'export.basisTariff',
       flat: 'export.basisFlat',

@@ -3,6 +3,7 @@ import {
   CIRCLE_METRIC_NAMES,
   type CircleMetrics,
   type EffectiveAbility,
+  HOUR,
   MAX_STATISTICS_SERIES,
   type MetricQuery,
   type Period,
@@ -11,6 +12,7 @@ import {
   type QueryResult,
   type ResourceType,
   type RunningCircle,
+  STATISTICS_MAX_CELLS,
   type StatisticsQuery,
   type StatisticsResult,
   type StatisticsSeries,
@@ -18,6 +20,7 @@ import {
   toMillis,
 } from '@kilowatch/contract';
 import { AppError } from '../../errors.ts';
+import { slicer } from '../../shared/slices.ts';
 import type { Catalog, Resolved } from '../catalog/index.ts';
 import type { FilterGroupService } from '../filter-groups/index.ts';
 import type { QueryService } from '../query/index.ts';
@@ -44,6 +47,9 @@ export interface Member {
 const PERIOD_BUCKET = { day: 'hour', month: 'day', year: 'month' } as const;
 /** Aggregators whose values add up across buckets and series (they get a SUM line). */
 const ADDITIVE = new Set<QueryAggregator>(['delta', 'sum', 'count']);
+
+/** Values (things × buckets) asked of the store in one read of things. */
+const READ_CELLS = 20_000;
 
 const badRange = () => new AppError('BAD_REQUEST', 400, {}, { message: 'statistics.badRange' });
 
@@ -122,6 +128,25 @@ export function createStatisticsService(deps: StatisticsDeps) {
     return { start, end, groupByTime, free: false };
   }
 
+  /** How many buckets of `groupByTime` [start, end) holds on the plant calendar (a range's columns). */
+  function bucketCount(start: number, end: number, groupByTime: string): number {
+    if (groupByTime === 'hour') return Math.ceil((end - start) / HOUR);
+    const first = calendar.dayOf(start);
+    const last = calendar.dayOf(end - 1);
+    if (groupByTime === 'day') return last - first + 1;
+    const months = PlantCalendar.monthOfDay(last) - PlantCalendar.monthOfDay(first);
+    if (groupByTime === 'month') return months + 1;
+    return (
+      Math.floor(PlantCalendar.monthOfDay(last) / 12) - Math.floor(PlantCalendar.monthOfDay(first) / 12) + 1
+    );
+  }
+
+  /** The buckets a query's range holds (an export checks its size before it starts). */
+  function bucketsOf(q: StatisticsQuery): number {
+    const { start, end, groupByTime } = rangeOf(q);
+    return bucketCount(start, end, groupByTime);
+  }
+
   /** What a bucket is called (spec §9); hours of a range longer than a day carry their date. */
   function labeler(groupByTime: string, start: number, end: number): (ts: number) => string {
     if (groupByTime === 'year') return (ts) => calendar.format(ts, 'YYYY');
@@ -190,6 +215,17 @@ export function createStatisticsService(deps: StatisticsDeps) {
     const { start, end, groupByTime, free } = rangeOf(q);
     const metric = q.metricIdentifier;
     const resolved = await resolveAll(list, metric, q.categoryId);
+    const buckets = bucketCount(start, end, groupByTime);
+    const cells =
+      resolved.reduce((n, r) => n + Math.max(1, r.things.length), 0) * buckets * (q.compare ? 2 : 1);
+    if (cells > STATISTICS_MAX_CELLS) {
+      throw new AppError(
+        'BAD_REQUEST',
+        400,
+        { cells, max: STATISTICS_MAX_CELLS },
+        { message: 'statistics.tooManyCells' },
+      );
+    }
 
     let ability: EffectiveAbility | undefined;
     for (const r of resolved) {
@@ -229,12 +265,17 @@ export function createStatisticsService(deps: StatisticsDeps) {
           : Promise.resolve(null),
       ),
     );
-    if (thingAt.length) {
+    // A few thousand values per read: each read is one pass of the event loop (docs/statistics.md#limits).
+    const perRead = Math.max(1, Math.floor(READ_CELLS / buckets));
+    const pause = slicer();
+    for (let from = 0; from < thingAt.length; from += perRead) {
+      await pause();
+      const part = thingAt.slice(from, from + perRead);
       const together = await manyThings(
         base,
-        thingAt.map((i) => resolved[i] as Resolved),
+        part.map((i) => resolved[i] as Resolved),
       );
-      for (const i of thingAt) answers[i] = together.get(resolved[i]?.things[0]?.id as number) ?? null;
+      for (const i of part) answers[i] = together.get(resolved[i]?.things[0]?.id as number) ?? null;
     }
 
     const keySet = new Set<number>();
@@ -438,7 +479,7 @@ export function createStatisticsService(deps: StatisticsDeps) {
     return [...ids.values()];
   }
 
-  return { range, thingsOf };
+  return { range, thingsOf, bucketsOf };
 }
 
 export type StatisticsService = ReturnType<typeof createStatisticsService>;

@@ -1,8 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { IDENTIFIER_PATTERN, LANGUAGES, type Language, THING_IMPORT_COLUMNS } from '@kilowatch/contract';
@@ -10,6 +8,7 @@ import { parse as parseCsv } from 'csv-parse';
 import ExcelJS from 'exceljs';
 import { AppError } from '../../errors.ts';
 import { type MessageKey, translate } from '../../i18n/index.ts';
+import { slicer } from '../../shared/slices.ts';
 import type { ImportProblem } from './service.ts';
 
 export type ImportColumn = (typeof THING_IMPORT_COLUMNS)[number];
@@ -91,19 +90,9 @@ const csvDelimiter = (firstLine: string): string => {
   return ',';
 };
 
-/** Yields to the event loop once SLICE_MS of synchronous work has piled up. */
-function breather() {
-  let since = performance.now();
-  return async () => {
-    if (performance.now() - since < SLICE_MS) return;
-    await nextTurn();
-    since = performance.now();
-  };
-}
-
 /** `items.map(map)`, taking turns with other work: up to 30,000 problems are put into words. */
 export async function inTurns<T, U>(items: readonly T[], map: (item: T) => U): Promise<U[]> {
-  const breathe = breather();
+  const breathe = slicer(SLICE_MS);
   const out: U[] = [];
   for (const item of items) {
     await breathe();
@@ -230,7 +219,7 @@ async function* csvRows(source: Readable): AsyncGenerator<RawRow> {
   // whenever its reader is behind. Lines are counted here: blank ones never reach the reader.
   // Slices pass as promise callbacks only, so the feeder takes its own turns of the event loop.
   let lines = 0;
-  const breathe = breather();
+  const breathe = slicer(SLICE_MS);
   const slices = Readable.from(
     (async function* () {
       const chunks = (async function* () {
@@ -290,7 +279,7 @@ export interface ParsedImport {
  * event loop every SLICE_MS so no upload stalls other requests.
  */
 export async function parseImportFile(source: Readable, format: ImportFormat): Promise<ParsedImport> {
-  const breathe = breather();
+  const breathe = slicer(SLICE_MS);
   const columns = new Map<ImportColumn, number>();
   const headers: Partial<Record<ImportColumn, string>> = {};
   const rows: ImportRow[] = [];
@@ -558,7 +547,7 @@ export async function validateImportRows(
     tokens: ReadonlySet<string>;
   },
 ): Promise<{ things: ImportThing[]; problems: ImportProblem[] }> {
-  const breathe = breather();
+  const breathe = slicer(SLICE_MS);
   const resolveModel = modelResolver(known.models);
   const resolveRegion = regionResolver(known.regions);
   const problems: ImportProblem[] = [];

@@ -117,7 +117,7 @@ export const thingsRoutes: FastifyPluginAsync<{ service: ThingsService }> = asyn
     );
   });
 
-  route(app, thingImport, NODES, async (request, reply) => {
+  route(app, thingImport, { config: { ...NODES.config, heavy: true } }, async (request, reply) => {
     if (!request.isMultipart()) throw new AppError('BAD_REQUEST', 400, {}, { message: 'import.noFile' });
     const file = await request.file();
     if (file?.fieldname !== 'file') {
