@@ -196,7 +196,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           now,
         });
         await api.register(reportScheduleRoutes, { schedules: services.reportSchedules });
-        await api.register(tariffRoutes, { service: services.tariffs });
+        await api.register(tariffRoutes, {
+          service: services.tariffs,
+          plant: {
+            get: async () => (await services.system.sysConfigs.erpConfig()).tariffId ?? null,
+            set: (tariffId) => services.system.sysConfigs.setPlantTariff(tariffId),
+          },
+        });
         await api.register(filterGroupRoutes, { service: services.filterGroups });
         await api.register(dashboardRoutes, { service: services.dashboard });
         await api.register(statisticsRoutes, {

@@ -127,6 +127,7 @@ export const keys = {
   sysconfigs: {
     all: ['sysconfigs'] as const,
     byIdentifier: (identifier: string) => ['sysconfigs', 'identifier', identifier] as const,
+    erp: () => ['sysconfigs', 'erp'] as const,
   },
   /** The public logo (/api/sysconfigs/logo): its own root, so sysconfig table refreshes leave it. */
   logo: { all: ['logo'] as const },
@@ -161,6 +162,7 @@ export const keys = {
   tariffs: {
     all: ['tariffs'] as const,
     list: () => ['tariffs', 'list'] as const,
+    plant: () => ['tariffs', 'plant'] as const,
     bill: (query: object) => ['tariffs', 'bill', query] as const,
     tpfc: (query: object) => ['tariffs', 'tpfc', query] as const,
   },
