@@ -7,6 +7,7 @@ import Fastify, {
 } from 'fastify';
 import type { Config } from './config.ts';
 import { type Database, migrateToLatest, openDatabase, ping } from './db/index.ts';
+import { HistoryProgress } from './demo/index.ts';
 import {
   connectionRoutes,
   type IngestService,
@@ -61,6 +62,8 @@ declare module 'fastify' {
     ingest: { service: IngestService; mqtt: MqttIngest };
     /** Every service, built once (services.ts): the demo plant takes what it needs from here. */
     services: Services;
+    /** The demo plant's background history (demo/history.ts), served at /api/demo/history. */
+    demoHistory: HistoryProgress;
   }
 }
 
@@ -136,6 +139,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
   app.decorate('db', database);
   app.decorate('firstStartAdmin', firstStartAdmin);
+  const demoHistory = new HistoryProgress();
+  app.decorate('demoHistory', demoHistory);
   app.addHook('onClose', () => database.close());
   // onClose hooks run after the HTTP server closed, last added first: MQTT stops, then the store
   // closes (its pending writes committed), then the database.
@@ -171,7 +176,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await app.register(
       async (api) => {
         authenticate(api, services.auth);
-        await api.register(healthRoutes, { database });
+        await api.register(healthRoutes, { database, demoHistory: () => demoHistory.get() });
         await api.register(authRoutes, { prefix: '/auth', service: services.auth });
         await api.register(thingsRoutes, { prefix: '/thing', service: services.things });
         await api.register(unitsRoutes, { db: database.db });

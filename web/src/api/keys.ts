@@ -129,6 +129,8 @@ export const keys = {
     byIdentifier: (identifier: string) => ['sysconfigs', 'identifier', identifier] as const,
     erp: () => ['sysconfigs', 'erp'] as const,
   },
+  /** The demo plant's background history (/api/demo/history). */
+  demoHistory: () => ['demo-history'] as const,
   /** The public logo (/api/sysconfigs/logo): its own root, so sysconfig table refreshes leave it. */
   logo: { all: ['logo'] as const },
   /** Everything under /api/alarm: an action or a rule change refreshes the lists and the bell. */
