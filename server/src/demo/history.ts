@@ -16,6 +16,8 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 /** Hours a counter cache advances between turns of the event loop while warming. */
 const WARM_HOURS = 500;
+/** Generated at once, forwards, then written backwards in slices: a day (≈ 12 MB for 120 things). */
+const BLOCK_MS = DAY;
 /** Days written before the first start: a month, for the bill, the comparisons and EnPI. */
 export const HISTORY_DAYS = 31;
 /**
@@ -32,16 +34,16 @@ export const HISTORY_SLICE_POINTS = 5_000;
 const FILE = 'demo-history.json';
 
 /**
- * What the file keeps: the range planned at the first start, cut in two stretches written in
- * turn, each forwards (the generator's counter caches only run forwards): the last day first, so
- * today's and yesterday's charts fill within seconds, then the days before it.
+ * What the file keeps: the range planned at the first start and how far down it is written,
+ * [writtenFrom, end). It is written newest first (the last day's charts fill first), each slice
+ * just before what is already there, so the store's rollups of a late slice reach no further than
+ * the slice itself (a late point recomputes up to the next stored minute).
  */
 interface HistoryPlan {
   start: number;
   end: number;
   stepMs: number;
-  /** [from, to) and how far it is written: [from, writtenTo). */
-  stretches: { from: number; to: number; writtenTo: number }[];
+  writtenFrom: number;
   points: number;
 }
 
@@ -74,11 +76,9 @@ const writePlan = (dataDir: string, plan: HistoryPlan) => {
   renameSync(`${path}.tmp`, path);
 };
 
-const left = (plan: HistoryPlan) => plan.stretches.reduce((n, s) => n + (s.to - s.writtenTo), 0);
-
 const statusOf = (plan: HistoryPlan, state: DemoHistoryStatus['state']): DemoHistoryStatus => ({
   state,
-  percent: Math.floor((1 - left(plan) / (plan.end - plan.start)) * 100),
+  percent: Math.floor(((plan.end - plan.writtenFrom) / (plan.end - plan.start)) * 100),
   from: plan.start,
   to: plan.end,
   points: plan.points,
@@ -112,8 +112,9 @@ export interface HistoryRun {
 }
 
 /**
- * Brings a model's counter caches to `ts` a few thousand hours at a time, a turn of the event loop
+ * Brings a model's counter caches to `ts` a few hundred hours at a time, a turn of the event loop
  * between: from its installation that is a year or two of hours, and a transformer sums its loads'.
+ * The caches only run forwards, so each block (a day, written before the one after it) starts here.
  */
 async function warm(generator: PlantGenerator, model: ThingModel, ts: number): Promise<void> {
   const target = Math.floor(ts / HOUR);
@@ -140,28 +141,19 @@ export function startHistory(options: HistoryOptions): HistoryRun {
     const end = Math.floor(now() / stepMs) * stepMs;
     const start =
       Math.ceil(Math.max(end - (options.days ?? HISTORY_DAYS) * DAY, writableFrom()) / stepMs) * stepMs;
-    const recent = Math.max(start, end - DAY);
-    plan = {
-      start,
-      end,
-      stepMs,
-      stretches: [
-        { from: recent, to: end, writtenTo: recent },
-        { from: start, to: recent, writtenTo: start },
-      ].filter((x) => x.to > x.from),
-      points: 0,
-    };
+    plan = { start, end, stepMs, writtenFrom: end, points: 0 };
     writePlan(options.dataDir, plan);
   }
   const none = { done: Promise.resolve(), stop: async () => {} };
   if (!plan || things.length === 0 || plan.end <= plan.start) return none;
-  if (left(plan) === 0) {
+  if (plan.writtenFrom <= plan.start) {
     options.progress.set(statusOf(plan, 'done'));
     return none;
   }
 
   let stopped = false;
   const current: HistoryPlan = plan;
+  const step = current.stepMs;
   const models = things.map((t) => {
     const model = generator.model(t);
     // Indexes into the sample of the metrics written (those the thing's category declares).
@@ -172,49 +164,71 @@ export function startHistory(options: HistoryOptions): HistoryRun {
   });
   const series = models.reduce((n, m) => n + m.kept.length, 0);
   const stepsPerSlice = Math.max(1, Math.floor((options.slicePoints ?? HISTORY_SLICE_POINTS) / series));
+  const stepsPerBlock = Math.max(stepsPerSlice, Math.floor(BLOCK_MS / step));
   const out = new Float64Array(Math.max(1, ...models.map((m) => m.model.metrics.length)));
+  // One block's samples, step-major: block step i, series j at i * series + j; NaN when silent.
+  const block = new Float64Array(stepsPerBlock * series);
   options.progress.set(statusOf(current, 'running'));
   options.log?.info(
     { from: new Date(current.start).toISOString(), to: new Date(current.end).toISOString() },
     'demo plant history: writing in the background',
   );
 
-  const slice = (from: number, to: number): Point[] => {
+  /** Samples [from, from + steps × step) into the block, forwards, a slice's worth per turn. */
+  const generate = async (from: number, steps: number) => {
+    for (const { model } of models) {
+      await warm(generator, model, from);
+      if (stopped) return;
+    }
+    for (let i = 0; i < steps; i++) {
+      let j = i * series;
+      for (const { model, kept } of models) {
+        const live = generator.sample(model, from + i * step, out);
+        for (const k of kept) block[j++] = live ? (out[k] as number) : Number.NaN;
+      }
+      if ((i + 1) % stepsPerSlice === 0) await turn();
+    }
+  };
+
+  /** The points of block steps [i0, i1), the block starting at `from`. */
+  const slice = (from: number, i0: number, i1: number): Point[] => {
     const points: Point[] = [];
-    for (let ts = from; ts < to; ts += current.stepMs) {
+    for (let i = i0; i < i1; i++) {
+      const ts = from + i * step;
+      let j = i * series;
       for (const { id, model, kept } of models) {
-        if (!generator.sample(model, ts, out)) continue;
-        for (const i of kept)
-          points.push({ thingId: id, metric: model.metrics[i] as string, ts, value: out[i] as number });
+        for (const k of kept) {
+          const value = block[j++] as number;
+          if (!Number.isNaN(value))
+            points.push({ thingId: id, metric: model.metrics[k] as string, ts, value });
+        }
       }
     }
     return points;
   };
 
   const done = (async () => {
-    for (const stretch of current.stretches) {
-      // Live data may reach past the retention's edge by the time a slice is written.
-      stretch.writtenTo = Math.max(
-        stretch.writtenTo,
-        Math.ceil(writableFrom() / current.stepMs) * current.stepMs,
-      );
-      if (stretch.writtenTo >= stretch.to) continue;
-      for (const { model } of models) {
-        await warm(generator, model, stretch.writtenTo);
-        if (stopped) return;
-      }
-      while (!stopped && stretch.writtenTo < stretch.to) {
-        const to = Math.min(stretch.to, stretch.writtenTo + stepsPerSlice * current.stepMs);
-        const points = slice(stretch.writtenTo, to);
+    // Stops at the retention's edge too: the live data may have moved it past the plan's start.
+    const floor = () => Math.max(current.start, Math.ceil(writableFrom() / step) * step);
+    while (!stopped && current.writtenFrom > floor()) {
+      const to = current.writtenFrom;
+      const steps = Math.min(stepsPerBlock, Math.ceil((to - floor()) / step));
+      const from = to - steps * step;
+      await generate(from, steps);
+      for (let i1 = steps; i1 > 0 && !stopped; i1 -= stepsPerSlice) {
+        const i0 = Math.max(0, i1 - stepsPerSlice);
+        const points = slice(from, i0, i1);
         await store.write(points);
-        stretch.writtenTo = to;
+        current.writtenFrom = from + i0 * step;
         current.points += points.length;
         writePlan(options.dataDir, current);
         options.progress.set(statusOf(current, 'running'));
         await turn();
       }
-      if (stopped) return;
     }
+    if (stopped) return;
+    current.writtenFrom = current.start;
+    writePlan(options.dataDir, current);
     options.progress.set(statusOf(current, 'done'));
     options.log?.info({ points: current.points }, 'demo plant history: written');
   })().catch((error: unknown) => {
