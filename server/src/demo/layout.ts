@@ -54,8 +54,8 @@ export const SITE: readonly Area[] = [
     fill: UTILITY,
     rooms: [
       { name: '变配电室', rect: [0.05, 0.12, 0.42, 0.78], fill: ROOM },
-      { name: '空压站', rect: [0.53, 0.12, 0.42, 0.36], fill: ROOM },
-      { name: '水泵房', rect: [0.53, 0.54, 0.42, 0.36], fill: ROOM },
+      { name: '空压站', rect: [0.53, 0.12, 0.42, 0.5], fill: ROOM },
+      { name: '水泵房', rect: [0.53, 0.68, 0.42, 0.22], fill: ROOM },
     ],
   },
   { name: '办公楼', rect: [0.53, 0.55, 0.42, 0.38], fill: OFFICE },
@@ -68,20 +68,29 @@ const inPlan = (building: Area, room: Area): Area['rect'] => {
   return [bx + x * bw, by + y * bh, w * bw, h * bh];
 };
 
+/** Rooms whose machines are placed too: their own marker sits near their top, above them. */
+const MACHINE_ROOMS = new Set(['变配电室', '空压站']);
+/** How far below a building's or machine room's top edge its marker sits (fraction of the plan). */
+const ROOF = 0.03;
+
+/** A room's rectangle in the plan, by name. */
+function roomRect(name: string): Area['rect'] | null {
+  for (const building of SITE)
+    for (const room of building.rooms ?? []) if (room.name === name) return inPlan(building, room);
+  return null;
+}
+
 /** Where a region's marker sits: the middle of its building or room (null for the root). */
 export function regionSpot(name: string): { x: number; y: number } | null {
   for (const building of SITE) {
-    const rects = [
-      [building.name, building.rect] as const,
-      ...(building.rooms ?? []).map((r) => [r.name, inPlan(building, r)] as const),
-    ];
-    for (const [n, [x, y, w, h]] of rects) {
-      // Buildings with rooms carry their marker on the roof band above the rooms.
-      if (n === name)
-        return { x: x + w / 2, y: building.rooms && n === building.name ? y + h * 0.06 : y + h / 2 };
-    }
+    const [x, y, w, h] = building.rect;
+    // Buildings with rooms carry their marker on the band above the rooms.
+    if (building.name === name) return { x: x + w / 2, y: building.rooms ? y + ROOF : y + h / 2 };
   }
-  return null;
+  const room = roomRect(name);
+  if (!room) return null;
+  const [x, y, w, h] = room;
+  return { x: x + w / 2, y: MACHINE_ROOMS.has(name) ? y + ROOF : y + h / 2 };
 }
 
 // ---- PNG ----------------------------------------------------------------------------------------
@@ -188,18 +197,24 @@ export async function seedLayout(
     const spot = name === ROOT_REGION ? null : regionSpot(name);
     if (spot) await dashboard.place({ resourceType: 'region', resourceId: id, ...spot });
   }
-  // The machines a plant engineer looks for on the plan: transformers and compressors, in a row
-  // along the bottom of their room.
-  for (const kind of ['transformer', 'compressor'] as const) {
-    const machines = plan.filter((t) => t.kind === kind);
+  // The machines a plant engineer looks for on the plan, in a grid under their room's marker:
+  // transformers in a column down the tall 变配电室, compressors three abreast in 空压站.
+  for (const [kind, cols, rowStep] of [
+    ['transformer', 1, 0.065],
+    ['compressor', 3, 0.055],
+  ] as const) {
     let i = 0;
-    for (const machine of machines) {
-      const room = regionSpot(machine.region.at(-1) as string);
+    for (const machine of plan.filter((t) => t.kind === kind)) {
+      const room = roomRect(machine.region.at(-1) as string);
       const id = idOf(machine.identifier);
       if (!room || id === undefined) continue;
-      const spread = kind === 'transformer' ? 0.14 : 0.16;
-      const x = room.x - spread / 2 + (spread * (i + 0.5)) / machines.length;
-      await dashboard.place({ resourceType: 'thing', resourceId: id, x, y: room.y + 0.06 });
+      const [x, y, w] = room;
+      await dashboard.place({
+        resourceType: 'thing',
+        resourceId: id,
+        x: x + (w * ((i % cols) + 0.5)) / cols,
+        y: y + ROOF + 0.05 + Math.floor(i / cols) * rowStep,
+      });
       i++;
     }
   }

@@ -29,6 +29,7 @@ export function DemoHistoryBanner() {
       showIcon
       banner
       data-testid="demo-history-banner"
+      style={{ marginBottom: 16 }}
       title={state === 'failed' ? t('demoHistory.failed') : t('demoHistory.running', { percent })}
       action={
         state === 'running' ? (

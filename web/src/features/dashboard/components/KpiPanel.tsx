@@ -58,7 +58,7 @@ export function KpiPanel({ overview }: { overview: Overview | undefined }) {
         note={
           overview && !overview.tariff ? (
             // The plant's tariff is chosen on the tariff screen (设为全厂电价).
-            <Link to="/analysis/tariff" data-testid="kpi-no-tariff">
+            <Link to="/analysis/tariff" data-testid="kpi-no-tariff" className={styles.kpiLink}>
               {t('dashboard.kpi.noTariff')}
             </Link>
           ) : (
