@@ -235,6 +235,24 @@ export const ErpConfig = Type.Object(
 );
 export type ErpConfig = Static<typeof ErpConfig>;
 
+export const sysConfigErpGet = endpoint({
+  method: 'GET',
+  path: '/api/sysconfigs/erp',
+  response: ErpConfig,
+  tags: ['system'],
+  summary: "The ERP export's configuration (erpConfig), the default while none is saved",
+});
+
+export const sysConfigErpSave = endpoint({
+  method: 'PUT',
+  path: '/api/sysconfigs/erp',
+  body: ErpConfig,
+  response: ErpConfig,
+  tags: ['system'],
+  summary: "Save the ERP export's configuration (erpConfig), created when missing",
+  description: '404 a tariff (tariffId or tariffs) that does not exist.',
+});
+
 // ---- endpoints ----------------------------------------------------------------------------------
 
 export const statisticsConfigGet = endpoint({

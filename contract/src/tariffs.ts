@@ -371,6 +371,28 @@ export const tariffDelete = endpoint({
   summary: 'Delete a tariff and its versions',
 });
 
+/** The tariff the plant is priced with (the overview's cost, the ERP export's); null when none. */
+export const PlantTariff = Type.Object({ tariffId: Type.Union([RowId, Type.Null()]) });
+export type PlantTariff = Static<typeof PlantTariff>;
+
+export const tariffPlantGet = endpoint({
+  method: 'GET',
+  path: '/api/tariffs/plant',
+  response: PlantTariff,
+  tags: ['tariffs'],
+  summary: "The plant's tariff (erpConfig's tariffId), null when none is chosen",
+});
+
+export const tariffPlantSet = endpoint({
+  method: 'PUT',
+  path: '/api/tariffs/plant',
+  body: PlantTariff,
+  response: PlantTariff,
+  tags: ['tariffs'],
+  summary: "Make a tariff the plant's (null: none); kept in erpConfig's tariffId",
+  description: 'Needs a grant of /analysis/tariff. 404 unknown tariff.',
+});
+
 export const tariffVersionCreate = endpoint({
   method: 'POST',
   path: '/api/tariffs/:id/versions',

@@ -7,6 +7,7 @@ import Fastify, {
 } from 'fastify';
 import type { Config } from './config.ts';
 import { type Database, migrateToLatest, openDatabase, ping } from './db/index.ts';
+import { HistoryProgress } from './demo/index.ts';
 import {
   connectionRoutes,
   type IngestService,
@@ -62,6 +63,8 @@ declare module 'fastify' {
     ingest: { service: IngestService; mqtt: MqttIngest };
     /** Every service, built once (services.ts): the demo plant takes what it needs from here. */
     services: Services;
+    /** The demo plant's background history (demo/history.ts), served at /api/demo/history. */
+    demoHistory: HistoryProgress;
   }
 }
 
@@ -144,6 +147,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorate('db', database);
   app.decorate('heavy', createHeavyGate());
   app.decorate('firstStartAdmin', firstStartAdmin);
+  const demoHistory = new HistoryProgress();
+  app.decorate('demoHistory', demoHistory);
   app.addHook('onClose', () => database.close());
   // onClose hooks run after the HTTP server closed, last added first: MQTT stops, then the store
   // closes (its pending writes committed), then the database.
@@ -180,7 +185,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       async (api) => {
         authenticate(api, services.auth);
         heavyWork(api, app.heavy);
-        await api.register(healthRoutes, { database });
+        await api.register(healthRoutes, { database, demoHistory: () => demoHistory.get() });
         await api.register(authRoutes, { prefix: '/auth', service: services.auth });
         await api.register(thingsRoutes, { prefix: '/thing', service: services.things });
         await api.register(unitsRoutes, { db: database.db });
@@ -205,7 +210,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           now,
         });
         await api.register(reportScheduleRoutes, { schedules: services.reportSchedules });
-        await api.register(tariffRoutes, { service: services.tariffs });
+        await api.register(tariffRoutes, {
+          service: services.tariffs,
+          plant: {
+            get: async () => (await services.system.sysConfigs.erpConfig()).tariffId ?? null,
+            set: (tariffId) => services.system.sysConfigs.setPlantTariff(tariffId),
+          },
+        });
         await api.register(filterGroupRoutes, { service: services.filterGroups });
         await api.register(dashboardRoutes, { service: services.dashboard });
         await api.register(statisticsRoutes, {

@@ -65,13 +65,14 @@ try {
 
 console.info(`Kilowatch listening on http://localhost:${config.port}`);
 if (config.simulator.enabled) {
-  const { things, regions, metricConfigs, alarms, diagrams } = app.services;
+  const { things, regions, metricConfigs, alarms, diagrams, dashboard } = app.services;
   demo = await startAppDemo(app, config, {
     things,
     regions,
     saveConfigs: (patch) => metricConfigs.saveConfigs(patch),
     alarms,
     diagrams,
+    dashboard,
   });
 }
 

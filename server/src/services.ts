@@ -106,7 +106,12 @@ export function buildServices(deps: ServiceDeps) {
 
   const metricConfigs = createMetricConfigService({ db, catalog, now });
   const users = createUserAdminService(db, now);
-  const system = createSystemServices({ db, now });
+  const system = createSystemServices({
+    db,
+    now,
+    // tariffs is built below; the settings only ask once the app serves requests.
+    tariffExists: async (id) => (await tariffs.list()).some((t) => t.id === id),
+  });
 
   // Notifications only queue from these hooks: neither the engine nor an operator's call waits on
   // a webhook or a mail server.

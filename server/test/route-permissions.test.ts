@@ -13,6 +13,7 @@ import { buildTestApp, dialects, login, type TestApp } from './helpers.ts';
  */
 const OPEN_TO_EVERY_USER = new Set([
   'GET /api/auth/me',
+  'GET /api/demo/history',
   'GET /api/thing/categories',
   'GET /api/thing/categories/:categoryId/abilities',
   'GET /api/thing/models',
@@ -52,6 +53,7 @@ const OPEN_TO_EVERY_USER = new Set([
   // Tariffs, cost by band and bills are read by everyone, as the other energy reads; tariff writes
   // need /analysis/tariff (docs/tariffs.md).
   'GET /api/tariffs',
+  'GET /api/tariffs/plant',
   'GET /api/tariffs/:id',
   'POST /api/statistics/range/TPFC',
   'POST /api/tariffs/bill',

@@ -109,6 +109,7 @@ try {
     metricConfigs,
     alarms,
     diagrams,
+    dashboard,
   } = buildServices({
     config,
     database,
@@ -123,6 +124,7 @@ try {
     saveConfigs: (patch) => metricConfigs.saveConfigs(patch),
     alarms,
     diagrams,
+    dashboard,
   };
   const seeded = await seedPlant(services, { things: config.simulator.things });
   if (seeded.seeded) console.info(`Seeded the demo plant: ${seeded.things} things.`);

@@ -5,10 +5,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
-import { type Logger, type Simulator, startSimulator } from '../simulator/index.ts';
+import { DEFAULT_SEED, PlantGenerator, type Simulator, startSimulator } from '../simulator/index.ts';
+import type { TelemetryStore } from '../telemetry/index.ts';
+import { type HistoryLogger, type HistoryProgress, type HistoryRun, startHistory } from './history.ts';
 import { type DemoServices, loadPlant, seedPlant } from './seed.ts';
 
 export { type BackfillOptions, type BackfillResult, backfill } from './backfill.ts';
+export { HISTORY_DAYS, HistoryProgress, type HistoryRun, startHistory } from './history.ts';
 export {
   type DemoServices,
   HOME_CONFIGS,
@@ -30,12 +33,22 @@ export interface DemoOptions {
   seed?: number;
   intervalMs?: number;
   now?: () => number;
-  log?: Logger;
+  log?: HistoryLogger;
+  /** Writes the history before the first start in the background (demo/history.ts). */
+  history?: {
+    store: Pick<TelemetryStore, 'write'>;
+    rawDays: number;
+    dataDir: string;
+    progress: HistoryProgress;
+    days?: number;
+  };
 }
 
 export interface DemoPlant extends Simulator {
   /** False when the plant was already there and nothing was written. */
   readonly seeded: boolean;
+  /** The background history, when asked for. */
+  readonly history: HistoryRun | undefined;
 }
 
 /**
@@ -50,12 +63,26 @@ export async function startDemo(services: DemoServices, options: DemoOptions): P
     { things: things.length, seeded: seed.seeded, broker: options.mqttUrl },
     'demo plant simulator started',
   );
+  const history =
+    options.history &&
+    startHistory({
+      ...options.history,
+      things,
+      generator: new PlantGenerator({ seed: options.seed ?? DEFAULT_SEED, timeZone: options.timeZone }),
+      fresh: seed.seeded,
+      now: options.now,
+      log: options.log,
+    });
   return {
     things,
     seeded: seed.seeded,
+    history,
     stats: simulator.stats,
     connected: simulator.connected,
-    stop: simulator.stop,
+    stop: async () => {
+      await history?.stop();
+      await simulator.stop();
+    },
   };
 }
 
@@ -86,6 +113,12 @@ export async function startAppDemo(
       things: config.simulator.things,
       timeZone: config.telemetry.timeZone,
       log,
+      history: {
+        store: app.telemetry,
+        rawDays: config.telemetry.retention.rawDays,
+        dataDir: config.dataDir,
+        progress: app.demoHistory,
+      },
     });
   } catch (error) {
     log.error({ err: error }, 'the demo plant simulator could not start');

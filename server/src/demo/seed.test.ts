@@ -12,13 +12,14 @@ describe.each(dialects())('seeding the demo plant (%s)', (dialect) => {
   afterAll(() => t?.close());
 
   it('creates categories, models, regions and bound things once', async () => {
-    const { things: thingsService, regions, metricConfigs, alarms, diagrams } = t.app.services;
+    const { things: thingsService, regions, metricConfigs, alarms, diagrams, dashboard } = t.app.services;
     const services: DemoServices = {
       things: thingsService,
       regions,
       saveConfigs: (patch) => metricConfigs.saveConfigs(patch),
       alarms,
       diagrams,
+      dashboard,
     };
     const first = await seedPlant(services, { things: 50 });
     expect(first).toMatchObject({ seeded: true, things: 50 });
@@ -108,6 +109,41 @@ describe.each(dialects())('seeding the demo plant (%s)', (dialect) => {
     expect(boundTo('feeder')).toHaveLength(loads.length);
     expect(new Set(boundTo('feeder'))).toEqual(new Set(['meter', 'compressor']));
     expect(graph.nodes.filter((n) => n.symbol === 'busbar')).toHaveLength(2);
+
+    // The situation overview ships populated: the site plan, uploaded through the layout's own
+    // checks (a PNG whose bytes are served back), each building and room placed inside the plan,
+    // and the transformers and compressors in their rooms.
+    const map = (await get('/api/dashboard/map')) as {
+      image: { type: string; width: number; height: number } | null;
+      placements: { resourceType: string; name: string; x: number; y: number }[];
+    };
+    expect(map.image).toMatchObject({ type: 'image/png', width: 1600, height: 1000 });
+    const regionsPlaced = map.placements.filter((p) => p.resourceType === 'region').map((p) => p.name);
+    expect(regionsPlaced.sort()).toEqual(
+      [
+        '一号车间',
+        '二号车间',
+        '动力站',
+        '办公楼',
+        '装配线A',
+        '装配线B',
+        '机加工线',
+        '喷涂线',
+        '变配电室',
+        '空压站',
+        '水泵房',
+      ].sort(),
+    );
+    const machines = [...named.values()].filter((x) => x.kind === 'transformer' || x.kind === 'compressor');
+    expect(map.placements.filter((p) => p.resourceType === 'thing')).toHaveLength(machines.length);
+    expect(map.placements.every((p) => p.x > 0 && p.x < 1 && p.y > 0 && p.y < 1)).toBe(true);
+    const image = await t.app.inject({
+      method: 'GET',
+      url: '/api/dashboard/map/image',
+      headers: bearer(token),
+    });
+    expect(image.statusCode).toBe(200);
+    expect(image.rawPayload.subarray(1, 4).toString()).toBe('PNG');
   });
 
   it('simulates only the metrics a category declares (a plant seeded before an ability existed)', async () => {

@@ -20,6 +20,7 @@ import {
 } from '../simulator/index.ts';
 import { type DemoAlarms, seedAlarmRules } from './alarm-rules.ts';
 import { type DemoDiagrams, seedDiagram } from './diagram.ts';
+import { type DemoDashboard, seedLayout } from './layout.ts';
 
 /** Saves a resource's metric configs (the metric-config service's `saveConfigs`). */
 export type SaveMetricConfigs = (patch: MetricConfigPatch) => Promise<unknown>;
@@ -36,6 +37,8 @@ export interface DemoServices {
   alarms: DemoAlarms;
   /** The single-line diagrams: the demo draws its substation. */
   diagrams: DemoDiagrams;
+  /** The situation overview: the demo uploads its site plan and places its regions and machines. */
+  dashboard: DemoDashboard;
 }
 
 /**
@@ -185,6 +188,7 @@ export async function seedPlant(services: DemoServices, options: { things: numbe
     await seedAlarmRules(services.alarms, rootId, (name) => findCategoryId(thingsService, name));
   }
   await seedDiagram(services.diagrams, plan, (identifier) => idByIdentifier.get(identifier));
+  await seedLayout(services.dashboard, regions, plan, (identifier) => idByIdentifier.get(identifier));
   return { seeded: true, things: plan.length, regions };
 }
 

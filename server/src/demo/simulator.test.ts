@@ -40,6 +40,7 @@ describe('live publisher over MQTT to the app broker', () => {
       saveConfigs: (patch) => metricConfigs.saveConfigs(patch),
       alarms: t.app.services.alarms,
       diagrams: t.app.services.diagrams,
+      dashboard: t.app.services.dashboard,
     };
     await seedPlant(services, { things: 50 });
   });

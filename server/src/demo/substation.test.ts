@@ -44,9 +44,16 @@ describe.each(dialects())('the demo substation diagram over the simulated plant 
   let graph: DiagramGraph;
   beforeAll(async () => {
     t = await buildTestApp(dialect);
-    const { things: thingsService, regions, metricConfigs, alarms, diagrams } = t.app.services;
+    const { things: thingsService, regions, metricConfigs, alarms, diagrams, dashboard } = t.app.services;
     await seedPlant(
-      { things: thingsService, regions, saveConfigs: (p) => metricConfigs.saveConfigs(p), alarms, diagrams },
+      {
+        things: thingsService,
+        regions,
+        saveConfigs: (p) => metricConfigs.saveConfigs(p),
+        alarms,
+        diagrams,
+        dashboard,
+      },
       { things: 120 },
     );
     things = await loadPlant(thingsService);

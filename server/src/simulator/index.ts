@@ -24,6 +24,7 @@ export {
   NO_LOAD_LOSS,
   PlantGenerator,
   type SimThingSpec,
+  type ThingModel,
 } from './generator.ts';
 export {
   ATTR,

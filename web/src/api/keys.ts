@@ -127,7 +127,10 @@ export const keys = {
   sysconfigs: {
     all: ['sysconfigs'] as const,
     byIdentifier: (identifier: string) => ['sysconfigs', 'identifier', identifier] as const,
+    erp: () => ['sysconfigs', 'erp'] as const,
   },
+  /** The demo plant's background history (/api/demo/history). */
+  demoHistory: () => ['demo-history'] as const,
   /** The public logo (/api/sysconfigs/logo): its own root, so sysconfig table refreshes leave it. */
   logo: { all: ['logo'] as const },
   /** Everything under /api/alarm: an action or a rule change refreshes the lists and the bell. */
@@ -167,6 +170,7 @@ export const keys = {
   tariffs: {
     all: ['tariffs'] as const,
     list: () => ['tariffs', 'list'] as const,
+    plant: () => ['tariffs', 'plant'] as const,
     bill: (query: object) => ['tariffs', 'bill', query] as const,
     tpfc: (query: object) => ['tariffs', 'tpfc', query] as const,
   },

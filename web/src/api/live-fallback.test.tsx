@@ -53,6 +53,21 @@ function mount(ids: number[]) {
 }
 
 describe('useLiveWithFallback', () => {
+  it('tells idle (nothing to follow) from connecting, open and lost', async () => {
+    const idle = mount([]);
+    await act(() => vi.advanceTimersByTimeAsync(5 * LIVE_RETRY_MS.max));
+    expect(idle.result.current.status).toBe('idle');
+    expect(FakeEventSource.opened).toHaveLength(0);
+
+    const { result } = mount([1]);
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    expect(result.current.status).toBe('connecting');
+    act(() => newest().emit('open'));
+    expect(result.current.status).toBe('open');
+    act(() => newest().emit('error'));
+    expect(result.current.status).toBe('retrying');
+  });
+
   it('does not poll while the stream is up', async () => {
     const { result } = mount([1, 2]);
     await act(() => vi.advanceTimersByTimeAsync(0));

@@ -16,7 +16,8 @@ import { keys } from './keys.ts';
 /** Back-off of reopening: doubles from the first to the last, reset by the first message. */
 export const LIVE_RETRY_MS = { first: 1_000, max: 30_000 } as const;
 
-export type LiveStatus = 'connecting' | 'open' | 'retrying';
+/** `idle`: nothing to follow (no things asked for), so no stream is opened. */
+export type LiveStatus = 'idle' | 'connecting' | 'open' | 'retrying';
 
 export interface LiveHandlers {
   onValues: (values: LiveValue[]) => void;
@@ -108,7 +109,8 @@ export function useLiveByThing(thingIds: readonly number[]): { values: LatestVal
       onStatus: setStatus,
     });
   }, [key]);
-  return { values, status };
+  // With no things nothing is opened: not "connecting" for ever.
+  return { values, status: key === '' ? 'idle' : status };
 }
 
 /** `thingId:metric`, the key of a live value in {@link useLiveValues}'s map. */

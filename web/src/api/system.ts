@@ -1,4 +1,5 @@
 import {
+  type ErpConfig,
   type GroupInput,
   groupCreate,
   groupDelete,
@@ -20,6 +21,8 @@ import {
   type SysConfigQuery,
   sysConfigCreate,
   sysConfigDelete,
+  sysConfigErpGet,
+  sysConfigErpSave,
   sysConfigList,
   sysConfigLogo,
   sysConfigUpdate,
@@ -146,6 +149,24 @@ export const useSysConfigByIdentifier = (identifier: string) =>
     queryKey: keys.sysconfigs.byIdentifier(identifier),
     queryFn: () => getSysConfigByIdentifier(identifier),
   });
+
+/** The ERP export's configuration (GET /api/sysconfigs/erp), the default while none is saved. */
+export const useErpConfig = () =>
+  useQuery({ queryKey: keys.sysconfigs.erp(), queryFn: () => call(sysConfigErpGet, { silent: true }) });
+
+/** Saves the ERP form; its tariff is the plant's, so the tariff screen and overview refresh too. */
+export function useSaveErpConfig() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ErpConfig) => call(sysConfigErpSave, { body }),
+    onSuccess: () =>
+      Promise.all(
+        [keys.sysconfigs.all, keys.tariffs.all, keys.dashboard.all].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      ),
+  });
+}
 
 // ---- logo ---------------------------------------------------------------------------------------
 

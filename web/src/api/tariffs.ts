@@ -9,6 +9,8 @@ import {
   tariffCreate,
   tariffDelete,
   tariffList,
+  tariffPlantGet,
+  tariffPlantSet,
   tariffUpdate,
   tariffVersionCreate,
   tariffVersionDelete,
@@ -74,3 +76,21 @@ export const useTpfc = (query: TpfcQuery | null) =>
     enabled: query !== null,
     placeholderData: keepPreviousData,
   });
+
+/** The plant's tariff (GET /api/tariffs/plant): what the overview's cost and the ERP export price with. */
+export const usePlantTariff = () =>
+  useQuery({ queryKey: keys.tariffs.plant(), queryFn: () => call(tariffPlantGet, { silent: true }) });
+
+/** Makes a tariff the plant's; the overview and the ERP settings read it, so they refresh too. */
+export function useSetPlantTariff() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (tariffId: number | null) => call(tariffPlantSet, { body: { tariffId } }),
+    onSuccess: () =>
+      Promise.all(
+        [keys.tariffs.all, keys.dashboard.all, keys.sysconfigs.all].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      ),
+  });
+}

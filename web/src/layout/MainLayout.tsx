@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { findRoute } from '../config/routes.ts';
 import { isMobileWidth, useUi } from '../lib/ui-store.ts';
+import { DemoHistoryBanner } from './DemoHistoryBanner.tsx';
 import styles from './layout.module.css';
 import { Navbar } from './Navbar.tsx';
 import { SidebarContent } from './Sidebar.tsx';
@@ -80,6 +81,7 @@ export function MainLayout() {
             <TabStrip />
           </Layout.Header>
           <Layout.Content className={styles.content}>
+            <DemoHistoryBanner />
             {/* Every screen's level-one heading: the breadcrumb shows the title, this names the page. */}
             {route && <h1 className={styles.visuallyHidden}>{t(route.titleKey)}</h1>}
             <Outlet key={`${pathname}:${refreshKey}`} />

@@ -6,7 +6,7 @@ import { createGroupService } from './groups/service.ts';
 import { roleRoutes } from './roles/routes.ts';
 import { createRoleService } from './roles/service.ts';
 import { sysConfigRoutes } from './sysconfigs/routes.ts';
-import { createSysConfigService } from './sysconfigs/service.ts';
+import { createSysConfigService, type SysConfigDeps } from './sysconfigs/service.ts';
 import { videoRoutes } from './videos/routes.ts';
 import { createVideoService } from './videos/service.ts';
 
@@ -18,11 +18,15 @@ export { parseLogo } from './sysconfigs/logo.ts';
 export type { SysConfigService } from './sysconfigs/service.ts';
 
 /** The services of system management, built once by services.ts. */
-export function createSystemServices({ db, now }: { db: Kysely<DB>; now: () => number }) {
+export function createSystemServices({
+  db,
+  now,
+  ...deps
+}: { db: Kysely<DB>; now: () => number } & SysConfigDeps) {
   return {
     groups: createGroupService(db, now),
     roles: createRoleService(db, now),
-    sysConfigs: createSysConfigService(db, now),
+    sysConfigs: createSysConfigService(db, now, deps),
     videos: createVideoService(db, now),
   };
 }

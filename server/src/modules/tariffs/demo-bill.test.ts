@@ -17,13 +17,14 @@ describe.each(dialects())('the demo plant’s bill (%s)', (dialect) => {
   afterAll(() => t?.close());
 
   it('adjusts the bill by the power factor of a backfilled demo meter', async () => {
-    const { things, regions, metricConfigs, alarms, diagrams } = t.app.services;
+    const { things, regions, metricConfigs, alarms, diagrams, dashboard } = t.app.services;
     const services: DemoServices = {
       things,
       regions,
       saveConfigs: (patch) => metricConfigs.saveConfigs(patch),
       alarms,
       diagrams,
+      dashboard,
     };
     await seedPlant(services, { things: 50 });
     const meter = (await loadPlant(things)).find((x) => x.kind === 'meter');

@@ -5,6 +5,8 @@ import {
   tariffDelete,
   tariffGet,
   tariffList,
+  tariffPlantGet,
+  tariffPlantSet,
   tariffUpdate,
   tariffVersionCreate,
   tariffVersionDelete,
@@ -14,6 +16,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import { route } from '../../plugins/route.ts';
 import type { TariffService } from './service.ts';
 
+/** Where the plant's tariff is kept (erpConfig's tariffId, owned by the system settings). */
+export interface PlantTariffStore {
+  get: () => Promise<number | null>;
+  /** 404 for an unknown tariff. */
+  set: (tariffId: number | null) => Promise<number | null>;
+}
+
 /** Where the console edits tariffs: writes need it (docs/permissions.md). */
 export const TARIFF_RESOURCE = '/analysis/tariff';
 
@@ -22,9 +31,16 @@ export const TARIFF_RESOURCE = '/analysis/tariff';
  * every logged-in user, as the other energy reads are; writing a tariff needs admin or a role
  * granting the tariff screen.
  */
-export const tariffRoutes: FastifyPluginAsync<{ service: TariffService }> = async (app, { service }) => {
+export const tariffRoutes: FastifyPluginAsync<{ service: TariffService; plant: PlantTariffStore }> = async (
+  app,
+  { service, plant },
+) => {
   const guarded = { config: { resource: TARIFF_RESOURCE } };
 
+  route(app, tariffPlantGet, {}, async () => ({ tariffId: await plant.get() }));
+  route(app, tariffPlantSet, guarded, async (request) => ({
+    tariffId: await plant.set(request.body.tariffId),
+  }));
   route(app, tariffList, {}, async () => service.list());
   route(app, tariffGet, {}, async (request) => service.get(request.params.id));
   route(app, tariffCreate, guarded, async (request) => service.create(request.body));

@@ -1,6 +1,8 @@
 import {
   sysConfigCreate,
   sysConfigDelete,
+  sysConfigErpGet,
+  sysConfigErpSave,
   sysConfigList,
   sysConfigLogo,
   sysConfigUpdate,
@@ -17,6 +19,8 @@ export const sysConfigRoutes: FastifyPluginAsync<{ service: SysConfigService }> 
   { service },
 ) => {
   route(app, sysConfigLogo, { config: { public: true } }, async () => service.logo());
+  route(app, sysConfigErpGet, options, async () => service.erpConfig());
+  route(app, sysConfigErpSave, options, async (request) => service.saveErpConfig(request.body));
   route(app, sysConfigList, options, async (request) => service.list(request.query));
   route(app, sysConfigCreate, options, async (request) => service.create(request.body));
   route(app, sysConfigUpdate, options, async (request) => service.update(request.params.id, request.body));

@@ -50,9 +50,42 @@ const checkedValue = (input: SysConfigInput): string =>
           ? checkedAllowList(input.value)
           : input.value;
 
+/** What the settings need of other modules. */
+export interface SysConfigDeps {
+  /** Whether a tariff exists (the ERP form names tariffs by id). */
+  tariffExists: (id: number) => Promise<boolean>;
+}
+
+/** The name an erpConfig row gets when the ERP form creates it. */
+const ERP_CONFIG_NAME = 'ERP 导出配置';
+
 /** System settings (/sys_config); systemSetting holds the logo and cannot be removed. */
-export function createSysConfigService(db: Kysely<DB>, now: () => number) {
+export function createSysConfigService(db: Kysely<DB>, now: () => number, deps: SysConfigDeps) {
   const iso = () => new Date(now()).toISOString();
+
+  /** Read, change and write erpConfig in one transaction, creating the row when missing. */
+  async function changeErp(change: (current: ErpConfig) => ErpConfig): Promise<ErpConfig> {
+    return db.transaction().execute(async (trx) => {
+      const row = await repo.findConfigByIdentifier(trx, ERP_CONFIG_IDENTIFIER);
+      const next = parseErpConfig(JSON.stringify(change(readErpConfig(row?.value))));
+      const value = JSON.stringify(next);
+      if (row) {
+        await repo.updateConfig(trx, row.id, { ...row, value }, iso());
+      } else {
+        const fields = { identifier: ERP_CONFIG_IDENTIFIER, name: ERP_CONFIG_NAME, value };
+        const id = await repo.insertConfigIfAbsent(trx, fields, iso());
+        if (id === undefined) throw taken(ERP_CONFIG_IDENTIFIER);
+      }
+      return next;
+    });
+  }
+
+  async function checkTariff(id: number): Promise<void> {
+    if (!(await deps.tariffExists(id))) {
+      throw new AppError('NOT_FOUND', 404, { tariffId: id }, { message: 'tariff.notFound' });
+    }
+  }
+
   return {
     async list(query: { page?: number; pageSize?: number; identifier?: string }) {
       const { page: at, pageSize, limit, offset } = page(query);
@@ -116,6 +149,22 @@ export function createSysConfigService(db: Kysely<DB>, now: () => number) {
     /** The ERP export's configuration (the default until an admin saves `erpConfig`). */
     async erpConfig(): Promise<ErpConfig> {
       return readErpConfig((await repo.findConfigByIdentifier(db, ERP_CONFIG_IDENTIFIER))?.value);
+    },
+
+    /** Saves the ERP form: the whole configuration, every tariff it names checked (404). */
+    async saveErpConfig(config: ErpConfig): Promise<ErpConfig> {
+      const ids = new Set([
+        ...(config.tariffId ? [config.tariffId] : []),
+        ...Object.values(config.tariffs ?? {}),
+      ]);
+      for (const id of ids) await checkTariff(id);
+      return changeErp(() => config);
+    },
+
+    /** Makes a tariff the plant's (erpConfig's tariffId), the rest of the configuration kept. */
+    async setPlantTariff(tariffId: number | null): Promise<number | null> {
+      if (tariffId !== null) await checkTariff(tariffId);
+      return (await changeErp((current) => ({ ...current, tariffId }))).tariffId ?? null;
     },
   };
 }

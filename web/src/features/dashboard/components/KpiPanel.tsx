@@ -1,6 +1,7 @@
 import { type Overview, SEVERITIES } from '@kilowatch/contract';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { SEVERITY_COLORS } from '../lib/state.ts';
 import styles from './dashboard.module.css';
 
@@ -54,7 +55,16 @@ export function KpiPanel({ overview }: { overview: Overview | undefined }) {
       <Kpi
         label={t('dashboard.kpi.costToday')}
         value={number(overview?.costToday, 2)}
-        note={overview && !overview.tariff ? t('dashboard.kpi.noTariff') : overview?.tariff?.name}
+        note={
+          overview && !overview.tariff ? (
+            // The plant's tariff is chosen on the tariff screen (设为全厂电价).
+            <Link to="/analysis/tariff" data-testid="kpi-no-tariff" className={styles.kpiLink}>
+              {t('dashboard.kpi.noTariff')}
+            </Link>
+          ) : (
+            overview?.tariff?.name
+          )
+        }
         testId="kpi-cost"
       />
       <div className={styles.kpi} data-testid="kpi-alarms">

@@ -14,6 +14,7 @@ import {
 import { CrudPage } from '../../../components/crud/CrudPage.tsx';
 import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
 import { toLogoConfig } from '../../../lib/logo.ts';
+import { ErpConfigForm } from './ErpConfigForm.tsx';
 import { LogoForm } from './LogoForm.tsx';
 import { WebhookHostsForm } from './WebhookHostsForm.tsx';
 
@@ -24,7 +25,7 @@ const isBuiltIn = (c: Pick<SysConfig, 'identifier'>) => c.identifier === SYSTEM_
 
 const truncate = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
-/** /sys_config (系统设置): the logo, the webhooks' allowed internal hosts, then every system config. `systemSetting` cannot be deleted. */
+/** /sys_config (系统设置): the logo, the webhooks' allowed internal hosts, the ERP export's form, then every system config. `systemSetting` cannot be deleted. */
 export function SysConfigScreen() {
   const { t } = useTranslation();
   const askDelete = useConfirmDelete();
@@ -58,6 +59,7 @@ export function SysConfigScreen() {
     <Flex vertical gap={16}>
       <LogoForm />
       <WebhookHostsForm />
+      <ErpConfigForm />
       <CrudPage<SysConfig, SysConfigInput>
         queryKey={keys.sysconfigs.all}
         title={t('system.config.title')}

@@ -1,6 +1,7 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { BAND_KINDS, type Tariff, type TariffVersion, versionOn } from '@kilowatch/contract';
 import {
+  Alert,
   Button,
   Card,
   Col,
@@ -20,8 +21,15 @@ import {
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDeleteTariff, useDeleteTariffVersion, useTariffs } from '../../../api/tariffs.ts';
+import {
+  useDeleteTariff,
+  useDeleteTariffVersion,
+  usePlantTariff,
+  useSetPlantTariff,
+  useTariffs,
+} from '../../../api/tariffs.ts';
 import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
+import { notify } from '../../../lib/notify.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { isAdmin, isGranted, useSession } from '../../../lib/session.ts';
 import { dayStrip } from '../lib/band-strip.ts';
@@ -64,13 +72,57 @@ function DayPreview({ tariff }: { tariff: Tariff }) {
   );
 }
 
+/** The plant's tariff is marked; another one can be made the plant's (or the plant left without). */
+function PlantTariffAction({
+  tariff,
+  isPlant,
+  canEdit,
+}: {
+  tariff: Tariff;
+  isPlant: boolean;
+  canEdit: boolean;
+}) {
+  const { t } = useTranslation();
+  const setPlant = useSetPlantTariff();
+  const choose = (id: number | null) =>
+    setPlant.mutate(id, {
+      onSuccess: () =>
+        notify.success(
+          id === null ? t('tariffs.plant.cleared') : t('tariffs.plant.set', { name: tariff.name }),
+        ),
+    });
+  return isPlant ? (
+    <Space>
+      <Tag color="blue" data-testid="plant-tariff-tag">
+        {t('tariffs.plant.tag')}
+      </Tag>
+      <Button size="small" disabled={!canEdit} loading={setPlant.isPending} onClick={() => choose(null)}>
+        {t('tariffs.plant.clear')}
+      </Button>
+    </Space>
+  ) : (
+    <Button
+      type="primary"
+      ghost
+      disabled={!canEdit}
+      loading={setPlant.isPending}
+      onClick={() => choose(tariff.id)}
+      data-testid="plant-tariff-set"
+    >
+      {t('tariffs.plant.make')}
+    </Button>
+  );
+}
+
 function TariffDetail({
   tariff,
+  isPlant,
   canEdit,
   onEdit,
   onVersion,
 }: {
   tariff: Tariff;
+  isPlant: boolean;
   canEdit: boolean;
   onEdit: () => void;
   onVersion: (target: VersionTarget) => void;
@@ -164,9 +216,12 @@ function TariffDetail({
         size="small"
         title={tariff.name}
         extra={
-          <Button icon={<EditOutlined />} disabled={!canEdit} onClick={onEdit}>
-            {t('crud.edit')}
-          </Button>
+          <Space wrap>
+            <PlantTariffAction tariff={tariff} isPlant={isPlant} canEdit={canEdit} />
+            <Button icon={<EditOutlined />} disabled={!canEdit} onClick={onEdit}>
+              {t('crud.edit')}
+            </Button>
+          </Space>
         }
       >
         <Descriptions size="small" column={2}>
@@ -215,6 +270,7 @@ export function TariffScreen() {
   const { t } = useTranslation();
   const askDelete = useConfirmDelete();
   const tariffs = useTariffs();
+  const plant = usePlantTariff();
   const remove = useDeleteTariff();
   const roles = useSession((s) => s.roles);
   const grants = useSession((s) => s.routes);
@@ -226,7 +282,10 @@ export function TariffScreen() {
   if (tariffs.isError) return <Result status="error" title={t('crud.loadFailed')} />;
   if (!tariffs.data) return <Spin />;
   const list = tariffs.data;
-  const tariff = list.find((x) => x.id === selected) ?? list[0];
+  const plantId = plant.data?.tariffId ?? null;
+  const tariff = list.find((x) => x.id === selected) ?? list.find((x) => x.id === plantId) ?? list[0];
+  // A plant that names a tariff since deleted has none, as the overview says.
+  const plantMissing = plant.isSuccess && list.length > 0 && !list.some((x) => x.id === plantId);
 
   const confirmDelete = (x: Tariff) =>
     askDelete({
@@ -235,7 +294,12 @@ export function TariffScreen() {
     });
 
   return (
-    <Row gutter={16}>
+    <Row gutter={[16, 16]}>
+      {plantMissing && (
+        <Col span={24}>
+          <Alert type="warning" showIcon title={t('tariffs.plant.none')} data-testid="plant-tariff-missing" />
+        </Col>
+      )}
       <Col xs={24} lg={6}>
         <Card
           size="small"
@@ -279,7 +343,15 @@ export function TariffScreen() {
                   />,
                 ]}
               >
-                <List.Item.Meta title={x.name} description={x.versions.at(-1)?.validFrom} />
+                <List.Item.Meta
+                  title={
+                    <Space size={4} wrap>
+                      {x.name}
+                      {x.id === plantId && <Tag color="blue">{t('tariffs.plant.tag')}</Tag>}
+                    </Space>
+                  }
+                  description={x.versions.at(-1)?.validFrom}
+                />
               </List.Item>
             )}
           />
@@ -289,6 +361,7 @@ export function TariffScreen() {
         {tariff ? (
           <TariffDetail
             tariff={tariff}
+            isPlant={tariff.id === plantId}
             canEdit={canEdit}
             onEdit={() => setEditing({ tariff })}
             onVersion={setVersion}

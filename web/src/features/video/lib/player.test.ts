@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { NO_SIGNAL_MS, type PlayerState, play } from './player.ts';
+import { diagnoseNetwork, NO_SIGNAL_MS, type PlayerState, play } from './player.ts';
 
 vi.mock('hls.js/light', () => ({
   default: { isSupported: () => false },
@@ -61,5 +61,21 @@ describe('player states', () => {
     expect(video.src).toBe('http://gw/a.m3u8');
     video.dispatchEvent(new Event('loadedmetadata'));
     expect(video.currentTime).toBe(4);
+  });
+});
+
+describe('diagnoseNetwork', () => {
+  it('tells CORS (the server answered a no-cors request) from nothing answering', async () => {
+    const answered = vi.fn(async () => new Response(null, { status: 200 }));
+    expect(await diagnoseNetwork('http://cam/live.m3u8', answered as unknown as typeof fetch)).toEqual({
+      key: 'cors',
+    });
+    expect(answered).toHaveBeenCalledWith('http://cam/live.m3u8', { mode: 'no-cors', cache: 'no-store' });
+    const refused = vi.fn(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    expect(await diagnoseNetwork('http://cam/live.m3u8', refused as unknown as typeof fetch)).toEqual({
+      key: 'unreachable',
+    });
   });
 });

@@ -10,7 +10,7 @@ import { offsetAt } from './recording.ts';
 
 export type PlayerError =
   | { key: 'http'; status: number }
-  | { key: 'network' | 'media' | 'unsupported' | 'whep' | 'noProgramDateTime' }
+  | { key: 'network' | 'cors' | 'unreachable' | 'media' | 'unsupported' | 'whep' | 'noProgramDateTime' }
   | { key: 'before' | 'after'; first: number; last: number };
 
 export type PlayerState =
@@ -24,6 +24,20 @@ export type Source =
   | { protocol: 'hls'; url: string; at?: number; offset?: number }
   | { protocol: 'webrtc'; url: string }
   | { protocol: 'file'; url: string; offset?: number };
+
+/**
+ * Why a stream address could not be read when the browser only says "network error" (it hides
+ * the difference on purpose): a no-cors request resolves, opaquely, when the server answered at
+ * all, so what stopped the player was CORS (the gateway sends no Access-Control-Allow-Origin for
+ * the console's origin); when that fails too, nothing answered: refused, unreachable or unknown
+ * host. HTTP errors (404…) have their status already and never come here.
+ */
+export async function diagnoseNetwork(url: string, fetchFn: typeof fetch = fetch): Promise<PlayerError> {
+  return fetchFn(url, { mode: 'no-cors', cache: 'no-store' }).then(
+    (): PlayerError => ({ key: 'cors' }),
+    (): PlayerError => ({ key: 'unreachable' }),
+  );
+}
 
 /** A tile whose picture has not moved for this long says "no signal". */
 export const NO_SIGNAL_MS = 8000;
@@ -131,8 +145,10 @@ function playHls(
   hls.on(Events.ERROR, (_event, data) => {
     if (!data.fatal) return;
     const status = data.response?.code;
-    if (data.type === ErrorTypes.NETWORK_ERROR) fail(status ? { key: 'http', status } : { key: 'network' });
-    else fail({ key: 'media' });
+    if (data.type === ErrorTypes.NETWORK_ERROR) {
+      if (status) fail({ key: 'http', status });
+      else void diagnoseNetwork(source.url).then(fail);
+    } else fail({ key: 'media' });
     hls.stopLoad();
   });
   hls.loadSource(source.url);
@@ -242,7 +258,9 @@ function playWhep(video: HTMLVideoElement, url: string, fail: (e: PlayerError) =
     session = location ? new URL(location, url).toString() : null;
     await pc.setRemoteDescription({ type: 'answer', sdp: await response.text() });
   })().catch((error: unknown) => {
-    if (!abort.signal.aborted) fail(error instanceof TypeError ? { key: 'network' } : { key: 'whep' });
+    if (abort.signal.aborted) return;
+    if (error instanceof TypeError) void diagnoseNetwork(url).then(fail);
+    else fail({ key: 'whep' });
   });
   return () => {
     abort.abort();

@@ -1,0 +1,246 @@
+/**
+ * The demo plant's history, written on its first start while the server already serves: the days
+ * before the first start, newest first, in bounded slices through the running server's telemetry
+ * store, each followed by a turn of the event loop, with the progress kept in a file so a restart
+ * resumes where it stopped (docs/demo-plant.md#history-on-the-first-start).
+ */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setImmediate as turn } from 'node:timers/promises';
+import type { DemoHistoryStatus } from '@kilowatch/contract';
+import type { Logger, PlantGenerator, SimThing, ThingModel } from '../simulator/index.ts';
+import type { Point, TelemetryStore } from '../telemetry/index.ts';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+/** Hours a counter cache advances between turns of the event loop while warming. */
+const WARM_HOURS = 500;
+/** Generated at once, forwards, then written backwards in slices: a day (≈ 12 MB for 120 things). */
+const BLOCK_MS = DAY;
+/** Days written before the first start: a month, for the bill, the comparisons and EnPI. */
+export const HISTORY_DAYS = 31;
+/**
+ * One sample a minute: the live 10 s would be 6 × the points, and a minute is what keeps every
+ * minute, hour and day bucket complete (the store's gap tolerance is at least a minute).
+ */
+export const HISTORY_STEP_MS = 60_000;
+/**
+ * Points per slice: one write, and the longest stretch the event loop is held by this work (its
+ * generation, the store's checks and sort): 5,000 held it under 60 ms on the 2-core VM at load 19,
+ * 10,000 up to 170 ms.
+ */
+export const HISTORY_SLICE_POINTS = 10_000;
+const FILE = 'demo-history.json';
+
+/**
+ * What the file keeps: the range planned at the first start and how far down it is written,
+ * [writtenFrom, end). It is written newest first (the last day's charts fill first), each slice
+ * just before what is already there, so the store's rollups of a late slice reach no further than
+ * the slice itself (a late point recomputes up to the next stored minute).
+ */
+interface HistoryPlan {
+  start: number;
+  end: number;
+  stepMs: number;
+  writtenFrom: number;
+  points: number;
+}
+
+/** The progress the console shows; `none` when this plant has no history to write. */
+export class HistoryProgress {
+  private status: DemoHistoryStatus = { state: 'none', percent: 0, from: null, to: null, points: 0 };
+  get(): DemoHistoryStatus {
+    return this.status;
+  }
+  set(status: DemoHistoryStatus): void {
+    this.status = status;
+  }
+}
+
+const readPlan = (dataDir: string): HistoryPlan | null => {
+  let text: string;
+  try {
+    text = readFileSync(join(dataDir, FILE), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  return JSON.parse(text) as HistoryPlan;
+};
+
+const writePlan = (dataDir: string, plan: HistoryPlan) => {
+  // Written aside and renamed, so a crash leaves the old progress or the new, never half a file.
+  const path = join(dataDir, FILE);
+  writeFileSync(`${path}.tmp`, JSON.stringify(plan));
+  renameSync(`${path}.tmp`, path);
+};
+
+const statusOf = (plan: HistoryPlan, state: DemoHistoryStatus['state']): DemoHistoryStatus => ({
+  state,
+  percent: Math.floor(((plan.end - plan.writtenFrom) / (plan.end - plan.start)) * 100),
+  from: plan.start,
+  to: plan.end,
+  points: plan.points,
+});
+
+/** What the history logs: its start and end, and a failure. */
+export type HistoryLogger = Logger & { error(obj: object, msg?: string): void };
+
+export interface HistoryOptions {
+  store: Pick<TelemetryStore, 'write'>;
+  /** RETENTION_RAW_DAYS: the store refuses points older than that, so the history starts after it. */
+  rawDays: number;
+  things: readonly SimThing[];
+  generator: PlantGenerator;
+  dataDir: string;
+  /** True when this start seeded the plant: the history is planned now, ending now. */
+  fresh: boolean;
+  progress: HistoryProgress;
+  now?: () => number;
+  days?: number;
+  stepMs?: number;
+  slicePoints?: number;
+  log?: HistoryLogger;
+}
+
+export interface HistoryRun {
+  /** Resolves when the history is written, or at once when there is none to write. */
+  done: Promise<void>;
+  /** Stops after the slice being written (its progress is kept). */
+  stop: () => Promise<void>;
+}
+
+/**
+ * Brings a model's counter caches to `ts` a few hundred hours at a time, a turn of the event loop
+ * between: from its installation that is a year or two of hours, and a transformer sums its loads'.
+ * The caches only run forwards, so each block (a day, written before the one after it) starts here.
+ */
+async function warm(generator: PlantGenerator, model: ThingModel, ts: number): Promise<void> {
+  const target = Math.floor(ts / HOUR);
+  for (let h = model.anchor + WARM_HOURS; h < target; h += WARM_HOURS) {
+    generator.counters(model, h * HOUR);
+    await turn();
+  }
+}
+
+/**
+ * Plans the history on a fresh plant, or resumes a plan a previous start left unfinished, and
+ * writes it in the background. A plant seeded before (or by `npm run backfill`) with no plan has
+ * nothing to do. Samples fall on the same grid as the live ticks and the backfill's, so a slice
+ * written twice (a restart between its write and the file) is replaced by identical values.
+ */
+export function startHistory(options: HistoryOptions): HistoryRun {
+  const now = options.now ?? Date.now;
+  const stepMs = options.stepMs ?? HISTORY_STEP_MS;
+  const { generator, store, things } = options;
+  // The store's own edge (whole minutes) plus a minute, so a slice is not refused while it is written.
+  const writableFrom = () => Math.ceil((now() - options.rawDays * DAY) / MINUTE) * MINUTE + MINUTE;
+  let plan = readPlan(options.dataDir);
+  if (!plan && options.fresh) {
+    const end = Math.floor(now() / stepMs) * stepMs;
+    const start =
+      Math.ceil(Math.max(end - (options.days ?? HISTORY_DAYS) * DAY, writableFrom()) / stepMs) * stepMs;
+    plan = { start, end, stepMs, writtenFrom: end, points: 0 };
+    writePlan(options.dataDir, plan);
+  }
+  const none = { done: Promise.resolve(), stop: async () => {} };
+  if (!plan || things.length === 0 || plan.end <= plan.start) return none;
+  if (plan.writtenFrom <= plan.start) {
+    options.progress.set(statusOf(plan, 'done'));
+    return none;
+  }
+
+  let stopped = false;
+  const current: HistoryPlan = plan;
+  const step = current.stepMs;
+  const models = things.map((t) => {
+    const model = generator.model(t);
+    // Indexes into the sample of the metrics written (those the thing's category declares).
+    const kept = model.metrics.flatMap((metric, i) =>
+      t.declared && !t.declared.includes(metric) ? [] : [i],
+    );
+    return { id: t.id, model, kept };
+  });
+  const series = models.reduce((n, m) => n + m.kept.length, 0);
+  const stepsPerSlice = Math.max(1, Math.floor((options.slicePoints ?? HISTORY_SLICE_POINTS) / series));
+  const stepsPerBlock = Math.max(stepsPerSlice, Math.floor(BLOCK_MS / step));
+  const out = new Float64Array(Math.max(1, ...models.map((m) => m.model.metrics.length)));
+  // One block's samples, step-major: block step i, series j at i * series + j; NaN when silent.
+  const block = new Float64Array(stepsPerBlock * series);
+  options.progress.set(statusOf(current, 'running'));
+  options.log?.info(
+    { from: new Date(current.start).toISOString(), to: new Date(current.end).toISOString() },
+    'demo plant history: writing in the background',
+  );
+
+  /** Samples [from, from + steps × step) into the block, forwards, a slice's worth per turn. */
+  const generate = async (from: number, steps: number) => {
+    for (const { model } of models) {
+      await warm(generator, model, from);
+      if (stopped) return;
+    }
+    for (let i = 0; i < steps; i++) {
+      let j = i * series;
+      for (const { model, kept } of models) {
+        const live = generator.sample(model, from + i * step, out);
+        for (const k of kept) block[j++] = live ? (out[k] as number) : Number.NaN;
+      }
+      if ((i + 1) % stepsPerSlice === 0) await turn();
+    }
+  };
+
+  /** The points of block steps [i0, i1), the block starting at `from`. */
+  const slice = (from: number, i0: number, i1: number): Point[] => {
+    const points: Point[] = [];
+    for (let i = i0; i < i1; i++) {
+      const ts = from + i * step;
+      let j = i * series;
+      for (const { id, model, kept } of models) {
+        for (const k of kept) {
+          const value = block[j++] as number;
+          if (!Number.isNaN(value))
+            points.push({ thingId: id, metric: model.metrics[k] as string, ts, value });
+        }
+      }
+    }
+    return points;
+  };
+
+  const done = (async () => {
+    // Stops at the retention's edge too: the live data may have moved it past the plan's start.
+    const floor = () => Math.max(current.start, Math.ceil(writableFrom() / step) * step);
+    while (!stopped && current.writtenFrom > floor()) {
+      const to = current.writtenFrom;
+      const steps = Math.min(stepsPerBlock, Math.ceil((to - floor()) / step));
+      const from = to - steps * step;
+      await generate(from, steps);
+      for (let i1 = steps; i1 > 0 && !stopped; i1 -= stepsPerSlice) {
+        const i0 = Math.max(0, i1 - stepsPerSlice);
+        const points = slice(from, i0, i1);
+        await store.write(points);
+        current.writtenFrom = from + i0 * step;
+        current.points += points.length;
+        writePlan(options.dataDir, current);
+        options.progress.set(statusOf(current, 'running'));
+        await turn();
+      }
+    }
+    if (stopped) return;
+    current.writtenFrom = current.start;
+    writePlan(options.dataDir, current);
+    options.progress.set(statusOf(current, 'done'));
+    options.log?.info({ points: current.points }, 'demo plant history: written');
+  })().catch((error: unknown) => {
+    options.progress.set(statusOf(current, 'failed'));
+    options.log?.error({ err: error }, 'demo plant history failed; the next start resumes it');
+  });
+
+  return {
+    done,
+    stop: async () => {
+      stopped = true;
+      await done;
+    },
+  };
+}
