@@ -101,10 +101,11 @@ test("the home view charts the root region's metrics", async ({ page }, testInfo
   expect(await cards.count()).toBeGreaterThanOrEqual(1);
   await expect(page.locator('.ant-empty')).toHaveCount(0);
   await expect(page.getByTestId('available-metrics')).toHaveCount(0);
-  // 总有功功率 is a line; 今日用电量 (EP, delta) a bar with the day's total in the header.
+  // 总有功功率 is a line; 用电量 (EP, delta) bars per hour with the day's total in the header.
   await expect(page.getByTestId('home-card-P').locator('canvas')).toBeVisible();
   const energy = page.getByTestId('home-card-EP');
   await expect(energy.locator('canvas')).toBeVisible();
-  await expect(energy.getByTestId('total')).toHaveText(/^\d+\.\d{2} kWh$/, { timeout: 20_000 });
+  await expect(energy).toContainText('每小时用电量');
+  await expect(energy.getByTestId('total')).toHaveText(/^今日用电量 [\d,]+\.\d{2} kWh$/, { timeout: 20_000 });
   await finalScreenshot(page, testInfo);
 });

@@ -13,15 +13,19 @@ import {
   ChartCard,
   type ChartMetric,
   formatWithUnit,
+  isConsumption,
   LineChart,
   MetricSettingsDialog,
+  perBucketName,
+  summarize,
+  todayName,
   useChartAbilities,
   useShownSeries,
   withUnit,
 } from '../../../components/charts/index.ts';
 import { CameraLink } from '../../../components/video/CameraLink.tsx';
 import { useResourceMetrics } from '../hooks/metrics.ts';
-import { useRealtimeSeries, useTickCabinets } from '../hooks/monitoring.ts';
+import { useRealtimeSeries, useTickCabinets, useTodayTotals } from '../hooks/monitoring.ts';
 import type { Selection } from '../lib/selection.ts';
 import { useSeqTicker } from '../lib/seq.ts';
 import { realtimeWindow } from '../lib/window.ts';
@@ -31,6 +35,7 @@ import { MonitorLayout } from './MonitorLayout.tsx';
 import { useMonitor } from './use-monitor.ts';
 
 const NO_CABINETS: Cabinet[] = [];
+const MINUTE_BUCKET = { groupByTime: 'minute', groupByInterval: 1 } as const;
 
 /**
  * /energy_monitor/realtime: the last 5 minutes of the selected resource's metrics, one chart per
@@ -138,6 +143,7 @@ function RealtimeCharts({
 }) {
   const { t } = useTranslation();
   const results = useRealtimeSeries(selection, metrics, seq, categoryId);
+  const totals = useTodayTotals(selection, metrics, seq, categoryId);
   if (!metrics.length) {
     return (
       <Card>
@@ -152,6 +158,7 @@ function RealtimeCharts({
           <RealtimeMetricCard
             metric={metric}
             answer={results[i]?.data}
+            today={totals[i]?.data}
             loading={results[i]?.isPending ?? true}
             window={seq ? realtimeWindow(seq) : undefined}
           />
@@ -164,40 +171,53 @@ function RealtimeCharts({
 function RealtimeMetricCard({
   metric,
   answer,
+  today,
   loading,
   window,
 }: {
   metric: ChartMetric;
   answer: QueryResult | undefined;
+  /** Today's consumption (consumption metrics only). */
+  today: QueryResult | undefined;
   loading: boolean;
   window: { start: number; end: number } | undefined;
 }) {
   const { t } = useTranslation();
+  const consumption = isConsumption(metric);
+  // A consumption's points are per minute: so is its name (the card's "today" is a figure of its own).
+  const name = consumption ? perBucketName(t, metric.name, MINUTE_BUCKET) : metric.name;
   const series = useMemo(
     () =>
       buildSeries(answer?.result ?? [], {
-        name: metric.name,
+        name,
         aggregator: metric.aggregator,
         color: metric.color,
         unit: metric.unit,
         totalName: t('charts.total'),
         counter: metric.cumulative,
       }),
-    [answer, metric, t],
+    [answer, metric, name, t],
   );
   const shown = useShownSeries(series);
   const main = series[0]?.points ?? [];
   const latest = [...main].reverse().find((p) => p.value !== null)?.value ?? null;
+  const total = consumption ? summarize(today?.result ?? [], 'sum') : null;
   return (
     <ChartCard
       data-testid={`realtime-${metric.identifier}`}
-      title={withUnit(metric.name, metric.unit)}
+      title={withUnit(name, metric.unit)}
       series={shown}
       timeZone={answer?.timeZone}
       extra={
-        <Typography.Text strong data-testid="latest">
-          {formatWithUnit(latest, metric.unit)}
-        </Typography.Text>
+        consumption ? (
+          <Typography.Text data-testid="today">
+            {todayName(t, metric.name)} <strong>{formatWithUnit(total, metric.unit)}</strong>
+          </Typography.Text>
+        ) : (
+          <Typography.Text strong data-testid="latest">
+            {formatWithUnit(latest, metric.unit)}
+          </Typography.Text>
+        )
       }
     >
       <LineChart
