@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAlarmTemplates, useSaveAlarmRule } from '../../../api/alarms.ts';
 import { useCategoryAbilities, useCategoryOptions } from '../../../api/things.ts';
+import { validValues } from '../../../lib/form.ts';
 import { notify } from '../../../lib/notify.ts';
 import {
   CONDITION_KINDS,
@@ -75,12 +76,7 @@ export function RuleDialog({
   const allValues = (): RuleFormValues => ({ ...EMPTY_RULE, ...form.getFieldsValue(true) });
 
   async function validate() {
-    try {
-      await form.validateFields();
-      return inputOf(allValues());
-    } catch {
-      return null;
-    }
+    return (await validValues(form)) ? inputOf(allValues()) : null;
   }
 
   return (
