@@ -28,11 +28,14 @@ export function RuleDialog({
   open,
   rule,
   onClose,
+  onCreated,
 }: {
   open: boolean;
   /** The rule to edit; null to create one. */
   rule: AlarmRule | null;
   onClose: () => void;
+  /** A new rule was saved (disabled, watching nothing): the caller guides the next steps. */
+  onCreated?: (rule: AlarmRule) => void;
 }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<RuleFormValues>();
@@ -99,9 +102,10 @@ export function RuleDialog({
           save.mutate(
             { id: rule?.id ?? null, input: inputOf(allValues()) },
             {
-              onSuccess: () => {
+              onSuccess: (saved) => {
                 notify.success(t(rule ? 'toast.updated' : 'toast.created'));
                 onClose();
+                if (!rule) onCreated?.(saved);
               },
             },
           )
