@@ -54,6 +54,7 @@ export function KpiPanel({ overview }: { overview: Overview | undefined }) {
       <Kpi
         label={t('dashboard.kpi.costToday')}
         value={number(overview?.costToday, 2)}
+        unit={t('dashboard.kpi.currency')}
         note={overview && !overview.tariff ? t('dashboard.kpi.noTariff') : overview?.tariff?.name}
         testId="kpi-cost"
       />

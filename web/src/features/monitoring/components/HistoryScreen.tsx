@@ -28,6 +28,7 @@ import {
   type ChartSeries,
   ExportMenu,
   type ExportSource,
+  formatReading,
   formatValue,
   groupPoints,
   isConsumption,
@@ -250,7 +251,7 @@ function CounterStrip({
             <Col key={c.identifier} xs={12} md={6}>
               <Statistic
                 title={c.name}
-                value={formatValue(summarize(points, c.aggregator))}
+                value={formatReading(summarize(points, c.aggregator), c.unit)}
                 suffix={c.unit}
                 data-testid={`counter-${c.identifier}`}
               />
