@@ -253,8 +253,13 @@ export function AlarmHistoryScreen() {
             </Tag>
           </Form.Item>
         )}
-        <Form.Item name="range" label={t('alarms.history.range')}>
-          <DatePicker.RangePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" />
+        {/* At phone width the range shrinks to the screen instead of running off it. */}
+        <Form.Item name="range" label={t('alarms.history.range')} style={{ maxWidth: '100%' }}>
+          <DatePicker.RangePicker
+            showTime={{ format: 'HH:mm' }}
+            format="YYYY-MM-DD HH:mm"
+            style={{ width: 360, maxWidth: '100%' }}
+          />
         </Form.Item>
         <Form.Item>
           <Space>

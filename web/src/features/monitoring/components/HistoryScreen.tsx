@@ -150,6 +150,7 @@ export default function HistoryScreen() {
               <DatePicker.RangePicker
                 showTime={{ format: 'HH:mm' }}
                 format="YYYY-MM-DD HH:mm"
+                style={{ width: 360, maxWidth: '100%' }}
                 aria-label={t('monitoring.history.range')}
                 value={
                   window.kind === 'range'
