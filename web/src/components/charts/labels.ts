@@ -1,6 +1,6 @@
 import type { GroupByTime } from '@kilowatch/contract';
 import type { TFunction } from 'i18next';
-import { isCounterSeries } from './series.ts';
+import { type ChartSeries, isCounterSeries } from './series.ts';
 
 /**
  * What a number is, said in its label: a consumption per bucket is named per bucket
@@ -30,3 +30,19 @@ export function perBucketName(t: TFunction, name: string, bucket: BucketSpec): s
 
 /** The name of a metric's total over the plant's current day: `今日用电量`. */
 export const todayName = (t: TFunction, name: string): string => t('charts.label.today', { name });
+
+/**
+ * A consumption's last bucket, still running, holds a part of its period: drawn beside full
+ * buckets it reads as a sudden drop (a "cliff"). Line charts of consumption leave it out and
+ * say so (`left`); bars keep it, pale, as a bucket of its own.
+ */
+export function leaveOutRunning(series: readonly ChartSeries[]): { series: ChartSeries[]; left: boolean } {
+  let left = false;
+  const out = series.map((s) => {
+    const last = s.points.at(-1);
+    if (!s.counter || !last || last.complete) return s;
+    left = true;
+    return { ...s, points: s.points.slice(0, -1) };
+  });
+  return { series: out, left };
+}

@@ -15,6 +15,7 @@ import {
   formatWithUnit,
   isConsumption,
   LineChart,
+  leaveOutRunning,
   MetricSettingsDialog,
   perBucketName,
   summarize,
@@ -198,7 +199,8 @@ function RealtimeMetricCard({
       }),
     [answer, metric, name, t],
   );
-  const shown = useShownSeries(series);
+  const drawn = useMemo(() => leaveOutRunning(series), [series]);
+  const shown = useShownSeries(drawn.series);
   const main = series[0]?.points ?? [];
   const latest = [...main].reverse().find((p) => p.value !== null)?.value ?? null;
   const total = consumption ? summarize(today?.result ?? [], 'sum') : null;
@@ -227,6 +229,11 @@ function RealtimeMetricCard({
         window={window}
         incompleteLabel={t('charts.incomplete')}
       />
+      {drawn.left && (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="running-left-out">
+          {t('charts.runningLeftOut')}
+        </Typography.Text>
+      )}
     </ChartCard>
   );
 }
