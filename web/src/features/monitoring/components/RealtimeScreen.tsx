@@ -155,7 +155,7 @@ function RealtimeCharts({
   return (
     <Row gutter={[16, 16]}>
       {metrics.map((metric, i) => (
-        <Col key={metric.identifier} xs={24} md={12} xxl={8}>
+        <Col key={metric.identifier} xs={24} md={12}>
           <RealtimeMetricCard
             metric={metric}
             answer={results[i]?.data}
