@@ -233,6 +233,12 @@ export const AlarmHistoryItem = Type.Object({
   thingId: Type.Integer(),
   thingName: Type.String(),
   ability: Type.String(),
+  /** The ability's name in the thing's category (有功功率); absent when the category has none by that identifier. */
+  abilityName: Type.Optional(Type.String()),
+  /** The ability's unit (kW, ℃); absent as above. */
+  unit: Type.Optional(Type.String()),
+  /** For an enum ability, the name of the state the value stands for (故障 for "2"). */
+  valueName: Type.Optional(Type.String()),
   severity: Type.Enum(SEVERITIES),
   message: Type.String(),
   value: Type.String(),

@@ -16,6 +16,7 @@ export * from './filter-groups.ts';
 export * from './health.ts';
 export * from './ingest.ts';
 export * from './metric-configs.ts';
+export * from './natural.ts';
 export * from './query.ts';
 export * from './regions.ts';
 export * from './report-schedules.ts';

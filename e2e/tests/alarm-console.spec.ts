@@ -77,6 +77,9 @@ test('rules, monitors on a region, maintenance windows and notification channels
   await ruleDialog.locator('input[data-testid="rule-value"], [data-testid="rule-value"] input').fill('45');
   await confirmButton(ruleDialog).click();
   await expect(toast(page, '创建成功')).toBeVisible();
+  // The guide says what a new rule still needs; here the table's switch and apply button do it.
+  await expect(page.getByTestId('rule-guide-apply')).toBeVisible();
+  await page.getByTestId('rule-guide-close').click();
 
   await page.getByTestId('rule-search').locator('input').fill(names.rule);
   await page.getByTestId('rule-search').locator('input').press('Enter');

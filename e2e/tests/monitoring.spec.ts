@@ -85,9 +85,12 @@ test('the realtime view shows live values of a power meter that change with the 
   // 10 s samples over an hour: about 360 points (a simulated silent spell may take a few), far
   // more than the live minutes since the server started.
   expect(Number(/\d+/.exec(total)?.[0])).toBeGreaterThan(200);
-  // The table starts near the window's start: the backfilled past, not only live data.
+  // Newest first (issue 21): the table starts at the window's end; the count above shows the
+  // backfilled past is there too.
   const first = Date.parse((await rows.first().locator('td').first().innerText()).replace(' ', 'T'));
-  expect(first - from).toBeLessThan(20 * 60_000);
+  expect(to - first).toBeLessThan(2 * 60_000);
+  expect(first).toBeGreaterThan(from);
+  await expect(tableCard.getByTestId('history-legend')).toContainText('最新的在前');
   await finalScreenshot(page, testInfo, 'history');
 });
 
@@ -101,10 +104,11 @@ test("the home view charts the root region's metrics", async ({ page }, testInfo
   expect(await cards.count()).toBeGreaterThanOrEqual(1);
   await expect(page.locator('.ant-empty')).toHaveCount(0);
   await expect(page.getByTestId('available-metrics')).toHaveCount(0);
-  // 总有功功率 is a line; 今日用电量 (EP, delta) a bar with the day's total in the header.
+  // 总有功功率 is a line; 用电量 (EP, delta) bars per hour with the day's total in the header.
   await expect(page.getByTestId('home-card-P').locator('canvas')).toBeVisible();
   const energy = page.getByTestId('home-card-EP');
   await expect(energy.locator('canvas')).toBeVisible();
-  await expect(energy.getByTestId('total')).toHaveText(/^\d+\.\d{2} kWh$/, { timeout: 20_000 });
+  await expect(energy).toContainText('每小时用电量');
+  await expect(energy.getByTestId('total')).toHaveText(/^今日用电量 [\d,]+\.\d{2} kWh$/, { timeout: 20_000 });
   await finalScreenshot(page, testInfo);
 });

@@ -44,6 +44,7 @@ export interface DemoServices {
 /**
  * The home view's charts: the root region's metric configs. Regions sum additive metrics over all
  * their things (so P adds meters and compressors; transformers report Pin) and average the others.
+ * Consumption is named without a period: each screen says whose it shows (今日…, 每分钟…).
  */
 export const HOME_CONFIGS: MetricConfigPatch['configs'] = [
   {
@@ -56,7 +57,7 @@ export const HOME_CONFIGS: MetricConfigPatch['configs'] = [
   },
   {
     metricIdentifier: 'EP',
-    name: '今日用电量',
+    name: '用电量',
     enabled: true,
     aggregator: 'sum',
     function: 'delta',
@@ -64,7 +65,7 @@ export const HOME_CONFIGS: MetricConfigPatch['configs'] = [
   },
   {
     metricIdentifier: 'total',
-    name: '今日用水量',
+    name: '用水量',
     enabled: true,
     aggregator: 'sum',
     function: 'delta',
@@ -72,7 +73,7 @@ export const HOME_CONFIGS: MetricConfigPatch['configs'] = [
   },
   {
     metricIdentifier: 'gasTotal',
-    name: '今日用气量',
+    name: '用气量',
     enabled: true,
     aggregator: 'sum',
     function: 'delta',

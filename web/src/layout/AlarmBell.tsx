@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { REMOVE_WARN_EVENT, useBellAlarms } from '../api/alarms.ts';
 import { keys } from '../api/keys.ts';
+import { alarmValueText } from '../lib/alarm-value.ts';
 import { formatPlantTime } from '../lib/plant-calendar.ts';
 import { AlarmSound, type AlarmSoundOptions } from './alarm-sound.ts';
 import { type BellMute, muteAfter, muteOver } from './bell-mute.ts';
@@ -112,6 +113,9 @@ export function AlarmBell({ sound: soundOptions }: { sound?: AlarmSoundOptions }
                 <span className={styles.bellItemTitle}>
                   <span className={styles.bellType}>{t(`alarmBell.resourceType.${a.resourceType}`)}</span>
                   {cutName(a.resourceName)} · {cutName(a.ruleName)}
+                </span>
+                <span className={styles.bellItemValue} data-testid="alarm-bell-value">
+                  {alarmValueText(a)}
                 </span>
                 <span className={styles.bellItemTime}>{formatPlantTime(a.alarmAt)}</span>
               </button>

@@ -16,15 +16,18 @@ export function SidebarMenu({ collapsed }: { collapsed: boolean }) {
   const grants = useSession((s) => s.routes);
 
   const items = useMemo(() => {
+    // A name longer than the sidebar (English "Device management") is cut with an ellipsis:
+    // the whole name shows on hover.
+    const label = (r: ConsoleRoute) => <span title={t(r.titleKey)}>{t(r.titleKey)}</span>;
     const toItem = (r: ConsoleRoute): Item =>
       r.children
         ? {
             key: r.path,
             icon: r.icon && MENU_ICONS[r.icon],
-            label: t(r.titleKey),
+            label: label(r),
             children: r.children.map(toItem),
           }
-        : { key: r.path, icon: r.icon && MENU_ICONS[r.icon], label: t(r.titleKey) };
+        : { key: r.path, icon: r.icon && MENU_ICONS[r.icon], label: label(r) };
     return menuFor((_, route) => canAccessRoute(roles, grants, route)).map(toItem);
   }, [roles, grants, t]);
 

@@ -1,19 +1,54 @@
-import { CloseOutlined } from '@ant-design/icons';
-import { Dropdown, type MenuProps } from 'antd';
-import { useEffect, useState } from 'react';
+import { CloseOutlined, DownOutlined, LeftOutlined, RightOutlined } from '@ant-design/icons';
+import { Button, Dropdown, type MenuProps } from 'antd';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { findRoute } from '../config/routes.ts';
 import { nextPathAfterClosing, useUi, type VisitedView } from '../lib/ui-store.ts';
 import styles from './layout.module.css';
 
-/** Visited views as tabs; right-click offers refresh, close, close others, close all (spec §2). */
+/**
+ * Visited views as tabs; right-click offers refresh, close, close others, close all (spec §2).
+ * When they overflow, the active tab is scrolled into view, arrows scroll the strip and a menu
+ * lists every open view.
+ */
 export function TabStrip() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
   const views = useUi((s) => s.visitedViews);
   const [menuFor, setMenuFor] = useState<VisitedView | null>(null);
+  const strip = useRef<HTMLDivElement>(null);
+  const [overflow, setOverflow] = useState({ left: false, right: false });
+
+  const measure = useCallback(() => {
+    const el = strip.current;
+    if (!el) return;
+    const left = el.scrollLeft > 1;
+    const right = el.scrollLeft + el.clientWidth < el.scrollWidth - 1;
+    setOverflow((o) => (o.left === left && o.right === right ? o : { left, right }));
+  }, []);
+
+  useEffect(() => {
+    const el = strip.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [measure]);
+
+  // The active tab comes into view whenever the view or the set of tabs changes.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: views.length stands for the tabs' layout
+  useLayoutEffect(() => {
+    const active = strip.current?.querySelector<HTMLElement>('[aria-current="page"]');
+    active?.parentElement?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+    measure();
+  }, [location.pathname, views.length, measure]);
+
+  const scrollBy = (direction: 1 | -1) => {
+    const el = strip.current;
+    el?.scrollBy?.({ left: direction * el.clientWidth * 0.8, behavior: 'smooth' });
+  };
 
   useEffect(() => {
     const route = findRoute(location.pathname);
@@ -57,47 +92,89 @@ export function TabStrip() {
   // A row of links with their own close buttons (not antd's closable Tag, a tab with a button
   // inside it): each control is reachable and named on its own; the current view is aria-current.
   return (
-    <nav className={styles.tabs} data-testid="tab-strip" aria-label={t('tabs.label')}>
-      {views.map((view) => (
+    <nav className={styles.tabBar} data-testid="tab-strip" aria-label={t('tabs.label')}>
+      {overflow.left && (
+        <Button
+          type="text"
+          size="small"
+          icon={<LeftOutlined />}
+          aria-label={t('tabs.scrollLeft')}
+          onClick={() => scrollBy(-1)}
+        />
+      )}
+      <div className={styles.tabs} ref={strip} onScroll={measure}>
+        {views.map((view) => (
+          <Dropdown
+            key={view.path}
+            trigger={['contextMenu']}
+            open={menuFor?.path === view.path}
+            onOpenChange={(open) => setMenuFor(open ? view : null)}
+            menu={{
+              items,
+              onClick: ({ key }) => {
+                setMenuFor(null);
+                onMenu(view, key);
+              },
+            }}
+          >
+            <span
+              data-testid="tab"
+              data-path={view.path}
+              className={`${styles.tab} ${isActive(view) ? styles.tabActive : ''}`}
+            >
+              <a
+                href={`#${view.fullPath}`}
+                aria-current={isActive(view) ? 'page' : undefined}
+                onClick={(e) => {
+                  e.preventDefault();
+                  navigate(view.fullPath);
+                }}
+              >
+                {t(view.titleKey)}
+              </a>
+              <button
+                type="button"
+                className={styles.tabClose}
+                aria-label={t('tabs.closeNamed', { name: t(view.titleKey) })}
+                onClick={() => close(view)}
+              >
+                <CloseOutlined />
+              </button>
+            </span>
+          </Dropdown>
+        ))}
+      </div>
+      {overflow.right && (
+        <Button
+          type="text"
+          size="small"
+          icon={<RightOutlined />}
+          aria-label={t('tabs.scrollRight')}
+          onClick={() => scrollBy(1)}
+        />
+      )}
+      {views.length > 1 && (
         <Dropdown
-          key={view.path}
-          trigger={['contextMenu']}
-          open={menuFor?.path === view.path}
-          onOpenChange={(open) => setMenuFor(open ? view : null)}
+          trigger={['click']}
           menu={{
-            items,
+            items: views.map((v) => ({ key: v.path, label: t(v.titleKey) })),
+            selectable: true,
+            selectedKeys: [location.pathname],
             onClick: ({ key }) => {
-              setMenuFor(null);
-              onMenu(view, key);
+              const view = views.find((v) => v.path === key);
+              if (view) navigate(view.fullPath);
             },
           }}
         >
-          <span
-            data-testid="tab"
-            data-path={view.path}
-            className={`${styles.tab} ${isActive(view) ? styles.tabActive : ''}`}
-          >
-            <a
-              href={`#${view.fullPath}`}
-              aria-current={isActive(view) ? 'page' : undefined}
-              onClick={(e) => {
-                e.preventDefault();
-                navigate(view.fullPath);
-              }}
-            >
-              {t(view.titleKey)}
-            </a>
-            <button
-              type="button"
-              className={styles.tabClose}
-              aria-label={t('tabs.closeNamed', { name: t(view.titleKey) })}
-              onClick={() => close(view)}
-            >
-              <CloseOutlined />
-            </button>
-          </span>
+          <Button
+            type="text"
+            size="small"
+            icon={<DownOutlined />}
+            aria-label={t('tabs.all')}
+            data-testid="tab-all"
+          />
         </Dropdown>
-      ))}
+      )}
     </nav>
   );
 }

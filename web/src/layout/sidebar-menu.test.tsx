@@ -31,4 +31,14 @@ describe('<SidebarMenu> with route grants', () => {
     expect(screen.queryByText('设备管理')).toBeNull();
     expect(screen.getByText('区域管理')).toBeTruthy();
   });
+
+  it('names every entry in full on hover, for names longer than the sidebar', () => {
+    useSession.setState({ roles: ['admin'], routes: [] });
+    render(
+      <MemoryRouter initialEntries={['/home']}>
+        <SidebarMenu collapsed={false} />
+      </MemoryRouter>,
+    );
+    expect(screen.getByText('设备管理').getAttribute('title')).toBe('设备管理');
+  });
 });

@@ -107,6 +107,11 @@ describe.each(dialects())('alarm centre on %s', (dialect) => {
       ['region', '一车间', m1!.name],
     ]);
     expect(ringing.list.map((a) => a.message)).toEqual([`${m2!.name} 功率 90 kW`, `${m1!.name} 功率 95 kW`]);
+    // The value is read with its ability's name and unit (issue 21: "P 25.12" said neither).
+    expect(ringing.list.map((a) => [a.ability, a.abilityName, a.value, a.unit])).toEqual([
+      ['P', '有功功率', '90', 'kW'],
+      ['P', '有功功率', '95', 'kW'],
+    ]);
     const [first] = ringing.list;
 
     // A device added to the region later is covered.

@@ -94,6 +94,13 @@ export interface Actor {
   username: string;
 }
 
+/** An ability as an alarm's value is read: its name, unit and the names of its states. */
+interface AbilityLabel {
+  name: string;
+  unit: string;
+  states: ReadonlyMap<string, string>;
+}
+
 const notFound = () => new AppError('NOT_FOUND', 404);
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -203,7 +210,7 @@ export function createAlarmsService(deps: AlarmsDeps) {
       throw new AppError('UNPROCESSABLE', 422, { id: categoryId }, { message: 'alarm.categoryUnknown' });
   }
 
-  function historyOut(r: repo.HistoryRecord, ability: string): AlarmHistoryItem {
+  function historyOut(r: repo.HistoryRecord, ability: string, label?: AbilityLabel): AlarmHistoryItem {
     const at = now();
     return {
       id: r.id,
@@ -216,6 +223,13 @@ export function createAlarmsService(deps: AlarmsDeps) {
       thingId: r.thingId,
       thingName: r.thingName,
       ability,
+      ...(label
+        ? {
+            abilityName: label.name,
+            unit: label.unit,
+            ...(label.states.get(r.value) ? { valueName: label.states.get(r.value) } : {}),
+          }
+        : {}),
       severity: r.severity,
       message: r.message,
       value: r.value,
@@ -228,14 +242,46 @@ export function createAlarmsService(deps: AlarmsDeps) {
     };
   }
 
-  /** The watched ability of each alarm's rule (history keeps names, not the rule's ability). */
+  /**
+   * The watched ability of each alarm's rule (history keeps names, not the rule's ability), with
+   * its name, unit and state names in the thing's category: a value reads "有功功率 25.12 kW".
+   */
   async function describe(records: readonly repo.HistoryRecord[]): Promise<AlarmHistoryItem[]> {
-    const abilities = new Map<number, string>();
+    const rules = new Map<number, { ability: string; categoryId: number | null }>();
+    const thingCategories = new Map<number, number | undefined>();
+    const categoryAbilities = new Map<number, Promise<CategoryAbility[]>>();
+    const labels: (AbilityLabel | undefined)[] = [];
     for (const r of records) {
-      if (!abilities.has(r.ruleId))
-        abilities.set(r.ruleId, (await repo.findRule(db, r.ruleId))?.ability ?? '');
+      if (!rules.has(r.ruleId)) {
+        const rule = await repo.findRule(db, r.ruleId);
+        rules.set(r.ruleId, { ability: rule?.ability ?? '', categoryId: rule?.categoryId ?? null });
+      }
+      const rule = rules.get(r.ruleId)!;
+      let categoryId = rule.categoryId ?? thingCategories.get(r.thingId);
+      if (categoryId === undefined && !thingCategories.has(r.thingId)) {
+        const selected = await catalog.select({ resourceType: 'thing', id: r.thingId }).catch(() => null);
+        categoryId = selected?.things[0]?.categoryId;
+        thingCategories.set(r.thingId, categoryId);
+      }
+      if (categoryId === undefined) {
+        labels.push(undefined);
+        continue;
+      }
+      let abilities = categoryAbilities.get(categoryId);
+      if (!abilities) {
+        abilities = catalog.categoryAbilities(categoryId);
+        categoryAbilities.set(categoryId, abilities);
+      }
+      const found = (await abilities).find((a) => a.identifier === rule.ability);
+      labels.push(
+        found && {
+          name: found.name,
+          unit: found.unit,
+          states: new Map(found.enumOptions.map((o) => [o.value, o.label])),
+        },
+      );
     }
-    return records.map((r) => historyOut(r, abilities.get(r.ruleId) ?? ''));
+    return records.map((r, i) => historyOut(r, rules.get(r.ruleId)?.ability ?? '', labels[i]));
   }
 
   async function getAlarm(id: number): Promise<AlarmDetail> {

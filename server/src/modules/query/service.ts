@@ -6,6 +6,7 @@ import {
   type EffectiveAbility,
   type MetricQuery,
   MISSING_NAMES_MAX,
+  naturalCompare,
   type QueryAggregator,
   type QueryResult,
   type ResourceType,
@@ -163,29 +164,32 @@ export function createQueryService(deps: QueryDeps) {
         successor: query.successor,
       });
       const at = now();
-      return things.map((t) => {
-        const attrMap: Cabinet['attrMap'] = {};
-        let newest: number | null = null;
-        for (const [ability, latest] of latestOf(t.id, abilities.get(t.id) ?? [])) {
-          attrMap[ability.identifier] = {
-            name: ability.name,
-            unit: ability.unit,
-            value: latest?.value ?? null,
-            ts: latest?.ts ?? null,
+      // Devices as counted (1#, 2#, … 10#), whatever order they were bound in.
+      return [...things]
+        .sort((a, b) => naturalCompare(a.name, b.name) || a.id - b.id)
+        .map((t) => {
+          const attrMap: Cabinet['attrMap'] = {};
+          let newest: number | null = null;
+          for (const [ability, latest] of latestOf(t.id, abilities.get(t.id) ?? [])) {
+            attrMap[ability.identifier] = {
+              name: ability.name,
+              unit: ability.unit,
+              value: latest?.value ?? null,
+              ts: latest?.ts ?? null,
+            };
+            if (latest && (newest === null || latest.ts > newest)) newest = latest.ts;
+          }
+          return {
+            thingId: t.id,
+            identifier: t.identifier,
+            name: t.name,
+            description: t.description,
+            categoryId: t.categoryId,
+            setting: t.setting,
+            attrMap,
+            lastSeenAgo: newest === null ? null : Math.max(0, Math.round((at - newest) / 1000)),
           };
-          if (latest && (newest === null || latest.ts > newest)) newest = latest.ts;
-        }
-        return {
-          thingId: t.id,
-          identifier: t.identifier,
-          name: t.name,
-          description: t.description,
-          categoryId: t.categoryId,
-          setting: t.setting,
-          attrMap,
-          lastSeenAgo: newest === null ? null : Math.max(0, Math.round((at - newest) / 1000)),
-        };
-      });
+        });
     },
   };
 

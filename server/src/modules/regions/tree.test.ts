@@ -40,6 +40,15 @@ describe('buildTree', () => {
       children: [],
     });
   });
+
+  it('orders numbered devices as counted: 1#, 2#, … 10#', () => {
+    const names = ['10#空压机', '2#空压机', '1#空压机', '11#空压机'];
+    const [root] = buildTree(
+      [r(1, null)],
+      names.map((name, i) => ({ regionId: 1, thingId: 20 + i, name, description: '' })),
+    );
+    expect(root?.children.map((n) => n.name)).toEqual(['1#空压机', '2#空压机', '10#空压机', '11#空压机']);
+  });
 });
 
 describe('applyOrder', () => {

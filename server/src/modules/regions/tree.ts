@@ -1,4 +1,4 @@
-import { REGION_MAX_DEPTH, type RegionNode, type RegionOrder } from '@kilowatch/contract';
+import { naturalCompare, REGION_MAX_DEPTH, type RegionNode, type RegionOrder } from '@kilowatch/contract';
 
 /** A region as the tree logic sees it. */
 export interface RegionRecord {
@@ -22,7 +22,7 @@ const bySortThenId = (a: RegionRecord, b: RegionRecord) => a.sort - b.sort || a.
 /**
  * The region forest: roots first, siblings by `sort` then id, each node with the ids of its
  * ancestors (`dimensions`, root → parent) and its `level` (root 1). Thing leaves, when given,
- * follow a region's sub-regions, ordered by name. A region whose parent is missing is a root.
+ * follow a region's sub-regions, ordered by name as counted (1#, 2#, … 10#). A region whose parent is missing is a root.
  */
 export function buildTree(regions: RegionRecord[], leaves: ThingLeaf[] = []): RegionNode[] {
   const ids = new Set(regions.map((r) => r.id));
@@ -34,7 +34,7 @@ export function buildTree(regions: RegionRecord[], leaves: ThingLeaf[] = []): Re
     childrenOf.set(parent, list);
   }
   const leavesOf = new Map<number, ThingLeaf[]>();
-  for (const leaf of [...leaves].sort((a, b) => a.name.localeCompare(b.name) || a.thingId - b.thingId)) {
+  for (const leaf of [...leaves].sort((a, b) => naturalCompare(a.name, b.name) || a.thingId - b.thingId)) {
     const list = leavesOf.get(leaf.regionId) ?? [];
     list.push(leaf);
     leavesOf.set(leaf.regionId, list);

@@ -10,6 +10,7 @@ export * from './ChartCard.tsx';
 export * from './Charts.tsx';
 export * from './export/ExportMenu.tsx';
 export * from './export/sheet.ts';
+export * from './labels.ts';
 export * from './MetricSettingsDialog.tsx';
 export * from './metrics.ts';
 export * from './options.ts';

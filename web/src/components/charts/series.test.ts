@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildSeries,
   chunk,
+  formatReading,
   formatValue,
   formatWithUnit,
   groupPoints,
@@ -205,5 +206,14 @@ describe('chunk and seriesTable', () => {
     expect(rows.map((r) => r.key)).toEqual([1, 2]);
     expect(rows[0]!.values.A).toBeUndefined();
     expect(rows[1]!.values.A?.value).toBe(1);
+  });
+});
+
+describe('formatReading', () => {
+  it('writes counts whole with thousands separators and measures with 2 decimals', () => {
+    expect(formatReading(61918, '次')).toBe('61,918');
+    expect(formatReading(12.5, 'kW')).toBe('12.50');
+    expect(formatReading(3.5, '次')).toBe('3.50');
+    expect(formatReading(null, '次')).toBe('-');
   });
 });

@@ -35,6 +35,26 @@ export function formatValue(value: unknown, decimals: number = SERIES_DECIMALS):
   return String(value);
 }
 
+/** Units of things counted, not measured: their values are whole numbers. */
+const COUNT_UNITS = new Set(['次', '件', '个', '台', 'times', 'pcs']);
+
+/**
+ * A reading as people read it: counts (启动次数 in 次, 产量 in 件) whole, with thousands
+ * separators; measures with the spec's 2 decimals. Strings pass through, empty values are '-'.
+ * @example formatReading(61918, '次') // '61,918'
+ * @example formatReading(3.14159, 'kW') // '3.14'
+ */
+export function formatReading(value: unknown, unit?: string | null): string {
+  if (
+    typeof value === 'number' &&
+    Number.isFinite(value) &&
+    COUNT_UNITS.has(unit ?? '') &&
+    Number.isInteger(value)
+  )
+    return value.toLocaleString('en-US');
+  return formatValue(value);
+}
+
 /** A value with its unit: `12.30 kW`. */
 export const formatWithUnit = (value: unknown, unit?: string | null): string => {
   const text = formatValue(value);

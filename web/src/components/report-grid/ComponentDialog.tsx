@@ -15,6 +15,7 @@ import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRegionTree } from '../../api/regions.ts';
 import { useCategories, useCategoryAbilities, useThingsOfCategory } from '../../api/things.ts';
+import { validValues } from '../../lib/form.ts';
 
 /** The board's device tiles: a region's devices with their values now, no statistics. */
 const TILES = 'devices';
@@ -129,7 +130,8 @@ export function ComponentDialog<T extends string = ChartType>({
   };
 
   const submit = async () => {
-    const v = await form.validateFields();
+    const v = await validValues(form);
+    if (!v) return;
     await onSave({
       title: v.title,
       chartType: v.chartType,

@@ -24,6 +24,7 @@ import {
 } from '../../../api/alarms.ts';
 import { useConfirmAction } from '../../../components/crud/confirm-delete.tsx';
 import { CameraLink } from '../../../components/video/CameraLink.tsx';
+import { alarmValueText } from '../../../lib/alarm-value.ts';
 import { notify } from '../../../lib/notify.ts';
 import { formatPlantTime as formatTime } from '../../../lib/plant-calendar.ts';
 import { useAlarmAbilities } from '../abilities.ts';
@@ -122,8 +123,12 @@ function DetailBody({ alarm }: { alarm: AlarmDetail }) {
         {alarm.templateName !== '' && (
           <Descriptions.Item label={t('alarms.history.template')}>{alarm.templateName}</Descriptions.Item>
         )}
-        <Descriptions.Item label={t('alarms.detail.ability')}>{alarm.ability}</Descriptions.Item>
-        <Descriptions.Item label={t('alarms.history.value')}>{alarm.value}</Descriptions.Item>
+        <Descriptions.Item label={t('alarms.detail.ability')}>
+          {alarm.abilityName ? `${alarm.abilityName} (${alarm.ability})` : alarm.ability}
+        </Descriptions.Item>
+        <Descriptions.Item label={t('alarms.history.value')}>
+          <span data-testid="alarm-value">{alarmValueText(alarm, false)}</span>
+        </Descriptions.Item>
         {alarm.message !== '' && (
           <Descriptions.Item label={t('alarms.detail.message')}>{alarm.message}</Descriptions.Item>
         )}

@@ -23,6 +23,7 @@ import { useSearchParams } from 'react-router';
 import { getAlarmHistory, useAlarmHistory } from '../../../api/alarms.ts';
 import { useExport } from '../../../components/charts/export/ExportMenu.tsx';
 import type { Sheet } from '../../../components/charts/export/sheet.ts';
+import { alarmValueText } from '../../../lib/alarm-value.ts';
 import {
   formatPlantTime as formatTime,
   fromPicker,
@@ -77,7 +78,7 @@ export function historySheet(rows: readonly AlarmHistoryItem[], t: T): Sheet {
       a.templateName,
       t(`alarms.severity.${a.severity}`),
       t(`alarms.state.${STATE_NAMES[a.state as AlarmStateCode] ?? 'normal'}`),
-      a.value,
+      alarmValueText(a),
       a.message,
       ms(a.alarmAt),
       ms(a.returnedAt),
@@ -193,7 +194,7 @@ export function AlarmHistoryScreen() {
         </Space>
       ),
     },
-    { title: t('alarms.history.value'), dataIndex: 'value' },
+    { title: t('alarms.history.value'), key: 'value', render: (_, a) => alarmValueText(a) },
     { title: t('alarms.history.alarmAt'), dataIndex: 'alarmAt', render: formatTime },
     { title: t('alarms.history.returnedAt'), dataIndex: 'returnedAt', render: (v) => formatTime(v) || '—' },
     {
@@ -252,8 +253,13 @@ export function AlarmHistoryScreen() {
             </Tag>
           </Form.Item>
         )}
-        <Form.Item name="range" label={t('alarms.history.range')}>
-          <DatePicker.RangePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" />
+        {/* At phone width the range shrinks to the screen instead of running off it. */}
+        <Form.Item name="range" label={t('alarms.history.range')} style={{ maxWidth: '100%' }}>
+          <DatePicker.RangePicker
+            showTime={{ format: 'HH:mm' }}
+            format="YYYY-MM-DD HH:mm"
+            style={{ width: 360, maxWidth: '100%' }}
+          />
         </Form.Item>
         <Form.Item>
           <Space>

@@ -22,10 +22,13 @@ export interface Applied {
 export function ApplyMonitorsDialog({
   applied,
   open = applied !== null,
+  onApplied,
   onClose,
 }: {
   applied: Applied | null;
   open?: boolean;
+  /** After a successful apply, before onClose. */
+  onApplied?: (created: number) => void;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
@@ -65,6 +68,7 @@ export function ApplyMonitorsDialog({
       {
         onSuccess: ({ created }) => {
           notify.success(t('alarms.monitor.appliedToast', { count: created }));
+          onApplied?.(created);
           onClose();
         },
       },

@@ -20,6 +20,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeleteMaintenance, useMaintenanceWindows, usePlanMaintenance } from '../../../api/alarms.ts';
 import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
+import { validValues } from '../../../lib/form.ts';
 import { notify } from '../../../lib/notify.ts';
 import { fromPicker, toPicker, usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { useAlarmAbilities } from '../abilities.ts';
@@ -205,7 +206,7 @@ function PlanMaintenanceDialog({ open, onClose }: { open: boolean; onClose: () =
   };
 
   async function submit() {
-    const values = await form.validateFields().catch(() => null);
+    const values = await validValues(form);
     if (targets.length === 0) setTargetsError(true);
     if (!values || targets.length === 0) return;
     const [from, to] = values.range;

@@ -43,6 +43,7 @@ import {
   useTestNotifySmtp,
 } from '../../../api/alarms.ts';
 import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
+import { validValues } from '../../../lib/form.ts';
 import { notify } from '../../../lib/notify.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { isAdmin, useSession } from '../../../lib/session.ts';
@@ -100,7 +101,7 @@ function SmtpCard() {
   }, [smtp.data, form]);
 
   async function submit() {
-    const values = await form.validateFields().catch(() => null);
+    const values = await validValues(form);
     if (!values) return;
     const { password, clearPassword, ...rest } = values;
     await save
@@ -439,11 +440,7 @@ function RouteDialog({
     const fields: (keyof RouteValues)[] = webhook
       ? ['name', 'url', 'secret', 'timeoutS', 'severities', 'events']
       : ['name', 'recipients', 'severities', 'events'];
-    const ok = await form.validateFields(fields).then(
-      () => true,
-      () => false,
-    );
-    if (!ok) return;
+    if (!(await validValues(form, fields))) return;
     const v: RouteValues = { ...initial(), ...form.getFieldsValue(true) };
     await save
       .mutateAsync({

@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAlarmTemplates, useSaveAlarmRule } from '../../../api/alarms.ts';
 import { useCategoryAbilities, useCategoryOptions } from '../../../api/things.ts';
+import { validValues } from '../../../lib/form.ts';
 import { notify } from '../../../lib/notify.ts';
 import {
   CONDITION_KINDS,
@@ -27,11 +28,14 @@ export function RuleDialog({
   open,
   rule,
   onClose,
+  onCreated,
 }: {
   open: boolean;
   /** The rule to edit; null to create one. */
   rule: AlarmRule | null;
   onClose: () => void;
+  /** A new rule was saved (disabled, watching nothing): the caller guides the next steps. */
+  onCreated?: (rule: AlarmRule) => void;
 }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<RuleFormValues>();
@@ -75,12 +79,7 @@ export function RuleDialog({
   const allValues = (): RuleFormValues => ({ ...EMPTY_RULE, ...form.getFieldsValue(true) });
 
   async function validate() {
-    try {
-      await form.validateFields();
-      return inputOf(allValues());
-    } catch {
-      return null;
-    }
+    return (await validValues(form)) ? inputOf(allValues()) : null;
   }
 
   return (
@@ -103,9 +102,10 @@ export function RuleDialog({
           save.mutate(
             { id: rule?.id ?? null, input: inputOf(allValues()) },
             {
-              onSuccess: () => {
+              onSuccess: (saved) => {
                 notify.success(t(rule ? 'toast.updated' : 'toast.created'));
                 onClose();
+                if (!rule) onCreated?.(saved);
               },
             },
           )

@@ -19,10 +19,10 @@ import { useCategoryOptions } from '../../../api/things.ts';
 import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
 import { notify } from '../../../lib/notify.ts';
 import { useAlarmAbilities } from '../abilities.ts';
-import { conditionText } from '../lib/condition-text.ts';
-import { AbilityName } from './AbilityName.tsx';
+import { AbilityName, ConditionText } from './AbilityName.tsx';
 import { type Applied, ApplyMonitorsDialog } from './ApplyMonitorsDialog.tsx';
 import { RuleDialog } from './RuleDialog.tsx';
+import { RuleNextSteps } from './RuleNextSteps.tsx';
 import { SeverityTag } from './tags.tsx';
 
 export function RulesTab() {
@@ -39,6 +39,7 @@ export function RulesTab() {
   const remove = useDeleteAlarmRule();
   const [editing, setEditing] = useState<{ rule: AlarmRule | null } | null>(null);
   const [applying, setApplying] = useState<Applied | null>(null);
+  const [created, setCreated] = useState<AlarmRule | null>(null);
   const categoryName = (id: number | null) =>
     id === null
       ? t('alarms.rule.anyCategory')
@@ -59,7 +60,13 @@ export function RulesTab() {
       dataIndex: 'ability',
       render: (ability: string, r) => <AbilityName categoryId={r.categoryId} ability={ability} />,
     },
-    { title: t('alarms.rule.condition'), key: 'condition', render: (_, r) => conditionText(r.condition, t) },
+    {
+      title: t('alarms.rule.condition'),
+      key: 'condition',
+      render: (_, r) => (
+        <ConditionText categoryId={r.categoryId} ability={r.ability} condition={r.condition} />
+      ),
+    },
     {
       title: t('alarms.history.severity'),
       dataIndex: 'severity',
@@ -70,6 +77,9 @@ export function RulesTab() {
     {
       title: t('alarms.rule.enabled'),
       dataIndex: 'enabled',
+      // Beside the fixed actions: scrolled under them at 1366 px it could not be switched.
+      fixed: 'right',
+      align: 'center',
       render: (enabled: boolean, r) => (
         <Switch
           checked={enabled}
@@ -204,7 +214,13 @@ export function RulesTab() {
           onChange: (p, pageSize) => setPage({ page: pageSize === page.pageSize ? p : 1, pageSize }),
         }}
       />
-      <RuleDialog open={editing !== null} rule={editing?.rule ?? null} onClose={() => setEditing(null)} />
+      <RuleDialog
+        open={editing !== null}
+        rule={editing?.rule ?? null}
+        onClose={() => setEditing(null)}
+        onCreated={setCreated}
+      />
+      {created && <RuleNextSteps rule={created} onClose={() => setCreated(null)} />}
       <ApplyMonitorsDialog applied={applying} onClose={() => setApplying(null)} />
     </>
   );

@@ -100,4 +100,12 @@ describe('conditionText', () => {
     expect(conditionText({ kind: 'threshold', op: '!=', value: 3 }, t)).toBe('≠ 3');
     expect(conditionText({ kind: 'noData', seconds: 300 }, t)).toBe('alarms.text.noData{"seconds":300}');
   });
+
+  it("says the ability's unit and names its states (issue 21: '> 105', '状态为 1')", () => {
+    expect(conditionText({ kind: 'threshold', op: '>', value: 105 }, t, { unit: '℃' })).toBe('> 105 ℃');
+    const states = { enumOptions: [{ value: '1', label: '故障' }] };
+    expect(conditionText({ kind: 'state', values: ['1', '3'] }, t, states)).toBe(
+      'alarms.text.state{"values":"故障, 3"}',
+    );
+  });
 });

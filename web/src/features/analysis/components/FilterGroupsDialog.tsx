@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRegionTree } from '../../../api/regions.ts';
 import { useDeleteFilterGroup, useFilterGroups, useSaveFilterGroup } from '../../../api/statistics.ts';
+import { validValues } from '../../../lib/form.ts';
 import { notify } from '../../../lib/notify.ts';
 
 interface MemberOption {
@@ -118,12 +119,8 @@ function GroupEditor({ group, onClose }: { group: FilterGroup | null; onClose():
   const save = useSaveFilterGroup();
 
   const submit = async () => {
-    let values: FormValues;
-    try {
-      values = await form.validateFields();
-    } catch {
-      return; // the form shows what is missing
-    }
+    const values = await validValues(form);
+    if (!values) return;
     await save.mutateAsync({ id: group?.id ?? null, body: toInput(values) });
     notify.success(t(group ? 'toast.updated' : 'toast.created'));
     onClose();

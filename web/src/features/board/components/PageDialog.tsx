@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { useRegionTree } from '../../../api/regions.ts';
 import { useCategories } from '../../../api/things.ts';
 import { regionOptions } from '../../../components/report-grid/index.ts';
+import { validValues } from '../../../lib/form.ts';
 
 export interface PageDialogProps {
   open: boolean;
@@ -45,7 +46,8 @@ export function PageDialog({ open, page, saving, onCancel, onSave }: PageDialogP
   const categories = useCategories(open);
 
   const submit = async () => {
-    const v = await form.validateFields();
+    const v = await validValues(form);
+    if (!v) return;
     await onSave({ ...v, name: v.name.trim(), categoryId: v.categoryId ?? null });
   };
 

@@ -55,6 +55,7 @@ export function KpiPanel({ overview }: { overview: Overview | undefined }) {
       <Kpi
         label={t('dashboard.kpi.costToday')}
         value={number(overview?.costToday, 2)}
+        unit={t('dashboard.kpi.currency')}
         note={
           overview && !overview.tariff ? (
             // The plant's tariff is chosen on the tariff screen (设为全厂电价).

@@ -18,6 +18,16 @@ import styles from './dashboard.module.css';
 /** Trends change slowly: a minute between reads keeps the server's load flat with many walls. */
 const TREND_POLL_MS = 60_000;
 
+/**
+ * The trend panels' plots are some 50 px tall: ECharts' default five splits cram six or seven
+ * value labels into them. Two splits from zero leave three readable ones (a scaled axis would
+ * pick its own finer steps).
+ */
+export function fewValueLabels<O extends { yAxis?: unknown }>(option: O): O {
+  const axes = Array.isArray(option.yAxis) ? option.yAxis : option.yAxis ? [option.yAxis] : [];
+  return { ...option, yAxis: axes.map((axis: object) => ({ ...axis, scale: false, splitNumber: 2 })) };
+}
+
 function useTrend(query: ChartQuery | null) {
   return useQuery({
     queryKey: query ? keys.telemetry.data(query) : keys.telemetry.idle('dashboard-trend'),
@@ -116,31 +126,33 @@ export function TrendPanel({
     [scale],
   );
   const powerOption = useMemo(
-    () => ({
-      ...buildCartesianOption({
-        series: powerSeries,
-        theme,
-        kind: 'line',
-        window: { start, end },
-        calendar,
-        legend: true,
+    () =>
+      fewValueLabels({
+        ...buildCartesianOption({
+          series: powerSeries,
+          theme,
+          kind: 'line',
+          window: { start, end },
+          calendar,
+          legend: true,
+        }),
+        backgroundColor: 'transparent',
       }),
-      backgroundColor: 'transparent',
-    }),
     [powerSeries, theme, start, end, calendar],
   );
   const energyOption = useMemo(
-    () => ({
-      ...buildCartesianOption({
-        series: energySeries,
-        theme,
-        kind: 'bar',
-        period: { period: 'day', time: start },
-        calendar,
-        legend: true,
+    () =>
+      fewValueLabels({
+        ...buildCartesianOption({
+          series: energySeries,
+          theme,
+          kind: 'bar',
+          period: { period: 'day', time: start },
+          calendar,
+          legend: true,
+        }),
+        backgroundColor: 'transparent',
       }),
-      backgroundColor: 'transparent',
-    }),
     [energySeries, theme, start, calendar],
   );
 

@@ -2,6 +2,7 @@ import { Select, type SelectProps } from 'antd';
 import { useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useThingSearch } from '../../../api/things.ts';
+import { sortByName } from '../../../lib/natural-sort.ts';
 
 /** A searchable thing select that asks the server (`?name=`) as the user types. */
 export function ThingPicker({
@@ -12,7 +13,7 @@ export function ThingPicker({
   const [search, setSearch] = useState('');
   const name = useDeferredValue(search.trim());
   const things = useThingSearch(name);
-  const options = (things.data ?? []).map((thing) => ({
+  const options = sortByName(things.data ?? []).map((thing) => ({
     value: thing.id,
     label: `${thing.name} (${thing.identifier})`,
   }));

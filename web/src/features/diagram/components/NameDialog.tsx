@@ -1,6 +1,7 @@
 import { Form, Input, Modal } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { validValues } from '../../../lib/form.ts';
 
 export interface NameDialogProps {
   title: string;
@@ -16,7 +17,9 @@ export function NameDialog({ title, initial, onCancel, onSubmit }: NameDialogPro
   const [form] = Form.useForm<{ name: string }>();
   const [busy, setBusy] = useState(false);
   const submit = async () => {
-    const { name } = await form.validateFields();
+    const values = await validValues(form);
+    if (!values) return;
+    const { name } = values;
     setBusy(true);
     try {
       await onSubmit(name.trim());

@@ -14,6 +14,7 @@ import {
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useSaveEnpi } from '../../../api/enpi.ts';
+import { validValues } from '../../../lib/form.ts';
 import { notify } from '../../../lib/notify.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import {
@@ -45,7 +46,8 @@ export function EnpiDialog({
   const outputKind = Form.useWatch('outputKind', form);
 
   const submit = async () => {
-    const values = await form.validateFields();
+    const values = await validValues(form);
+    if (!values) return;
     const body = inputOf({ ...form.getFieldsValue(true), ...values });
     await save
       .mutateAsync({ id: enpi?.id ?? null, body })

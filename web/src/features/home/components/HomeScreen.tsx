@@ -15,7 +15,9 @@ import {
   LineChart,
   lineSources,
   MetricSettingsDialog,
+  perBucketName,
   summarize,
+  todayName,
   useChartAbilities,
   useShownSeries,
   withUnit,
@@ -23,6 +25,8 @@ import {
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { useAllSources, useHomeConfigs, usePeriodData, useRootRegion } from '../hooks/home.ts';
 import { type ChartResource, chartKind, periodQuery } from '../lib/period-query.ts';
+
+const HOUR_BUCKET = { groupByTime: 'hour', groupByInterval: 1 } as const;
 
 /**
  * /home: the plant overview. Each enabled metric config of the root region is a card with
@@ -145,32 +149,34 @@ function HomeChartCard({
     [resource, metric, today, calendar],
   );
   const data = usePeriodData(query);
+  const kind = chartKind(metric);
+  const name = kind === 'bar' ? perBucketName(t, metric.name, HOUR_BUCKET) : metric.name;
   const series = useMemo(
     () =>
       buildSeries(data.data?.result ?? [], {
-        name: metric.name,
+        name,
         aggregator: metric.aggregator,
         color: metric.color,
         unit: metric.unit || data.data?.unit,
         totalName: t('charts.total'),
       }),
-    [data.data, metric, t],
+    [data.data, metric, name, t],
   );
-  const kind = chartKind(metric);
   const Chart = kind === 'bar' ? BarChart : LineChart;
   const total = kind === 'bar' ? summarize(series[0]?.points ?? [], metric.aggregator) : null;
   const shown = useShownSeries(series);
   return (
     <ChartCard
       data-testid={`home-card-${metric.identifier}`}
-      title={withUnit(metric.name, metric.unit)}
+      // The bars are per hour; the figure beside the title is the plant's day so far.
+      title={withUnit(name, metric.unit)}
       series={shown}
       timeZone={data.data?.timeZone}
       onOpen={onOpen}
       extra={
         total !== null ? (
-          <Typography.Text strong data-testid="total">
-            {formatWithUnit(total, metric.unit)}
+          <Typography.Text data-testid="total">
+            {todayName(t, metric.name)} <strong>{formatWithUnit(total, metric.unit)}</strong>
           </Typography.Text>
         ) : null
       }

@@ -129,6 +129,9 @@ describe('HomeScreen', () => {
     const labels = screen.getByTestId('echart').getAttribute('data-labels')!.split(',');
     expect(labels[0]).toBe('00:00');
     expect(labels[14]).toBe('14:00');
+    // The bars are per hour, the figure beside the title is the day's: each label says which.
+    expect(screen.getByTestId('home-card-E').textContent).toContain('每小时电量 (kWh)');
+    expect(screen.getByTestId('total').textContent).toMatch(/^今日电量 [\d.]+ kWh$/);
 
     act(() => void vi.advanceTimersByTime(29_999));
     await settle();
@@ -143,7 +146,7 @@ describe('HomeScreen', () => {
     const view = renderScreen(<HomeScreen />, '/home');
     await settle();
     // The title is a real button named by its text (keyboard users reach it with Tab).
-    const open = screen.getByRole('button', { name: '电量 (kWh)' });
+    const open = screen.getByRole('button', { name: '每小时电量 (kWh)' });
     expect(screen.getByTestId('home-card-E').contains(open)).toBe(true);
     fireEvent.click(open);
     expect(view.location.current).toBe('/home/chartdetail?resourceType=region&resourceId=1&metric=E');

@@ -13,6 +13,7 @@ import type { DataNode } from 'antd/es/tree';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCreateReportNode, useDeleteReportNode, usePatchReportNode } from '../../../api/reports.ts';
+import { validValues } from '../../../lib/form.ts';
 import { ancestors, firstFolder, flatten, parentForNew, subtreeIds } from '../lib/tree.ts';
 
 export interface ReportTreeProps {
@@ -109,7 +110,8 @@ export function ReportTree({ tree, loading, selected, onSelect, canEdit, admin }
 
   const submit = async () => {
     if (!dialog) return;
-    const values = await form.validateFields();
+    const values = await validValues(form);
+    if (!values) return;
     if (dialog.kind === 'create') {
       const node = await create.mutateAsync({
         parentId: dialog.parentId,

@@ -42,6 +42,7 @@ import {
   useUpdateSchedule,
 } from '../../../api/report-schedules.ts';
 import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
+import { validValues } from '../../../lib/form.ts';
 import { formatPlantTime, usePlantCalendar } from '../../../lib/plant-calendar.ts';
 
 const EMAIL = new RegExp(EMAIL_PATTERN);
@@ -153,13 +154,8 @@ function ScheduleForm({
       : schedule;
 
   const submit = async () => {
-    let v: FormValues;
-    try {
-      v = await form.validateFields();
-    } catch {
-      // The form shows what is wrong beside each field.
-      return;
-    }
+    const v = await validValues(form);
+    if (!v) return;
     const input: ReportScheduleInput = {
       ...v,
       time: v.time.trim(),

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { plantTimeZone } from '../../../api/telemetry.ts';
 import { ExportMenu } from '../../../components/charts/export/ExportMenu.tsx';
 import type { Sheet } from '../../../components/charts/export/sheet.ts';
-import { formatValue, isStatusMetric } from '../../../components/charts/series.ts';
+import { formatReading, isStatusMetric } from '../../../components/charts/series.ts';
 import { useDeviceStatus } from '../hooks/monitoring.ts';
 import type { Selection } from '../lib/selection.ts';
 import { RunStateTag } from './StatusTag.tsx';
@@ -64,7 +64,7 @@ function StatusItem({ item }: { item: DeviceStatus }) {
           <RunStateTag value={item.value} />
         ) : (
           <>
-            {formatValue(item.value)}
+            {formatReading(item.value, item.unit)}
             {item.unit && item.value !== null ? (
               <Typography.Text type="secondary" style={{ fontSize: 12, marginLeft: 4 }}>
                 {item.unit}

@@ -29,10 +29,13 @@ import {
   type ChartSeries,
   ExportMenu,
   type ExportSource,
+  formatReading,
   formatValue,
   groupPoints,
+  isConsumption,
   LineChart,
   MAX_CHART_METRICS,
+  perBucketName,
   seriesSheet,
   seriesTable,
   summarize,
@@ -94,13 +97,16 @@ export default function HistoryScreen() {
         const answer = results.answers[i];
         if (!answer) return [];
         const several = chosen.length > 1;
+        // Consumption comes per bucket (the server names the width it picked): so does its name.
+        const name =
+          isConsumption(metric) && answer.bucket ? perBucketName(t, metric.name, answer.bucket) : metric.name;
         return buildSeries(answer.result, {
-          name: metric.name,
+          name,
           aggregator: metric.aggregator,
           color: metric.color,
           unit: metric.unit || answer.unit,
-          totalName: several ? `${metric.name} · ${t('charts.total')}` : t('charts.total'),
-          label: (g) => (several ? `${metric.name} · ${g}` : g),
+          totalName: several ? `${name} · ${t('charts.total')}` : t('charts.total'),
+          label: (g) => (several ? `${name} · ${g}` : g),
           counter: metric.cumulative,
         });
       }),
@@ -149,6 +155,7 @@ export default function HistoryScreen() {
               <DatePicker.RangePicker
                 showTime={{ format: 'HH:mm' }}
                 format="YYYY-MM-DD HH:mm"
+                style={{ width: 360, maxWidth: '100%' }}
                 aria-label={t('monitoring.history.range')}
                 value={
                   window.kind === 'range'
@@ -251,7 +258,7 @@ function CounterStrip({
             <Col key={c.identifier} xs={12} md={6}>
               <Statistic
                 title={c.name}
-                value={formatValue(summarize(points, c.aggregator))}
+                value={formatReading(summarize(points, c.aggregator), c.unit)}
                 suffix={c.unit}
                 data-testid={`counter-${c.identifier}`}
               />
@@ -266,11 +273,14 @@ function CounterStrip({
 /** Rows a page of the history table can show; 10 first (spec §9). */
 export const HISTORY_PAGE_SIZES = [TOP_DATA_CHUNK, 50, 100, 500];
 
-/** The series as a table: 10 points a page (spec §9) or more, 2 decimals, * for incomplete. */
+/**
+ * The series as a table, newest first (what an engineer looks for), 10 points a page (spec §9)
+ * or more, 2 decimals; "-" for no data and "*" for incomplete, both explained under the table.
+ */
 export function HistoryTable({ series }: { series: ChartSeries[] }) {
   const { t } = useTranslation();
   const calendar = usePlantCalendar();
-  const rows = useMemo(() => seriesTable(series), [series]);
+  const rows = useMemo(() => seriesTable(series).reverse(), [series]);
   const [pageSize, setPageSize] = useState<number>(TOP_DATA_CHUNK);
   const columns: TableColumnsType<TableRow> = [
     {
@@ -284,7 +294,12 @@ export function HistoryTable({ series }: { series: ChartSeries[] }) {
       key: s.name,
       render: (_: unknown, row: TableRow) => {
         const p = row.values[s.name];
-        if (!p) return '-';
+        if (!p || p.value === null)
+          return (
+            <Typography.Text type="secondary" title={t('monitoring.history.noValue')}>
+              -
+            </Typography.Text>
+          );
         return p.complete ? (
           formatValue(p.value)
         ) : (
@@ -301,6 +316,11 @@ export function HistoryTable({ series }: { series: ChartSeries[] }) {
       rowKey="key"
       columns={columns}
       dataSource={rows}
+      footer={() => (
+        <Typography.Text type="secondary" data-testid="history-legend">
+          {t('monitoring.history.legend')}
+        </Typography.Text>
+      )}
       pagination={{
         pageSize,
         showSizeChanger: true,

@@ -15,8 +15,13 @@ import {
   ChartCard,
   type ChartMetric,
   formatWithUnit,
+  isConsumption,
   LineChart,
+  leaveOutRunning,
   MetricSettingsDialog,
+  perBucketName,
+  summarize,
+  todayName,
   useChartAbilities,
   useShownSeries,
   withUnit,
@@ -24,7 +29,7 @@ import {
 import { ThingEventsButton } from '../../../components/events/ThingEventsButton.tsx';
 import { CameraLink } from '../../../components/video/CameraLink.tsx';
 import { useResourceMetrics } from '../hooks/metrics.ts';
-import { useRealtimeSeries, useTickCabinets } from '../hooks/monitoring.ts';
+import { useRealtimeSeries, useTickCabinets, useTodayTotals } from '../hooks/monitoring.ts';
 import type { Selection } from '../lib/selection.ts';
 import { useSeqTicker } from '../lib/seq.ts';
 import { selectedThingIds } from '../lib/tree.ts';
@@ -35,6 +40,7 @@ import { MonitorLayout } from './MonitorLayout.tsx';
 import { useMonitor } from './use-monitor.ts';
 
 const NO_CABINETS: Cabinet[] = [];
+const MINUTE_BUCKET = { groupByTime: 'minute', groupByInterval: 1 } as const;
 
 /**
  * /energy_monitor/realtime: the last 5 minutes of the selected resource's metrics, one chart per
@@ -162,6 +168,7 @@ function RealtimeCharts({
     window ? Math.floor(window.start / ALARM_SPAN_STEP) * ALARM_SPAN_STEP : 0,
     window ? Math.ceil(window.end / ALARM_SPAN_STEP) * ALARM_SPAN_STEP : 0,
   );
+  const totals = useTodayTotals(selection, metrics, seq, categoryId);
   if (!metrics.length) {
     return (
       <Card>
@@ -172,10 +179,11 @@ function RealtimeCharts({
   return (
     <Row gutter={[16, 16]}>
       {metrics.map((metric, i) => (
-        <Col key={metric.identifier} xs={24} md={12} xxl={8}>
+        <Col key={metric.identifier} xs={24} md={12}>
           <RealtimeMetricCard
             metric={metric}
             answer={results[i]?.data}
+            today={totals[i]?.data}
             loading={results[i]?.isPending ?? true}
             window={window}
             alarms={alarms.data}
@@ -189,42 +197,56 @@ function RealtimeCharts({
 function RealtimeMetricCard({
   metric,
   answer,
+  today,
   loading,
   window,
   alarms,
 }: {
   metric: ChartMetric;
   answer: QueryResult | undefined;
+  /** Today's consumption (consumption metrics only). */
+  today: QueryResult | undefined;
   loading: boolean;
   window: { start: number; end: number } | undefined;
   alarms: readonly AlarmSpan[] | undefined;
 }) {
   const { t } = useTranslation();
+  const consumption = isConsumption(metric);
+  // A consumption's points are per minute: so is its name (the card's "today" is a figure of its own).
+  const name = consumption ? perBucketName(t, metric.name, MINUTE_BUCKET) : metric.name;
   const series = useMemo(
     () =>
       buildSeries(answer?.result ?? [], {
-        name: metric.name,
+        name,
         aggregator: metric.aggregator,
         color: metric.color,
         unit: metric.unit,
         totalName: t('charts.total'),
         counter: metric.cumulative,
       }),
-    [answer, metric, t],
+    [answer, metric, name, t],
   );
-  const shown = useShownSeries(series);
+  const drawn = useMemo(() => leaveOutRunning(series), [series]);
+  const shown = useShownSeries(drawn.series);
   const main = series[0]?.points ?? [];
   const latest = [...main].reverse().find((p) => p.value !== null)?.value ?? null;
+  const total = consumption ? summarize(today?.result ?? [], 'sum') : null;
   return (
     <ChartCard
       data-testid={`realtime-${metric.identifier}`}
-      title={withUnit(metric.name, metric.unit)}
+      title={withUnit(name, metric.unit)}
       series={shown}
       timeZone={answer?.timeZone}
       extra={
-        <Typography.Text strong data-testid="latest">
-          {formatWithUnit(latest, metric.unit)}
-        </Typography.Text>
+        consumption ? (
+          <Typography.Text data-testid="today">
+            {todayName(t, metric.name)} <strong>{formatWithUnit(total, metric.unit)}</strong>
+          </Typography.Text>
+        ) : (
+          <Typography.Text strong data-testid="latest">
+            {formatWithUnit(latest, metric.unit)}
+          </Typography.Text>
+        )
       }
     >
       <LineChart
@@ -235,6 +257,11 @@ function RealtimeMetricCard({
         incompleteLabel={t('charts.incomplete')}
         alarms={alarms}
       />
+      {drawn.left && (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="running-left-out">
+          {t('charts.runningLeftOut')}
+        </Typography.Text>
+      )}
     </ChartCard>
   );
 }

@@ -171,4 +171,39 @@ describe('HistoryScreen', () => {
       useSession.getState().clear();
     }
   });
+
+  it('names a counter per bucket, asks it per bucket even over an hour, and lists the table newest first', async () => {
+    http.get.mockImplementation(async (url: string) => {
+      if (url === '/api/regions') return TREE;
+      if (url === '/api/query/config') return [] as MetricConfig[];
+      if (url.startsWith('/api/thing/things/')) return [ability('EP', '用电量', { cumulative: true })];
+      if (url === '/api/thing/categories') return { list: [] };
+      return [];
+    });
+    http.post.mockImplementation(async () => ({
+      result: [
+        { key: NOW - 120_000, value: 40, group: '电表A', complete: true },
+        { key: NOW - 60_000, value: 47, group: '电表A', complete: true },
+        { key: NOW, value: null, group: '电表A', complete: false },
+      ],
+      seq: null,
+      unit: 'kWh',
+      resolution: 'minute',
+      bucket: { groupByTime: 'minute', groupByInterval: 1 },
+    }));
+    renderScreen(<HistoryScreen />, '/energy_monitor/history?resourceType=thing&resourceId=11');
+    await settle();
+    const line = posts().find(([, body]) => body.metricIdentifier === 'EP')!;
+    expect(line[1]).toMatchObject({ groupByTime: 'auto', maxPoints: 2000 });
+    expect(screen.getByTestId('echart').getAttribute('data-names')!.split('|')).toContain('每分钟用电量');
+    fireEvent.click(screen.getByText('数据表'));
+    await settle();
+    const cells = [...document.querySelectorAll('.ant-table-tbody tr.ant-table-row')].map(
+      (r) => r.textContent,
+    );
+    expect(cells[0]).toMatch(/-$/);
+    expect(cells[1]).toMatch(/47\.00$/);
+    expect(cells[2]).toMatch(/40\.00$/);
+    expect(screen.getByTestId('history-legend').textContent).toContain('“*”：数据不完整');
+  });
 });

@@ -276,4 +276,47 @@ describe('RealtimeScreen', { timeout: 20_000 }, () => {
     await flush();
     expect((await screen.findByTestId('cabinet-details-107')).textContent).toContain('安科瑞');
   });
+
+  it("names a consumption per minute and shows today's total, asked of the server on the plant calendar", async () => {
+    const energy = {
+      ...CONFIG,
+      metricIdentifier: 'EP',
+      metricName: '正向有功电能',
+      name: '用电量',
+      unit: 'kWh',
+      function: 'delta',
+    };
+    http.get.mockImplementation(async (url: string, params?: Record<string, unknown>) => {
+      if (url === '/api/regions') return TREE;
+      if (url === '/api/thing/categories') return { list: [] };
+      if (url === '/api/query/config') return [{ ...energy, resourceId: params?.resourceId }];
+      if (url === '/api/query/realtime') return STATUS;
+      if (url.startsWith('/api/thing/things/')) return [];
+      throw new Error(`unexpected GET ${url}`);
+    });
+    // The minute buckets hold 47 kWh each; the day bucket holds 1605 kWh.
+    http.post.mockImplementation(
+      async (_url: string, body: { groupByTime?: string }, options: RequestOptions) => ({
+        ...answer(String(options.params?.seq), body.groupByTime === 'day' ? 1605 : 47),
+        unit: 'kWh',
+        ...(body.groupByTime ? { bucket: { groupByTime: body.groupByTime, groupByInterval: 1 } } : {}),
+      }),
+    );
+    renderScreen(<RealtimeScreen />, '/energy_monitor/realtime?resourceType=thing&resourceId=11');
+    await flush();
+    const card = screen.getByTestId('realtime-EP');
+    expect(card.textContent).toContain('每分钟用电量 (kWh)');
+    expect(screen.getByTestId('today').textContent).toBe('今日用电量 1605.00 kWh');
+    expect(card.textContent).not.toMatch(/今日用电量 47/);
+    const bodies = dataPosts().map(
+      ([, body]) => body as unknown as { groupByTime?: string; startTime: number; endTime: number },
+    );
+    // The chart asks for consumption per minute, not the register's raw points.
+    expect(bodies).toContainEqual(expect.objectContaining({ groupByTime: 'minute', groupByInterval: 1 }));
+    const day = bodies.find((b) => b.groupByTime === 'day')!;
+    // The process zone stands in for the plant's here: the day holds the tick.
+    expect(day.endTime - day.startTime).toBeGreaterThanOrEqual(23 * 3600_000);
+    expect(day.startTime).toBeLessThanOrEqual(1_700_000_000_000);
+    expect(day.endTime).toBeGreaterThan(1_700_000_000_000);
+  });
 });

@@ -3,9 +3,11 @@ import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import { keys } from '../../../api/keys.ts';
 import { fetchCabinets, fetchDeviceStatus } from '../../../api/realtime.ts';
 import { fetchMetricData } from '../../../api/telemetry.ts';
+import { isConsumption } from '../../../components/charts/labels.ts';
 import type { ChartMetric as Metric } from '../../../components/charts/metrics.ts';
+import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import type { Selection } from '../lib/selection.ts';
-import { realtimeQuery } from '../lib/window.ts';
+import { realtimeQuery, todayQuery } from '../lib/window.ts';
 
 // Each tick's calls are their own cache entries (the stamp is in the key): the view reads only
 // the latest tick and keeps the previous answer on screen while it loads. A tick left behind
@@ -35,6 +37,33 @@ export function useRealtimeSeries(
           if (answer.seq !== null && answer.seq !== seq) throw new StaleAnswerError(answer.seq, seq);
           return answer;
         },
+        enabled: query !== null,
+        ...tickOptions,
+      };
+    }),
+  });
+}
+
+/**
+ * Today's consumption of each consumption metric (null for the others), asked of the server on
+ * the plant calendar once per tick: the figure a "today" label stands for.
+ */
+export function useTodayTotals(
+  selection: Selection | null,
+  metrics: readonly Metric[],
+  seq: string | null,
+  categoryId: number | null,
+) {
+  const calendar = usePlantCalendar();
+  return useQueries({
+    queries: metrics.map((metric) => {
+      const query =
+        selection && seq && isConsumption(metric)
+          ? todayQuery(selection, metric, seq, categoryId, calendar)
+          : null;
+      return {
+        queryKey: query ? keys.telemetry.data(query, seq) : keys.telemetry.idle(`today:${metric.identifier}`),
+        queryFn: ({ signal }: { signal: AbortSignal }) => fetchMetricData(query!, { seq, signal }),
         enabled: query !== null,
         ...tickOptions,
       };

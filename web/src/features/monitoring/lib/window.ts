@@ -1,6 +1,7 @@
-import { DEFAULT_HISTORY_HOURS, REALTIME_WINDOW_MINUTES } from '@kilowatch/contract';
+import { DEFAULT_HISTORY_HOURS, type PlantCalendar, REALTIME_WINDOW_MINUTES } from '@kilowatch/contract';
 import type { ChartQuery } from '../../../api/telemetry.ts';
-import type { ChartMetric } from '../../../components/charts/index.ts';
+import { isConsumption } from '../../../components/charts/labels.ts';
+import type { ChartMetric } from '../../../components/charts/metrics.ts';
 import type { Selection } from './selection.ts';
 
 /** Time windows and query bodies of the real-time and history views (spec §4, §9). */
@@ -95,14 +96,35 @@ export function realtimeWindow(seq: string): { start: number; end: number } {
   return { start: end - REALTIME_WINDOW_MINUTES * 60_000, end };
 }
 
-/** The real-time body: the tick's window. */
+/**
+ * The real-time body: the tick's window. A consumption metric is asked per minute (a thing's
+ * raw points would be the counter's register, not what it consumed), so its chart and its
+ * label say "per minute".
+ */
 export function realtimeQuery(
   selection: Selection,
   metric: ChartMetric,
   seq: string,
   categoryId: number | null,
-) {
-  return metricQuery(selection, metric, realtimeWindow(seq), categoryId);
+): ChartQuery {
+  const query = metricQuery(selection, metric, realtimeWindow(seq), categoryId);
+  return isConsumption(metric) ? { ...query, groupByTime: 'minute', groupByInterval: 1 } : query;
+}
+
+/**
+ * A consumption metric's total over the plant's current day (the tick's day on the plant
+ * calendar): one day bucket, combined over a region's things by the server.
+ */
+export function todayQuery(
+  selection: Selection,
+  metric: ChartMetric,
+  seq: string,
+  categoryId: number | null,
+  calendar: PlantCalendar,
+): ChartQuery {
+  const range = calendar.periodRange('day', Number(seq));
+  const { combine: _perThing, ...query } = metricQuery(selection, metric, range, categoryId);
+  return { ...query, groupByTime: 'day', groupByInterval: 1 };
 }
 
 /** The history body: window plus buckets or downsampling. */
@@ -112,7 +134,10 @@ export function historyQuery(
   range: { start: number; end: number },
   categoryId: number | null,
 ): ChartQuery {
-  return { ...metricQuery(selection, metric, range, categoryId), ...bucketFor(range.start, range.end) };
+  const query = metricQuery(selection, metric, range, categoryId);
+  // Consumption is per bucket even over short spans: raw points would plot the register.
+  if (isConsumption(metric)) return { ...query, groupByTime: 'auto', maxPoints: MAX_HISTORY_POINTS };
+  return { ...query, ...bucketFor(range.start, range.end) };
 }
 
 /**

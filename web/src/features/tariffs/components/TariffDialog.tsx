@@ -3,6 +3,7 @@ import { Alert, App, Checkbox, Form, Input, Modal, Select, Tabs } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCreateTariff, useUpdateTariff } from '../../../api/tariffs.ts';
+import { validValues } from '../../../lib/form.ts';
 import { notify } from '../../../lib/notify.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { issueText } from '../lib/band-strip.ts';
@@ -41,7 +42,8 @@ export function TariffDialog({ tariff, onClose }: { tariff: Tariff | null; onClo
   const update = useUpdateTariff();
 
   const submit = async () => {
-    const fields = await form.validateFields();
+    const fields = await validValues(form);
+    if (!fields) return;
     const body = {
       name: fields.name,
       description: fields.description ?? '',
@@ -50,7 +52,7 @@ export function TariffDialog({ tariff, onClose }: { tariff: Tariff | null; onClo
       workdays: fields.workdays ?? [],
     };
     if (!tariff) {
-      await versionForm.validateFields();
+      if (!(await validValues(versionForm))) return;
       const version = versionOfForm(versionForm.getFieldsValue(true) as VersionFormValues);
       const issue = checkVersion(version);
       setProblem(issue ? issueText(issue, t) : null);

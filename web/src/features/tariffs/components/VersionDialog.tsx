@@ -3,6 +3,7 @@ import { Alert, App, Form, Modal } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSaveTariffVersion } from '../../../api/tariffs.ts';
+import { validValues } from '../../../lib/form.ts';
 import { notify } from '../../../lib/notify.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { issueText } from '../lib/band-strip.ts';
@@ -39,7 +40,7 @@ export function VersionDialog({ target, onClose }: { target: VersionTarget; onCl
       : undefined;
 
   const submit = async () => {
-    await form.validateFields();
+    if (!(await validValues(form))) return;
     const body = versionOfForm(form.getFieldsValue(true) as VersionFormValues);
     const issue = checkVersion(body);
     setProblem(issue ? issueText(issue, t) : null);

@@ -12,7 +12,10 @@ export interface BillLine {
 
 type T = (key: string, params?: Record<string, unknown>) => string;
 
-const kwh = (n: number) => `${n.toFixed(2)} kWh`;
+/** A quantity with 2 decimals and thousands separators, as the amounts beside it: `12,345.60 kWh`. */
+const quantity = (n: number, unit: string) =>
+  `${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${unit}`;
+const kwh = (n: number) => quantity(n, 'kWh');
 
 /** The bill's lines in reading order: energy by band, its subtotal, demand, power factor, total. */
 export function billLines(bill: Bill, t: T): BillLine[] {
@@ -42,9 +45,9 @@ export function billLines(bill: Bill, t: T): BillLine[] {
           : t('tariffs.bill.noDemand'),
     quantity:
       demand.kind === 'demand'
-        ? `${demand.quantity.toFixed(2)} kW`
+        ? quantity(demand.quantity, 'kW')
         : demand.kind === 'capacity'
-          ? `${demand.quantity.toFixed(2)} kVA`
+          ? quantity(demand.quantity, 'kVA')
           : '—',
     price: demand.kind === 'none' ? null : demand.price,
     amount: demand.cost,
