@@ -227,9 +227,9 @@ export const ErpConfig = Type.Object(
     sheetName: Type.String({ minLength: 1, maxLength: 31 }),
     codes: Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 64 })),
     /** The tariff that prices the cost (docs/statistics.md#erp); `price` stays the fallback. */
-    tariffId: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+    tariffId: Type.Optional(Type.Union([RowId, Type.Null()])),
     /** Another tariff for some things, by identifier. */
-    tariffs: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.Integer({ minimum: 1 }))),
+    tariffs: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), RowId)),
   },
   { additionalProperties: false },
 );

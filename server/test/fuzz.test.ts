@@ -203,7 +203,7 @@ function bodyDefects(schema: Schema, required: boolean): Defect[] {
     out.push({
       what: 'int32 underflow',
       value: INT32_MIN - 1,
-      refuse: bounds.every((s) => typeof s.minimum === 'number'),
+      refuse: bounds.every((s) => typeof s.minimum === 'number' && s.minimum >= INT32_MIN),
     });
     out.push({
       what: 'beyond 2^53',

@@ -161,7 +161,9 @@ export function validation(app: FastifyInstance): void {
     const validate: Validator = (data, context) => {
       const error =
         (coerced ? lenientNumbers(data, schema as Schema) : undefined) ??
-        (compiled(data, context as never) ? nulCharacter(data) : compiled.errors?.[0]);
+        // Before Ajv: removeAdditional would drop an undeclared key holding a NUL unseen.
+        nulCharacter(data) ??
+        (compiled(data, context as never) ? undefined : compiled.errors?.[0]);
       validate.errors = error ? [error] : null;
       return !error;
     };
