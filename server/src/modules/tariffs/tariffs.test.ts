@@ -219,7 +219,7 @@ describe.each(dialects())('tariffs API on %s', (dialect) => {
     let fineBuckets = 0;
     const store = {
       buckets: (q: BucketQuery) => t.app.telemetry.buckets(q),
-      points: t.app.telemetry.points.bind(t.app.telemetry),
+      pointColumns: t.app.telemetry.pointColumns.bind(t.app.telemetry),
       bucketColumns: (q: BucketQuery) => {
         if ('widthMs' in q.bucket && q.bucket.widthMs < 60 * MIN)
           fineBuckets +=
