@@ -47,6 +47,8 @@ export interface TariffDeps {
   rawRetentionDays?: number;
   /** Read every slot at the plan's width, without hour rollups (a test compares both reads). */
   wholeSlots?: boolean;
+  /** Raw points asked of the store in one read for demand (default POINTS_CHUNK; a test pages with a few). */
+  pointsPerRead?: number;
 }
 
 /** The demo's and most meters' active energy counter (kWh) and reactive counter (kvarh). */
@@ -275,6 +277,7 @@ export function createTariffService(deps: TariffDeps) {
     const register = new EdgeRegister(start, DEMAND_STEP, Math.round((end - start) / DEMAND_STEP) + 1);
     const series = things.map((t) => ({ thingId: t.id, metric }));
     const to = end + DEMAND_MARGIN;
+    const pageSize = deps.pointsPerRead ?? POINTS_CHUNK;
     /** The meter being fed (−1: none yet), and whether its next reading is its first raw one. */
     let current = -1;
     let first = true;
@@ -298,7 +301,7 @@ export function createTariffService(deps: TariffDeps) {
         series.slice(resumeAt),
         start - DEMAND_MARGIN,
         to,
-        POINTS_CHUNK,
+        pageSize,
         after,
       );
       const { index, ts, values } = page;
@@ -309,7 +312,7 @@ export function createTariffService(deps: TariffDeps) {
         else register.add(ts[r] as number, values[r] as number);
         first = false;
       }
-      if (ts.length < POINTS_CHUNK) break;
+      if (ts.length < pageSize) break;
       resumeAt = current;
       after = ts[ts.length - 1] as number;
     }

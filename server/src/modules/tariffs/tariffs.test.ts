@@ -139,6 +139,41 @@ describe.each(dialects())('tariffs API on %s', (dialect) => {
     expect(bill.powerFactor.reactiveKvarh).toBe(48000);
   });
 
+  it("reads a region's demand page by page as in one read: a page may end inside a meter's readings or between meters", async () => {
+    const tariff = (await ok(api.post('/api/tariffs', { ...exampleTariff(), name: '分页需量' }))).tariff;
+    const reads: number[] = [];
+    const store = {
+      buckets: t.app.telemetry.buckets.bind(t.app.telemetry),
+      bucketColumns: t.app.telemetry.bucketColumns.bind(t.app.telemetry),
+      pointColumns: async (...args: Parameters<typeof t.app.telemetry.pointColumns>) => {
+        const page = await t.app.telemetry.pointColumns(...args);
+        reads.push(page.ts.length);
+        return page;
+      },
+    };
+    const deps = {
+      db: t.app.db.db,
+      catalog: t.app.services.catalog,
+      store,
+      timeZone: 'Asia/Shanghai',
+      now: Date.now,
+    };
+    const input = {
+      tariffId: tariff.id,
+      resourceType: 'region' as const,
+      resourceId: region,
+      month: '2026-10',
+    };
+    const whole = await createTariffService(deps).bill(input);
+    expect(reads).toHaveLength(1);
+    reads.length = 0;
+    // Meter 1's 31 × 96 + 1 readings of October, then meter 2's 193 of the 14th and 15th.
+    const paged = await createTariffService({ ...deps, pointsPerRead: 100 }).bill(input);
+    expect(reads).toHaveLength(Math.floor((31 * 96 + 1 + 193) / 100) + 1);
+    expect(paged).toEqual(whole);
+    expect(paged.demand).toMatchObject({ quantity: 370, at: midnight('2026-10-14') + 14 * 60 * MIN });
+  });
+
   it('bills a capacity charge, and says when there is no reactive counter', async () => {
     const input = exampleTariff();
     input.name = '容量电价';
