@@ -96,6 +96,16 @@ export function bucketsOf(c: BucketColumns): BucketResult {
   return { buckets, resolution: c.resolution };
 }
 
+/**
+ * Raw points of several series as columns (`pointColumns()`), in the query's series order and
+ * oldest first within a series: point `i` is `ts[i]`, `values[i]` of `series[index[i]]`.
+ */
+export interface PointColumns {
+  index: Float64Array;
+  ts: Float64Array;
+  values: Float64Array;
+}
+
 export interface LatestValue extends SeriesKey {
   ts: number;
   value: number;
@@ -116,6 +126,18 @@ export interface TelemetryStore {
   bucketColumns(query: BucketQuery): Promise<BucketColumns>;
   /** Raw points of one series, oldest first, at most `limit`; for charts that downsample themselves. */
   points(series: SeriesKey, start: number, end: number, limit: number): Promise<Point[]>;
+  /**
+   * Raw points of several series over [start, end) in one read, at most `limit` in all (see
+   * PointColumns); the first series' points start after `after` when given, so a read that came
+   * back full resumes from its last point. For readers of every meter's month (the bill's demand).
+   */
+  pointColumns(
+    series: readonly SeriesKey[],
+    start: number,
+    end: number,
+    limit: number,
+    after?: number,
+  ): Promise<PointColumns>;
   /**
    * About `maxPoints` points of one series for a chart (raw points when few enough, else each
    * bucket's minimum and maximum). Optional: without it, callers use `downsample()` from

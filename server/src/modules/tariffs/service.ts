@@ -39,7 +39,7 @@ import * as repo from './repository.ts';
 export interface TariffDeps {
   db: Db;
   catalog: Pick<Catalog, 'select'>;
-  store: Pick<TelemetryStore, 'buckets' | 'bucketColumns' | 'points'>;
+  store: Pick<TelemetryStore, 'buckets' | 'bucketColumns' | 'pointColumns'>;
   /** PLANT_TIMEZONE: versions start, days are typed and bands read on its calendar. */
   timeZone: string;
   now: () => number;
@@ -47,6 +47,8 @@ export interface TariffDeps {
   rawRetentionDays?: number;
   /** Read every slot at the plan's width, without hour rollups (a test compares both reads). */
   wholeSlots?: boolean;
+  /** Raw points asked of the store in one read for demand (default POINTS_CHUNK; a test pages with a few). */
+  pointsPerRead?: number;
 }
 
 /** The demo's and most meters' active energy counter (kWh) and reactive counter (kvarh). */
@@ -54,8 +56,8 @@ export const DEFAULT_ENERGY_METRIC = 'EP';
 export const DEFAULT_REACTIVE_METRIC = 'EQ';
 /** Raw readings this far outside the month place its first and last edges between readings. */
 const DEMAND_MARGIN = DAY;
-/** Raw points asked of the store in one read of one meter (a day of 1-second readings). */
-const POINTS_CHUNK = 100_000;
+/** Raw points asked of the store in one read of all the meters (48 MB of columns). */
+const POINTS_CHUNK = 2_000_000;
 /** Buckets asked of the store in one read (things × slots), well under its own cap. */
 const READ_CHUNK = 1_000_000;
 
@@ -261,8 +263,8 @@ export function createTariffService(deps: TariffDeps) {
 
   /**
    * The summed energy register of `things` at every minute edge of [start, end] (docs/tariffs.md
-   * "Maximum demand"), from raw readings; a meter's minutes before its first raw reading (past raw
-   * retention) come from the minute rollups' consumption.
+   * "Maximum demand"), from raw readings read for all the meters at once; a meter's minutes before
+   * its first raw reading (past raw retention) come from the minute rollups' consumption.
    */
   async function demandRegister(
     things: readonly Thing[],
@@ -270,46 +272,52 @@ export function createTariffService(deps: TariffDeps) {
     start: number,
     end: number,
   ): Promise<EdgeRegister> {
-    const rawHorizon = () =>
+    const horizon =
       deps.rawRetentionDays === undefined ? Number.NEGATIVE_INFINITY : now() - deps.rawRetentionDays * DAY;
     const register = new EdgeRegister(start, DEMAND_STEP, Math.round((end - start) / DEMAND_STEP) + 1);
+    const series = things.map((t) => ({ thingId: t.id, metric }));
     const to = end + DEMAND_MARGIN;
-    // The next meter's first read runs while this one's readings are fed in (settled, so a failure
-    // surfaces when it is awaited, not as an unhandled rejection).
-    const firstRead = (i: number) => {
-      const thing = things[i];
-      if (!thing) return null;
-      return deps.store.points({ thingId: thing.id, metric }, start - DEMAND_MARGIN, to, POINTS_CHUNK).then(
-        (points) => ({ points }),
-        (error: unknown) => ({ error }),
-      );
-    };
-    let next = firstRead(0);
-    for (let i = 0; i < things.length; i++) {
-      const series = { thingId: (things[i] as Thing).id, metric };
-      const read = await (next as NonNullable<typeof next>);
-      next = firstRead(i + 1);
-      if ('error' in read) throw read.error;
-      let { points } = read;
-      let from = start - DEMAND_MARGIN;
-      const firstRaw = points[0]?.ts ?? to;
-      if (firstRaw > start && start < rawHorizon()) {
-        const upTo = Math.min(end, Math.floor((firstRaw - start) / MINUTE) * MINUTE + start);
-        if (upTo > start) await addMinutes(register, series, start, upTo);
-      }
-      let first = true;
-      while (points.length > 0) {
-        for (const p of points) {
-          if (first) register.rebase(p.ts, p.value);
-          else register.add(p.ts, p.value);
-          first = false;
+    const pageSize = deps.pointsPerRead ?? POINTS_CHUNK;
+    /** The meter being fed (−1: none yet), and whether its next reading is its first raw one. */
+    let current = -1;
+    let first = true;
+    /** Starts meter `i` (and every meter before it without raw readings) at its first reading `firstRaw`. */
+    const beginMeter = async (i: number, firstRaw: number) => {
+      for (let k = current + 1; k <= i; k++) {
+        if (current >= 0) register.endMeter();
+        current = k;
+        first = true;
+        const from = k === i ? firstRaw : to;
+        if (from > start && start < horizon) {
+          const upTo = Math.min(end, Math.floor((from - start) / MINUTE) * MINUTE + start);
+          if (upTo > start) await addMinutes(register, series[k] as (typeof series)[number], start, upTo);
         }
-        if (points.length < POINTS_CHUNK) break;
-        from = (points.at(-1) as { ts: number }).ts + 1;
-        points = await deps.store.points(series, from, to, POINTS_CHUNK);
       }
-      register.endMeter();
+    };
+    let resumeAt = 0;
+    let after: number | undefined;
+    for (;;) {
+      const page = await deps.store.pointColumns(
+        series.slice(resumeAt),
+        start - DEMAND_MARGIN,
+        to,
+        pageSize,
+        after,
+      );
+      const { index, ts, values } = page;
+      for (let r = 0; r < ts.length; r++) {
+        const i = resumeAt + (index[r] as number);
+        if (i !== current) await beginMeter(i, ts[r] as number);
+        if (first) register.rebase(ts[r] as number, values[r] as number);
+        else register.add(ts[r] as number, values[r] as number);
+        first = false;
+      }
+      if (ts.length < pageSize) break;
+      resumeAt = current;
+      after = ts[ts.length - 1] as number;
     }
+    if (series.length > 0) await beginMeter(series.length - 1, current === series.length - 1 ? start : to);
+    if (current >= 0) register.endMeter();
     return register;
   }
 

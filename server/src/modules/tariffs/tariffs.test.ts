@@ -47,19 +47,15 @@ describe.each(dialects())('tariffs API on %s', (dialect) => {
 
     // The worked example (docs/tariffs.md): meter 1 draws 100 kW all October (25 kWh a quarter
     // hour), 250 kW in the quarter hour from 14:00 on the 14th; 48 000 kvarh in the month. Its
-    // readings are interval-ending (the one stamped 14:15 closes 14:00–14:15), after September's
-    // last quarter hour, so the month holds the same energy whichever side of a reading the store
-    // credits it to.
+    // readings are interval-ending as a meter stamps them: the one at 00:00 on the 1st opens the
+    // month and the one stamped 14:15 closes 14:00–14:15 (docs/telemetry-store.md).
     const spike = (midnight('2026-10-14') + 14 * 60 * MIN - OCT) / Q;
     const quarters = 31 * 96;
     await t.app.telemetry.write([
-      { thingId: m1().id, metric: 'EP', ts: OCT - Q, value: 0 },
-      ...counterPoints(m1().id, 'EP', OCT + Q, Q, quarters, (k) => (k === spike ? 62.5 : 25)).map((p) => ({
-        ...p,
-        value: p.value + 25,
-      })),
-      { thingId: m1().id, metric: 'EQ', ts: OCT - Q, value: 0 },
-      { thingId: m1().id, metric: 'EQ', ts: OCT + (quarters - 1) * Q, value: 48_000 },
+      ...counterPoints(m1().id, 'EP', OCT, Q, quarters, (k) => (k === spike ? 62.5 : 25)),
+      // The reactive register read twice: the reading ending the gap, at 00:00 on 1 November,
+      // closes October's last quarter hour and brings the month's 48 000 kvarh with it.
+      ...counterPoints(m1().id, 'EQ', OCT, quarters * Q, 1, () => 48_000),
     ]);
     // Meter 2 on the 14th and 15th: 10 kWh a quarter hour in the valley, 20 flat, 30 peak, 40 tip.
     const perBand: Record<string, number> = { valley: 10, flat: 20, peak: 30, tip: 40 };
@@ -143,6 +139,41 @@ describe.each(dialects())('tariffs API on %s', (dialect) => {
     expect(bill.powerFactor.reactiveKvarh).toBe(48000);
   });
 
+  it("reads a region's demand page by page as in one read: a page may end inside a meter's readings or between meters", async () => {
+    const tariff = (await ok(api.post('/api/tariffs', { ...exampleTariff(), name: '分页需量' }))).tariff;
+    const reads: number[] = [];
+    const store = {
+      buckets: t.app.telemetry.buckets.bind(t.app.telemetry),
+      bucketColumns: t.app.telemetry.bucketColumns.bind(t.app.telemetry),
+      pointColumns: async (...args: Parameters<typeof t.app.telemetry.pointColumns>) => {
+        const page = await t.app.telemetry.pointColumns(...args);
+        reads.push(page.ts.length);
+        return page;
+      },
+    };
+    const deps = {
+      db: t.app.db.db,
+      catalog: t.app.services.catalog,
+      store,
+      timeZone: 'Asia/Shanghai',
+      now: Date.now,
+    };
+    const input = {
+      tariffId: tariff.id,
+      resourceType: 'region' as const,
+      resourceId: region,
+      month: '2026-10',
+    };
+    const whole = await createTariffService(deps).bill(input);
+    expect(reads).toHaveLength(1);
+    reads.length = 0;
+    // Meter 1's 31 × 96 + 1 readings of October, then meter 2's 193 of the 14th and 15th.
+    const paged = await createTariffService({ ...deps, pointsPerRead: 100 }).bill(input);
+    expect(reads).toHaveLength(Math.floor((31 * 96 + 1 + 193) / 100) + 1);
+    expect(paged).toEqual(whole);
+    expect(paged.demand).toMatchObject({ quantity: 370, at: midnight('2026-10-14') + 14 * 60 * MIN });
+  });
+
   it('bills a capacity charge, and says when there is no reactive counter', async () => {
     const input = exampleTariff();
     input.name = '容量电价';
@@ -223,7 +254,7 @@ describe.each(dialects())('tariffs API on %s', (dialect) => {
     let fineBuckets = 0;
     const store = {
       buckets: (q: BucketQuery) => t.app.telemetry.buckets(q),
-      points: t.app.telemetry.points.bind(t.app.telemetry),
+      pointColumns: t.app.telemetry.pointColumns.bind(t.app.telemetry),
       bucketColumns: (q: BucketQuery) => {
         if ('widthMs' in q.bucket && q.bucket.widthMs < 60 * MIN)
           fineBuckets +=
@@ -262,14 +293,11 @@ describe.each(dialects())('tariffs API on %s', (dialect) => {
     const lines = Object.fromEntries(bill.energy.map((l) => [l.band, l.energy]));
     // Peak 11:45–14:15. Meter 1: 2.5 h × 100 kW × 31 days, and its spike's extra 37.5 kWh. Meter 2
     // (14th, 15th): the 11:45 quarter at 40 kWh (tip of its own shape), then 9 quarters at 30. The
-    // spike's reading is stamped 14:15, on the edge: peak and flat are summed, so the check holds
-    // whichever side of a reading the store credits it to (docs/telemetry-store.md).
+    // spike's reading is stamped 14:15 and closes 14:00–14:15, so all of it is peak.
     // Flat 07:15–10:45 and 14:15–21:45: meter 1's 11 h × 100 kW × 31 days; meter 2's 3 valley,
     // 8 flat, 3 tip, 11 peak and 19 flat quarters of its own shape each day.
-    const flat = 11 * 100 * 31 + 2 * (3 * 10 + 8 * 20 + 3 * 40 + 11 * 30 + 19 * 20);
-    expect((lines.peak as number) + (lines.flat as number)).toBe(
-      2.5 * 100 * 31 + 37.5 + 2 * (40 + 9 * 30) + flat,
-    );
+    expect(lines.peak).toBe(2.5 * 100 * 31 + 37.5 + 2 * (40 + 9 * 30));
+    expect(lines.flat).toBe(11 * 100 * 31 + 2 * (3 * 10 + 8 * 20 + 3 * 40 + 11 * 30 + 19 * 20));
     expect(bill.energyKwh).toBe(74437.5 + 2 * 1880);
     expect(bill.demand).toMatchObject({ kind: 'capacity', cost: 10000 });
   });

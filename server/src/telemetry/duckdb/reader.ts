@@ -24,6 +24,7 @@ import {
   type BucketResult,
   bucketsOf,
   type Point,
+  type PointColumns,
   type SeriesKey,
 } from '../store.ts';
 import { lastBeforeMinute } from './rollups.ts';
@@ -81,6 +82,69 @@ export async function points(
     };
   }
   return out;
+}
+
+/**
+ * Raw points of several series (see TelemetryStore.pointColumns): from memory when every series
+ * holds the range there, else one scan of the raw table for all of them (a read per series scans
+ * it once each: the table has no index by series).
+ */
+export async function pointColumns(
+  ctx: ReadContext,
+  series: readonly SeriesKey[],
+  start: number,
+  end: number,
+  limit: number,
+  after?: number,
+): Promise<PointColumns> {
+  const known: { index: number; st: SeriesState }[] = [];
+  series.forEach((s, index) => {
+    const st = ctx.series.get(s.thingId, s.metric);
+    if (st) known.push({ index, st });
+  });
+  const empty = { index: new Float64Array(0), ts: new Float64Array(0), values: new Float64Array(0) };
+  if (known.length === 0 || !(end > start) || limit <= 0) return empty;
+  const firstFrom = (index: number) =>
+    index === 0 && after !== undefined ? Math.max(start, after + 1) : start;
+  if (known.every(({ st }) => st.recentFrom <= start)) {
+    const ranges = known.map(({ index, st }) => {
+      const from = lowerBound(st.recentTs, firstFrom(index));
+      return { index, st, from, to: Math.max(from, lowerBound(st.recentTs, end)) };
+    });
+    const total = Math.min(
+      Math.floor(limit),
+      ranges.reduce((n, r) => n + r.to - r.from, 0),
+    );
+    const out = {
+      index: new Float64Array(total),
+      ts: new Float64Array(total),
+      values: new Float64Array(total),
+    };
+    let at = 0;
+    for (const { index, st, from, to } of ranges) {
+      const take = Math.min(to - from, total - at);
+      out.index.fill(index, at, at + take);
+      for (let i = 0; i < take; i++) {
+        out.ts[at + i] = st.recentTs[from + i] as number;
+        out.values[at + i] = st.recentValues[from + i] as number;
+      }
+      at += take;
+      if (at === total) break;
+    }
+    return out;
+  }
+  const ids = known.map(({ index, st }) => `(${int(index)}, ${int(st.id)})`).join(', ');
+  const resume = after === undefined ? '' : ` AND (q.idx > 0 OR r.ts > ${int(Math.floor(after))})`;
+  const [index, ts, values] = await ctx.reader().run((c) =>
+    doubleColumns(
+      c,
+      `SELECT q.idx::DOUBLE, r.ts::DOUBLE, coalesce(r.value, 'NaN'::DOUBLE)
+       FROM raw r JOIN (VALUES ${ids}) q(idx, sid) ON r.series_id = q.sid
+       WHERE r.ts >= ${int(Math.ceil(start))} AND r.ts < ${int(Math.ceil(end))}${resume}
+       ORDER BY q.idx, r.ts LIMIT ${int(Math.floor(limit))}`,
+    ),
+  );
+  return { index: index ?? empty.index, ts: ts ?? empty.ts, values: values ?? empty.values };
 }
 
 /**

@@ -752,6 +752,54 @@ describe('writes, durability and retention', () => {
     expect(await b.checkRollups()).toEqual({ minute: 0, hour: 0, day: 0 });
   });
 
+  it('pointColumns reads several series in one read as points() reads each, page by page after a full one, from memory and from disk', async () => {
+    const dir = tempDir();
+    const now = () => T0 + 2 * HOUR;
+    const keys: SeriesKey[] = [
+      { thingId: 7, metric: 'kwh' },
+      { thingId: 404, metric: 'kwh' }, // never written
+      { thingId: 3, metric: 'kwh' },
+      { thingId: 5, metric: 'kwh' },
+    ];
+    const a = await openTelemetryStore({ dataDir: dir, timeZone: 'UTC', retention: RETENTION, now });
+    const rnd = random(11);
+    const written: Point[] = [];
+    for (const k of [keys[0], keys[2], keys[3]] as SeriesKey[])
+      for (let t = T0 + k.thingId * 1000; t < T0 + 20 * MINUTE; t += 20_000 + Math.floor(rnd() * 40_000))
+        written.push({ ...k, ts: t, value: Math.floor(rnd() * 400) / 4 });
+    await a.write(written);
+    const [from, to] = [T0 + 3 * MINUTE, T0 + 17 * MINUTE];
+    /** Every page of 7 points, resumed after the last, regrouped into each series' points. */
+    const paged = async (store: DuckDBTelemetryStore) => {
+      const out: Point[][] = keys.map(() => []);
+      let resumeAt = 0;
+      let after: number | undefined;
+      let pages = 0;
+      for (;;) {
+        const page = await store.pointColumns(keys.slice(resumeAt), from, to, 7, after);
+        pages++;
+        page.ts.forEach((ts, r) => {
+          const i = resumeAt + (page.index[r] as number);
+          out[i]?.push({ ...(keys[i] as SeriesKey), ts, value: page.values[r] as number });
+        });
+        if (page.ts.length < 7) return { out, pages };
+        resumeAt += page.index[page.ts.length - 1] as number;
+        after = page.ts[page.ts.length - 1];
+      }
+    };
+    const each = await Promise.all(keys.map((k) => a.points(k, from, to, 1000)));
+    expect(each[1]).toEqual([]);
+    const total = each.reduce((n, p) => n + p.length, 0);
+    expect(total).toBeGreaterThan(30);
+    const fromMemory = await paged(a);
+    expect(fromMemory.out).toEqual(each);
+    expect(fromMemory.pages).toBe(Math.floor(total / 7) + 1);
+    await a.close();
+    const b = await openTelemetryStore({ dataDir: dir, timeZone: 'UTC', retention: RETENTION, now });
+    open.push(b);
+    expect((await paged(b)).out).toEqual(each);
+  });
+
   it('downsamples to at most maxPoints, with each bucket minimum and maximum at their own times', async () => {
     const store = await memoryStore('UTC', () => T0 + 10 * DAY);
     const pts: Point[] = [];

@@ -20,6 +20,7 @@ import {
   DEFAULT_RETENTION,
   type LatestValue,
   type Point,
+  type PointColumns,
   type RetentionDays,
   type SeriesKey,
   type TelemetryStore,
@@ -224,6 +225,16 @@ export class DuckDBTelemetryStore implements TelemetryStore {
 
   points(series: SeriesKey, start: number, end: number, limit: number): Promise<Point[]> {
     return reader.points(this.reads, series, start, end, limit);
+  }
+
+  pointColumns(
+    series: readonly SeriesKey[],
+    start: number,
+    end: number,
+    limit: number,
+    after?: number,
+  ): Promise<PointColumns> {
+    return reader.pointColumns(this.reads, series, start, end, limit, after);
   }
 
   /** The bucket layout of a query (for tests and the query layer). */
