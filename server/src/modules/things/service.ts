@@ -27,6 +27,7 @@ import {
   ACCESS_TOKEN_PATTERN,
   type ImportColumn,
   type ImportFormat,
+  inTurns,
   isIdentifier,
   parseImportUpload,
   validateImportRows,
@@ -675,43 +676,40 @@ export function createThingsService(deps: ThingsServiceDeps) {
     },
 
     /**
-     * Creates the things of an import in one transaction after reading the file as it arrives
-     * and checking every row: all rows are written (and bound to their regions), or none and
-     * ImportRejected lists every row at fault.
+     * Creates the things of an import after reading the file as it arrives and checking every
+     * row: all rows are written (and bound to their regions) in one transaction, or none and
+     * ImportRejected lists every row at fault. The rows are checked and their values made before
+     * the transaction, which then only writes: on SQLite it holds the one connection every other
+     * request (health, login, ingest) waits for. A thing created meanwhile with a checked
+     * identifier or token fails the write on the unique index (409), nothing written.
      */
     async importThings(file: Readable, format: ImportFormat): Promise<ImportResult> {
       const { rows, headers, problems: shape } = await parseImportUpload(file, format);
       if (shape.length > 0) throw new ImportRejected(shape);
+      const known = {
+        models: await repo.allModelNames(db),
+        regions: await repo.regionNodes(db),
+        identifiers: await repo.existingIdentifiers(db, rows.map((r) => r.identifier).filter(isIdentifier)),
+        tokens: await repo.existingAccessTokens(
+          db,
+          // Only well-formed tokens can exist, so only they are looked up (PostgreSQL refuses NUL text).
+          rows.flatMap((r) => (ACCESS_TOKEN_PATTERN.test(r.token) ? [r.token] : [])),
+        ),
+      };
+      const { things, problems } = await validateImportRows(rows, headers, known);
+      if (problems.length > 0) throw new ImportRejected(problems);
+      const values = await inTurns(things, (t) => ({
+        identifier: t.identifier,
+        name: t.name,
+        description: t.description,
+        modelId: t.modelId,
+        attributes: [],
+        accessToken: t.accessToken ?? newAccessToken(),
+      }));
       return write(
         async (trx) => {
-          const known = {
-            models: await repo.allModelNames(trx),
-            regions: await repo.regionNodes(trx),
-            identifiers: await repo.existingIdentifiers(
-              trx,
-              rows.map((r) => r.identifier).filter(isIdentifier),
-            ),
-            tokens: await repo.existingAccessTokens(
-              trx,
-              // Only well-formed tokens can exist, so only they are looked up (PostgreSQL refuses NUL text).
-              rows.flatMap((r) => (ACCESS_TOKEN_PATTERN.test(r.token) ? [r.token] : [])),
-            ),
-          };
-          const { things, problems } = await validateImportRows(rows, headers, known);
-          if (problems.length > 0) throw new ImportRejected(problems);
           const stamp = isoNow();
-          const ids = await repo.insertThings(
-            trx,
-            things.map((t) => ({
-              identifier: t.identifier,
-              name: t.name,
-              description: t.description,
-              modelId: t.modelId,
-              attributes: [],
-              accessToken: t.accessToken ?? newAccessToken(),
-            })),
-            stamp,
-          );
+          const ids = await repo.insertThings(trx, values, stamp);
           await repo.bindToRegions(
             trx,
             things.flatMap((t, i) =>
