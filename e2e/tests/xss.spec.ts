@@ -277,6 +277,8 @@ test('no name written by a user runs as script in any chart, tooltip or legend',
 
   await visitAndHover(page, `/analysis/kpi?report=${report.id}`, 3, dialogs);
   await visitAndHover(page, '/workshopBoard', 2, dialogs);
+  // The board's rotation on a wall screen draws the same cards full screen.
+  await visitAndHover(page, `/workshopBoard?play=1`, 1, dialogs, false);
   await visitAndHover(page, `/energy_monitor/realtime?resourceType=thing&resourceId=${thing.id}`, 1, dialogs);
   await visitAndHover(page, `/energy_monitor/history?resourceType=thing&resourceId=${thing.id}`, 1, dialogs);
   await visitAndHover(
@@ -318,6 +320,21 @@ test('no name written by a user runs as script in any chart, tooltip or legend',
   await visitAndHover(page, `/electricDiagram/index?diagram=${diagram.id}`, 0, dialogs, false);
   await expect(page.locator('svg text').filter({ hasText: `onerror=xss('dbus')` }).first()).toBeVisible();
   expect.soft(await payloads(page), 'diagram').toEqual({ ran: [], parsed: [] });
+
+  // The rule's backtest: its chart over the hostile device's history.
+  await visitAndHover(page, '/alarm_center/alarm_rule', 0, dialogs, false);
+  await page
+    .getByRole('row')
+    .filter({ hasText: `onerror=xss('rule')>${suffix}` })
+    .getByRole('button', { name: '编辑' })
+    .click();
+  await page.getByText('回测（启用前用历史数据验证）').click();
+  await page.getByTestId('backtest-thing').click();
+  await page.locator('.ant-select-item-option').filter({ hasText: suffix }).first().click();
+  await page.getByTestId('backtest-run').click();
+  await expect(page.getByTestId('backtest-summary')).toBeVisible({ timeout: 30_000 });
+  await hoverAndCheck(page, 'backtest', 1, dialogs, false);
+  await page.keyboard.press('Escape');
 
   // The alarm's drawer: its chart names the metric "ability (unit)".
   const alarmId = async () =>
