@@ -87,7 +87,10 @@ test('the history table exports as xlsx and CSV cell by cell; its page size chan
   // Value columns as the table heads them, unit included: 有功功率 (kW) …
   expect(header.slice(1, headers.length)).toEqual(headers.slice(1));
   expect(header.some((h) => / \(kW\)$/.test(h))).toBe(true);
-  for (const [i, shown] of [1, 2, 50].map((r, k) => [r, firstRows[k]!] as const)) {
+  // The table lists newest first; the file keeps time order (oldest first), as a sheet of a
+  // series is read and charted: the table's row k is the file's k-th from the end.
+  const fromEnd = [0, 1, 49].map((k, n) => [total - k, firstRows[n]!] as const);
+  for (const [i, shown] of fromEnd) {
     const row = ws.getRow(i + 1);
     expect(wallClock(row.getCell(1).value as Date)).toBe(shown[0]);
     for (let c = 1; c < headers.length; c++) {
@@ -104,7 +107,7 @@ test('the history table exports as xlsx and CSV cell by cell; its page size chan
   const table = parseCsv(text.slice(1), { record_delimiter: '\r\n' });
   expect(table).toHaveLength(total + 1);
   expect(table[0]!.slice(0, headers.length)).toEqual(header.slice(0, headers.length));
-  for (const [i, shown] of [1, 2, 50].map((r, k) => [r, firstRows[k]!] as const)) {
+  for (const [i, shown] of fromEnd) {
     const cells = table[i]!;
     expect(cells[0]).toBe(shown[0]);
     for (let c = 1; c < headers.length; c++) {
