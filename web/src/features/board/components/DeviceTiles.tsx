@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useRegionCabinets } from '../../../api/board.ts';
 import { liveKey, useLiveValues } from '../../../api/live.ts';
 import { categoryAbilitiesQuery } from '../../../api/things.ts';
-import { formatValue } from '../../../components/charts/index.ts';
+import { formatReading } from '../../../components/charts/index.ts';
 
 export interface DeviceTilesProps {
   component: Pick<BoardComponent, 'id' | 'title' | 'params' | 'metrics'>;
@@ -61,7 +61,7 @@ export function DeviceTiles({ component, page, height, tools, title }: DeviceTil
     const ability = abilityOf(c, identifier);
     const option = ability?.enumOptions.find((o) => o.value === String(value));
     if (option) return option.label;
-    return typeof value === 'number' ? `${formatValue(value)}${unit ? ` ${unit}` : ''}` : value;
+    return typeof value === 'number' ? `${formatReading(value, unit)}${unit ? ` ${unit}` : ''}` : value;
   };
 
   const shownOf = (c: Cabinet): Shown[] =>
