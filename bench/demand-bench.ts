@@ -8,30 +8,20 @@
  *
  *   npx tsx bench/demand-bench.ts [--things 200] [--interval 60] [--runs 5]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import { join } from 'node:path';
 import { PlantCalendar, type Thing } from '@kilowatch/contract';
-import { migrateToLatest, openDatabase } from '../server/src/db/index.ts';
 import { createTariffService } from '../server/src/modules/tariffs/index.ts';
 import { exampleTariff, exampleVersion } from '../server/src/modules/tariffs/testing.ts';
-import { openTelemetryStore, type Point } from '../server/src/telemetry/index.ts';
+import type { Point } from '../server/src/telemetry/index.ts';
 import { DAY, fmt, log, machine, median, numArg, SECOND, TIME_ZONE } from './harness.ts';
+import { openStoreAndDatabase } from './kwh-meters.ts';
 
 const thingCount = numArg('things', 200);
 const interval = numArg('interval', 60) * SECOND;
 const runs = numArg('runs', 5);
 
-const dir = mkdtempSync(join(os.tmpdir(), 'kilowatch-demand-bench-'));
-const store = await openTelemetryStore({
-  dataDir: dir,
-  timeZone: TIME_ZONE,
-  retention: { rawDays: 90, minuteDays: 400, hourDays: 1830 },
-});
-const database = openDatabase({ kind: 'sqlite', file: ':memory:' });
+const { store, database, close } = await openStoreAndDatabase('demand-bench');
 try {
   log(machine());
-  await migrateToLatest(database.db, database.dialect);
   const calendar = new PlantCalendar(TIME_ZONE);
   // A whole past month inside the raw retention: the one 35 days ago.
   const { start, end } = calendar.periodRange('month', Date.now() - 35 * DAY);
@@ -107,7 +97,5 @@ try {
   log(`bill, fixed windows: median ${fmt(median(times.fixed), 1)} ms over ${runs} runs`);
   log(`bill, sliding windows: median ${fmt(median(times.sliding), 1)} ms over ${runs} runs`);
 } finally {
-  await store.close();
-  await database.close();
-  rmSync(dir, { recursive: true, force: true });
+  await close();
 }

@@ -1,10 +1,33 @@
 /**
  * The set-up of the energy benches (statistics-bench.ts, export-bench.ts): the app in this process
  * with an admin's API client, kWh meters created through the API, and their counters written
- * through the store.
+ * through the store; and, for the benches that call the tariff service directly (tariff-bench.ts,
+ * demand-bench.ts), a store and a migrated in-memory database without the app.
  */
-import type { Point } from '../server/src/telemetry/index.ts';
-import { Api, type InProcessApp, startInProcess } from './harness.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { migrateToLatest, openDatabase } from '../server/src/db/index.ts';
+import { openTelemetryStore, type Point } from '../server/src/telemetry/index.ts';
+import { Api, type InProcessApp, startInProcess, TIME_ZONE } from './harness.ts';
+
+/** A telemetry store in a throwaway folder and a migrated SQLite database in memory; `close` removes both. */
+export async function openStoreAndDatabase(name: string) {
+  const dir = mkdtempSync(join(os.tmpdir(), `kilowatch-${name}-`));
+  const store = await openTelemetryStore({
+    dataDir: dir,
+    timeZone: TIME_ZONE,
+    retention: { rawDays: 90, minuteDays: 400, hourDays: 1830 },
+  });
+  const database = openDatabase({ kind: 'sqlite', file: ':memory:' });
+  await migrateToLatest(database.db, database.dialect);
+  const close = async () => {
+    await store.close();
+    await database.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { store, database, close };
+}
 
 export interface BenchApp extends InProcessApp {
   api: Api;

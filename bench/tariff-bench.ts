@@ -10,30 +10,20 @@
  *
  *   npx tsx bench/tariff-bench.ts [--things 200] [--interval 60] [--runs 7]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import { join } from 'node:path';
 import { PlantCalendar, type Thing } from '@kilowatch/contract';
-import { migrateToLatest, openDatabase } from '../server/src/db/index.ts';
 import { createTariffService } from '../server/src/modules/tariffs/index.ts';
 import { exampleTariff, exampleVersion, quarterSeasons } from '../server/src/modules/tariffs/testing.ts';
-import { openTelemetryStore, type Point } from '../server/src/telemetry/index.ts';
+import type { Point } from '../server/src/telemetry/index.ts';
 import { DAY, fmt, log, machine, median, numArg, SECOND, TIME_ZONE } from './harness.ts';
+import { openStoreAndDatabase } from './kwh-meters.ts';
 
 const thingCount = numArg('things', 200);
 const interval = numArg('interval', 60) * SECOND;
 const runs = numArg('runs', 7);
 
-const dir = mkdtempSync(join(os.tmpdir(), 'kilowatch-tariff-bench-'));
-const store = await openTelemetryStore({
-  dataDir: dir,
-  timeZone: TIME_ZONE,
-  retention: { rawDays: 90, minuteDays: 400, hourDays: 1830 },
-});
-const database = openDatabase({ kind: 'sqlite', file: ':memory:' });
+const { store, database, close } = await openStoreAndDatabase('tariff-bench');
 try {
   log(machine());
-  await migrateToLatest(database.db, database.dialect);
   const calendar = new PlantCalendar(TIME_ZONE);
   // A whole past month inside the raw retention: the one 35 days ago.
   const at = Date.now() - 35 * DAY;
@@ -156,7 +146,5 @@ try {
       `${(median(quarterBefore) / median(hourlyBefore)).toFixed(2)}× the hourly TPFC beside it (${fmt(median(hourlyBefore), 1)} ms)`,
   );
 } finally {
-  await store.close();
-  await database.close();
-  rmSync(dir, { recursive: true, force: true });
+  await close();
 }
