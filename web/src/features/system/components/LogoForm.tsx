@@ -8,6 +8,7 @@ import { DEFAULT_LOGO_SRC, toLogoConfig } from '../../../lib/logo.ts';
 import { notify } from '../../../lib/notify.ts';
 import { useSession } from '../../../lib/session.ts';
 import { checkLogoFile, LOGO_MAX_KB, readAsDataUrl } from '../lib/logo.ts';
+import { ConfigSaveButtons } from './ConfigSaveButtons.tsx';
 
 /** The built-in image shown when no logo image is set (the sidebar does the same). */
 
@@ -100,20 +101,7 @@ export function LogoForm() {
         <Form.Item label={t('system.logo.show')}>
           <Switch checked={draft.show} onChange={setShow} aria-label={t('system.logo.show')} />
         </Form.Item>
-        <Button
-          type="primary"
-          onClick={onSave}
-          loading={save.isPending}
-          disabled={config.isLoading || config.isError}
-          data-testid="logo-save"
-        >
-          {t('system.logo.save')}
-        </Button>
-        {config.isError && (
-          <Button type="link" onClick={() => config.refetch()}>
-            {t('common.retry')}
-          </Button>
-        )}
+        <ConfigSaveButtons config={config} saving={save.isPending} onSave={onSave} testId="logo-save" />
       </Form>
     </Card>
   );

@@ -1,11 +1,12 @@
 import { type SysConfig, WEBHOOK_ALLOWED_HOSTS_IDENTIFIER } from '@kilowatch/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Form, Input } from 'antd';
+import { Card, Form, Input } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { keys } from '../../../api/keys.ts';
 import { createSysConfig, updateSysConfig, useSysConfigByIdentifier } from '../../../api/system.ts';
 import { notify } from '../../../lib/notify.ts';
+import { ConfigSaveButtons } from './ConfigSaveButtons.tsx';
 
 /**
  * `webhookAllowedHosts`: the plant's internal hosts alarm webhooks may reach. Loopback, link-local
@@ -49,20 +50,12 @@ export function WebhookHostsForm() {
             data-testid="webhook-hosts"
           />
         </Form.Item>
-        <Button
-          type="primary"
-          onClick={() => save.mutate(config.data ?? null)}
-          loading={save.isPending}
-          disabled={config.isLoading || config.isError}
-          data-testid="webhook-hosts-save"
-        >
-          {t('system.logo.save')}
-        </Button>
-        {config.isError && (
-          <Button type="link" onClick={() => config.refetch()}>
-            {t('common.retry')}
-          </Button>
-        )}
+        <ConfigSaveButtons
+          config={config}
+          saving={save.isPending}
+          onSave={() => save.mutate(config.data ?? null)}
+          testId="webhook-hosts-save"
+        />
       </Form>
     </Card>
   );
