@@ -38,7 +38,17 @@ const EpochMs = Type.Number({ minimum: 0, maximum: MAX_EPOCH_MS });
 
 /** A span ending now (`last`), or a fixed range [start, end) in ms. */
 export const ExploreRange = Type.Union([
-  Type.Object({ last: Type.Union(EXPLORE_QUICK_RANGES.map((r) => Type.Literal(r))) }),
+  // Spelled out: a union mapped over the array has no static type (see web/src/api/telemetry.ts).
+  Type.Object({
+    last: Type.Union([
+      Type.Literal('15m'),
+      Type.Literal('1h'),
+      Type.Literal('8h'),
+      Type.Literal('24h'),
+      Type.Literal('7d'),
+      Type.Literal('30d'),
+    ]),
+  }),
   Type.Object({ start: EpochMs, end: EpochMs }),
 ]);
 export type ExploreRange = Static<typeof ExploreRange>;
