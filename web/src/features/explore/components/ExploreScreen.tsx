@@ -28,6 +28,7 @@ import {
   zoomIn,
 } from '../lib/state.ts';
 import { panelGrid } from './ExploreChart.tsx';
+import styles from './explore.module.css';
 import { PanelCard } from './PanelCard.tsx';
 import { ViewsBar } from './ViewsBar.tsx';
 
@@ -112,7 +113,8 @@ export default function ExploreScreen() {
   return (
     <Space orientation="vertical" size={12} style={{ width: '100%' }}>
       <Card size="small" aria-label={t('explore.toolbar')}>
-        <Space wrap size={[8, 8]}>
+        {/* Scrolls sideways on a phone instead of widening the page. */}
+        <div className={styles.quick}>
           <Segmented<ExploreQuickRange | 'custom'>
             aria-label={t('explore.quickRange')}
             value={'last' in state.range ? state.range.last : 'custom'}
@@ -126,6 +128,8 @@ export default function ExploreScreen() {
               setRange({ last: value });
             }}
           />
+        </div>
+        <Space wrap size={[8, 8]} style={{ marginTop: 8 }}>
           <DatePicker.RangePicker
             showTime={{ format: 'HH:mm' }}
             format="YYYY-MM-DD HH:mm"
