@@ -48,7 +48,8 @@ export function panelOption(base: ChartOption, grid: PanelGrid): ChartOption {
     ...base,
     // Up to 8 panels redraw at every zoom and refresh: lines appear at once, as in Grafana.
     animation: false,
-    grid: { ...own, left: grid.left, right: grid.right, outerBoundsMode: 'none' },
+    // No zoom slider under a panel (a drag zooms): the axis labels need only their own line.
+    grid: { ...own, left: grid.left, right: grid.right, bottom: 28, outerBoundsMode: 'none' },
     // A horizontal span dragged over the plot; its end zooms every panel (brushEnd below).
     brush: {
       xAxisIndex: 0,
