@@ -12,6 +12,7 @@ export * from './dashboard.ts';
 export * from './diagrams.ts';
 export * from './endpoint.ts';
 export * from './enpi.ts';
+export * from './explore.ts';
 export * from './filter-groups.ts';
 export * from './health.ts';
 export * from './ingest.ts';

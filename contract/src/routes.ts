@@ -44,6 +44,7 @@ export const LAYOUT_ROUTES: RouteDef[] = [
       { path: '/energy_monitor/fire', name: 'fire', titleKey: 'route.fire' },
       { path: '/energy_monitor/realtime', name: 'realtime', titleKey: 'route.realtime' },
       { path: '/energy_monitor/history', name: 'history', titleKey: 'route.history' },
+      { path: '/energy_monitor/explore', name: 'explore', titleKey: 'route.explore' },
     ],
   },
   {

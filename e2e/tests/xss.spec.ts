@@ -343,5 +343,17 @@ test('no name written by a user runs as script in any chart, tooltip or legend',
   await visitAndHover(page, `/alarm_center/alarm_history?id=${await alarmId()}`, 1, dialogs);
   await visitAndHover(page, '/alarm_center/alarm_history?tab=health', 1, dialogs, false);
 
+  // Explore: a panel of the hostile device's ability and one of the hostile region's, opened by
+  // its address; series names "device · ability", units, tags and the alarm's marks.
+  await visitAndHover(
+    page,
+    `/energy_monitor/explore?range=1h&p=t${thing.id}~temp&p=r${region.id}~temp`,
+    2,
+    dialogs,
+  );
+  await expect(page.getByTestId('explore-panel-1').getByTestId('explore-series')).toContainText(
+    `onerror=xss('abl')`,
+  );
+
   await finalScreenshot(page, testInfo);
 });

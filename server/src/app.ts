@@ -22,6 +22,7 @@ import { boardPageRoutes } from './modules/board/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { diagramRoutes } from './modules/diagrams/index.ts';
 import { enpiRoutes } from './modules/enpi/index.ts';
+import { exploreRoutes } from './modules/explore/index.ts';
 import { filterGroupRoutes } from './modules/filter-groups/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
 import { metricConfigRoutes } from './modules/metric-configs/index.ts';
@@ -228,6 +229,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         await api.register(boardPageRoutes, { service: services.board });
         await api.register(enpiRoutes, { service: services.enpi });
         await api.register(diagramRoutes, { service: services.diagrams });
+        await api.register(exploreRoutes, { service: services.explore });
       },
       { prefix: '/api' },
     );

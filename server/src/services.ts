@@ -20,6 +20,7 @@ import { createCatalog } from './modules/catalog/index.ts';
 import { createDashboardService } from './modules/dashboard/index.ts';
 import { createDiagramsService } from './modules/diagrams/index.ts';
 import { createEnpiService } from './modules/enpi/index.ts';
+import { createExploreService } from './modules/explore/index.ts';
 import { createFilterGroupService } from './modules/filter-groups/index.ts';
 import { createMetricConfigService } from './modules/metric-configs/index.ts';
 import { createQueryService } from './modules/query/index.ts';
@@ -185,6 +186,7 @@ export function buildServices(deps: ServiceDeps) {
     now,
   });
   const diagrams = createDiagramsService({ db, catalog, now });
+  const explore = createExploreService({ db, now });
 
   return {
     things,
@@ -210,6 +212,7 @@ export function buildServices(deps: ServiceDeps) {
     enpi,
     dashboard,
     diagrams,
+    explore,
   };
 }
 

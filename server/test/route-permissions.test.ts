@@ -32,6 +32,11 @@ const OPEN_TO_EVERY_USER = new Set([
   'GET /api/board/components/:regionId',
   'GET /api/regions/unbound',
   'POST /api/auth/password',
+  // Explore views are each user's own: the service scopes every call to its caller (docs/explore.md).
+  'GET /api/explore/views',
+  'POST /api/explore/views',
+  'PATCH /api/explore/views/:id',
+  'DELETE /api/explore/views/:id',
   // The alarm centre: everyone reads; acknowledge, comment and (un)shelve are every operator's,
   // close is checked in the handler against /alarm_center/alarm_history (docs/alarms.md).
   'GET /api/alarm/rules',

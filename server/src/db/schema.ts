@@ -696,3 +696,19 @@ export interface DiagramsTable {
   created_at: string;
   updated_at: string;
 }
+
+// ---- saved Explore views (migration 0560; docs/explore.md) ----------------------------------------
+
+export interface DB {
+  explore_views: ExploreViewsTable;
+}
+
+export interface ExploreViewsTable {
+  id: Generated<number>;
+  owner_id: number;
+  name: string;
+  /** JSON: ExploreState (contract/src/explore.ts). */
+  state: string;
+  created_at: string;
+  updated_at: string;
+}

@@ -316,6 +316,11 @@ export const en: Messages = {
   'diagrams.unknownThing':
     'Symbol "{label}" is bound to device {thingId}, which does not exist or has no metrics',
   'diagrams.unknownMetric': 'The device bound to symbol "{label}" has no metric {metric}',
+  'explore.notFound': 'You have no saved view {id}',
+  'explore.nameTaken': 'You already have a view named “{name}”',
+  'explore.tooMany': 'A user keeps at most {max} views',
+  'explore.badRange': 'The range must start before it ends',
+  'explore.nameBlank': 'A view needs a name',
   'video.playHttp':
     'The play address of HLS and WebRTC must start with http:// or https://; for an RTSP camera choose “RTSP (through a gateway)”',
   'video.rtspSource':

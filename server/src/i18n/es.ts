@@ -323,6 +323,11 @@ export const es: Messages = {
   'diagrams.unknownThing':
     'El símbolo "{label}" está vinculado al dispositivo {thingId}, que no existe o no tiene métricas',
   'diagrams.unknownMetric': 'El dispositivo vinculado al símbolo "{label}" no tiene la métrica {metric}',
+  'explore.notFound': 'No tiene ninguna vista guardada {id}',
+  'explore.nameTaken': 'Ya tiene una vista llamada «{name}»',
+  'explore.tooMany': 'Cada usuario guarda como máximo {max} vistas',
+  'explore.badRange': 'El intervalo debe empezar antes de terminar',
+  'explore.nameBlank': 'La vista necesita un nombre',
   'video.playHttp':
     'La dirección de reproducción HLS y WebRTC debe empezar por http:// o https://; para una cámara RTSP elija «RTSP (a través de una pasarela)»',
   'video.rtspSource':

@@ -294,6 +294,11 @@ export const zh = {
   'diagrams.selfLoop': '连线 {id} 两端是同一个图元',
   'diagrams.unknownThing': '图元“{label}”绑定的设备 {thingId} 不存在或没有测点',
   'diagrams.unknownMetric': '图元“{label}”绑定的设备没有测点 {metric}',
+  'explore.notFound': '没有编号为 {id} 的已保存视图',
+  'explore.nameTaken': '已有名为“{name}”的视图',
+  'explore.tooMany': '每位用户最多保存 {max} 个视图',
+  'explore.badRange': '时间范围的开始须早于结束',
+  'explore.nameBlank': '视图名称不能为空',
   'video.playHttp':
     'HLS 与 WebRTC 的播放地址须以 http:// 或 https:// 开头；RTSP 摄像头请选择“RTSP（经网关）”',
   'video.rtspSource': 'RTSP 摄像头的地址是摄像头自己的 rtsp:// 地址；网关的 http(s) 地址填在“网关播放地址”中',

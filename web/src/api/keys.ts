@@ -208,6 +208,11 @@ export const keys = {
     list: () => ['diagrams', 'list'] as const,
     one: (id: number) => ['diagrams', id] as const,
   },
+  /** /api/explore/views: the caller's saved views; a write refreshes the list. */
+  explore: {
+    all: ['explore'] as const,
+    views: () => ['explore', 'views'] as const,
+  },
 };
 
 /** Runs `fn`, then refreshes every cache under `roots` (for mutations passed to CrudPage). */

@@ -9,6 +9,7 @@ import { standaloneScreens as dashboardScreens } from '../features/dashboard/ind
 import { screens as deviceScreens } from '../features/devices/index.ts';
 import { screens as diagramScreens } from '../features/diagram/index.ts';
 import { screens as enpiScreens } from '../features/enpi/index.ts';
+import { screens as exploreScreens } from '../features/explore/index.ts';
 import { screens as homeScreens } from '../features/home/index.ts';
 import { screens as kpiScreens } from '../features/kpi/index.ts';
 import { screens as monitoringScreens } from '../features/monitoring/index.ts';
@@ -36,6 +37,7 @@ const SCREENS: ScreenMap = {
   ...enpiScreens,
   ...diagramScreens,
   ...videoScreens,
+  ...exploreScreens,
 };
 
 /**
