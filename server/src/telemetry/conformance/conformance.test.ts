@@ -3,7 +3,7 @@
  * `TelemetryStore`, each answer checked against brute force over the points and, for the shared
  * datasets, against the other wing. A difference between the wings fails here.
  * VictoriaMetrics is started from Debian's binary; without it the wing is skipped (reason printed),
- * except under CI=true, where that fails.
+ * except under CI=true or REQUIRE_VICTORIA=1 (.ci/run), where that fails.
  */
 import { rmSync } from 'node:fs';
 import { DAY, HOUR, MINUTE, PlantCalendar } from '@kilowatch/contract/calendar';
@@ -37,19 +37,19 @@ const dirs: string[] = [];
 const open: OpenedTelemetryStore[] = [];
 let vm: VictoriaProcess | undefined;
 const missing = victoriaMissing();
-if (missing && process.env.CI !== 'true')
-  console.info(`telemetry conformance: VictoriaMetrics wing skipped: ${missing}`);
+const required = process.env.CI === 'true' || process.env.REQUIRE_VICTORIA === '1';
+if (missing && !required) console.info(`telemetry conformance: VictoriaMetrics wing skipped: ${missing}`);
 
 const duckdb = duckdbWing(dirs);
 const victoria = victoriaWing(() => {
   if (!vm) throw new Error('victoria-metrics is not running');
   return vm;
 });
-const WINGS: Wing[] = missing && process.env.CI !== 'true' ? [duckdb] : [duckdb, victoria];
+const WINGS: Wing[] = missing && !required ? [duckdb] : [duckdb, victoria];
 
 beforeAll(async () => {
-  if (missing && process.env.CI === 'true')
-    throw new Error(`CI=true needs the VictoriaMetrics wing: ${missing}`);
+  if (missing && required)
+    throw new Error(`CI=true or REQUIRE_VICTORIA=1 needs the VictoriaMetrics wing: ${missing}`);
   if (WINGS.includes(victoria)) vm = await startVictoria();
 }, 30_000);
 
