@@ -3,7 +3,7 @@
  * VictoriaMetrics, a single node this file starts from Debian's binary on a temporary folder.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,7 +60,16 @@ export function duckdbWing(dirs: string[]): Wing {
 
 export interface VictoriaProcess {
   url: string;
-  stop(): Promise<void>;
+  /** Stops it (SIGTERM: it writes everything out) and removes its folder; the folder's bytes before that. */
+  stop(): Promise<number>;
+}
+
+function sizeOf(path: string): number {
+  const st = statSync(path);
+  if (!st.isDirectory()) return st.size;
+  let n = 0;
+  for (const e of readdirSync(path)) n += sizeOf(join(path, e));
+  return n;
 }
 
 async function freePort(): Promise<number> {
@@ -102,7 +111,9 @@ export async function startVictoria(): Promise<VictoriaProcess> {
       await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
       if (child.exitCode === null) child.kill('SIGKILL');
     }
+    const bytes = sizeOf(dir);
     rmSync(dir, { recursive: true, force: true });
+    return bytes;
   };
   const deadline = Date.now() + 15_000;
   for (;;) {
