@@ -574,6 +574,28 @@ describe.each(WINGS.map((w) => [w.name, w] as const))('the %s wing', (_name, win
       expect(store.writableFrom(T0 + 100 * DAY)).toBe(T0 + 10 * DAY);
     });
 
+    it('stores any metric identifier (quotes, backslashes, spaces, Chinese) as it is', async () => {
+      const store = await openOn(wing);
+      const odd = { thingId: 12, metric: 'a"b\\c 温度{x="1"}' };
+      await store.write([
+        { ...odd, ts: T0, value: 1.5 },
+        { ...odd, ts: T0 + 1000, value: 2.5 },
+        { ...key, ts: T0, value: 9 },
+      ]);
+      expect((await store.points(odd, T0, T0 + MINUTE, 10)).map((p) => [p.metric, p.value])).toEqual([
+        [odd.metric, 1.5],
+        [odd.metric, 2.5],
+      ]);
+      const r = await store.buckets({
+        series: [odd],
+        start: T0,
+        end: T0 + MINUTE,
+        bucket: { widthMs: MINUTE },
+        aggregator: 'sum',
+      });
+      expect(r.buckets[0]?.value).toBe(4);
+    });
+
     it('keeps latest values and when each thing was last seen on write, and after a restart', async () => {
       const now = () => T0 + 5 * DAY;
       const a = await wing.open({ timeZone: 'UTC', now, key: `latest ${wing.name}` });
