@@ -682,6 +682,41 @@ describe.each(WINGS.map((w) => [w.name, w] as const))('the %s wing', (_name, win
       expect(out).toEqual(each);
     });
 
+    it('pointColumns pages through many series (more than one read of them) in the order asked', async () => {
+      const store = await openOn(wing, { now: () => T0 + 2 * HOUR });
+      const keys: SeriesKey[] = Array.from({ length: 40 }, (_, i) => ({
+        thingId: 100 + ((i * 7) % 40),
+        metric: 'kwh',
+      }));
+      const written: Point[] = [];
+      keys.forEach((k, i) => {
+        for (let t = T0 + i * 100; t < T0 + 10 * MINUTE; t += 60_000 + i * 1000)
+          written.push({ ...k, ts: t, value: i + t / 1e6 });
+      });
+      await store.write(written);
+      const [from, to] = [T0 + MINUTE, T0 + 9 * MINUTE];
+      const out: Point[][] = keys.map(() => []);
+      let resumeAt = 0;
+      let after: number | undefined;
+      let pages = 0;
+      for (;;) {
+        const page = await store.pointColumns(keys.slice(resumeAt), from, to, 50, after);
+        pages++;
+        page.ts.forEach((ts, r) => {
+          const i = resumeAt + (page.index[r] as number);
+          out[i]?.push({ ...(keys[i] as SeriesKey), ts, value: page.values[r] as number });
+        });
+        if (page.ts.length < 50) break;
+        resumeAt += page.index[page.ts.length - 1] as number;
+        after = page.ts[page.ts.length - 1];
+      }
+      const each = await Promise.all(keys.map((k) => store.points(k, from, to, 1000)));
+      const total = each.reduce((n, p) => n + p.length, 0);
+      expect(total).toBeGreaterThan(200);
+      expect(pages).toBe(Math.floor(total / 50) + 1);
+      expect(out).toEqual(each);
+    });
+
     it('downsamples to at most maxPoints of real points, keeping the extremes', async () => {
       const store = await openOn(wing, { now: () => T0 + 10 * DAY });
       const pts: Point[] = [];
