@@ -103,18 +103,28 @@ function brute(
   info: { firstTs: number | null; gapToleranceMs: number },
   now: number,
 ): Pick<Bucket, 'value' | 'count' | 'complete'> {
-  let prev: { ts: number; value: number } | undefined;
-  const inside: { ts: number; value: number }[] = [];
+  // Points are sorted by time: only those around the bucket are looked at.
+  const firstAt = (t: number, after: boolean) => {
+    let lo = 0;
+    let hi = pts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const x = (pts[mid] as { ts: number }).ts;
+      if (after ? x <= t : x < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const i0 = firstAt(bs, false);
+  const i1 = firstAt(be, false);
+  const prev = pts[i0 - 1];
+  const inside = pts.slice(i0, i1);
   let closing = 0;
   let closed = 0;
-  pts.forEach((p, i) => {
-    if (p.ts < bs) prev = p;
-    else if (p.ts < be) inside.push(p);
-    if (p.ts > bs && p.ts <= be) {
-      closing++;
-      closed += counterIncrement(pts[i - 1]?.value, p.value);
-    }
-  });
+  for (let i = firstAt(bs, true); i < firstAt(be, true); i++) {
+    closing++;
+    closed += counterIncrement(pts[i - 1]?.value, (pts[i] as { value: number }).value);
+  }
   if (agg === 'delta' && closing === 0) return { value: null, count: 0, complete: false };
   if (inside.length === 0) {
     return agg === 'delta'
@@ -178,7 +188,7 @@ function dataset(seed: number, start: number, days: number) {
         value = Math.floor(rnd() * 8000 - 4000) / 4;
       }
       s.pts.push({ ts, value });
-      ts += rnd() < 0.002 ? 30 * MINUTE + Math.floor(rnd() * 3 * HOUR) : 1000 + Math.floor(rnd() * 19_000);
+      ts += rnd() < 0.002 ? 30 * MINUTE + Math.floor(rnd() * 3 * HOUR) : 2000 + Math.floor(rnd() * 38_000);
     }
   }
   return series;
