@@ -163,7 +163,7 @@ function brute(
   return { value, count: agg === 'delta' ? closing : n, complete };
 }
 
-/** Random series: irregular spacing, rare long gaps, dyadic values (sums exact in any order), counters with resets. */
+/** Random series: irregular spacing, some readings on bucket edges, rare long gaps, dyadic values (sums exact in any order), counters with resets. */
 function dataset(seed: number, start: number, days: number) {
   const rnd = random(seed);
   const series: (SeriesKey & { pts: { ts: number; value: number }[] })[] = [
@@ -189,6 +189,8 @@ function dataset(seed: number, start: number, days: number) {
       }
       s.pts.push({ ts, value });
       ts += rnd() < 0.002 ? 30 * MINUTE + Math.floor(rnd() * 3 * HOUR) : 2000 + Math.floor(rnd() * 38_000);
+      // Some readings on a whole minute (and so on hour and day edges): they close the bucket before.
+      if (rnd() < 0.1) ts = Math.ceil(ts / MINUTE) * MINUTE;
     }
   }
   return series;
