@@ -9,11 +9,16 @@
  * opened read-only (the rollup gain). Disk bytes per point.
  *
  *   npx tsx bench/query-bench.ts [--things 20 | --series 200] [--days 30] [--interval 10] [--runs 20]
- *     [--port 18720] [--keep] [--prof]
+ *     [--port 18720] [--keep] [--prof] [--wing victoria [--vm-port 18728]]
  *   npm run bench:query -w bench
+ *
+ * `--wing victoria`: after the DuckDB pass, the same plant, load and queries again with the server on
+ * the VictoriaMetrics wing (TELEMETRY_URL) of a victoria-metrics single node started here (Debian's
+ * binary, a temporary folder), and one table with both columns.
  */
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { startVictoria, type VictoriaProcess } from '../server/src/telemetry/conformance/wings.ts';
 import { openTelemetryStore, type Point } from '../server/src/telemetry/index.ts';
 import {
   ABILITIES,
@@ -54,6 +59,9 @@ const MQTT_PORT = numArg('mqtt-port', 18890);
 const NM = METRICS.length;
 const STEPS_PER_CALL = Math.max(1, Math.round(10_000 / SERIES)); // write() calls of ~10,000 points
 const IN_FLIGHT = 32;
+const WING = flag('wing') ? 'victoria' : 'duckdb';
+if (process.argv.includes('--wing') && process.argv[process.argv.indexOf('--wing') + 1] !== 'victoria')
+  throw new Error('--wing takes victoria (the DuckDB pass always runs)');
 
 const end = Math.floor(Date.now() / MINUTE) * MINUTE;
 const steps = Math.floor((DAYS * DAY) / INTERVAL);
@@ -72,15 +80,25 @@ interface Measured {
   serverMedian?: number;
   target?: number;
   note?: string;
+  /** The wing the server ran on. */
+  wing?: 'duckdb' | 'victoria';
 }
 const results: Measured[] = [];
+let currentWing: 'duckdb' | 'victoria' = 'duckdb';
 
-async function load(plant: Plant, dataDir: string): Promise<{ seconds: number; bytes: number }> {
-  const store = await openTelemetryStore({
+async function load(
+  plant: Plant,
+  dataDir: string,
+  vm?: VictoriaProcess,
+): Promise<{ seconds: number; bytes: number }> {
+  counter.fill(0);
+  const options = {
     dataDir,
     timeZone: TIME_ZONE,
     retention: { rawDays: 90, minuteDays: 400, hourDays: 1830 },
-  });
+  };
+  const duck = vm ? undefined : await openTelemetryStore(options);
+  const store = duck ?? (await openTelemetryStore({ ...options, url: vm?.url }));
   const row = new Float64Array(NM);
   const t0 = performance.now();
   let lastReport = t0;
@@ -112,7 +130,11 @@ async function load(plant: Plant, dataDir: string): Promise<{ seconds: number; b
   }
   await Promise.all(inflight);
   const seconds = (performance.now() - t0) / 1000;
-  await store.checkpoint();
+  if (!duck) {
+    await store.close();
+    return { seconds, bytes: 0 }; // measured when VictoriaMetrics stops (it holds recent parts in memory)
+  }
+  await duck.checkpoint();
   await store.close();
   const path = join(dataDir, 'telemetry.duckdb');
   return { seconds, bytes: fileSize(path) + fileSize(`${path}.wal`) };
@@ -169,6 +191,7 @@ async function measure(
     serverMedian: serverTimes.length ? median(serverTimes) : undefined,
     target,
     note,
+    wing: currentWing,
   };
   results.push(m);
   log(
@@ -241,28 +264,28 @@ async function queries(api: Api, server: Server, plant: Plant) {
   );
   const hourAgo = { startTime: last + 1 - 65 * MINUTE, endTime: last + 1 - 60 * MINUTE };
   await measure(
-    '  5 min of 10 series an hour ago, raw points (from DuckDB)',
+    '  5 min of 10 series an hour ago, raw points (stored)',
     'q1c',
     server,
     (seq) => data(seq, { ...last5, ...hourAgo }),
     undefined,
-    'loaded before the start: raw table',
+    'loaded before the start: stored',
   );
-  await measure('  5 min of 10 series an hour ago, 10 s avg buckets (from DuckDB)', 'q1d', server, (seq) =>
+  await measure('  5 min of 10 series an hour ago, 10 s avg buckets (stored)', 'q1d', server, (seq) =>
     data(seq, { ...last5, ...hourAgo, groupByTime: 'second', groupByInterval: 10 }),
   );
 
   const month = { resourceType: 'thing', resourceId: thing, startTime: monthStart, endTime: end };
-  await shape('30 days daily', { ...month, metricIdentifier: 'P', groupByTime: 'day' });
+  await shape(`${DAYS} days daily`, { ...month, metricIdentifier: 'P', groupByTime: 'day' });
   await measure(
-    '1 series × 30 days → daily avg (P)',
+    `1 series × ${DAYS} days → daily avg (P)`,
     'q2',
     server,
     (seq) => data(seq, { ...month, metricIdentifier: 'P', groupByTime: 'day' }),
     10,
   );
   await measure(
-    '1 series × 30 days → daily consumption (EP delta)',
+    `1 series × ${DAYS} days → daily consumption (EP delta)`,
     'q2b',
     server,
     (seq) => data(seq, { ...month, metricIdentifier: 'EP', groupByTime: 'day' }),
@@ -305,7 +328,7 @@ async function queries(api: Api, server: Server, plant: Plant) {
   };
   await shape('200 series daily (EP)', { ...plantMonth, metricIdentifier: 'EP' });
   await measure(
-    `${SERIES} series × 30 days → daily delta (${NM} region requests at once, one per ability)`,
+    `${SERIES} series × ${DAYS} days → daily delta (${NM} region requests at once, one per ability)`,
     'q4',
     server,
     (seq) =>
@@ -315,16 +338,16 @@ async function queries(api: Api, server: Server, plant: Plant) {
     100,
   );
   await measure(
-    `  ${THINGS} series × 30 days → daily consumption (EP, 1 region request)`,
+    `  ${THINGS} series × ${DAYS} days → daily consumption (EP, 1 region request)`,
     'q4ep',
     server,
     (seq) => data(seq, { ...plantMonth, metricIdentifier: 'EP' }),
   );
 
   const chart = { ...month, metricIdentifier: 'P', maxPoints: 2000 };
-  await shape('30 days → ≤ 2,000 points', chart);
+  await shape(`${DAYS} days → ≤ 2,000 points`, chart);
   await measure(
-    '1 series × 30 days → downsampled to ≤ 2,000 points',
+    `1 series × ${DAYS} days → downsampled to ≤ 2,000 points`,
     'q5',
     server,
     (seq) => data(seq, chart),
@@ -369,7 +392,7 @@ async function rawComparison(dataDir: string, plant: Plant) {
     );
   };
   await timed(
-    'raw DuckDB: 1 series × 30 days → daily avg, GROUP BY day over raw',
+    `raw DuckDB: 1 series × ${DAYS} days → daily avg, GROUP BY day over raw`,
     `SELECT (ts + ${offset}) // ${DAY} AS d, avg(value), count(*) FROM raw
      WHERE series_id = ${sid} AND ts >= ${monthStart} AND ts < ${end} GROUP BY d ORDER BY d`,
     RUNS,
@@ -380,7 +403,7 @@ async function rawComparison(dataDir: string, plant: Plant) {
     RUNS,
   );
   await timed(
-    `raw DuckDB: ${SERIES} series × 30 days → daily max − min, GROUP BY over raw`,
+    `raw DuckDB: ${SERIES} series × ${DAYS} days → daily max − min, GROUP BY over raw`,
     `SELECT series_id, (ts + ${offset}) // ${DAY} AS d, max(value) - min(value) FROM raw
      WHERE ts >= ${monthStart} AND ts < ${end} GROUP BY ALL`,
     5,
@@ -390,15 +413,16 @@ async function rawComparison(dataDir: string, plant: Plant) {
   instance.closeSync();
 }
 
-async function main() {
-  log(
-    `query benchmark: ${THINGS} things × ${NM} abilities = ${SERIES} series × ${DAYS} days × ${INTERVAL / 1000} s = ${fmt(total)} points`,
-  );
-  log(machine());
+/** One pass: the plant through a server on this wing, the load, the queries. */
+async function pass(
+  vm?: VictoriaProcess,
+): Promise<{ loaded: { seconds: number; bytes: number }; dataDir: string; plant: Plant }> {
+  currentWing = vm ? 'victoria' : 'duckdb';
+  const env: Record<string, string> = vm ? { TELEMETRY_URL: vm.url } : {};
   const dataDir = tempDir('kw-query-');
-  log(`data folder ${dataDir}`);
+  log(`\n== ${currentWing} wing ==  data folder ${dataDir}${vm ? `, VictoriaMetrics ${vm.url}` : ''}`);
 
-  let server = await startServer({ dataDir, port: PORT, mqttPort: MQTT_PORT });
+  let server = await startServer({ dataDir, port: PORT, mqttPort: MQTT_PORT, env });
   let api = new Api(server.base);
   await api.login();
   const plant = await createPlant(api, THINGS);
@@ -407,11 +431,13 @@ async function main() {
     `created through the API: category with ${ABILITIES.length} abilities, a model, ${THINGS} things, 2 regions`,
   );
 
-  log(`loading through openTelemetryStore().write() (raw + rollups), server stopped…`);
-  const loaded = await load(plant, dataDir);
+  log(`loading through openTelemetryStore().write(), server stopped…`);
+  const loaded = await load(plant, dataDir, vm);
   log(
-    `loaded ${fmt(loadedPoints)} points in ${loaded.seconds.toFixed(1)} s (${fmt(loadedPoints / loaded.seconds)} points/s); ` +
-      `telemetry.duckdb after checkpoint and close: ${(loaded.bytes / 1e6).toFixed(1)} MB = ${(loaded.bytes / loadedPoints).toFixed(2)} bytes/point`,
+    `loaded ${fmt(loadedPoints)} points in ${loaded.seconds.toFixed(1)} s (${fmt(loadedPoints / loaded.seconds)} points/s)` +
+      (vm
+        ? ''
+        : `; telemetry.duckdb after checkpoint and close: ${(loaded.bytes / 1e6).toFixed(1)} MB = ${(loaded.bytes / loadedPoints).toFixed(2)} bytes/point`),
   );
 
   const profDir = flag('prof') ? tempDir('kw-query-prof-') : undefined;
@@ -421,6 +447,7 @@ async function main() {
     mqttPort: MQTT_PORT,
     logLevel: 'info',
     nodeArgs: profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [],
+    env,
   });
   api = new Api(server.base);
   await api.login();
@@ -432,6 +459,15 @@ async function main() {
   await queries(api, server, plant);
   await server.stop();
   if (profDir) log(`CPU profile of the server in ${profDir} (removed at exit unless --keep)`);
+  return { loaded, dataDir, plant };
+}
+
+async function main() {
+  log(
+    `query benchmark: ${THINGS} things × ${NM} abilities = ${SERIES} series × ${DAYS} days × ${INTERVAL / 1000} s = ${fmt(total)} points`,
+  );
+  log(machine());
+  const { loaded, dataDir, plant } = await pass();
   const path = join(dataDir, 'telemetry.duckdb');
   const after = fileSize(path) + fileSize(`${path}.wal`);
   log(`after the server stopped: ${(after / 1e6).toFixed(1)} MB = ${(after / total).toFixed(2)} bytes/point`);
@@ -439,19 +475,54 @@ async function main() {
   log('server stopped; the raw table for comparison (read-only):');
   await rawComparison(dataDir, plant);
 
+  let vmLoaded: { seconds: number; bytes: number } | undefined;
+  if (WING === 'victoria') {
+    if (flag('vm-port')) process.env.VICTORIA_TEST_PORT = String(numArg('vm-port', 18728));
+    const vm = await startVictoria();
+    let bytes = 0;
+    try {
+      vmLoaded = (await pass(vm)).loaded;
+    } finally {
+      bytes = await vm.stop();
+    }
+    vmLoaded.bytes = bytes;
+    log(`VictoriaMetrics folder after it stopped: ${(bytes / 1e6).toFixed(1)} MB`);
+  }
+
   const health = results[0] as Measured;
   log(`\nsummary (load average now ${loadAverage()}):`);
-  log('| query | median ms | p95 ms | server-side median ms | − health floor | target |');
-  log('|---|---:|---:|---:|---:|---|');
-  for (const r of results) {
+  if (!vmLoaded) {
+    log('| query | median ms | p95 ms | server-side median ms | − health floor | target |');
+    log('|---|---:|---:|---:|---:|---|');
+    for (const r of results) {
+      log(
+        `| ${r.name.trim()} | ${r.median.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.serverMedian?.toFixed(2) ?? ''} | ${
+          r === health || r.serverMedian === undefined ? '' : (r.median - health.median).toFixed(2)
+        } | ${r.target === undefined ? '' : `≤ ${r.target} ${r.median <= r.target ? 'OK' : 'MISSED'}`} |`,
+      );
+    }
     log(
-      `| ${r.name.trim()} | ${r.median.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.serverMedian?.toFixed(2) ?? ''} | ${
-        r === health || r.serverMedian === undefined ? '' : (r.median - health.median).toFixed(2)
-      } | ${r.target === undefined ? '' : `≤ ${r.target} ${r.median <= r.target ? 'OK' : 'MISSED'}`} |`,
+      `| disk after load | ${(loaded.bytes / loadedPoints).toFixed(2)} bytes/point (${(loaded.bytes / 1e6).toFixed(0)} MB) | | | | |`,
+    );
+    return;
+  }
+  log(
+    '| query | DuckDB median ms | DuckDB p95 ms | VictoriaMetrics median ms | VictoriaMetrics p95 ms | target |',
+  );
+  log('|---|---:|---:|---:|---:|---|');
+  for (const r of results.filter((x) => x.wing === 'duckdb')) {
+    const v = results.find((x) => x.wing === 'victoria' && x.name === r.name);
+    log(
+      `| ${r.name.trim()} | ${r.median.toFixed(2)} | ${r.p95.toFixed(2)} | ${v ? v.median.toFixed(2) : ''} | ${
+        v ? v.p95.toFixed(2) : ''
+      } | ${r.target === undefined ? '' : `≤ ${r.target}`} |`,
     );
   }
   log(
-    `| disk after load | ${(loaded.bytes / loadedPoints).toFixed(2)} bytes/point (${(loaded.bytes / 1e6).toFixed(0)} MB) | | | | |`,
+    `| load (points/s) | ${fmt(loadedPoints / loaded.seconds)} | | ${fmt(loadedPoints / vmLoaded.seconds)} | | |`,
+  );
+  log(
+    `| disk (bytes/point; VictoriaMetrics after it stopped) | ${(loaded.bytes / loadedPoints).toFixed(2)} | | ${(vmLoaded.bytes / total).toFixed(2)} | | |`,
   );
 }
 

@@ -47,8 +47,8 @@ import { validation } from './plugins/validation.ts';
 import { web } from './plugins/web.ts';
 import { buildServices, type Services } from './services.ts';
 import {
-  type DuckDBTelemetryStore,
   HOUR,
+  type OpenedTelemetryStore,
   openTelemetryStore,
   type TelemetryStore,
 } from './telemetry/index.ts';
@@ -91,7 +91,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const now = options.now ?? Date.now;
   const database = openDatabase(config.database);
   let firstStartAdmin: FirstStartAdmin | undefined;
-  let telemetry: DuckDBTelemetryStore;
+  let telemetry: OpenedTelemetryStore;
   try {
     await migrateToLatest(database.db, database.dialect);
     firstStartAdmin = await ensureAdmin(database.db, config.adminPassword, new Date(now()));
@@ -103,6 +103,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       timeZone: config.telemetry.timeZone,
       retention: config.telemetry.retention,
       now,
+      url: config.telemetry.url,
+      selectUrl: config.telemetry.selectUrl,
     });
   } catch (error) {
     await database.close();

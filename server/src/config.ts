@@ -61,6 +61,13 @@ export interface TelemetryConfig {
   timeZone: string;
   /** Days kept: raw points, minute and hour rollups (day rollups are kept forever). */
   retention: { rawDays: number; minuteDays: number; hourDays: number };
+  /**
+   * TELEMETRY_URL (http:// or https://): VictoriaMetrics instead of DATA_DIR/telemetry.duckdb, a
+   * single node or a cluster's vminsert with its tenant (`…/insert/<account>/prometheus`).
+   */
+  url?: string;
+  /** TELEMETRY_SELECT_URL: with a cluster, vmselect with the same tenant (`…/select/<account>/prometheus`). */
+  selectUrl?: string;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -183,7 +190,30 @@ const telemetry = (env: Env): TelemetryConfig => {
       `RETENTION_RAW_DAYS < RETENTION_MINUTE_DAYS < RETENTION_HOUR_DAYS is required (late points recompute rollups from the finer level), got ${rawDays}, ${minuteDays}, ${hourDays}`,
     );
   }
-  return { timeZone, retention: { rawDays, minuteDays, hourDays } };
+  const url = httpUrl(env, 'TELEMETRY_URL');
+  const selectUrl = httpUrl(env, 'TELEMETRY_SELECT_URL');
+  if (selectUrl !== undefined && url === undefined)
+    throw new ConfigError("TELEMETRY_SELECT_URL goes with TELEMETRY_URL (the cluster's vminsert)");
+  return {
+    timeZone,
+    retention: { rawDays, minuteDays, hourDays },
+    ...(url ? { url } : {}),
+    ...(selectUrl ? { selectUrl } : {}),
+  };
+};
+
+const httpUrl = (env: Env, name: string): string | undefined => {
+  const value = read(env, name);
+  if (value === undefined) return undefined;
+  let protocol = '';
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL: "${withoutCredentials(value)}"`);
+  }
+  if (protocol !== 'http:' && protocol !== 'https:')
+    throw new ConfigError(`${name} must start with http:// or https://, got "${withoutCredentials(value)}"`);
+  return value;
 };
 
 const ingest = (env: Env): IngestConfig => {

@@ -31,12 +31,12 @@ import { createSystemServices } from './modules/system/index.ts';
 import { createTariffService } from './modules/tariffs/index.ts';
 import { createThingsService } from './modules/things/index.ts';
 import { accounts, createUserAdminService } from './modules/users/index.ts';
-import type { DuckDBTelemetryStore } from './telemetry/index.ts';
+import type { OpenedTelemetryStore } from './telemetry/index.ts';
 
 export interface ServiceDeps {
   config: Config;
   database: Database;
-  store: DuckDBTelemetryStore;
+  store: OpenedTelemetryStore;
   live: Live;
   now: () => number;
   log: FastifyBaseLogger;

@@ -76,3 +76,24 @@ export function resolutionFor(g: Grid): Resolution {
 export function gapTolerance(intervalMs: number | null): number {
   return Math.max(3 * (intervalMs ?? 0), MIN_GAP_MS);
 }
+
+/**
+ * Typical spacing of a series after a run of in-order samples (`ts` ascending, all after
+ * `latestTs`): an exponential average of the steps, each capped at 4 × the estimate so a gap moves
+ * it little (a real change of rate moves it within tens of samples).
+ */
+export function nextInterval(
+  est: number | null,
+  latestTs: number | null,
+  ts: readonly number[],
+): number | null {
+  let prev = latestTs;
+  for (const t of ts) {
+    if (prev !== null) {
+      const d = t - prev;
+      est = est === null ? d : est + 0.1 * (Math.min(d, 4 * est) - est);
+    }
+    prev = t;
+  }
+  return est;
+}

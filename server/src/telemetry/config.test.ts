@@ -37,4 +37,23 @@ describe('telemetry settings', () => {
     expect(() => load({ RETENTION_RAW_DAYS: 'ninety' })).toThrow(/RETENTION_RAW_DAYS must be an integer/);
     expect(() => load({ RETENTION_RAW_DAYS: '500' })).toThrow(/RETENTION_RAW_DAYS < RETENTION_MINUTE_DAYS/);
   });
+
+  it('TELEMETRY_URL picks VictoriaMetrics; TELEMETRY_SELECT_URL its cluster vmselect; both are checked', () => {
+    expect(load({}).telemetry.url).toBeUndefined();
+    expect(load({ TELEMETRY_URL: 'http://127.0.0.1:8428' }).telemetry).toMatchObject({
+      url: 'http://127.0.0.1:8428',
+    });
+    expect(
+      load({
+        TELEMETRY_URL: 'http://vminsert:8480/insert/42/prometheus',
+        TELEMETRY_SELECT_URL: 'http://vmselect:8481/select/42/prometheus',
+      }).telemetry,
+    ).toMatchObject({ selectUrl: 'http://vmselect:8481/select/42/prometheus' });
+    expect(() => load({ TELEMETRY_URL: 'vm:8428' })).toThrow(/TELEMETRY_URL must start with http/);
+    expect(() => load({ TELEMETRY_URL: 'http://u:secret@[' })).toThrow(/TELEMETRY_URL is not a valid URL/);
+    expect(() => load({ TELEMETRY_URL: 'http://u:secret@[' })).not.toThrow(/secret/);
+    expect(() => load({ TELEMETRY_SELECT_URL: 'http://vmselect:8481/select/0/prometheus' })).toThrow(
+      /TELEMETRY_SELECT_URL goes with TELEMETRY_URL/,
+    );
+  });
 });

@@ -1,5 +1,6 @@
 import { DuckDBTelemetryStore } from './duckdb/store.ts';
-import type { RetentionDays } from './store.ts';
+import type { RetentionDays, TelemetryStore } from './store.ts';
+import { VictoriaTelemetryStore } from './victoria/store.ts';
 
 export {
   assertTimeZone,
@@ -29,6 +30,7 @@ export { downsample, lttb } from './downsample.ts';
 export { DuckDBTelemetryStore } from './duckdb/store.ts';
 export type * from './store.ts';
 export { bucketsOf, DEFAULT_RETENTION, TelemetryWriteError } from './store.ts';
+export { VictoriaTelemetryStore } from './victoria/store.ts';
 
 export interface TelemetryStoreOptions {
   /** DATA_DIR: the store lives in DATA_DIR/telemetry.duckdb. */
@@ -39,12 +41,40 @@ export interface TelemetryStoreOptions {
   retention: RetentionDays;
   /** ms since the epoch (tests move it). */
   now?: () => number;
+  /**
+   * TELEMETRY_URL: store telemetry in VictoriaMetrics there instead of DATA_DIR/telemetry.duckdb
+   * (a single node, or a cluster's vminsert path with its tenant, docs/telemetry-store.md).
+   */
+  url?: string;
+  /** TELEMETRY_SELECT_URL: the cluster's vmselect path with the same tenant (unset for a single node). */
+  selectUrl?: string;
+}
+
+/** What the server needs of either wing beside the interface. */
+export interface OpenedTelemetryStore extends TelemetryStore {
+  /** Oldest timestamp write() accepts at `now` (the raw retention). */
+  writableFrom(now?: number): number;
+  /** Rows the DuckDB wing moved to interval-ending counters at this open, if any (the server logs it). */
+  readonly upgraded: { minute: number; hour: number; day: number } | null;
 }
 
 /**
  * Opens (or creates) the telemetry store. The caller closes it (`await store.close()`) on
  * shutdown, and calls `applyRetention(Date.now())` periodically (e.g. hourly).
  */
-export function openTelemetryStore(options: TelemetryStoreOptions): Promise<DuckDBTelemetryStore> {
+export function openTelemetryStore(
+  options: TelemetryStoreOptions & { url?: undefined },
+): Promise<DuckDBTelemetryStore>;
+export function openTelemetryStore(options: TelemetryStoreOptions): Promise<OpenedTelemetryStore>;
+export function openTelemetryStore(options: TelemetryStoreOptions): Promise<OpenedTelemetryStore> {
+  if (options.url) {
+    return VictoriaTelemetryStore.open({
+      url: options.url,
+      ...(options.selectUrl ? { selectUrl: options.selectUrl } : {}),
+      timeZone: options.timeZone,
+      retention: options.retention,
+      ...(options.now ? { now: options.now } : {}),
+    });
+  }
   return DuckDBTelemetryStore.open(options);
 }

@@ -158,6 +158,24 @@ export class TelemetryWriteError extends Error {
   override name = 'TelemetryWriteError';
 }
 
+/**
+ * Why a point cannot be stored (undefined: it can); `from` is the oldest timestamp the store takes
+ * (the raw retention). Every wing checks the whole write() call with it before storing any of it.
+ */
+export function pointProblem(p: Point, from: number): string | undefined {
+  return !Number.isSafeInteger(p.thingId)
+    ? 'thingId must be an integer'
+    : typeof p.metric !== 'string' || p.metric.length === 0
+      ? 'metric must be a non-empty string'
+      : typeof p.value !== 'number' || !Number.isFinite(p.value)
+        ? 'value must be a finite number (booleans as 0/1; strings are not stored)'
+        : !Number.isSafeInteger(p.ts) || p.ts < 0
+          ? 'ts must be an integer number of ms since the epoch'
+          : p.ts < from
+            ? `ts is older than the raw retention allows (${new Date(from).toISOString()})`
+            : undefined;
+}
+
 /** Days each resolution is kept; day rollups are kept forever. */
 export interface RetentionDays {
   rawDays: number;

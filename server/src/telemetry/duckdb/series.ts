@@ -5,7 +5,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { MINUTE } from '@kilowatch/contract/calendar';
-import { floorTo } from '../buckets.ts';
+import { floorTo, nextInterval } from '../buckets.ts';
 import { counterIncrement } from '../counter.ts';
 import { columns, int } from './schema.ts';
 
@@ -214,17 +214,8 @@ export function sortAndDedupe(g: Group): void {
  * within tens of samples). Late batches leave it as it is.
  */
 export function estimateInterval(st: SeriesState, g: Group): number | null {
-  let est = st.intervalMs;
-  if (st.latestTs !== null && (g.ts[0] as number) <= st.latestTs) return est;
-  let prev = st.latestTs;
-  for (const t of g.ts) {
-    if (prev !== null) {
-      const d = t - prev;
-      est = est === null ? d : est + 0.1 * (Math.min(d, 4 * est) - est);
-    }
-    prev = t;
-  }
-  return est;
+  if (st.latestTs !== null && (g.ts[0] as number) <= st.latestTs) return st.intervalMs;
+  return nextInterval(st.intervalMs, st.latestTs, g.ts);
 }
 
 /** First index of a sorted array whose value is ≥ x. */

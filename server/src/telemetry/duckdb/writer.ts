@@ -5,7 +5,7 @@
 import { BIGINT, DOUBLE, type DuckDBConnection, DuckDBDataChunk, INTEGER } from '@duckdb/node-api';
 import { MINUTE, type PlantCalendar } from '@kilowatch/contract/calendar';
 import { floorTo } from '../buckets.ts';
-import { type Point, TelemetryWriteError } from '../store.ts';
+import { type Point, pointProblem, TelemetryWriteError } from '../store.ts';
 import { recompute } from './rollups.ts';
 import { int, type Lane, yieldToLoop } from './schema.ts';
 import {
@@ -59,17 +59,7 @@ export class Writer {
   write(points: readonly Point[], from: number): Promise<void> {
     if (points.length === 0) return Promise.resolve();
     for (const p of points) {
-      const problem = !Number.isSafeInteger(p.thingId)
-        ? 'thingId must be an integer'
-        : typeof p.metric !== 'string' || p.metric.length === 0
-          ? 'metric must be a non-empty string'
-          : typeof p.value !== 'number' || !Number.isFinite(p.value)
-            ? 'value must be a finite number (booleans as 0/1; strings are not stored)'
-            : !Number.isSafeInteger(p.ts) || p.ts < 0
-              ? 'ts must be an integer number of ms since the epoch'
-              : p.ts < from
-                ? `ts is older than the raw retention allows (${new Date(from).toISOString()})`
-                : undefined;
+      const problem = pointProblem(p, from);
       if (problem) {
         return Promise.reject(
           new TelemetryWriteError(`point ${p.thingId}/${p.metric}@${p.ts}: ${problem}; nothing was written`),
