@@ -106,6 +106,21 @@ export interface PointColumns {
   values: Float64Array;
 }
 
+/** Instants `start + i × step`, i = 0 … count − 1 (ms). */
+export interface EdgeGrid {
+  start: number;
+  step: number;
+  count: number;
+}
+
+/** What `summedRegister()` answers: the register of the series it could read, and which it could not. */
+export interface SummedRegister {
+  /** Σ of the answered series' registers at each edge, kWh (or the counter's unit). */
+  values: Float64Array;
+  /** Indexes into the series asked for whose register the caller reads from raw points. */
+  unanswered: number[];
+}
+
 export interface LatestValue extends SeriesKey {
   ts: number;
   value: number;
@@ -138,6 +153,20 @@ export interface TelemetryStore {
     limit: number,
     after?: number,
   ): Promise<PointColumns>;
+  /**
+   * The summed register of several counters at each edge (docs/tariffs.md "Maximum demand"): each
+   * counter's energy E(t) counted from its first reading in [from, to) (increments by the counter
+   * rule), interpolated linearly between the readings around an edge, held flat before the first
+   * reading and after the last; summed over the series exactly (order-free, to 1e-6 of the unit).
+   * A store answers the series its stored aggregates determine and names the others, which the
+   * caller reads from `pointColumns()`. Optional: without it, callers read every series that way.
+   */
+  summedRegister?(
+    series: readonly SeriesKey[],
+    edges: EdgeGrid,
+    from: number,
+    to: number,
+  ): Promise<SummedRegister>;
   /**
    * About `maxPoints` points of one series for a chart (raw points when few enough, else each
    * bucket's minimum and maximum). Optional: without it, callers use `downsample()` from

@@ -1,11 +1,11 @@
-import { MINUTE } from '@kilowatch/contract';
-import { counterIncrement } from '../../telemetry/index.ts';
+import { DAY, MINUTE } from '@kilowatch/contract';
+import { counterIncrement, type SeriesKey, type TelemetryStore } from '../../telemetry/index.ts';
 
 /**
  * Maximum demand from a cumulative energy register (docs/tariffs.md "Maximum demand"). A reading at
  * instant t holds all energy up to t, so the energy of a window [a, b) is E(b) − E(a); where no
  * reading sits exactly on an edge, E there is interpolated linearly between the readings around it.
- * Pure: the bill reads the points and hands them here.
+ * The bill reads the register with `demandRegister` and takes its maximum with `maxDemand`.
  */
 
 /** The utilities' demand window. */
@@ -14,6 +14,11 @@ export const DEMAND_WINDOW = 15 * MINUTE;
 export const DEMAND_STEP = MINUTE;
 
 export type DemandMode = 'fixed' | 'sliding';
+
+/** Raw readings this far outside the month place its first and last edges between readings. */
+const DEMAND_MARGIN = DAY;
+/** Raw points asked of the store in one read of all the meters (48 MB of columns). */
+const POINTS_CHUNK = 2_000_000;
 
 /**
  * The summed register of several meters at every edge `start + i × step` (i = 0 … count − 1), fed
@@ -101,7 +106,9 @@ export interface DemandMax {
  * The window of highest energy over the register's edges: `fixed` takes the clock-aligned windows
  * [start + k × window, start + (k + 1) × window), `sliding` every window of that length starting on
  * a step (the demand meter's "slip" mode). Windows lie wholly inside the register's range; the first
- * of equal windows wins. Null when no window fits.
+ * of equal windows wins, windows being equal when their kW to the bill's 4 decimals are: registers
+ * summed in another order differ in the last bits, which must not move the window. Null when no
+ * window fits.
  */
 export function maxDemand(
   register: Pick<EdgeRegister, 'values' | 'start' | 'step'>,
@@ -111,16 +118,121 @@ export function maxDemand(
   const { values, start, step } = register;
   const span = Math.round(window / step);
   const stride = mode === 'fixed' ? span : 1;
+  const hours = window / 3_600_000;
   let best = -1;
   let bestEnergy = 0;
+  let bestKey = 0;
   for (let i = 0; i + span < values.length; i += stride) {
     const energy = (values[i + span] as number) - (values[i] as number);
-    if (best < 0 || energy > bestEnergy) {
+    const key = Math.round((energy / hours) * 1e4);
+    if (best < 0 || key > bestKey) {
       best = i;
       bestEnergy = energy;
+      bestKey = key;
     }
   }
   if (best < 0) return null;
   const from = start + best * step;
-  return { start: from, end: from + window, energy: bestEnergy, kw: bestEnergy / (window / 3_600_000) };
+  return { start: from, end: from + window, energy: bestEnergy, kw: bestEnergy / hours };
+}
+
+/** Where `demandRegister` reads. */
+export interface RegisterSource {
+  store: Pick<TelemetryStore, 'bucketColumns' | 'pointColumns' | 'summedRegister'>;
+  now: () => number;
+  /** RETENTION_RAW_DAYS: before it, a meter's raw readings are gone (without it, raw only). */
+  rawRetentionDays?: number | undefined;
+  /** Raw points asked of the store in one read (default POINTS_CHUNK; a test pages with a few). */
+  pointsPerRead?: number | undefined;
+}
+
+/**
+ * The summed energy register of `series` at every minute edge of [start, end] (docs/tariffs.md
+ * "Maximum demand"): what the store's `summedRegister` answers from its aggregates, and the other
+ * meters from their raw readings, read for all of them at once; such a meter's minutes before its
+ * first raw reading (past raw retention) come from the minute rollups' consumption.
+ */
+export async function demandRegister(
+  source: RegisterSource,
+  meters: readonly SeriesKey[],
+  start: number,
+  end: number,
+): Promise<EdgeRegister> {
+  const { store } = source;
+  const horizon =
+    source.rawRetentionDays === undefined
+      ? Number.NEGATIVE_INFINITY
+      : source.now() - source.rawRetentionDays * DAY;
+  const register = new EdgeRegister(start, DEMAND_STEP, Math.round((end - start) / DEMAND_STEP) + 1);
+  const from = start - DEMAND_MARGIN;
+  const to = end + DEMAND_MARGIN;
+  let series = meters;
+  if (store.summedRegister) {
+    const { start: s, step, count } = register;
+    const answer = await store.summedRegister(meters, { start: s, step, count }, from, to);
+    register.values.set(answer.values);
+    series = answer.unanswered.map((i) => meters[i] as SeriesKey);
+  }
+  if (series.length === 0) return register;
+  const pageSize = source.pointsPerRead ?? POINTS_CHUNK;
+  /** The meter being fed (−1: none yet), and whether its next reading is its first raw one. */
+  let current = -1;
+  let first = true;
+  /** Starts meter `i` (and every meter before it without raw readings) at its first reading `firstRaw`. */
+  const beginMeter = async (i: number, firstRaw: number) => {
+    for (let k = current + 1; k <= i; k++) {
+      if (current >= 0) register.endMeter();
+      current = k;
+      first = true;
+      const firstTs = k === i ? firstRaw : to;
+      if (firstTs > start && start < horizon) {
+        const upTo = Math.min(end, Math.floor((firstTs - start) / MINUTE) * MINUTE + start);
+        if (upTo > start) await addMinutes(store, register, series[k] as SeriesKey, start, upTo);
+      }
+    }
+  };
+  let resumeAt = 0;
+  let after: number | undefined;
+  for (;;) {
+    const page = await store.pointColumns(series.slice(resumeAt), from, to, pageSize, after);
+    const { index, ts, values } = page;
+    for (let r = 0; r < ts.length; r++) {
+      const i = resumeAt + (index[r] as number);
+      if (i !== current) await beginMeter(i, ts[r] as number);
+      if (first) register.rebase(ts[r] as number, values[r] as number);
+      else register.add(ts[r] as number, values[r] as number);
+      first = false;
+    }
+    if (ts.length < pageSize) break;
+    resumeAt = current;
+    after = ts[ts.length - 1] as number;
+  }
+  await beginMeter(series.length - 1, current === series.length - 1 ? start : to);
+  if (current >= 0) register.endMeter();
+  return register;
+}
+
+/** A meter's minute consumption over [from, to) as register readings at each minute's end. */
+async function addMinutes(
+  store: Pick<TelemetryStore, 'bucketColumns'>,
+  register: EdgeRegister,
+  series: SeriesKey,
+  from: number,
+  to: number,
+): Promise<void> {
+  const { starts, values } = await store.bucketColumns({
+    series: [series],
+    start: from,
+    end: to,
+    bucket: { widthMs: MINUTE },
+    aggregator: 'delta',
+  });
+  let total = 0;
+  register.add(from, 0);
+  for (let i = 0; i + 1 < starts.length; i++) {
+    const kwh = values[i] as number;
+    if (Number.isNaN(kwh)) continue;
+    total += kwh;
+    register.add(starts[i + 1] as number, total);
+  }
 }

@@ -8,7 +8,6 @@ import {
   dayTypeOf,
   HOUR,
   isLocalDate,
-  MINUTE,
   PlantCalendar,
   type Tariff,
   type TariffCreate,
@@ -31,7 +30,7 @@ import { AppError } from '../../errors.ts';
 import type { MessageKey } from '../../i18n/index.ts';
 import type { TelemetryStore } from '../../telemetry/index.ts';
 import type { Catalog } from '../catalog/index.ts';
-import { DEMAND_STEP, type DemandMax, EdgeRegister, maxDemand } from './demand.ts';
+import { type DemandMax, demandRegister, maxDemand } from './demand.ts';
 import { adjustmentPercent, monthlyPowerFactor, round2 } from './power-factor.ts';
 import { BandTotals, fineHours, type PricedTariff, type SlotPlan, slotPlan, slotWidth } from './pricing.ts';
 import * as repo from './repository.ts';
@@ -39,7 +38,7 @@ import * as repo from './repository.ts';
 export interface TariffDeps {
   db: Db;
   catalog: Pick<Catalog, 'select'>;
-  store: Pick<TelemetryStore, 'buckets' | 'bucketColumns' | 'pointColumns'>;
+  store: Pick<TelemetryStore, 'buckets' | 'bucketColumns' | 'pointColumns' | 'summedRegister'>;
   /** PLANT_TIMEZONE: versions start, days are typed and bands read on its calendar. */
   timeZone: string;
   now: () => number;
@@ -54,10 +53,6 @@ export interface TariffDeps {
 /** The demo's and most meters' active energy counter (kWh) and reactive counter (kvarh). */
 export const DEFAULT_ENERGY_METRIC = 'EP';
 export const DEFAULT_REACTIVE_METRIC = 'EQ';
-/** Raw readings this far outside the month place its first and last edges between readings. */
-const DEMAND_MARGIN = DAY;
-/** Raw points asked of the store in one read of all the meters (48 MB of columns). */
-const POINTS_CHUNK = 2_000_000;
 /** Buckets asked of the store in one read (things × slots), well under its own cap. */
 const READ_CHUNK = 1_000_000;
 
@@ -259,90 +254,6 @@ export function createTariffService(deps: TariffDeps) {
     const alsoCounting = (other: string) =>
       counters.filter((t) => res.abilities.get(t.id)?.some((a) => a.identifier === other && a.cumulative));
     return { name: res.name, things: counters, alsoCounting };
-  }
-
-  /**
-   * The summed energy register of `things` at every minute edge of [start, end] (docs/tariffs.md
-   * "Maximum demand"), from raw readings read for all the meters at once; a meter's minutes before
-   * its first raw reading (past raw retention) come from the minute rollups' consumption.
-   */
-  async function demandRegister(
-    things: readonly Thing[],
-    metric: string,
-    start: number,
-    end: number,
-  ): Promise<EdgeRegister> {
-    const horizon =
-      deps.rawRetentionDays === undefined ? Number.NEGATIVE_INFINITY : now() - deps.rawRetentionDays * DAY;
-    const register = new EdgeRegister(start, DEMAND_STEP, Math.round((end - start) / DEMAND_STEP) + 1);
-    const series = things.map((t) => ({ thingId: t.id, metric }));
-    const to = end + DEMAND_MARGIN;
-    const pageSize = deps.pointsPerRead ?? POINTS_CHUNK;
-    /** The meter being fed (−1: none yet), and whether its next reading is its first raw one. */
-    let current = -1;
-    let first = true;
-    /** Starts meter `i` (and every meter before it without raw readings) at its first reading `firstRaw`. */
-    const beginMeter = async (i: number, firstRaw: number) => {
-      for (let k = current + 1; k <= i; k++) {
-        if (current >= 0) register.endMeter();
-        current = k;
-        first = true;
-        const from = k === i ? firstRaw : to;
-        if (from > start && start < horizon) {
-          const upTo = Math.min(end, Math.floor((from - start) / MINUTE) * MINUTE + start);
-          if (upTo > start) await addMinutes(register, series[k] as (typeof series)[number], start, upTo);
-        }
-      }
-    };
-    let resumeAt = 0;
-    let after: number | undefined;
-    for (;;) {
-      const page = await deps.store.pointColumns(
-        series.slice(resumeAt),
-        start - DEMAND_MARGIN,
-        to,
-        pageSize,
-        after,
-      );
-      const { index, ts, values } = page;
-      for (let r = 0; r < ts.length; r++) {
-        const i = resumeAt + (index[r] as number);
-        if (i !== current) await beginMeter(i, ts[r] as number);
-        if (first) register.rebase(ts[r] as number, values[r] as number);
-        else register.add(ts[r] as number, values[r] as number);
-        first = false;
-      }
-      if (ts.length < pageSize) break;
-      resumeAt = current;
-      after = ts[ts.length - 1] as number;
-    }
-    if (series.length > 0) await beginMeter(series.length - 1, current === series.length - 1 ? start : to);
-    if (current >= 0) register.endMeter();
-    return register;
-  }
-
-  /** A meter's minute consumption over [from, to) as register readings at each minute's end. */
-  async function addMinutes(
-    register: EdgeRegister,
-    series: { thingId: number; metric: string },
-    from: number,
-    to: number,
-  ): Promise<void> {
-    const { starts, values } = await deps.store.bucketColumns({
-      series: [series],
-      start: from,
-      end: to,
-      bucket: { widthMs: MINUTE },
-      aggregator: 'delta',
-    });
-    let total = 0;
-    register.add(from, 0);
-    for (let i = 0; i + 1 < starts.length; i++) {
-      const kwh = values[i] as number;
-      if (Number.isNaN(kwh)) continue;
-      total += kwh;
-      register.add(starts[i + 1] as number, total);
-    }
   }
 
   /** Versions that priced some slot of a plan, oldest first. */
@@ -583,7 +494,20 @@ export function createTariffService(deps: TariffDeps) {
       const mode = days.find((v) => v.demand.kind === 'demand')?.demand;
       const windowMode = mode?.kind === 'demand' ? (mode.window ?? 'fixed') : 'fixed';
       const peak: DemandMax | null = mode
-        ? maxDemand(await demandRegister(things, metric, start, end), windowMode)
+        ? maxDemand(
+            await demandRegister(
+              {
+                store: deps.store,
+                now,
+                rawRetentionDays: deps.rawRetentionDays,
+                pointsPerRead: deps.pointsPerRead,
+              },
+              things.map((t) => ({ thingId: t.id, metric })),
+              start,
+              end,
+            ),
+            windowMode,
+          )
         : null;
       const demandKw = peak ? peak.kw : 0;
       let demandCost = 0;

@@ -87,7 +87,7 @@ export async function points(
 /**
  * Raw points of several series (see TelemetryStore.pointColumns): from memory when every series
  * holds the range there, else one scan of the raw table for all of them (a read per series scans
- * it once each: the table has no index by series).
+ * it once each: the table has no index by series), after a count of their points.
  */
 export async function pointColumns(
   ctx: ReadContext,
@@ -133,18 +133,156 @@ export async function pointColumns(
     }
     return out;
   }
-  const ids = known.map(({ index, st }) => `(${int(index)}, ${int(st.id)})`).join(', ');
-  const resume = after === undefined ? '' : ` AND (q.idx > 0 OR r.ts > ${int(Math.floor(after))})`;
-  const [index, ts, values] = await ctx.reader().run((c) =>
-    doubleColumns(
+  return ctx.reader().run((c) => pointColumnsOnDisk(c, known, start, end, Math.floor(limit), after));
+}
+
+/**
+ * `pointColumns` from the raw table. A page holds the series that fit in `limit` (their counts read
+ * first) and the start of the one that does not; their rows are scanned in storage order, without
+ * an ORDER BY (sorting a month of points cost DuckDB as much as scanning them, bench/README.md),
+ * then grouped by series and put in time order here: rows of a series are stored oldest first
+ * unless late points came in, which only then costs a sort. Both reads see one snapshot.
+ */
+async function pointColumnsOnDisk(
+  c: DuckDBConnection,
+  known: readonly { index: number; st: SeriesState }[],
+  start: number,
+  end: number,
+  limit: number,
+  after: number | undefined,
+): Promise<PointColumns> {
+  const range = `ts >= ${int(Math.ceil(start))} AND ts < ${int(Math.ceil(end))}`;
+  const resume = after === undefined ? undefined : Math.floor(after);
+  /** Whether entry `k` is the first series asked for, whose points start after `resume`. */
+  const resumes = (k: number) => resume !== undefined && known[k]?.index === 0;
+  const idList = (sts: readonly SeriesState[]) => [...new Set(sts.map((st) => int(st.id)))].join(',');
+  return inSnapshot(c, async () => {
+    const [cid, all, later] = await doubleColumns(
       c,
-      `SELECT q.idx::DOUBLE, r.ts::DOUBLE, coalesce(r.value, 'NaN'::DOUBLE)
-       FROM raw r JOIN (VALUES ${ids}) q(idx, sid) ON r.series_id = q.sid
-       WHERE r.ts >= ${int(Math.ceil(start))} AND r.ts < ${int(Math.ceil(end))}${resume}
-       ORDER BY q.idx, r.ts LIMIT ${int(Math.floor(limit))}`,
-    ),
-  );
-  return { index: index ?? empty.index, ts: ts ?? empty.ts, values: values ?? empty.values };
+      `SELECT series_id::DOUBLE, count(*)::DOUBLE, count(*) FILTER (WHERE ts > ${int(resume ?? 0)})::DOUBLE
+       FROM raw WHERE series_id IN (${idList(known.map((k) => k.st))}) AND ${range} GROUP BY series_id`,
+    );
+    const counts = new Map<number, { all: number; later: number }>();
+    for (let i = 0; i < (cid?.length ?? 0); i++)
+      counts.set(cid?.[i] as number, { all: all?.[i] as number, later: later?.[i] as number });
+    // The entries this page reaches: all of those that fit, and the first that does not.
+    let reach = 0;
+    let total = 0;
+    while (reach < known.length && total < limit) {
+      const n = counts.get((known[reach] as (typeof known)[number]).st.id);
+      total += n === undefined ? 0 : resumes(reach) ? n.later : n.all;
+      reach++;
+    }
+    const chosen = known.slice(0, reach).filter(({ st }) => counts.has(st.id));
+    const size = Math.min(limit, total);
+    const out = { index: new Float64Array(size), ts: new Float64Array(size), values: new Float64Array(size) };
+    if (size === 0) return out;
+    const [sid, ts, values] = (await doubleColumns(
+      c,
+      `SELECT series_id::DOUBLE, ts::DOUBLE, coalesce(value, 'NaN'::DOUBLE) FROM raw
+       WHERE series_id IN (${idList(chosen.map((k) => k.st))}) AND ${range}`,
+    )) as [Float64Array, Float64Array, Float64Array];
+    const { from, to, order } = groupBySeries(
+      chosen.map((k) => k.st.id),
+      sid,
+      ts,
+    );
+    let at = 0;
+    chosen.forEach(({ index }, k) => {
+      let i = from[k] as number;
+      const stop = to[k] as number;
+      if (index === 0 && resume !== undefined)
+        while (i < stop && (ts[order ? (order[i] as number) : i] as number) <= resume) i++;
+      const take = Math.min(stop - i, size - at);
+      out.index.fill(index, at, at + take);
+      if (order === null) {
+        out.ts.set(ts.subarray(i, i + take), at);
+        out.values.set(values.subarray(i, i + take), at);
+      } else
+        for (let j = 0; j < take; j++) {
+          const r = order[i + j] as number;
+          out.ts[at + j] = ts[r] as number;
+          out.values[at + j] = values[r] as number;
+        }
+      at += take;
+    });
+    return out;
+  });
+}
+
+/** Runs reads on `c` in one transaction, so they see one snapshot of the committed data. */
+export async function inSnapshot<T>(c: DuckDBConnection, read: () => Promise<T>): Promise<T> {
+  await c.run('BEGIN TRANSACTION');
+  let out: T;
+  try {
+    out = await read();
+  } catch (error) {
+    await c.run('ROLLBACK');
+    throw error;
+  }
+  await c.run('COMMIT');
+  return out;
+}
+
+/**
+ * Rows of several series (`sid`, `ts`) in series order (`ids`, an id may repeat) and oldest first:
+ * entry `k`'s rows are `order[from[k]]` … `order[to[k] - 1]`, or rows `from[k]` … `to[k] - 1`
+ * themselves when `order` is null (the rows came grouped and in order, as stored by in-order writes).
+ */
+function groupBySeries(
+  ids: readonly number[],
+  sid: Float64Array,
+  ts: Float64Array,
+): { from: Float64Array; to: Float64Array; order: Uint32Array | null } {
+  const n = sid.length;
+  const firstSlot = new Map<number, number>();
+  const slots: number[] = [];
+  for (const id of ids) {
+    if (!firstSlot.has(id)) firstSlot.set(id, slots.length);
+    slots.push(firstSlot.get(id) as number);
+  }
+  const distinct = firstSlot.size;
+  const slotOf = new Int32Array(Math.max(...ids) + 1).fill(-1);
+  for (const [id, slot] of firstSlot) slotOf[id] = slot;
+  const start = new Float64Array(distinct + 1);
+  let grouped = true;
+  let last = -1;
+  for (let r = 0; r < n; r++) {
+    const slot = slotOf[sid[r] as number] as number;
+    start[slot + 1] = (start[slot + 1] as number) + 1;
+    if (slot !== last) {
+      if (slot < last) grouped = false;
+      last = slot;
+    } else if ((ts[r] as number) <= (ts[r - 1] as number)) grouped = false;
+  }
+  for (let s = 0; s < distinct; s++) start[s + 1] = (start[s + 1] as number) + (start[s] as number);
+  let order: Uint32Array | null = null;
+  if (!grouped) {
+    // A stable counting sort by series, then a sort by time of each series whose rows are not in order.
+    order = new Uint32Array(n);
+    const next = start.slice(0, distinct);
+    for (let r = 0; r < n; r++) {
+      const slot = slotOf[sid[r] as number] as number;
+      order[next[slot] as number] = r;
+      next[slot] = (next[slot] as number) + 1;
+    }
+    for (let s = 0; s < distinct; s++) {
+      const part = order.subarray(start[s] as number, start[s + 1] as number);
+      for (let i = 1; i < part.length; i++) {
+        if ((ts[part[i] as number] as number) <= (ts[part[i - 1] as number] as number)) {
+          part.sort((a, b) => (ts[a] as number) - (ts[b] as number));
+          break;
+        }
+      }
+    }
+  }
+  const from = new Float64Array(ids.length);
+  const to = new Float64Array(ids.length);
+  slots.forEach((slot, k) => {
+    from[k] = start[slot] as number;
+    to[k] = start[slot + 1] as number;
+  });
+  return { from, to, order };
 }
 
 /**
@@ -292,11 +430,14 @@ async function aggregate(
   const delta = aggregator === 'delta';
   // A counter's bucket also takes the reading stamped on its end (interval-ending): delta reads
   // the row at `hi`, and with `hours` the first row of the hour after each hour asked for.
+  // Written as one IN list first (the hours and the hours after them) and the test of the hour's
+  // first row after it: an OR of two IN lists cost DuckDB 3× the whole read (bench/README.md).
   const hourList = hours?.map((h) => int(h / HOUR)).join(',');
+  const withNext = [...new Set(hours?.flatMap((h) => [h / HOUR, h / HOUR + 1]))].map(int).join(',');
   const inHours = !hours
     ? ''
     : delta
-      ? ` AND (${col} // ${HOUR} IN (${hourList}) OR (${col} % ${HOUR} = 0 AND ${col} // ${HOUR} - 1 IN (${hourList})))`
+      ? ` AND ${col} // ${HOUR} IN (${withNext}) AND (${col} // ${HOUR} IN (${hourList}) OR ${col} % ${HOUR} = 0)`
       : ` AND ${col} // ${HOUR} IN (${hourList})`;
   const below = delta ? '<=' : '<';
   const n = g.n;

@@ -800,6 +800,49 @@ describe('writes, durability and retention', () => {
     expect((await paged(b)).out).toEqual(each);
   });
 
+  it('pointColumns puts points written interleaved and late in series and time order', async () => {
+    const store = await memoryStore('UTC', () => T0 + 2 * DAY);
+    const keys: SeriesKey[] = [3, 1, 2].map((thingId) => ({ thingId, metric: 'kwh' }));
+    const all: Point[] = [];
+    // Forty writes of a minute of every series each (the minutes read are no longer in memory),
+    // then a late point of series 1 and 3.
+    for (let m = 0; m < 40; m++) {
+      const batch = keys.flatMap((k) =>
+        [0, 20_000, 40_000].map((s) => ({
+          ...k,
+          ts: T0 + m * MINUTE + s + k.thingId,
+          value: m * 10 + s / 1000,
+        })),
+      );
+      all.push(...batch);
+      await store.write(batch);
+    }
+    const late = [keys[1], keys[0]].map((k) => ({
+      ...(k as SeriesKey),
+      ts: T0 + 5 * MINUTE + 30_000,
+      value: 51,
+    }));
+    all.push(...late);
+    await store.write(late);
+    const from = T0 + MINUTE;
+    const to = T0 + 9 * MINUTE;
+    const page = await store.pointColumns([...keys, keys[1] as SeriesKey], from, to, 1000);
+    const expected = [...keys, keys[1] as SeriesKey].flatMap((k, i) =>
+      all
+        .filter((p) => p.thingId === k.thingId && p.ts >= from && p.ts < to)
+        .sort((a, b) => a.ts - b.ts)
+        .map((p) => [i, p.ts, p.value]),
+    );
+    expect([...page.index].map((i, r) => [i, page.ts[r], page.values[r]])).toEqual(expected);
+    // A page that ends inside the second series, resumed after its last point.
+    const first = await store.pointColumns(keys, from, to, 30);
+    expect(first.ts).toHaveLength(30);
+    const rest = await store.pointColumns(keys.slice(1), from, to, 1000, first.ts[29]);
+    const once = expected.filter((e) => (e[0] as number) < keys.length);
+    expect([...first.index, ...[...rest.index].map((i) => i + 1)]).toEqual(once.map((e) => e[0]));
+    expect([...first.ts, ...rest.ts]).toEqual(once.map((e) => e[1]));
+  });
+
   it('downsamples to at most maxPoints, with each bucket minimum and maximum at their own times', async () => {
     const store = await memoryStore('UTC', () => T0 + 10 * DAY);
     const pts: Point[] = [];

@@ -18,16 +18,19 @@ import {
   type BucketSpec,
   checkRetention,
   DEFAULT_RETENTION,
+  type EdgeGrid,
   type LatestValue,
   type Point,
   type PointColumns,
   type RetentionDays,
   type SeriesKey,
+  type SummedRegister,
   type TelemetryStore,
   TelemetryWriteError,
   type ThingSeen,
 } from '../store.ts';
 import * as reader from './reader.ts';
+import { summedRegister } from './register.ts';
 import { COUNTER_CONVENTION, checkRollups, rebuildDays, upgradeCounters } from './rollups.ts';
 import { columns, createSchema, int, Lane } from './schema.ts';
 import { loadSeries, SeriesTable } from './series.ts';
@@ -235,6 +238,15 @@ export class DuckDBTelemetryStore implements TelemetryStore {
     after?: number,
   ): Promise<PointColumns> {
     return reader.pointColumns(this.reads, series, start, end, limit, after);
+  }
+
+  summedRegister(
+    series: readonly SeriesKey[],
+    edges: EdgeGrid,
+    from: number,
+    to: number,
+  ): Promise<SummedRegister> {
+    return summedRegister(this.reads, series, edges, from, to);
   }
 
   /** The bucket layout of a query (for tests and the query layer). */
