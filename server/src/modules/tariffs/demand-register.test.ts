@@ -119,7 +119,7 @@ describe('the summed register from rollups answers as the interpolation of the r
     const fromRollups = await demandRegister(
       {
         store: {
-          summedRegister: store.summedRegister.bind(store),
+          summedRegister: store.summedRegister!.bind(store),
           bucketColumns: store.bucketColumns.bind(store),
           pointColumns: (series, ...rest) => {
             asked.push([...series]);
