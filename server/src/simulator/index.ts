@@ -14,18 +14,13 @@ import {
 
 export {
   HEATING_BASE,
-  KINDS,
-  type Kind,
   LOAD_LOSS,
-  LOAD_PROFILES,
-  type LoadProfile,
-  METRICS,
   MOTOR_TEMP_LIMIT,
   NO_LOAD_LOSS,
   PlantGenerator,
-  type SimThingSpec,
   type ThingModel,
 } from './generator.ts';
+export { KINDS, type Kind, LOAD_PROFILES, type LoadProfile, METRICS, type SimThingSpec } from './kinds.ts';
 export {
   ATTR,
   attributesOf,

@@ -1,5 +1,5 @@
 import type { CategoryAbilityInput, ThingAttribute } from '@kilowatch/contract';
-import type { Kind, LoadProfile } from './generator.ts';
+import type { Kind, LoadProfile } from './kinds.ts';
 
 /**
  * The demo plant: categories with their abilities and vendor models, the region tree, and the

@@ -1,5 +1,6 @@
 import mqtt, { type MqttClient } from 'mqtt';
-import type { PlantGenerator, SimThingSpec, ThingModel } from './generator.ts';
+import type { PlantGenerator, ThingModel } from './generator.ts';
+import type { SimThingSpec } from './kinds.ts';
 
 /** The topic a device publishes its telemetry on (ThingsBoard style: the token says who it is). */
 export const TELEMETRY_TOPIC = 'v1/devices/me/telemetry';

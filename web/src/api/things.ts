@@ -35,7 +35,7 @@ import {
 } from '@kilowatch/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Static } from 'typebox';
-import type { TableParams } from '../components/crud/use-table-params.ts';
+import type { TableParams } from '../lib/table-params.ts';
 import { call } from '../lib/call.ts';
 import { buildUrl, download, HttpError, upload } from '../lib/http.ts';
 import { keys, type ModelFilters, type ThingFilters, type ThingPickerParams } from './keys.ts';

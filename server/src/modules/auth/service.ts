@@ -10,7 +10,7 @@ import {
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
-import type { Accounts, User } from '../users/index.ts';
+import type { Accounts, Account as User } from './accounts.ts';
 import { decodeUsername, decryptPassword, hashPassword, verifyPassword } from './crypto.ts';
 import {
   deleteExpiredRefreshTokens,

@@ -7,9 +7,19 @@ import { IDENTIFIER_PATTERN, LANGUAGES, type Language, THING_IMPORT_COLUMNS } fr
 import { parse as parseCsv } from 'csv-parse';
 import ExcelJS from 'exceljs';
 import { AppError } from '../../errors.ts';
-import { type MessageKey, translate } from '../../i18n/index.ts';
+import { type MessageKey, type MessageParams, translate } from '../../i18n/index.ts';
 import { slicer } from '../../shared/slices.ts';
-import type { ImportProblem } from './service.ts';
+
+/** One row error of an import, still to be put into the request's language. */
+export interface ImportProblem {
+  row: number;
+  /** The column's header as the file wrote it. */
+  column: string;
+  /** A required column the header lacks: named in the reader's language when answered. */
+  missing?: ImportColumn;
+  message: MessageKey;
+  params?: MessageParams;
+}
 
 export type ImportColumn = (typeof THING_IMPORT_COLUMNS)[number];
 export type ImportFormat = 'xlsx' | 'csv';

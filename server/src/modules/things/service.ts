@@ -22,11 +22,11 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/index.ts';
 import { type Db, isForeignKeyViolation, isUniqueViolation, page } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
-import type { MessageKey, MessageParams } from '../../i18n/index.ts';
+import type { MessageKey } from '../../i18n/index.ts';
 import {
   ACCESS_TOKEN_PATTERN,
-  type ImportColumn,
   type ImportFormat,
+  type ImportProblem,
   inTurns,
   isIdentifier,
   parseImportUpload,
@@ -34,17 +34,6 @@ import {
 } from './import.ts';
 import { presenceOf, type ThingSeen } from './presence.ts';
 import * as repo from './repository.ts';
-
-/** One row error of an import, still to be put into the request's language. */
-export interface ImportProblem {
-  row: number;
-  /** The column's header as the file wrote it. */
-  column: string;
-  /** A required column the header lacks: named in the reader's language when answered. */
-  missing?: ImportColumn;
-  message: MessageKey;
-  params?: MessageParams;
-}
 
 /** An import refused as a whole: the rows at fault, nothing written. Answered 422 by the route. */
 export class ImportRejected extends Error {

@@ -16,7 +16,7 @@ import { type ReactNode, useLayoutEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../lib/notify.ts';
 import { useConfirmDelete } from './confirm-delete.tsx';
-import { type TableParams, useTableParams } from './use-table-params.ts';
+import { type TableParams, useTableParams } from '../../lib/table-params.ts';
 
 export interface PageOf<T> {
   list: T[];

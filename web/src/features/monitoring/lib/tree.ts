@@ -1,5 +1,10 @@
-import type { RegionNode, Thing } from '@kilowatch/contract';
-import type { Selection } from './selection.ts';
+import type { RegionNode, ResourceType, Thing } from '@kilowatch/contract';
+
+/** The resource a monitoring screen shows, kept in the address (`?resourceType=&resourceId=`). */
+export interface Selection {
+  resourceType: ResourceType;
+  resourceId: number;
+}
 
 /**
  * Pure helpers over the region tree with things as leaves (GET /api/regions?withThings=true).

@@ -2,7 +2,7 @@ import { DEFAULT_HISTORY_HOURS, type PlantCalendar, REALTIME_WINDOW_MINUTES } fr
 import type { ChartQuery } from '../../../api/telemetry.ts';
 import { isConsumption } from '../../../components/charts/labels.ts';
 import type { ChartMetric } from '../../../components/charts/metrics.ts';
-import type { Selection } from './selection.ts';
+import type { Selection } from './tree.ts';
 
 /** Time windows and query bodies of the real-time and history views (spec §4, §9). */
 
