@@ -33,7 +33,7 @@ import {
   validateImportRows,
 } from './import.ts';
 import { presenceOf, type ThingSeen } from './presence.ts';
-import * as repo from './repository.ts';
+import * as repo from './repository/index.ts';
 
 /** An import refused as a whole: the rows at fault, nothing written. Answered 422 by the route. */
 export class ImportRejected extends Error {
