@@ -12,7 +12,7 @@ import {
 import { fillMessage } from './engine/message.ts';
 import { raised, reraised, returned } from './engine/state.ts';
 import { allOutOfService, covers } from './out-of-service.ts';
-import * as repo from './repository.ts';
+import * as repo from './repository/index.ts';
 import type { AlarmCatalog } from './service.ts';
 
 export interface AlarmRunnerDeps {

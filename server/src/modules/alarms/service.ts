@@ -36,7 +36,7 @@ import type { BacktestAlarm } from './engine/evaluate.ts';
 import { applyAction, stateCode, takenOutOfService } from './engine/state.ts';
 import { alarmHealth } from './health.ts';
 import * as oos from './out-of-service.ts';
-import * as repo from './repository.ts';
+import * as repo from './repository/index.ts';
 
 /** What the alarms service needs of the catalog (modules/catalog): category abilities, and targets. */
 export interface AlarmCatalog {
