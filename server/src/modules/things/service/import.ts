@@ -9,7 +9,7 @@ import {
   isIdentifier,
   parseImportUpload,
   validateImportRows,
-} from '../import.ts';
+} from '../import/index.ts';
 import * as repo from '../repository/index.ts';
 import { newAccessToken, type ServiceContext } from './context.ts';
 
