@@ -19,7 +19,8 @@ const ROOTS = ['server/src', 'web/src', 'contract/src'];
 
 /** Tests and their helpers seed data through other modules and render the whole app: outside the layer rules. */
 const TESTS = /(\.test\.tsx?$|\/testing\.ts$|\/test-utils\.tsx$|\/test-setup\.ts$|^web\/src\/testing\/)/;
-const TOP = /^server\/src\/(app|services|server|cli|openapi-export)\.ts$|^server\/src\/demo\/backfill-cli\.ts$/;
+const TOP =
+  /^server\/src\/(app|services|server|cli|openapi-export)\.ts$|^server\/src\/demo\/backfill-cli\.ts$/;
 
 /**
  * A rule forbids imports from a file whose path matches `from` (and no `fromNot`) of a file or package
@@ -118,7 +119,8 @@ export const RULES = [
   },
   {
     name: 'features-apart',
-    message: 'features never import each other: share through api/, components/ or lib/ (docs/architecture.md)',
+    message:
+      'features never import each other: share through api/, components/ or lib/ (docs/architecture.md)',
     from: /^web\/src\/features\/([^/]+)\//,
     fromNot: [TESTS],
     to: /^web\/src\/features\//,
@@ -140,7 +142,8 @@ export const RULES = [
   },
   {
     name: 'layout-is-the-shell',
-    message: 'layout/ is the shell: api/, components/, config/ and lib/ do not import it (docs/architecture.md)',
+    message:
+      'layout/ is the shell: api/, components/, config/ and lib/ do not import it (docs/architecture.md)',
     from: /^web\/src\/(api|components|config|lib)\//,
     fromNot: [TESTS],
     to: /^web\/src\/layout\//,

@@ -11,7 +11,7 @@ import type { FastifyContextConfig, FastifyReply, FastifyRequest, FastifySchema 
 import type { TSchema } from 'typebox';
 
 /** A request of endpoint `E`: params, query and body typed from its schemas. */
-export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
+type EndpointRequest<E extends Endpoint> = FastifyRequest<{
   Params: EndpointParams<E>;
   Querystring: EndpointQuery<E>;
   Body: EndpointBody<E>;

@@ -1,11 +1,11 @@
 // The plant's vocabulary: the kinds of thing the gateway simulates, their daily load shapes and
 // the metrics each publishes. The generator, the supply topology and the plan all speak it.
 
-export const KINDS = ['meter', 'transformer', 'compressor', 'water', 'gas', 'fire', 'line'] as const;
+const KINDS = ['meter', 'transformer', 'compressor', 'water', 'gas', 'fire', 'line'] as const;
 export type Kind = (typeof KINDS)[number];
 
 /** Daily shape a thing follows: two-shift production, office hours, or plant utilities. */
-export const LOAD_PROFILES = ['production', 'office', 'utility'] as const;
+const LOAD_PROFILES = ['production', 'office', 'utility'] as const;
 export type LoadProfile = (typeof LOAD_PROFILES)[number];
 
 /** Metric identifiers each kind publishes, in the order `sample` writes them. */

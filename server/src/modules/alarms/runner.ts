@@ -311,5 +311,3 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
     size: () => watches.size,
   };
 }
-
-export type AlarmRunner = ReturnType<typeof createAlarmRunner>;

@@ -55,7 +55,7 @@ export interface AlarmCatalog {
 }
 
 /** What the backtest reads of the telemetry store. */
-export interface AlarmHistoryReader {
+interface AlarmHistoryReader {
   points(
     series: { thingId: number; metric: string },
     start: number,
@@ -65,7 +65,7 @@ export interface AlarmHistoryReader {
 }
 
 /** A backtest reads at most this many raw points (30 days of 5 s data). */
-export const BACKTEST_MAX_POINTS = 518_400;
+const BACKTEST_MAX_POINTS = 518_400;
 /** The backtest's engine run, off the event loop. */
 const BACKTEST_WORKER = new URL('./engine/backtest-worker.ts', import.meta.url);
 /** Points read from the store at once for a backtest (each becomes an object there). */

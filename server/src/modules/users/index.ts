@@ -10,7 +10,7 @@ import {
 export { ensureAdmin, type FirstStartAdmin, firstStartBanner } from './first-admin.ts';
 export { findUserByUsername, insertUserIfAbsent, updatePasswordHash } from './repository.ts';
 export { userRoutes } from './routes.ts';
-export { createUserAdminService, type UserAdminService } from './service.ts';
+export { createUserAdminService } from './service.ts';
 
 /**
  * What the auth module reads and writes of accounts (logging in, the caller's access, a changed

@@ -44,7 +44,7 @@ export const paging = (q: Paging) => {
   return { page: at, pageSize };
 };
 
-export const namesList = ({ count, names }: { count: number; names: string[] }) =>
+const namesList = ({ count, names }: { count: number; names: string[] }) =>
   count > names.length ? `${names.join(', ')}, …` : names.join(', ');
 
 /** 409 naming what still uses `name` (the first IN_USE_NAMES of them), when anything does. */

@@ -180,7 +180,7 @@ export function NotifySmtpCard() {
   );
 }
 
-export function TestResult({ result }: { result: { ok: boolean; error: string | null } }) {
+function TestResult({ result }: { result: { ok: boolean; error: string | null } }) {
   const { t } = useTranslation();
   return (
     <Alert

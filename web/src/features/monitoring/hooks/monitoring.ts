@@ -71,7 +71,7 @@ export function useTodayTotals(
   });
 }
 
-export class StaleAnswerError extends Error {
+class StaleAnswerError extends Error {
   constructor(
     readonly answerSeq: string | null,
     readonly latestSeq: string | null,

@@ -16,8 +16,7 @@ export function parseSelection(params: URLSearchParams): Selection | null {
   return { resourceType: type, resourceId: id };
 }
 
-export const parseCategory = (params: URLSearchParams): number | null =>
-  positiveInt(params.get('categoryId'));
+const parseCategory = (params: URLSearchParams): number | null => positiveInt(params.get('categoryId'));
 
 /** The selection, or when the address names none the first root region (else the first device). */
 export const effectiveSelection = (

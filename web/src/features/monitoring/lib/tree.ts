@@ -52,7 +52,7 @@ export const selectedThingIds = (
   !selection ? [] : selection.resourceType === 'thing' ? [selection.resourceId] : thingIds(node);
 
 /** Distinct thing ids under a node. */
-export const thingIds = (node: RegionNode | null): number[] =>
+const thingIds = (node: RegionNode | null): number[] =>
   node
     ? [...new Set([...walk([node])].filter((n) => n.resourceType === 'thing').map((n) => n.thingId ?? n.id))]
     : [];
@@ -91,7 +91,7 @@ export function regionsWithThings(
 }
 
 /** Id of the "unassigned" group: region ids start at 1, so 0 names no region. */
-export const UNASSIGNED_GROUP_ID = 0;
+const UNASSIGNED_GROUP_ID = 0;
 
 export const isUnassignedGroup = (node: RegionNode) =>
   node.resourceType === 'region' && node.id === UNASSIGNED_GROUP_ID;

@@ -10,9 +10,9 @@ import type { Selection } from './tree.ts';
 export const HISTORY_HOURS = [1, 2, 6, 12, 24, 72] as const;
 
 /** Most points a history series asks for (buckets or downsampling). */
-export const MAX_HISTORY_POINTS = 2000;
+const MAX_HISTORY_POINTS = 2000;
 /** Up to this span, raw points (downsampled by the server to MAX_HISTORY_POINTS). */
-export const RAW_SPAN_MS = 6 * 3600_000;
+const RAW_SPAN_MS = 6 * 3600_000;
 
 export type HistoryWindow = { kind: 'hours'; hours: number } | { kind: 'range'; start: number; end: number };
 
@@ -64,7 +64,7 @@ export function bucketFor(
  * total line on top; without one (a whole plant: dozens of meters) it answers the region's own
  * series, combined by the metric's nature on the server.
  */
-export function metricQuery(
+function metricQuery(
   selection: Selection,
   metric: ChartMetric,
   range: { start: number; end: number },
