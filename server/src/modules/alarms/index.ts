@@ -13,4 +13,4 @@ export {
 } from './notify/index.ts';
 export { alarmRoutes } from './routes.ts';
 export { createAlarmRunner } from './runner.ts';
-export { type AlarmsService, createAlarmsService } from './service.ts';
+export { type AlarmsService, createAlarmsService } from './service/index.ts';

@@ -32,7 +32,7 @@ import { AppError } from '../../errors.ts';
 import { route } from '../../plugins/route.ts';
 import { parseIdList } from '../../shared/ids.ts';
 import { authorize, requireUser } from '../auth/index.ts';
-import type { AlarmsService } from './service.ts';
+import type { AlarmsService } from './service/index.ts';
 
 /** Rules, templates and monitors are the alarm_rule screen's to change (docs/alarms.md). */
 const RULES = { resource: '/alarm_center/alarm_rule' };

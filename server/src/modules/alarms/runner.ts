@@ -13,7 +13,7 @@ import { fillMessage } from './engine/message.ts';
 import { raised, reraised, returned } from './engine/state.ts';
 import { allOutOfService, covers } from './out-of-service.ts';
 import * as repo from './repository/index.ts';
-import type { AlarmCatalog } from './service.ts';
+import type { AlarmCatalog } from './service/index.ts';
 
 export interface AlarmRunnerDeps {
   db: Kysely<DB>;
