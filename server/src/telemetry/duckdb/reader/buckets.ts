@@ -1,12 +1,7 @@
-/**
- * Reads: raw points (from the recent window in memory when it holds the range), buckets on the
- * grid from the coarsest rollup that tiles it, and chart downsampling from the rollups.
- */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { HOUR, MINUTE, PlantCalendar } from '@kilowatch/contract/calendar';
 import {
   bucketStart,
-  bucketWidthFor,
   floorTo,
   type Grid,
   gapTolerance,
@@ -15,137 +10,20 @@ import {
   RESOLUTIONS,
   type Resolution,
   resolutionFor,
-} from '../buckets.ts';
-import { counterIncrement, incrementSql } from '../counter.ts';
+} from '../../buckets.ts';
+import { counterIncrement, incrementSql } from '../../counter.ts';
 import {
   type BucketAggregator,
   type BucketColumns,
   type BucketQuery,
   type BucketResult,
   bucketsOf,
-  type Point,
-  type PointColumns,
   type SeriesKey,
-} from '../store.ts';
-import { lastBeforeMinute } from './rollups.ts';
-import { columns, doubleColumns, int, type Lane } from './schema.ts';
-import { aggregateRun, lowerBound, type SeriesState, type SeriesTable } from './series.ts';
-
-/** What reads need of the store. */
-export interface ReadContext {
-  readonly calendar: PlantCalendar;
-  readonly series: SeriesTable;
-  /** The least busy reader connection. */
-  reader(): Lane;
-  now(): number;
-}
-
-/** Raw points of one series, oldest first (see TelemetryStore.points). */
-export async function points(
-  ctx: ReadContext,
-  series: SeriesKey,
-  start: number,
-  end: number,
-  limit: number,
-): Promise<Point[]> {
-  const st = ctx.series.get(series.thingId, series.metric);
-  if (!st || !(end > start) || limit <= 0) return [];
-  if (st.recentFrom <= start) {
-    // All stored points of the range are in memory.
-    const from = lowerBound(st.recentTs, start);
-    const to = Math.min(lowerBound(st.recentTs, end), from + Math.floor(limit));
-    const out: Point[] = new Array(Math.max(0, to - from));
-    for (let i = from; i < to; i++) {
-      out[i - from] = {
-        thingId: st.thingId,
-        metric: st.metric,
-        ts: st.recentTs[i] as number,
-        value: st.recentValues[i] as number,
-      };
-    }
-    return out;
-  }
-  const [ts, values] = await ctx.reader().run((c) =>
-    columns(
-      c,
-      `SELECT ts::DOUBLE, value FROM raw WHERE series_id = ${int(st.id)}
-       AND ts >= ${int(Math.ceil(start))} AND ts < ${int(Math.ceil(end))} ORDER BY ts LIMIT ${int(Math.floor(limit))}`,
-    ),
-  );
-  const out: Point[] = new Array(ts?.length ?? 0);
-  for (let i = 0; i < out.length; i++) {
-    out[i] = {
-      thingId: st.thingId,
-      metric: st.metric,
-      ts: ts?.[i] as number,
-      value: values?.[i] as number,
-    };
-  }
-  return out;
-}
-
-/**
- * Raw points of several series (see TelemetryStore.pointColumns): from memory when every series
- * holds the range there, else one scan of the raw table for all of them (a read per series scans
- * it once each: the table has no index by series).
- */
-export async function pointColumns(
-  ctx: ReadContext,
-  series: readonly SeriesKey[],
-  start: number,
-  end: number,
-  limit: number,
-  after?: number,
-): Promise<PointColumns> {
-  const known: { index: number; st: SeriesState }[] = [];
-  series.forEach((s, index) => {
-    const st = ctx.series.get(s.thingId, s.metric);
-    if (st) known.push({ index, st });
-  });
-  const empty = { index: new Float64Array(0), ts: new Float64Array(0), values: new Float64Array(0) };
-  if (known.length === 0 || !(end > start) || limit <= 0) return empty;
-  const firstFrom = (index: number) =>
-    index === 0 && after !== undefined ? Math.max(start, after + 1) : start;
-  if (known.every(({ st }) => st.recentFrom <= start)) {
-    const ranges = known.map(({ index, st }) => {
-      const from = lowerBound(st.recentTs, firstFrom(index));
-      return { index, st, from, to: Math.max(from, lowerBound(st.recentTs, end)) };
-    });
-    const total = Math.min(
-      Math.floor(limit),
-      ranges.reduce((n, r) => n + r.to - r.from, 0),
-    );
-    const out = {
-      index: new Float64Array(total),
-      ts: new Float64Array(total),
-      values: new Float64Array(total),
-    };
-    let at = 0;
-    for (const { index, st, from, to } of ranges) {
-      const take = Math.min(to - from, total - at);
-      out.index.fill(index, at, at + take);
-      for (let i = 0; i < take; i++) {
-        out.ts[at + i] = st.recentTs[from + i] as number;
-        out.values[at + i] = st.recentValues[from + i] as number;
-      }
-      at += take;
-      if (at === total) break;
-    }
-    return out;
-  }
-  const ids = known.map(({ index, st }) => `(${int(index)}, ${int(st.id)})`).join(', ');
-  const resume = after === undefined ? '' : ` AND (q.idx > 0 OR r.ts > ${int(Math.floor(after))})`;
-  const [index, ts, values] = await ctx.reader().run((c) =>
-    doubleColumns(
-      c,
-      `SELECT q.idx::DOUBLE, r.ts::DOUBLE, coalesce(r.value, 'NaN'::DOUBLE)
-       FROM raw r JOIN (VALUES ${ids}) q(idx, sid) ON r.series_id = q.sid
-       WHERE r.ts >= ${int(Math.ceil(start))} AND r.ts < ${int(Math.ceil(end))}${resume}
-       ORDER BY q.idx, r.ts LIMIT ${int(Math.floor(limit))}`,
-    ),
-  );
-  return { index: index ?? empty.index, ts: ts ?? empty.ts, values: values ?? empty.values };
-}
+} from '../../store.ts';
+import { lastBeforeMinute } from '../rollups.ts';
+import { columns, doubleColumns, int } from '../schema.ts';
+import { aggregateRun, lowerBound, type SeriesState } from '../series.ts';
+import type { ReadContext } from './context.ts';
 
 /**
  * `buckets()` answered from a given resolution (tests and benchmarks compare them); it must tile
@@ -456,7 +334,7 @@ function selectedBuckets(g: Grid, hours: readonly number[]): Uint8Array {
 }
 
 /** SQL for the bucket index of a row, the stored range [lo, hi) to read, and whether a row starts its bucket. */
-function indexSql(g: Grid, col: string): { index: string; lo: number; hi: number; atStart: string } {
+export function indexSql(g: Grid, col: string): { index: string; lo: number; hi: number; atStart: string } {
   switch (g.kind) {
     case 'fixed':
       return {
@@ -487,57 +365,6 @@ function indexSql(g: Grid, col: string): { index: string; lo: number; hi: number
         atStart: `dayofyear(DATE '1970-01-01' + ${col}::INTEGER) = 1`,
       };
   }
-}
-
-/**
- * About `maxPoints` points of one series over [start, end) for a chart: the raw points when
- * there are few enough, else the minimum and maximum of each bucket (with their own times), on
- * the coarsest resolution whose buckets fit. Buckets are the `buckets()` grid, so the rollups
- * answer: 30 days into ≤ 2,000 points reads 720 hour rows.
- */
-export async function downsample(
-  ctx: ReadContext,
-  series: SeriesKey,
-  start: number,
-  end: number,
-  maxPoints: number,
-): Promise<Point[]> {
-  const st = ctx.series.get(series.thingId, series.metric);
-  if (!st || !(end > start) || maxPoints < 1) return [];
-  const need = (end - start) / Math.max(1, Math.floor(maxPoints / 2));
-  if (need <= (st.intervalMs ?? MINUTE)) {
-    const pts = await points(ctx, series, start, end, maxPoints + 1);
-    if (pts.length <= maxPoints) return pts;
-  }
-  const width = bucketWidthFor(need);
-  const g = gridOf(ctx.calendar, { widthMs: width }, start, end);
-  const resolution = resolutionFor(g);
-  const { index, lo, hi } = indexSql(g, resolution === 'raw' ? 'ts' : 'bucket');
-  const sql =
-    resolution === 'raw'
-      ? `SELECT (${index})::INTEGER AS bi, min(value), arg_min(ts, value)::DOUBLE, max(value), arg_max(ts, value)::DOUBLE
-         FROM raw WHERE series_id = ${int(st.id)} AND ts >= ${int(lo)} AND ts < ${int(hi)} GROUP BY bi ORDER BY bi`
-      : `SELECT (${index})::INTEGER AS bi, min(vmin), arg_min(min_ts, vmin)::DOUBLE, max(vmax), arg_max(max_ts, vmax)::DOUBLE
-         FROM ${resolution} WHERE series_id = ${int(st.id)} AND bucket >= ${int(lo)} AND bucket < ${int(hi)}
-         GROUP BY bi ORDER BY bi`;
-  const [, mins, minTs, maxs, maxTs] = (await ctx.reader().run((c) => columns(c, sql))) as number[][];
-  const out: Point[] = [];
-  const push = (ts: number, value: number) => {
-    if (ts >= start && ts < end) out.push({ thingId: st.thingId, metric: st.metric, ts, value });
-  };
-  for (let i = 0; i < (mins?.length ?? 0); i++) {
-    const a = minTs?.[i] as number;
-    const b = maxTs?.[i] as number;
-    if (a === b) push(a, mins?.[i] as number);
-    else if (a < b) {
-      push(a, mins?.[i] as number);
-      push(b, maxs?.[i] as number);
-    } else {
-      push(b, maxs?.[i] as number);
-      push(a, mins?.[i] as number);
-    }
-  }
-  return out;
 }
 
 /** Last sample strictly before `x` (any ms) of each series: raw points of x's minute, then rollups. */
