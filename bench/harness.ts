@@ -69,7 +69,6 @@ export const fileSize = (path: string): number => {
 
 const children = new Set<ChildProcess>();
 const tempDirs = new Set<string>();
-const exitHooks: (() => void)[] = [];
 
 export function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(os.tmpdir(), prefix));
@@ -80,14 +79,8 @@ export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
   tempDirs.delete(dir);
 }
-export const onExit = (hook: () => void) => exitHooks.push(hook);
 
 function cleanUpSync(): void {
-  for (const hook of exitHooks.splice(0)) {
-    try {
-      hook();
-    } catch {}
-  }
   for (const child of children) {
     if (child.exitCode === null && child.signalCode === null && child.pid) {
       try {
@@ -108,7 +101,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 // ---------------------------------------------------------------- the server
 
-export interface RequestLog {
+interface RequestLog {
   url: string;
   method: string;
   statusCode: number;
@@ -417,7 +410,7 @@ export function windowRates(
 
 type BuildApp = typeof import('../server/src/app.ts').buildApp;
 type LoadConfig = typeof import('../server/src/config.ts').loadConfig;
-export type App = Awaited<ReturnType<BuildApp>>;
+type App = Awaited<ReturnType<BuildApp>>;
 
 export interface InProcessApp {
   app: App;

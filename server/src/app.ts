@@ -17,7 +17,7 @@ import {
 } from './ingest/index.ts';
 import { createMemoryLive } from './live/index.ts';
 import { alarmNotifyRoutes, alarmRoutes } from './modules/alarms/index.ts';
-import { authRoutes } from './modules/auth/index.ts';
+import { authenticate, authRoutes } from './modules/auth/index.ts';
 import { boardPageRoutes } from './modules/board/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { diagramRoutes } from './modules/diagrams/index.ts';
@@ -35,7 +35,6 @@ import { tariffRoutes } from './modules/tariffs/index.ts';
 import { thingsRoutes } from './modules/things/index.ts';
 import { unitsRoutes } from './modules/units/index.ts';
 import { ensureAdmin, type FirstStartAdmin, userRoutes } from './modules/users/index.ts';
-import { authenticate } from './plugins/authenticate.ts';
 import { compression } from './plugins/compression.ts';
 import { errorHandler } from './plugins/error-handler.ts';
 import { createHeavyGate, heavyWork } from './plugins/heavy-work.ts';

@@ -7,7 +7,7 @@ import { PASSWORD_PATTERN } from '@kilowatch/contract';
 
 export type DatabaseConfig = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface Config {
   port: number;
@@ -36,14 +36,14 @@ export interface Config {
   simulator: SimulatorConfig;
 }
 
-export interface SimulatorConfig {
+interface SimulatorConfig {
   /** SIMULATOR=on|off (default on): publish the demo plant's telemetry over MQTT after start. */
   enabled: boolean;
   /** SIMULATOR_THINGS (50–200, default 120): how many things a freshly seeded plant gets. */
   things: number;
 }
 
-export interface IngestConfig {
+interface IngestConfig {
   /** MQTT_PORT: the in-process broker's port (default 1883); 0 disables it. Unused with MQTT_URL. */
   mqttPort: number;
   /** MQTT_URL (mqtt://, mqtts://, ws://, wss://): subscribe to this external broker instead. */
@@ -56,7 +56,7 @@ export interface IngestConfig {
   mqttMaxPacket: number;
 }
 
-export interface TelemetryConfig {
+interface TelemetryConfig {
   /** PLANT_TIMEZONE (IANA): day, month and year buckets start at its local midnight. */
   timeZone: string;
   /** Days kept: raw points, minute and hour rollups (day rollups are kept forever). */

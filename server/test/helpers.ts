@@ -9,8 +9,8 @@ import { expect } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { type Config, type Env, loadConfig } from '../src/config.ts';
 import type { Dialect } from '../src/db/index.ts';
-import { hashPassword } from '../src/modules/auth/index.ts';
-import { insertUserIfAbsent, type User } from '../src/modules/users/index.ts';
+import { type Account, hashPassword } from '../src/modules/auth/index.ts';
+import { insertUserIfAbsent } from '../src/modules/users/index.ts';
 
 export const ADMIN_PASSWORD = 'Admin123';
 
@@ -145,7 +145,7 @@ export async function login(
 export async function createUser(
   app: FastifyInstance,
   user: { username: string; password: string; userLevel: number | null; disabled?: boolean },
-): Promise<User> {
+): Promise<Account> {
   const created = await insertUserIfAbsent(
     app.db.db,
     { ...user, passwordHash: await hashPassword(user.password) },

@@ -112,8 +112,136 @@ const probes: Probe[] = [
   { file: 'web/src/lib/w15.ts', imports: './http.ts', refused: null },
 ];
 
+/**
+ * The rules of scripts/check-imports.mjs (run by `npm run lint` after Biome): they judge the file an
+ * import resolves to, so they hold at every folder depth, type imports included. `refused` is the
+ * rule's name, or null when the import is allowed.
+ */
+interface ResolvedProbe {
+  file: string;
+  imports: string;
+  refused: string | null;
+}
+
+const resolvedProbes: ResolvedProbe[] = [
+  // The four holes of the string rules: nested folders.
+  {
+    file: 'server/src/modules/alarms/notify/r1.ts',
+    imports: '../../things/repository/index.ts',
+    refused: 'module-entry',
+  },
+  {
+    file: 'server/src/modules/alarms/notify/r2.ts',
+    imports: '../../../telemetry/index.ts',
+    refused: 'telemetry-readers',
+  },
+  { file: 'server/src/modules/alarms/notify/r3.ts', imports: '../../things/index.ts', refused: null },
+  { file: 'server/src/modules/alarms/notify/r4.ts', imports: '../repository/index.ts', refused: null },
+  {
+    file: 'server/src/modules/alarms/engine/r5.ts',
+    imports: '../repository/index.ts',
+    refused: 'alarm-engine-pure',
+  },
+  {
+    file: 'server/src/modules/alarms/engine/r6.ts',
+    imports: '../out-of-service.ts',
+    refused: 'alarm-engine-pure',
+  },
+  { file: 'server/src/modules/alarms/engine/r7.ts', imports: './state.ts', refused: null },
+  { file: 'server/src/modules/alarms/engine/r8.ts', imports: 'node:fs', refused: 'alarm-engine-pure' },
+  {
+    file: 'server/src/modules/alarms/engine/r9.ts',
+    imports: '../../../db/sql.ts',
+    refused: 'alarm-engine-pure',
+  },
+  {
+    file: 'web/src/features/home/components/r10.tsx',
+    imports: '../../../features/regions/index.ts',
+    refused: 'features-apart',
+  },
+  {
+    file: 'web/src/features/home/lib/x/y/r11.ts',
+    imports: '../../../../regions/lib/tree.ts',
+    refused: 'features-apart',
+  },
+  { file: 'web/src/features/home/lib/x/y/r12.ts', imports: '../../../hooks/period.ts', refused: null },
+  { file: 'web/src/api/r13.ts', imports: '../components/crud/CrudPage.tsx', refused: 'api-over-lib' },
+  { file: 'web/src/api/r14.ts', imports: '../config/routes.ts', refused: 'api-over-lib' },
+  { file: 'web/src/api/r15.ts', imports: '../lib/call.ts', refused: null },
+  // Every other rule, at a depth the string rules did not see where it matters.
+  { file: 'contract/src/r16.ts', imports: '../../server/src/errors.ts', refused: 'contract-is-the-floor' },
+  { file: 'contract/src/r17.ts', imports: '../../web/src/lib/http.ts', refused: 'contract-is-the-floor' },
+  { file: 'contract/src/r18.ts', imports: './common.ts', refused: null },
+  {
+    file: 'server/src/modules/things/service/r19.ts',
+    imports: '../../../services.ts',
+    refused: 'server-top',
+  },
+  { file: 'server/src/modules/things/service/r19.test.ts', imports: '../../../app.ts', refused: null },
+  { file: 'server/src/live/r20.ts', imports: '../modules/catalog/index.ts', refused: 'server-floor' },
+  { file: 'server/src/db/r21.ts', imports: '../modules/things/index.ts', refused: 'server-floor' },
+  { file: 'server/src/shared/r22.ts', imports: '../modules/system/index.ts', refused: 'server-floor' },
+  { file: 'server/src/plugins/r23.ts', imports: '../modules/auth/index.ts', refused: 'server-floor' },
+  { file: 'server/src/plugins/r24.ts', imports: '../errors.ts', refused: null },
+  {
+    file: 'server/src/modules/query/r25.ts',
+    imports: '../../ingest/index.ts',
+    refused: 'modules-below-ingest',
+  },
+  {
+    file: 'server/src/modules/system/groups/r26.ts',
+    imports: '../../things/repository/things.ts',
+    refused: 'module-entry',
+  },
+  { file: 'server/src/modules/system/groups/r27.ts', imports: '../videos/service.ts', refused: null },
+  { file: 'server/src/modules/query/deep/r28.ts', imports: '../../../telemetry/index.ts', refused: null },
+  { file: 'server/src/modules/alarms/r29.ts', imports: '../../live/index.ts', refused: null },
+  { file: 'server/src/modules/things/r30.ts', imports: '../../live/index.ts', refused: 'telemetry-readers' },
+  {
+    file: 'server/src/modules/query/r31.ts',
+    imports: '../../telemetry/duckdb/reader.ts',
+    refused: 'duckdb-wing',
+  },
+  {
+    file: 'server/src/telemetry/r32.ts',
+    imports: '../plugins/route.ts',
+    refused: 'telemetry-knows-no-domain',
+  },
+  { file: 'server/src/telemetry/r33.ts', imports: 'fastify', refused: 'telemetry-knows-no-domain' },
+  { file: 'server/src/ingest/deep/r34.ts', imports: '../../db/sql.ts', refused: 'ingest-through-catalog' },
+  { file: 'server/src/ingest/deep/r35.ts', imports: '../../modules/catalog/index.ts', refused: null },
+  {
+    file: 'server/src/simulator/deep/r36.ts',
+    imports: '../../live/index.ts',
+    refused: 'simulator-is-a-gateway',
+  },
+  { file: 'server/src/simulator/deep/r37.ts', imports: '../kinds.ts', refused: null },
+  {
+    file: 'server/src/demo/deep/r38.ts',
+    imports: '../../modules/things/service/index.ts',
+    refused: 'demo-through-entries',
+  },
+  { file: 'server/src/demo/deep/r39.ts', imports: '../../modules/things/index.ts', refused: null },
+  {
+    file: 'web/src/components/charts/deep/r40.ts',
+    imports: '../../../features/home/index.ts',
+    refused: 'shared-below-features',
+  },
+  { file: 'web/src/config/r41.ts', imports: '../app/router.tsx', refused: 'nothing-imports-app' },
+  {
+    file: 'web/src/features/home/hooks/deep/r42.ts',
+    imports: '../../../../app/providers.tsx',
+    refused: 'nothing-imports-app',
+  },
+  { file: 'web/src/components/r43.tsx', imports: '../layout/Navbar.tsx', refused: 'layout-is-the-shell' },
+  { file: 'web/src/layout/r44.tsx', imports: '../components/LanguageSwitch.tsx', refused: null },
+  { file: 'web/src/lib/deep/r45.ts', imports: '../../api/keys.ts', refused: 'lib-is-the-floor' },
+  { file: 'web/src/lib/deep/r46.ts', imports: '../http.ts', refused: null },
+];
+
 let dir = '';
 let found: Map<string, string[]>;
+let resolved: { rule: string; file: string }[];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kilowatch-import-rules-'));
@@ -133,6 +261,34 @@ beforeAll(async () => {
       `import * as probe from '${probe.imports}';\nexport const used = probe;\n`,
     );
   }
+  // The resolved rules need the imported files to exist: each target is an empty module.
+  for (const probe of resolvedProbes) {
+    if (!probe.imports.startsWith('.')) continue;
+    const target = join(dirname(join(dir, probe.file)), probe.imports);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, 'export const target = 1;\n');
+  }
+  for (const probe of resolvedProbes) {
+    mkdirSync(dirname(join(dir, probe.file)), { recursive: true });
+    writeFileSync(
+      join(dir, probe.file),
+      `import * as probe from '${probe.imports}';\nexport const used = probe;\n`,
+    );
+  }
+  // A circle closed by a type import, which Biome's noImportCycles does not follow.
+  mkdirSync(join(dir, 'web/src/lib/circle'), { recursive: true });
+  writeFileSync(
+    join(dir, 'web/src/lib/circle/c.ts'),
+    "import type { D } from './d.ts';\nexport interface C { d: D }\n",
+  );
+  writeFileSync(
+    join(dir, 'web/src/lib/circle/d.ts'),
+    "import { c } from './e.ts';\nexport type D = typeof c;\n",
+  );
+  writeFileSync(
+    join(dir, 'web/src/lib/circle/e.ts'),
+    "import type { C } from './c.ts';\nexport const c: C[] = [];\n",
+  );
   // A two-file circle anywhere in the tree.
   mkdirSync(join(dir, 'server/src/circle'), { recursive: true });
   writeFileSync(
@@ -155,6 +311,10 @@ beforeAll(async () => {
   const report = JSON.parse(stdout) as {
     diagnostics: { category: string; message: string; location: { path: string } }[];
   };
+  const checked = await promisify(execFile)('node', [join(root, 'scripts/check-imports.mjs'), '--json'], {
+    cwd: dir,
+  }).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
+  resolved = JSON.parse(checked.stdout);
   found = new Map();
   for (const d of report.diagnostics) {
     const list = found.get(d.location.path) ?? [];
@@ -178,5 +338,32 @@ describe('the import rules of biome.json', () => {
 
   it('refuses an import circle', () => {
     expect(found.get('server/src/circle/a.ts') ?? []).toContainEqual(expect.stringMatching(/noImportCycles/));
+  });
+});
+
+describe('the import rules of scripts/check-imports.mjs (over resolved paths)', () => {
+  it.each(resolvedProbes)('$file importing $imports', (probe) => {
+    const rules = resolved.filter((v) => v.file === probe.file).map((v) => v.rule);
+    if (probe.refused === null) expect(rules).toEqual([]);
+    else expect(rules).toContain(probe.refused);
+  });
+
+  it('refuses a circle closed by type imports, which Biome lets pass', () => {
+    const circles = resolved.filter((v) => v.rule === 'no-circle').map((v) => v.file);
+    expect(circles).toContainEqual(expect.stringMatching(/^web\/src\/lib\/circle\/[cde]\.ts$/));
+    expect(found.get('web/src/lib/circle/c.ts') ?? []).not.toContainEqual(
+      expect.stringMatching(/noImportCycles/),
+    );
+  });
+
+  it('passes on the repository as it is', async () => {
+    const { stdout } = await promisify(execFile)(
+      'node',
+      [join(root, 'scripts/check-imports.mjs'), '--json'],
+      {
+        cwd: root,
+      },
+    ).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
+    expect(JSON.parse(stdout)).toEqual([]);
   });
 });

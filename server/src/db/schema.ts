@@ -92,7 +92,7 @@ export interface ThingModelsTable {
 }
 
 /** A model's override of one category ability; NULL columns inherit the category's value. */
-export interface ThingModelAbilitiesTable {
+interface ThingModelAbilitiesTable {
   model_id: number;
   ability_id: number;
   name: string | null;
@@ -103,7 +103,7 @@ export interface ThingModelAbilitiesTable {
   updated_at: string;
 }
 
-export interface ThingsTable {
+interface ThingsTable {
   id: Generated<number>;
   identifier: string;
   name: string;
@@ -116,13 +116,13 @@ export interface ThingsTable {
   updated_at: string;
 }
 
-export interface ThingAbilityRemovalsTable {
+interface ThingAbilityRemovalsTable {
   thing_id: number;
   ability_id: number;
   created_at: string;
 }
 
-export interface UnitsTable {
+interface UnitsTable {
   id: Generated<number>;
   symbol: string;
   name: string;
@@ -132,7 +132,7 @@ export interface UnitsTable {
 
 // ---- regions and system management (migration 0003) -----------------------------------------------
 
-export interface RegionsTable {
+interface RegionsTable {
   id: Generated<number>;
   parent_id: number | null;
   name: string;
@@ -142,13 +142,13 @@ export interface RegionsTable {
   updated_at: string;
 }
 
-export interface RegionThingsTable {
+interface RegionThingsTable {
   region_id: number;
   thing_id: number;
   created_at: string;
 }
 
-export interface GroupsTable {
+interface GroupsTable {
   id: Generated<number>;
   name: string;
   description: string;
@@ -156,13 +156,13 @@ export interface GroupsTable {
   updated_at: string;
 }
 
-export interface UserGroupsTable {
+interface UserGroupsTable {
   user_id: number;
   group_id: number;
 }
 
 /** A console route (contract LAYOUT_ROUTES), upserted at every start. */
-export interface ResourcesTable {
+interface ResourcesTable {
   id: Generated<number>;
   path: string;
   name: string;
@@ -172,7 +172,7 @@ export interface ResourcesTable {
   sort: number;
 }
 
-export interface RolesTable {
+interface RolesTable {
   id: Generated<number>;
   code: string;
   name: string;
@@ -181,12 +181,12 @@ export interface RolesTable {
   updated_at: string;
 }
 
-export interface RoleResourcesTable {
+interface RoleResourcesTable {
   role_id: number;
   resource_path: string;
 }
 
-export interface UserRolesTable {
+interface UserRolesTable {
   user_id: number;
   role_id: number;
 }
@@ -202,7 +202,7 @@ export interface SysConfigsTable {
   updated_at: string;
 }
 
-export interface VideosTable {
+interface VideosTable {
   id: Generated<number>;
   name: string;
   stream_url: string;
@@ -243,7 +243,7 @@ export interface MetricConfigsTable {
   updated_at: string;
 }
 
-export interface LoginFailuresTable {
+interface LoginFailuresTable {
   /** `s|<source>` (every name from one client address) or `u|<source>|<lower-case username>`. */
   key: string;
   failures: number;
@@ -266,7 +266,7 @@ export interface DB {
   alarm_maintenance: AlarmMaintenanceTable;
 }
 
-export interface AlarmTemplatesTable {
+interface AlarmTemplatesTable {
   id: Generated<number>;
   name: string;
   category_id: number;
@@ -275,7 +275,7 @@ export interface AlarmTemplatesTable {
   updated_at: string;
 }
 
-export interface AlarmRulesTable {
+interface AlarmRulesTable {
   id: Generated<number>;
   name: string;
   /** The template the rule belongs to, or NULL for a free rule. */
@@ -295,7 +295,7 @@ export interface AlarmRulesTable {
   updated_at: string;
 }
 
-export interface AlarmMonitorsTable {
+interface AlarmMonitorsTable {
   id: Generated<number>;
   /** rule | template */
   applied_type: string;
@@ -306,7 +306,7 @@ export interface AlarmMonitorsTable {
   created_at: string;
 }
 
-export interface AlarmHistoryTable {
+interface AlarmHistoryTable {
   id: Generated<number>;
   monitor_id: number;
   rule_id: number;
@@ -335,7 +335,7 @@ export interface AlarmHistoryTable {
 }
 
 /** Each time an alarm became active and unacknowledged: its raise and every re-raise. */
-export interface AlarmAnnunciationsTable {
+interface AlarmAnnunciationsTable {
   id: Generated<number>;
   history_id: number;
   rule_id: number;
@@ -344,7 +344,7 @@ export interface AlarmAnnunciationsTable {
   suppressed: number;
 }
 
-export interface AlarmActionsTable {
+interface AlarmActionsTable {
   id: Generated<number>;
   history_id: number;
   action: string;
@@ -355,7 +355,7 @@ export interface AlarmActionsTable {
   at: string;
 }
 
-export interface AlarmMaintenanceTable {
+interface AlarmMaintenanceTable {
   id: Generated<number>;
   target_type: string;
   target_id: number;
@@ -375,7 +375,7 @@ export interface DB {
   alarm_notify_outbox: AlarmNotifyOutboxTable;
 }
 
-export interface AlarmNotifySmtpTable {
+interface AlarmNotifySmtpTable {
   /** Always 1: one SMTP server. */
   id: number;
   host: string;
@@ -388,7 +388,7 @@ export interface AlarmNotifySmtpTable {
   updated_at: string;
 }
 
-export interface AlarmNotifyRoutesTable {
+interface AlarmNotifyRoutesTable {
   id: Generated<number>;
   name: string;
   /** webhook | email */
@@ -408,7 +408,7 @@ export interface AlarmNotifyRoutesTable {
   updated_at: string;
 }
 
-export interface AlarmNotifyOutboxTable {
+interface AlarmNotifyOutboxTable {
   id: Generated<number>;
   route_id: number;
   alarm_id: number;
@@ -430,7 +430,7 @@ export interface DB {
   alarm_out_of_service: AlarmOutOfServiceTable;
 }
 
-export interface AlarmOutOfServiceTable {
+interface AlarmOutOfServiceTable {
   id: Generated<number>;
   /** A rule on one thing (both set), or a whole monitor (monitor_id set). */
   rule_id: number | null;
@@ -480,7 +480,7 @@ export interface ComponentGridColumns {
   updated_at: string;
 }
 
-export interface ReportComponentsTable extends ComponentGridColumns {
+interface ReportComponentsTable extends ComponentGridColumns {
   report_id: number;
 }
 
@@ -528,7 +528,7 @@ export interface DB {
   filters: FiltersTable;
 }
 
-export interface StatisticsConfigsTable {
+interface StatisticsConfigsTable {
   id: Generated<number>;
   /** The user's id, or 0 for the plant's config. */
   owner: number;
@@ -537,7 +537,7 @@ export interface StatisticsConfigsTable {
   updated_at: string;
 }
 
-export interface FilterGroupsTable {
+interface FilterGroupsTable {
   id: Generated<number>;
   name: string;
   description: string;
@@ -545,7 +545,7 @@ export interface FilterGroupsTable {
   updated_at: string;
 }
 
-export interface FiltersTable {
+interface FiltersTable {
   id: Generated<number>;
   group_id: number;
   name: string;
@@ -557,7 +557,7 @@ export interface FiltersTable {
 
 // ---- workshop data board (migration 0360; docs/board.md) ----------------------------------------
 
-export interface BoardPagesTable {
+interface BoardPagesTable {
   id: Generated<number>;
   name: string;
   region_id: number;
@@ -571,7 +571,7 @@ export interface BoardPagesTable {
   updated_at: string;
 }
 
-export interface BoardComponentsTable extends ComponentGridColumns {
+interface BoardComponentsTable extends ComponentGridColumns {
   page_id: number;
 }
 
@@ -597,7 +597,7 @@ export interface EnpisTable {
   updated_at: string;
 }
 
-export interface EnpiOutputsTable {
+interface EnpiOutputsTable {
   enpi_id: number;
   /** First local day of the period, YYYY-MM-DD. */
   period: string;
@@ -612,7 +612,7 @@ export interface DB {
   report_schedule_runs: ReportScheduleRunsTable;
 }
 
-export interface ReportSchedulesTable {
+interface ReportSchedulesTable {
   id: Generated<number>;
   report_id: number;
   /** daily | weekly | monthly */
@@ -635,7 +635,7 @@ export interface ReportSchedulesTable {
   updated_at: string;
 }
 
-export interface ReportScheduleRunsTable {
+interface ReportScheduleRunsTable {
   id: Generated<number>;
   schedule_id: number;
   /** schedule | manual */
@@ -659,7 +659,7 @@ export interface DB {
   dashboard_placements: DashboardPlacementsTable;
 }
 
-export interface DashboardMapImageTable {
+interface DashboardMapImageTable {
   /** Always 1: the plant has one layout image. */
   id: number;
   /** image/png | image/jpeg */
@@ -673,7 +673,7 @@ export interface DashboardMapImageTable {
   updated_at: string;
 }
 
-export interface DashboardPlacementsTable {
+interface DashboardPlacementsTable {
   id: Generated<number>;
   /** One of thing_id and region_id is set. */
   thing_id: number | null;

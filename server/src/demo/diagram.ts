@@ -7,7 +7,7 @@ import { supplyTopology, type ThingPlan } from '../simulator/index.ts';
 export type DemoDiagrams = Pick<DiagramsService, 'create' | 'exists'>;
 
 /** The demo's single-line diagram: the power station's substation (docs/electric-diagram.md). */
-export const DEMO_DIAGRAM = '变配电室';
+const DEMO_DIAGRAM = '变配电室';
 
 const SECTIONS = ['I', 'II', 'III', 'IV', 'V'];
 /**
@@ -28,7 +28,7 @@ const MARGIN = 60;
  * busbar's branch loss, Pin minus all its feeders' P, is the transformer's own loss. Sections are
  * stacked, each as wide as its feeders need.
  */
-export function demoDiagram(
+function demoDiagram(
   plan: readonly ThingPlan[],
   idOf: (identifier: string) => number | undefined,
 ): DiagramGraph {

@@ -19,18 +19,18 @@ const WARM_HOURS = 500;
 /** Generated at once, forwards, then written backwards in slices: a day (≈ 12 MB for 120 things). */
 const BLOCK_MS = DAY;
 /** Days written before the first start: a month, for the bill, the comparisons and EnPI. */
-export const HISTORY_DAYS = 31;
+const HISTORY_DAYS = 31;
 /**
  * One sample a minute: the live 10 s would be 6 × the points, and a minute is what keeps every
  * minute, hour and day bucket complete (the store's gap tolerance is at least a minute).
  */
-export const HISTORY_STEP_MS = 60_000;
+const HISTORY_STEP_MS = 60_000;
 /**
  * Points per slice: one write, and the longest stretch the event loop is held by this work (its
  * generation, the store's checks and sort): 5,000 held it under 60 ms on the 2-core VM at load 19,
  * 10,000 up to 170 ms.
  */
-export const HISTORY_SLICE_POINTS = 10_000;
+const HISTORY_SLICE_POINTS = 10_000;
 const FILE = 'demo-history.json';
 
 /**

@@ -10,18 +10,15 @@ import type { TelemetryStore } from '../telemetry/index.ts';
 import { type HistoryLogger, type HistoryProgress, type HistoryRun, startHistory } from './history.ts';
 import { type DemoServices, loadPlant, seedPlant } from './seed.ts';
 
-export { type BackfillOptions, type BackfillResult, backfill } from './backfill.ts';
-export { HISTORY_DAYS, HistoryProgress, type HistoryRun, startHistory } from './history.ts';
+export { backfill } from './backfill.ts';
+export { HistoryProgress } from './history.ts';
 export {
   type DemoServices,
-  HOME_CONFIGS,
   loadPlant,
-  type SaveMetricConfigs,
-  type SeedResult,
   seedPlant,
 } from './seed.ts';
 
-export interface DemoOptions {
+interface DemoOptions {
   /** How many things a fresh plant gets (SIMULATOR_THINGS, 50–200). */
   things: number;
   /** The broker devices publish to, e.g. mqtt://127.0.0.1:1883. */
@@ -55,7 +52,7 @@ export interface DemoPlant extends Simulator {
  * Seeds the demo plant if needed, then starts the simulator on its devices: every simulated thing
  * publishes its telemetry over MQTT every 10 s until `stop()`.
  */
-export async function startDemo(services: DemoServices, options: DemoOptions): Promise<DemoPlant> {
+async function startDemo(services: DemoServices, options: DemoOptions): Promise<DemoPlant> {
   const seed = await seedPlant(services, { things: options.things });
   const things = await loadPlant(services.things);
   const simulator = startSimulator({ ...options, things });

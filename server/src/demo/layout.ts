@@ -6,8 +6,8 @@ import { ROOT_REGION, type ThingPlan } from '../simulator/index.ts';
 export type DemoDashboard = Pick<DashboardService, 'map' | 'saveImage' | 'place'>;
 
 /** The generated site plan's size in pixels (the overview scales it to the wall). */
-export const LAYOUT_WIDTH = 1600;
-export const LAYOUT_HEIGHT = 1000;
+const LAYOUT_WIDTH = 1600;
+const LAYOUT_HEIGHT = 1000;
 
 type Rgb = readonly [number, number, number];
 
@@ -29,7 +29,7 @@ const ROOM: Rgb = [248, 250, 252];
  * The demo plant's site: its four buildings (the regions under 示范工厂) along a cross of roads,
  * each with its lines or rooms (the leaf regions) inside.
  */
-export const SITE: readonly Area[] = [
+const SITE: readonly Area[] = [
   {
     name: '一号车间',
     rect: [0.05, 0.07, 0.42, 0.38],
@@ -81,7 +81,7 @@ function roomRect(name: string): Area['rect'] | null {
 }
 
 /** Where a region's marker sits: the middle of its building or room (null for the root). */
-export function regionSpot(name: string): { x: number; y: number } | null {
+function regionSpot(name: string): { x: number; y: number } | null {
   for (const building of SITE) {
     const [x, y, w, h] = building.rect;
     // Buildings with rooms carry their marker on the band above the rooms.
@@ -139,7 +139,7 @@ function encodePng(width: number, height: number, pixels: Uint8Array): Buffer {
  * The site plan as a PNG, drawn from SITE: grass, the roads, each building with a wall and its
  * rooms. No lettering: the overview's markers name the regions and devices on it.
  */
-export function drawLayout(width = LAYOUT_WIDTH, height = LAYOUT_HEIGHT): Buffer {
+function drawLayout(width = LAYOUT_WIDTH, height = LAYOUT_HEIGHT): Buffer {
   const pixels = new Uint8Array(width * height * 3);
   const fill = ([x, y, w, h]: Area['rect'], [r, g, b]: Rgb) => {
     const x0 = Math.round(x * width);

@@ -23,7 +23,7 @@ import { type DemoDiagrams, seedDiagram } from './diagram.ts';
 import { type DemoDashboard, seedLayout } from './layout.ts';
 
 /** Saves a resource's metric configs (the metric-config service's `saveConfigs`). */
-export type SaveMetricConfigs = (patch: MetricConfigPatch) => Promise<unknown>;
+type SaveMetricConfigs = (patch: MetricConfigPatch) => Promise<unknown>;
 
 /**
  * The services the demo plant is provisioned through, built once by the app (or the backfill

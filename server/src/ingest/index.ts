@@ -4,9 +4,8 @@
  * thing's abilities and acknowledges only durable points.
  */
 export { connectionRoutes } from './connection.ts';
-export { INFLUX_COMPAT_VERSION, influxRoutes } from './influx.ts';
-export { parseLineProtocol } from './line-protocol.ts';
-export { createMqttIngest, type MqttIngest, type MqttOptions, OWN_TOPIC, thingTopic } from './mqtt.ts';
-export { deviceToken, ingestRoutes } from './routes.ts';
-export { createIngestService, type Device, type IngestDeps, type IngestService } from './service.ts';
-export { REJECT_REASONS, type RejectReason } from './values.ts';
+export { influxRoutes } from './influx.ts';
+
+export { createMqttIngest, type MqttIngest } from './mqtt.ts';
+export { ingestRoutes } from './routes.ts';
+export { createIngestService, type IngestService } from './service.ts';

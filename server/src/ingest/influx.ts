@@ -11,7 +11,7 @@ import type { IngestService } from './service.ts';
  * The InfluxDB release whose HTTP API the routes below answer like (ping headers, health):
  * clients read the version to pick an API, and 2.x is the one that has both write APIs.
  */
-export const INFLUX_COMPAT_VERSION = '2.7.0';
+const INFLUX_COMPAT_VERSION = '2.7.0';
 const VERSION_HEADERS = { 'x-influxdb-version': INFLUX_COMPAT_VERSION, 'x-influxdb-build': 'OSS' };
 
 const tags = ['telemetry'];

@@ -12,9 +12,8 @@
  */
 
 export type Precision = 'ns' | 'us' | 'ms' | 's' | 'm' | 'h';
-export const PRECISIONS: readonly Precision[] = ['ns', 'us', 'ms', 's', 'm', 'h'];
 
-export type FieldValue = number | boolean | string;
+type FieldValue = number | boolean | string;
 
 export interface Line {
   /** 1-based line number in the body. */

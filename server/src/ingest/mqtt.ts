@@ -21,7 +21,7 @@ const ME_PREFIX = 'v1/devices/me/';
 /** The connected device's own telemetry (ThingsBoard-style, what most gateways can send). */
 export const OWN_TOPIC = `${ME_PREFIX}telemetry`;
 /** A thing's telemetry named by its identifier. */
-export const THING_TOPIC = /^kilowatch\/things\/([^/+#]+)\/telemetry$/;
+const THING_TOPIC = /^kilowatch\/things\/([^/+#]+)\/telemetry$/;
 export const thingTopic = (identifier: string) => `kilowatch/things/${identifier}/telemetry`;
 /**
  * Where device telemetry is published inside the broker once written: no client may subscribe to

@@ -1,4 +1,18 @@
-import type { Incoming } from './service.ts';
+/** One message (or line) before validation: its raw time and its values by metric. */
+export interface Incoming {
+  /** Index in the batch (HTTP JSON) or line number (line protocol). */
+  index: number;
+  ts: unknown;
+  /** null: the message itself is malformed (not an object, no `values` object). */
+  values: [metric: string, value: unknown][] | null;
+  /** Line protocol: the measurement, tried as `measurement_field` when `field` is not an ability. */
+  measurement?: string;
+  /**
+   * Keys a timed JSON message carries beside `ts` and `values`: the message is refused (its values
+   * too), the keys named, never dropped unseen.
+   */
+  unexpected?: string[];
+}
 
 /**
  * The JSON telemetry payload, the same on every path (MQTT topics, POST /api/telemetry,

@@ -16,8 +16,6 @@ import type { MqttIngest } from './mqtt.ts';
 import { decodeJson } from './payload.ts';
 import type { Device, IngestService } from './service.ts';
 
-export { deviceToken } from './device-http.ts';
-
 /** Line-protocol bodies (compressed) up to this size; Telegraf's default batch is far smaller. */
 const LINE_BODY_LIMIT = 16 * 1024 * 1024;
 

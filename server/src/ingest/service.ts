@@ -4,7 +4,7 @@ import { createMemoryLive, type Live } from '../live/index.ts';
 import type { Catalog } from '../modules/catalog/index.ts';
 import type { Point, TelemetryStore } from '../telemetry/index.ts';
 import type { Line } from './line-protocol.ts';
-import { telemetryItems } from './payload.ts';
+import { type Incoming, telemetryItems } from './payload.ts';
 import { coerce, MAX_PAST_MS, pointTime, type RejectReason } from './values.ts';
 
 /** The thing a message belongs to. */
@@ -15,22 +15,6 @@ export interface Device {
 }
 
 export type Source = 'mqtt' | 'http' | 'line';
-
-/** One message (or line) before validation: its raw time and its values by metric. */
-export interface Incoming {
-  /** Index in the batch (HTTP JSON) or line number (line protocol). */
-  index: number;
-  ts: unknown;
-  /** null: the message itself is malformed (not an object, no `values` object). */
-  values: [metric: string, value: unknown][] | null;
-  /** Line protocol: the measurement, tried as `measurement_field` when `field` is not an ability. */
-  measurement?: string;
-  /**
-   * Keys a timed JSON message carries beside `ts` and `values`: the message is refused (its values
-   * too), the keys named, never dropped unseen.
-   */
-  unexpected?: string[];
-}
 
 export interface IngestDeps {
   /** Which thing a token or identifier names and what abilities it has (cached there). */

@@ -6,7 +6,7 @@ import { type EffectiveAbility, toMillis } from '@kilowatch/contract';
  */
 
 /** Why a point was refused; also the keys of the rejection counters. */
-export const REJECT_REASONS = [
+const REJECT_REASONS = [
   'unknown thing',
   'unknown metric',
   'bad value',
@@ -30,7 +30,7 @@ export type Coerced =
 const bad: Coerced = { kind: 'rejected', reason: 'bad value' };
 
 /** A finite number from a number or a numeric string ("12.5", " 3 "); undefined otherwise. */
-export function numeric(value: unknown): number | undefined {
+function numeric(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value === 'string' && value.trim() !== '') {
     const n = Number(value.trim());

@@ -1,1 +1,1 @@
-export { createMemoryLive, type Live, type LiveErrorSink, type LiveListener, type Series } from './live.ts';
+export { createMemoryLive, type Live } from './live.ts';

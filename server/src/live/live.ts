@@ -1,12 +1,12 @@
 import type { LiveValue } from '@kilowatch/contract';
 
 /** One metric of one thing: the key of a latest value. */
-export interface Series {
+interface Series {
   thingId: number;
   metric: string;
 }
 
-export type LiveListener = (values: readonly LiveValue[]) => void;
+type LiveListener = (values: readonly LiveValue[]) => void;
 
 /**
  * The hub for values as they arrive: ingest publishes, realtime, SSE and (later) alarms read.

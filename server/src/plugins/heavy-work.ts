@@ -16,11 +16,11 @@ declare module 'fastify' {
 }
 
 /** Heavy requests one user may have running at once. */
-export const HEAVY_PER_USER = 2;
+const HEAVY_PER_USER = 2;
 /** Heavy requests the server runs at once, whoever asks: two cores, and the loop stays free. */
-export const HEAVY_GLOBAL = 4;
+const HEAVY_GLOBAL = 4;
 /** What a refused caller is told to wait (Retry-After, seconds). */
-export const HEAVY_RETRY_AFTER_S = 5;
+const HEAVY_RETRY_AFTER_S = 5;
 
 export interface HeavyGate {
   /** Takes a slot for `userId`, or throws 429 BUSY; the answer gives it back (once). */

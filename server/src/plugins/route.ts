@@ -11,7 +11,7 @@ import type { FastifyContextConfig, FastifyReply, FastifyRequest, FastifySchema 
 import type { TSchema } from 'typebox';
 
 /** A request of endpoint `E`: params, query and body typed from its schemas. */
-export type EndpointRequest<E extends Endpoint> = FastifyRequest<{
+type EndpointRequest<E extends Endpoint> = FastifyRequest<{
   Params: EndpointParams<E>;
   Querystring: EndpointQuery<E>;
   Body: EndpointBody<E>;
@@ -27,7 +27,7 @@ export type EndpointHandler<E extends Endpoint> = (
 ) => Promise<EndpointResponse<E> | FastifyReply>;
 
 export interface EndpointOptions {
-  /** Who may call it (plugins/authenticate.ts): `resource`, `roles`, `public`, `queryToken`. */
+  /** Who may call it (modules/auth/hook.ts): `resource`, `roles`, `public`, `queryToken`. */
   config?: FastifyContextConfig;
   /** A route that checks its body itself (telemetry ingest) replaces the validator. */
   validatorCompiler?: () => (data: unknown) => boolean;

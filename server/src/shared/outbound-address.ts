@@ -107,7 +107,7 @@ export class InternalAddressRefused extends Error {
 }
 
 /** A URL's host as the connection uses it: IPv6 without brackets, lower case. */
-export const urlHost = (url: URL): string => url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+const urlHost = (url: URL): string => url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
 
 /**
  * Checks what a URL names before anything resolves: an address typed in the URL (which no lookup

@@ -5,7 +5,7 @@
  * loop lags at most a slice plus one step; awaiting a promise that is already settled yields to
  * nothing, which is how a streamed export held the loop for seconds.
  */
-export const SLICE_MS = 8;
+const SLICE_MS = 8;
 
 export type Pause = () => Promise<void>;
 

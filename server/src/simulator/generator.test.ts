@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  METRICS,
-  MOTOR_TEMP_LIMIT,
-  PlantGenerator,
-  REPLACE_PERIOD_HOURS,
-  type SimThingSpec,
-  type ThingModel,
-} from './generator.ts';
+import { MOTOR_TEMP_LIMIT, PlantGenerator, REPLACE_PERIOD_HOURS, type ThingModel } from './generator.ts';
+import { METRICS, type SimThingSpec } from './kinds.ts';
 import { planThings } from './plant.ts';
 
 const HOUR = 3_600_000;

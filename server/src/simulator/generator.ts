@@ -1,4 +1,5 @@
 import { PlantCalendar } from '@kilowatch/contract/calendar';
+import { type LoadProfile, METRICS, type SimThingSpec } from './kinds.ts';
 import { isElectricLoad } from './topology.ts';
 
 // Local copies: imported bindings cost a getter call each under tsx, and these are in the hot path.
@@ -13,55 +14,6 @@ const DAY = 86_400_000;
  * integrals, so the live publisher and the backfill produce identical values for the same
  * instant, and counters continue from history into live data without a seam.
  */
-
-export const KINDS = ['meter', 'transformer', 'compressor', 'water', 'gas', 'fire', 'line'] as const;
-export type Kind = (typeof KINDS)[number];
-
-/** Daily shape a thing follows: two-shift production, office hours, or plant utilities. */
-export const LOAD_PROFILES = ['production', 'office', 'utility'] as const;
-export type LoadProfile = (typeof LOAD_PROFILES)[number];
-
-/** Metric identifiers each kind publishes, in the order `sample` writes them. */
-export const METRICS: Record<Kind, readonly string[]> = {
-  meter: ['P', 'EP', 'Ua', 'Ub', 'Uc', 'Ia', 'Ib', 'Ic', 'PF', 'F', 'EQ'],
-  transformer: ['Pin', 'EPin', 'loadRate', 'oilTemp', 'windingTemp', 'ambientTemp'],
-  compressor: [
-    'status',
-    'runHours',
-    'startups',
-    'stopHours',
-    'P',
-    'EP',
-    'pressure',
-    'airFlow',
-    'motorTemp',
-    'EQ',
-  ],
-  water: ['flow', 'total'],
-  gas: ['gasFlow', 'gasTotal'],
-  fire: ['smoke', 'temp', 'state'],
-  line: ['rate', 'pieces'],
-};
-
-/** What the generator needs to know of a thing. */
-export interface SimThingSpec {
-  identifier: string;
-  kind: Kind;
-  /** kW (meters, compressors), kVA (transformers), m³/h or Nm³/h (water, gas); unused for fire sensors. */
-  rated: number;
-  profile: LoadProfile;
-  /**
-   * The metrics of its kind its category declares, when not all: a plant seeded by an older version
-   * lacks the newer abilities (the demo seeds once), and ingest would refuse their values.
-   */
-  declared?: readonly string[];
-  /**
-   * Transformers: the loads (cabinet meters, compressors) on its 0.4 kV busbar section
-   * (`supplyTopology`). Its input power is what they draw plus its own losses; without any it
-   * draws its no-load loss only.
-   */
-  supplies?: readonly SimThingSpec[];
-}
 
 // ---- shapes ------------------------------------------------------------------------------------
 
@@ -86,7 +38,7 @@ const WEEKDAY: Record<LoadProfile, readonly number[]> = {
   ],
 };
 /** Weekends run at about 30 % of a weekday (maintenance crew, base load). */
-export const WEEKEND_FACTOR = 0.3;
+const WEEKEND_FACTOR = 0.3;
 
 const SALT = {
   day: 1,
@@ -128,28 +80,28 @@ const SALT = {
 } as const;
 
 /** Hourly chance that a device goes silent for 2–15 minutes (a gap in its series). */
-export const GAP_CHANCE = 0.004;
+const GAP_CHANCE = 0.004;
 /** Counters of meters may be replaced (reset to 0): chance per 45-day period. */
 export const REPLACE_PERIOD_HOURS = 45 * 24;
-export const REPLACE_CHANCE = 0.03;
+const REPLACE_CHANCE = 0.03;
 /** Chance per hour that a running compressor trips; it then stays off for the next hour. */
-export const TRIP_CHANCE = 0.002;
+const TRIP_CHANCE = 0.002;
 /** Fire sensors: chance per 6-hour block of an alarm (3–12 min) and of a fault (20–90 min). */
-export const FIRE_BLOCK_MS = 6 * HOUR;
-export const ALARM_CHANCE = 0.006;
-export const FAULT_CHANCE = 0.002;
+const FIRE_BLOCK_MS = 6 * HOUR;
+const ALARM_CHANCE = 0.006;
+const FAULT_CHANCE = 0.002;
 /**
  * Compressor motors: chance per 3-hour block of overheating (a clogged cooler, a failing fan). The
  * winding heats for 10–20 minutes towards 110–125 ℃ (less on a light load: a stopped motor makes no
  * heat), then cools back in 15–25 minutes, passing the limit for about ten minutes.
  */
-export const OVERHEAT_BLOCK_MS = 3 * HOUR;
-export const OVERHEAT_CHANCE = 0.12;
+const OVERHEAT_BLOCK_MS = 3 * HOUR;
+const OVERHEAT_CHANCE = 0.12;
 /** Where the demo's rule 电机温度过高 rings (demo/alarm-rules.ts); a healthy motor stays below 90 ℃. */
 export const MOTOR_TEMP_LIMIT = 105;
 /** Compressor pressure band (MPa): loads at the low limit, unloads at the high one. */
-export const PRESSURE_LOW = 0.62;
-export const PRESSURE_HIGH = 0.72;
+const PRESSURE_LOW = 0.62;
+const PRESSURE_HIGH = 0.72;
 /** Counters start at a meter's installation: an hour index before 2025 (per thing). */
 const ANCHOR_BASE_HOUR = Date.UTC(2025, 0, 1) / HOUR;
 const COMPRESSOR_LOAD = 0.88;
@@ -158,7 +110,7 @@ const COMPRESSOR_LOAD = 0.88;
  * same magnetising current at any load, so a light load has the poorer factor; 0.85 idle to 0.95
  * at rated. The meters' PF and the reactive counters (EQ) both follow it.
  */
-export const powerFactorAt = (load: number): number => 0.85 + 0.1 * clamp(load, 0, 1);
+const powerFactorAt = (load: number): number => 0.85 + 0.1 * clamp(load, 0, 1);
 /** Reactive per active energy (tan φ) at `load`. */
 const tanPhiAt = (load: number): number => {
   const pf = powerFactorAt(load);
@@ -173,8 +125,8 @@ const TRANSFORMER_PF = 0.92;
  * load (copper) loss at rated current, which grows with the square of the load. Together 0.6–1 %
  * of its input over a working day, more on a weekend night when little else runs.
  */
-export const NO_LOAD_LOSS = 0.0008;
-export const LOAD_LOSS = 0.0085;
+const NO_LOAD_LOSS = 0.0008;
+const LOAD_LOSS = 0.0085;
 /** The transformer's input meter's own error (class 0.2S): ±0.1 %. */
 const TRANSFORMER_METER_NOISE = 0.001;
 /**
@@ -182,14 +134,14 @@ const TRANSFORMER_METER_NOISE = 0.001;
  * standby, fans); above it their output grows with the load. Energy is then about a fixed part
  * plus a part per piece: what an EnPI baseline regresses (docs/enpi.md).
  */
-export const LINE_IDLE_LOAD = 0.3;
+const LINE_IDLE_LOAD = 0.3;
 /**
  * Heating and cooling follow the day's mean outdoor temperature: the office draws +3 % of its
  * load per degree below 18 ℃ and +4 % per degree above 24 ℃, the utilities (pumps, compressors'
  * cooling) +2 % per degree above 24 ℃; degree days explain part of the plant's energy.
  */
 export const HEATING_BASE = 18;
-export const COOLING_BASE = 24;
+const COOLING_BASE = 24;
 
 // ---- thing models --------------------------------------------------------------------------------
 
@@ -274,7 +226,7 @@ const noise = (key: number, salt: number, index: number): number => {
 };
 
 /** FNV-1a of a string, mixed: the key of a thing is the hash of its identifier and the seed. */
-export const stringKey = (text: string, seed: number): number => {
+const stringKey = (text: string, seed: number): number => {
   let h = 0x811c9dc5 ^ seed;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);

@@ -14,26 +14,17 @@ import {
 
 export {
   HEATING_BASE,
-  KINDS,
-  type Kind,
-  LOAD_LOSS,
-  LOAD_PROFILES,
-  type LoadProfile,
-  METRICS,
   MOTOR_TEMP_LIMIT,
-  NO_LOAD_LOSS,
   PlantGenerator,
-  type SimThingSpec,
   type ThingModel,
 } from './generator.ts';
+export { type Kind, METRICS, type SimThingSpec } from './kinds.ts';
 export {
   ATTR,
   attributesOf,
   CATEGORIES,
   type CategoryPlan,
   MARKER_CATEGORY,
-  MAX_THINGS,
-  MIN_THINGS,
   planThings,
   profileOfLabel,
   REGIONS,
@@ -42,8 +33,8 @@ export {
   SOURCE_VALUE,
   type ThingPlan,
 } from './plant.ts';
-export { DEFAULT_INTERVAL_MS, type Logger, type SimThing, TELEMETRY_TOPIC } from './publisher.ts';
-export { isElectricLoad, type SupplyThing, supplyTopology } from './topology.ts';
+export type { Logger, SimThing } from './publisher.ts';
+export { supplyTopology } from './topology.ts';
 
 /** The generator's seed: live publishing and the backfill must use the same one. */
 export const DEFAULT_SEED = 1;

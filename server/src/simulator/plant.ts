@@ -1,5 +1,5 @@
 import type { CategoryAbilityInput, ThingAttribute } from '@kilowatch/contract';
-import type { Kind, LoadProfile } from './generator.ts';
+import type { Kind, LoadProfile } from './kinds.ts';
 
 /**
  * The demo plant: categories with their abilities and vendor models, the region tree, and the
@@ -166,7 +166,7 @@ export const CATEGORIES: CategoryPlan[] = [
   },
 ];
 
-export const categoryOf = (kind: Kind): CategoryPlan => CATEGORIES.find((c) => c.kind === kind)!;
+const categoryOf = (kind: Kind): CategoryPlan => CATEGORIES.find((c) => c.kind === kind)!;
 
 // ---- regions ------------------------------------------------------------------------------------
 
@@ -209,8 +209,8 @@ export interface ThingPlan {
   model: number;
 }
 
-export const MIN_THINGS = 50;
-export const MAX_THINGS = 200;
+const MIN_THINGS = 50;
+const MAX_THINGS = 200;
 
 /** Attribute identifiers the simulator writes and reads back. */
 export const ATTR = {

@@ -1,9 +1,10 @@
 import mqtt, { type MqttClient } from 'mqtt';
-import type { PlantGenerator, SimThingSpec, ThingModel } from './generator.ts';
+import type { PlantGenerator, ThingModel } from './generator.ts';
+import type { SimThingSpec } from './kinds.ts';
 
 /** The topic a device publishes its telemetry on (ThingsBoard style: the token says who it is). */
-export const TELEMETRY_TOPIC = 'v1/devices/me/telemetry';
-export const DEFAULT_INTERVAL_MS = 10_000;
+const TELEMETRY_TOPIC = 'v1/devices/me/telemetry';
+const DEFAULT_INTERVAL_MS = 10_000;
 
 /**
  * A simulated device as its caller provisioned it: its thing id, its access token (the MQTT

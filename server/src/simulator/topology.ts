@@ -1,4 +1,4 @@
-import type { Kind } from './generator.ts';
+import type { Kind } from './kinds.ts';
 
 /** Things that draw electric power from the plant's transformers: cabinet meters and compressors. */
 export const isElectricLoad = (kind: Kind): boolean => kind === 'meter' || kind === 'compressor';

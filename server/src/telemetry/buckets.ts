@@ -12,7 +12,7 @@ export { bucketWidthFor };
 /** At most this many buckets per query (series × buckets), so a typo cannot exhaust memory. */
 export const MAX_BUCKETS = 2_000_000;
 /** A gap is a step between samples longer than max(3 × the series' interval, this). */
-export const MIN_GAP_MS = 60_000;
+const MIN_GAP_MS = 60_000;
 
 /** Stored resolutions, finest first: `raw` is the points themselves, the rest are rollups. */
 export const RESOLUTIONS = ['raw', 'minute', 'hour', 'day'] as const;

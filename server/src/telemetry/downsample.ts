@@ -1,7 +1,7 @@
 import type { Point, SeriesKey, TelemetryStore } from './store.ts';
 
 /** Largest-triangle-three-buckets: keeps the first and last point and the most prominent one per bucket. */
-export function lttb(points: readonly Point[], threshold: number): Point[] {
+function lttb(points: readonly Point[], threshold: number): Point[] {
   const n = points.length;
   if (threshold >= n || threshold < 3) return points.slice(0, Math.max(threshold, 0) < 3 ? n : threshold);
   const out: Point[] = [points[0] as Point];

@@ -3,30 +3,20 @@ import type { RetentionDays, TelemetryStore } from './store.ts';
 import { VictoriaTelemetryStore } from './victoria/store.ts';
 
 export {
-  assertTimeZone,
   DAY,
   HOUR,
   MINUTE,
   PlantCalendar,
-  processTimeZone,
 } from '@kilowatch/contract/calendar';
 export {
   bucketStart,
   bucketWidthFor,
   gridOf,
   MAX_BUCKETS,
-  MIN_GAP_MS,
   type Resolution,
 } from './buckets.ts';
-export {
-  counterConsumption,
-  counterIncrement,
-  counterIncrements,
-  energyAt,
-  type Reading,
-  windowEnergies,
-} from './counter.ts';
-export { downsample, lttb } from './downsample.ts';
+export { counterIncrement } from './counter.ts';
+export { downsample } from './downsample.ts';
 export { DuckDBTelemetryStore } from './duckdb/store.ts';
 export type * from './store.ts';
 export { bucketsOf, DEFAULT_RETENTION, TelemetryWriteError } from './store.ts';

@@ -65,7 +65,7 @@ import { keys } from './keys.ts';
 
 /** Spec §9: the bell asks every 10 s for the first 5 ringing alarms. */
 export const ALARM_POLL_MS = 10_000;
-export const BELL_PAGE_SIZE = 5;
+const BELL_PAGE_SIZE = 5;
 
 /** The window event an alarm action fires so the bell asks again at once (spec §4). */
 export const REMOVE_WARN_EVENT = 'removeWarn';
@@ -77,7 +77,7 @@ export const getAlarmHistory = (query: AlarmHistoryQuery, silent = true) =>
   call(alarmHistoryList, { query, silent });
 
 /** What the bell rings for: state 1 (active, unacknowledged, not shelved or suppressed). */
-export const getBellAlarms = () =>
+const getBellAlarms = () =>
   call(alarmHistoryList, {
     query: { page: 1, pageSize: BELL_PAGE_SIZE, state: ALARM_STATE.unacknowledged },
     silent: true,

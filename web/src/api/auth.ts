@@ -13,7 +13,7 @@ import { encodeUsername, encryptPassword } from '../lib/crypto.ts';
 import { currentAccessToken } from '../lib/http.ts';
 import { useSession } from '../lib/session.ts';
 
-export const getLoginKey = () => call(authLoginKey, { anonymous: true });
+const getLoginKey = () => call(authLoginKey, { anonymous: true });
 
 /** Spec §7: username base64, password AES-encrypted; the answer is used unwrapped. */
 export async function login(username: string, password: string): Promise<TokenPair> {

@@ -28,7 +28,7 @@ import { fetchCabinets } from './realtime.ts';
 /** How often a playing board looks for edited pages (docs/board.md: edits reach the TV within this). */
 export const BOARD_PAGES_REFRESH_MS = 30_000;
 /** How often device tiles poll their cabinets (live values arrive in between over SSE). */
-export const BOARD_CABINETS_REFRESH_MS = 10_000;
+const BOARD_CABINETS_REFRESH_MS = 10_000;
 
 export const useBoardPages = (refetchInterval?: number) =>
   useQuery({

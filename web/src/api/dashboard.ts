@@ -23,7 +23,7 @@ import { keys } from './keys.ts';
  */
 
 /** Totals and marker states: alarms and presence change at this pace, live values faster. */
-export const DASHBOARD_POLL_MS = 10_000;
+const DASHBOARD_POLL_MS = 10_000;
 
 export const useOverview = () =>
   useQuery({

@@ -4,7 +4,7 @@ import { call } from '../lib/call.ts';
 import { keys } from './keys.ts';
 
 /** While the demo plant's history is being written the console asks this often. */
-export const DEMO_HISTORY_POLL_MS = 5_000;
+const DEMO_HISTORY_POLL_MS = 5_000;
 
 /**
  * The demo plant's background history (GET /api/demo/history): polled only while it runs; a plant

@@ -97,7 +97,7 @@ export function mergeLive(latest: LatestValues, values: readonly LiveValue[]): L
  * The latest live values of these things, kept current over the live channel. The subscription
  * changes only when the set of ids does; values of things no longer asked for are dropped.
  */
-export function useLiveByThing(thingIds: readonly number[]): { values: LatestValues; status: LiveStatus } {
+function useLiveByThing(thingIds: readonly number[]): { values: LatestValues; status: LiveStatus } {
   const key = [...new Set(thingIds)].sort((a, b) => a - b).join(',');
   const [values, setValues] = useState<LatestValues>(EMPTY);
   const [status, setStatus] = useState<LiveStatus>('connecting');

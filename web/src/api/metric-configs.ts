@@ -17,7 +17,7 @@ export type ConfigPatch = Omit<MetricConfigPatch, 'configs'> & {
   configs: (Omit<MetricConfigPatch['configs'][number], 'aggregator'> & { aggregator?: Aggregator })[];
 };
 
-export const fetchMetricConfigs = (r: ResourceRef) =>
+const fetchMetricConfigs = (r: ResourceRef) =>
   call(metricConfigList, {
     query: { resourceType: r.resourceType, resourceId: r.resourceId, categoryId: r.categoryId ?? undefined },
     silent: true,
@@ -30,7 +30,7 @@ export const metricConfigsQuery = (r: ResourceRef | null) =>
     enabled: r !== null,
   });
 
-export const saveMetricConfigs = (body: ConfigPatch) => call(metricConfigSave, { body });
+const saveMetricConfigs = (body: ConfigPatch) => call(metricConfigSave, { body });
 
 /** PATCH /api/query/config; the answer replaces the cached list of that resource. */
 export function useSaveMetricConfigs() {

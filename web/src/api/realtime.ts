@@ -31,7 +31,7 @@ export const fetchCabinets = (
   });
 
 /** How often the token dialog looks for the device's first message. */
-export const FIRST_MESSAGE_POLL_MS = 2_000;
+const FIRST_MESSAGE_POLL_MS = 2_000;
 
 /** The latest value of each ability of a thing, polled while `thingId` is set. */
 export const useLatestValues = (thingId: number | null) =>

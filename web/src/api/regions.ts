@@ -27,7 +27,7 @@ import { type BindingFilters, keys, type TreeOptions } from './keys.ts';
  * GET /api/regions. The bare tree is small and its screens show their own placeholder (silent);
  * the tree with things can take a moment on a large plant, so the loading overlay shows.
  */
-export const getRegionTree = ({ withThings = false, categoryId = null }: TreeOptions = {}) =>
+const getRegionTree = ({ withThings = false, categoryId = null }: TreeOptions = {}) =>
   call(regionTree, {
     query: { withThings: withThings || undefined, categoryId: categoryId ?? undefined },
     silent: !withThings,
@@ -38,14 +38,14 @@ export const regionTreeQuery = (options: TreeOptions = {}) =>
 
 export const useRegionTree = (options: TreeOptions = {}) => useQuery(regionTreeQuery(options));
 
-export const createRegion = (body: RegionInput) => call(regionCreate, { body });
+const createRegion = (body: RegionInput) => call(regionCreate, { body });
 
-export const updateRegion = (id: number, body: RegionUpdate) => call(regionUpdate, { params: { id }, body });
+const updateRegion = (id: number, body: RegionUpdate) => call(regionUpdate, { params: { id }, body });
 
 /** The server answers 409 (message shown by the http module) while the region has children. */
-export const deleteRegion = (id: number) => call(regionDelete, { params: { id } });
+const deleteRegion = (id: number) => call(regionDelete, { params: { id } });
 
-export const reorderRegions = (body: RegionOrder) => call(regionOrder, { body });
+const reorderRegions = (body: RegionOrder) => call(regionOrder, { body });
 
 function useRegionMutation<V>(fn: (v: V) => Promise<unknown>) {
   const queryClient = useQueryClient();
@@ -66,17 +66,17 @@ export const useReorderRegions = () => useRegionMutation(reorderRegions);
 
 // ---- bindings -----------------------------------------------------------------------------------
 
-export const getBindings = (regionId: number, filters: BindingFilters) =>
+const getBindings = (regionId: number, filters: BindingFilters) =>
   call(regionBindingList, {
     params: { id: regionId },
     query: { categoryId: filters.categoryId, successor: filters.successor ? true : undefined },
     silent: true,
   });
 
-export const bindThings = (regionId: number, body: BindInput) =>
+const bindThings = (regionId: number, body: BindInput) =>
   call(regionBind, { params: { id: regionId }, body });
 
-export const unbindThings = (regionId: number, thingIds: readonly number[]) =>
+const unbindThings = (regionId: number, thingIds: readonly number[]) =>
   call(regionUnbind, { params: { id: regionId }, query: { thingIds: thingIds.join(',') } });
 
 export const useBindings = (regionId: number | null, filters: BindingFilters) =>

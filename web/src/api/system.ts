@@ -115,7 +115,7 @@ export const useRoleOptions = () =>
 // ---- resources ----------------------------------------------------------------------------------
 
 /** The console routes that roles can grant (seeded by the server from contract/src/routes.ts). */
-export const getResources = () => call(resourceList, { silent: true });
+const getResources = () => call(resourceList, { silent: true });
 
 export const resourcesQuery = () => ({
   queryKey: keys.resources.list(),
@@ -139,7 +139,7 @@ export const updateSysConfig = (id: number, body: SysConfigInput) =>
 export const deleteSysConfig = (id: number) => call(sysConfigDelete, { params: { id } });
 
 /** The config with exactly this identifier, or null (the list filter may also match others). */
-export const getSysConfigByIdentifier = async (identifier: string): Promise<SysConfig | null> => {
+const getSysConfigByIdentifier = async (identifier: string): Promise<SysConfig | null> => {
   const page = await getSysConfigs({ page: 1, pageSize: 100, identifier }, true);
   return page.list.find((c) => c.identifier === identifier) ?? null;
 };
@@ -171,7 +171,7 @@ export function useSaveErpConfig() {
 // ---- logo ---------------------------------------------------------------------------------------
 
 /** Public: the logo config (spec §3), readable before login. */
-export const getLogo = () => call(sysConfigLogo, { anonymous: true, silent: true, quiet: true });
+const getLogo = () => call(sysConfigLogo, { anonymous: true, silent: true, quiet: true });
 
 /** Fetches the logo and puts it in the session store, where the sidebar reads it. */
 export async function loadLogo(): Promise<LogoConfig> {
@@ -180,7 +180,7 @@ export async function loadLogo(): Promise<LogoConfig> {
   return logo;
 }
 
-export const logoQuery = () => ({
+const logoQuery = () => ({
   queryKey: keys.logo.all,
   queryFn: loadLogo,
   // Once per app: saving the logo updates the store and this cache directly.
@@ -194,7 +194,7 @@ export const useStartupLogo = () => {
 };
 
 /** PUT the `systemSetting` config, or POST it when it does not exist yet (named `name` then). */
-export function saveLogo(logo: LogoConfig, existing: SysConfig | null, name: string) {
+function saveLogo(logo: LogoConfig, existing: SysConfig | null, name: string) {
   const input: SysConfigInput = {
     identifier: SYSTEM_SETTING_IDENTIFIER,
     name: existing?.name || name,

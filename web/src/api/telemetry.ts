@@ -3,7 +3,6 @@ import {
   type MetricQuery,
   type Period,
   type QueryAggregator,
-  type QueryResult,
   queryData,
 } from '@kilowatch/contract';
 import { call } from '../lib/call.ts';
@@ -54,7 +53,3 @@ let knownPlantZone: string | null = null;
  * until one has arrived. Exports print their times in it.
  */
 export const plantTimeZone = (): string => knownPlantZone ?? plantZone();
-
-/** An answer belongs to the latest tick only when it echoes the latest stamp (spec §4). */
-export const isCurrentAnswer = (answer: Pick<QueryResult, 'seq'> | undefined, latestSeq: string | null) =>
-  answer !== undefined && latestSeq !== null && answer.seq === latestSeq;

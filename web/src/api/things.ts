@@ -35,9 +35,9 @@ import {
 } from '@kilowatch/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Static } from 'typebox';
-import type { TableParams } from '../components/crud/use-table-params.ts';
 import { call } from '../lib/call.ts';
 import { buildUrl, download, HttpError, upload } from '../lib/http.ts';
+import type { TableParams } from '../lib/table-params.ts';
 import { keys, type ModelFilters, type ThingFilters, type ThingPickerParams } from './keys.ts';
 
 /**
@@ -48,7 +48,7 @@ import { keys, type ModelFilters, type ThingFilters, type ThingPickerParams } fr
  */
 
 /** Largest page the server returns; selects list every row in one call. */
-export const ALL_PAGE_SIZE = MAX_PAGE_SIZE;
+const ALL_PAGE_SIZE = MAX_PAGE_SIZE;
 
 /** How long the chart screens reuse category and ability lists; writes invalidate them anyway. */
 export const METADATA_STALE_MS = 60_000;
@@ -70,7 +70,7 @@ export const updateCategory = (id: number, body: CategoryInput) =>
 export const deleteCategory = (id: number) => call(categoryDelete, { params: { id } });
 
 /** Every category, for selects and filters (one cache entry for every screen). */
-export const categoriesQuery = () =>
+const categoriesQuery = () =>
   queryOptions({
     queryKey: keys.things.categories.options(),
     queryFn: () => getCategories({ page: 1, pageSize: ALL_PAGE_SIZE, name: '' }, true),
@@ -79,17 +79,17 @@ export const categoriesQuery = () =>
 
 export const useCategoryOptions = () => useQuery(categoriesQuery());
 
-export const getCategoryAbilities = (categoryId: number) =>
+const getCategoryAbilities = (categoryId: number) =>
   call(categoryAbilityList, { params: { categoryId }, silent: true });
 
-export const createCategoryAbility = (categoryId: number, body: CategoryAbilityInput) =>
+const createCategoryAbility = (categoryId: number, body: CategoryAbilityInput) =>
   call(categoryAbilityCreate, { params: { categoryId }, body });
 
 /** Several abilities of one category at once (the server's batch PATCH). */
-export const patchCategoryAbilities = (categoryId: number, body: CategoryAbilitiesPatch) =>
+const patchCategoryAbilities = (categoryId: number, body: CategoryAbilitiesPatch) =>
   call(categoryAbilityUpdateMany, { params: { categoryId }, body });
 
-export const deleteCategoryAbility = (id: number) => call(categoryAbilityDelete, { params: { id } });
+const deleteCategoryAbility = (id: number) => call(categoryAbilityDelete, { params: { id } });
 
 export const categoryAbilitiesQuery = (categoryId: number | null) =>
   queryOptions({
@@ -131,7 +131,7 @@ export const updateModel = (id: number, body: ModelInput) => call(modelUpdate, {
 export const deleteModel = (id: number) => call(modelDelete, { params: { id } });
 
 /** Every model of every category, for selects; narrowed by category on the client. */
-export const modelOptionsQuery = () =>
+const modelOptionsQuery = () =>
   queryOptions({
     queryKey: keys.things.models.options(),
     queryFn: () => getModels({ page: 1, pageSize: ALL_PAGE_SIZE, name: '' }, true),
@@ -140,11 +140,11 @@ export const modelOptionsQuery = () =>
 
 export const useModelOptions = () => useQuery(modelOptionsQuery());
 
-export const getModelAbilities = (modelId: number) =>
+const getModelAbilities = (modelId: number) =>
   call(modelAbilityList, { params: { id: modelId }, silent: true });
 
 /** Overrides fields of one category ability for a model; `reset: true` drops the override. */
-export const patchModelAbility = (abilityId: number, body: ModelAbilityPatch) =>
+const patchModelAbility = (abilityId: number, body: ModelAbilityPatch) =>
   call(modelAbilityPatch, { params: { abilityId }, body });
 
 export const useModelAbilities = (modelId: number | null) =>
@@ -192,11 +192,11 @@ export const useThingPicker = (params: ThingPickerParams, enabled: boolean) =>
     placeholderData: keepPreviousData,
   });
 
-export const getThingAbilities = (thingId: number) =>
+const getThingAbilities = (thingId: number) =>
   call(thingAbilityList, { params: { id: thingId }, silent: true });
 
 /** Removes inherited abilities from a thing; `ids` are category ability ids. */
-export const removeThingAbilities = (thingId: number, ids: readonly number[]) =>
+const removeThingAbilities = (thingId: number, ids: readonly number[]) =>
   call(thingAbilityRemove, { params: { id: thingId }, query: { ids: ids.join(',') } });
 
 export const thingAbilitiesQuery = (thingId: number | null) =>
@@ -218,12 +218,10 @@ export function useRemoveThingAbilities(thingId: number) {
 
 // ---- access token -------------------------------------------------------------------------------
 
-export const getThingToken = (thingId: number) =>
-  call(thingTokenGet, { params: { id: thingId }, silent: true });
+const getThingToken = (thingId: number) => call(thingTokenGet, { params: { id: thingId }, silent: true });
 
 /** Issues a new token; the old one stops working at once. */
-export const regenerateThingToken = (thingId: number) =>
-  call(thingTokenRegenerate, { params: { id: thingId } });
+const regenerateThingToken = (thingId: number) => call(thingTokenRegenerate, { params: { id: thingId } });
 
 export const useThingToken = (thingId: number | null) =>
   useQuery({
@@ -264,7 +262,7 @@ export class ImportRefused extends Error {
 }
 
 /** Uploads an import file; a 422 becomes ImportRefused (its rows listed), other failures an HttpError. */
-export async function importThings(file: File): Promise<Static<typeof ImportResult>> {
+async function importThings(file: File): Promise<Static<typeof ImportResult>> {
   try {
     return await upload<Static<typeof ImportResult>>(thingImport.path, file, { quiet: true });
   } catch (e) {

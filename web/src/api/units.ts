@@ -4,7 +4,7 @@ import { call } from '../lib/call.ts';
 import { keys } from './keys.ts';
 
 /** The unit list kept in local storage (spec §9), or undefined when absent or unreadable. */
-export function readCachedUnits(): Unit[] | undefined {
+function readCachedUnits(): Unit[] | undefined {
   try {
     const raw = localStorage.getItem(UNIT_CACHE_KEY);
     const parsed: unknown = raw ? JSON.parse(raw) : undefined;
@@ -15,7 +15,7 @@ export function readCachedUnits(): Unit[] | undefined {
 }
 
 /** Fetches every unit (one page of 1000) and refreshes the local-storage copy. */
-export async function getAllUnits(): Promise<Unit[]> {
+async function getAllUnits(): Promise<Unit[]> {
   const page = await call(unitList, { query: { page: 1, pageSize: UNIT_PAGE_SIZE }, silent: true });
   localStorage.setItem(UNIT_CACHE_KEY, JSON.stringify(page.list));
   return page.list;

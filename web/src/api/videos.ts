@@ -7,8 +7,8 @@ import {
   videoUpdate,
 } from '@kilowatch/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TableParams } from '../components/crud/use-table-params.ts';
 import { call } from '../lib/call.ts';
+import type { TableParams } from '../lib/table-params.ts';
 import { keys } from './keys.ts';
 
 /**

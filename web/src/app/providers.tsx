@@ -37,7 +37,7 @@ const TEXT_TOKENS = {
   colorTextDescription: 'rgba(0, 0, 0, 0.6)',
   colorTextPlaceholder: 'rgba(0, 0, 0, 0.55)',
 };
-export const HIGH_CONTRAST_PRIMARY = '#0b5cad';
+const HIGH_CONTRAST_PRIMARY = '#0b5cad';
 const THEME_TOKENS: Record<Theme, Record<string, string>> = {
   default: { colorPrimary: DEFAULT_THEME_COLOR, ...TEXT_TOKENS },
   highContrast: {

@@ -81,7 +81,7 @@ const errorPage = (status: 401 | 404) => async () => {
   return { Component: () => <ErrorPage status={status} /> };
 };
 
-export const routeObjects: RouteObject[] = [
+const routeObjects: RouteObject[] = [
   {
     id: 'root',
     element: <Outlet />,

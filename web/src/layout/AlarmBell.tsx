@@ -14,8 +14,8 @@ import { type BellMute, muteAfter, muteOver } from './bell-mute.ts';
 import styles from './layout.module.css';
 
 /** Spec §9: the badge shows at most 99 ("99+"), names are cut at 20 characters plus an ellipsis. */
-export const BADGE_CAP = 99;
-export const NAME_MAX = 20;
+const BADGE_CAP = 99;
+const NAME_MAX = 20;
 
 export const cutName = (name: string, max = NAME_MAX) => {
   const chars = Array.from(name);

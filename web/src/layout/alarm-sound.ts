@@ -7,7 +7,7 @@ import type { Severity } from '@kilowatch/contract';
  * number of beeps rise with the most severe ringing alarm.
  */
 
-export const SOUND_PERIOD_MS = 2000;
+const SOUND_PERIOD_MS = 2000;
 
 /** Pitch (Hz) and beeps per period by severity: a critical alarm is higher and more insistent. */
 export const SEVERITY_TONES: Record<Severity, { hz: number; beeps: number }> = {

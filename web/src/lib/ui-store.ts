@@ -3,7 +3,7 @@ import { create } from 'zustand';
 import { initialLanguage } from './i18n.ts';
 import { cookieStorage } from './storage.ts';
 
-export type Device = 'desktop' | 'mobile';
+type Device = 'desktop' | 'mobile';
 
 /**
  * The console's colours: the spec's (#409EFF, white on it is 2.78:1) or one whose every text

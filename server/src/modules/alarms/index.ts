@@ -9,11 +9,8 @@ export {
   createAlarmNotify,
   createMailer,
   type Mail,
-  type Mailer,
-  type Notifier,
-  type NotifySettings,
   SmtpNotConfigured,
 } from './notify/index.ts';
 export { alarmRoutes } from './routes.ts';
-export { type AlarmRunner, createAlarmRunner } from './runner.ts';
-export { type AlarmCatalog, type AlarmsService, createAlarmsService } from './service.ts';
+export { createAlarmRunner } from './runner.ts';
+export { type AlarmsService, createAlarmsService } from './service/index.ts';

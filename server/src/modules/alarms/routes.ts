@@ -28,11 +28,11 @@ import {
 } from '@kilowatch/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.ts';
-import { authorize } from '../../plugins/authenticate.ts';
+
 import { route } from '../../plugins/route.ts';
 import { parseIdList } from '../../shared/ids.ts';
-import { requireUser } from '../auth/index.ts';
-import type { AlarmsService } from './service.ts';
+import { authorize, requireUser } from '../auth/index.ts';
+import type { AlarmsService } from './service/index.ts';
 
 /** Rules, templates and monitors are the alarm_rule screen's to change (docs/alarms.md). */
 const RULES = { resource: '/alarm_center/alarm_rule' };

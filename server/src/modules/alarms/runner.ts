@@ -12,8 +12,8 @@ import {
 import { fillMessage } from './engine/message.ts';
 import { raised, reraised, returned } from './engine/state.ts';
 import { allOutOfService, covers } from './out-of-service.ts';
-import * as repo from './repository.ts';
-import type { AlarmCatalog } from './service.ts';
+import * as repo from './repository/index.ts';
+import type { AlarmCatalog } from './service/index.ts';
 
 export interface AlarmRunnerDeps {
   db: Kysely<DB>;
@@ -311,5 +311,3 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
     size: () => watches.size,
   };
 }
-
-export type AlarmRunner = ReturnType<typeof createAlarmRunner>;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, dialects, login, type TestApp } from '../../../test/helpers.ts';
 import { type Api, apiAs } from '../things/testing.ts';
 import type { AlarmStatus } from './engine/state.ts';
-import * as repo from './repository.ts';
+import * as repo from './repository/index.ts';
 import { testStatus } from './testing.ts';
 
 const H = 3_600_000;

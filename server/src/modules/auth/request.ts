@@ -3,7 +3,7 @@ import { AppError } from '../../errors.ts';
 import type { AuthUser } from './service.ts';
 
 /**
- * The caller of a non-public route (set by the authenticate hook in plugins/authenticate.ts);
+ * The caller of a non-public route (set by the authenticate hook in modules/auth/hook.ts);
  * throws when called on a public one by mistake.
  */
 export function requireUser(request: FastifyRequest): AuthUser {

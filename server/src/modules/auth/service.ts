@@ -10,7 +10,7 @@ import {
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/index.ts';
 import { AppError } from '../../errors.ts';
-import type { Accounts, User } from '../users/index.ts';
+import type { Accounts, Account as User } from './accounts.ts';
 import { decodeUsername, decryptPassword, hashPassword, verifyPassword } from './crypto.ts';
 import {
   deleteExpiredRefreshTokens,
@@ -70,7 +70,7 @@ LAYOUT_ROUTES.forEach(collect);
  * The route paths a set of granted paths covers: a granted parent route includes its children.
  * @example expandGrants(['/sys_management']) // ['/sys_management', '/sys_management/user', …]
  */
-export const expandGrants = (paths: readonly string[]): string[] => [
+const expandGrants = (paths: readonly string[]): string[] => [
   ...new Set(paths.flatMap((path) => SUBTREES.get(path) ?? [path])),
 ];
 

@@ -1,2 +1,2 @@
 export { boardPageRoutes } from './routes.ts';
-export { type BoardDeps, type BoardService, createBoardService } from './service.ts';
+export { createBoardService } from './service.ts';

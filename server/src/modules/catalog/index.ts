@@ -3,12 +3,9 @@
  * alarm engine and energy statistics read things, abilities and regions' things only through it.
  */
 export {
-  CATALOG_TTL_MS,
   type Catalog,
-  type CatalogDeps,
   createCatalog,
   type RegionReads,
   type Resolved,
-  type Selection,
   type ThingReads,
 } from './service.ts';

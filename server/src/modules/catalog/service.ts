@@ -1,7 +1,7 @@
 import type { Binding, CategoryAbility, EffectiveAbility, Region, Thing } from '@kilowatch/contract';
 
 /** How long a cached answer is reused when nothing in this process changed the metadata. */
-export const CATALOG_TTL_MS = 5_000;
+const CATALOG_TTL_MS = 5_000;
 /** Entries per kind before that kind's cache starts over (a bound on memory, not a tuning knob). */
 const MAX_ENTRIES = 10_000;
 

@@ -17,7 +17,7 @@ import { requireUser } from '../auth/index.ts';
 import type { DashboardService } from './service.ts';
 
 /** Editing the map (image, markers) needs the grant of /dashboard; seeing it is open (docs/permissions.md). */
-export const DASHBOARD_RESOURCE = '/dashboard';
+const DASHBOARD_RESOURCE = '/dashboard';
 const EDIT = { config: { resource: DASHBOARD_RESOURCE } };
 
 /** /api/dashboard: the situation overview (docs/dashboard.md). */

@@ -30,8 +30,8 @@ import * as repo from './repository.ts';
  * The units the overview reports in: power in kW, energy in kWh, which is also what the tariffs
  * price. A metric in another unit (W, MWh…) is not summed as if it were these.
  */
-export const POWER_UNIT = 'kW';
-export const ENERGY_UNIT = 'kWh';
+const POWER_UNIT = 'kW';
+const ENERGY_UNIT = 'kWh';
 /** Preferred on a tie between identifiers: the demo's and most meters' (the tariffs' default too). */
 const USUAL = { power: 'P', energy: 'EP' } as const;
 
@@ -49,7 +49,7 @@ type Abilities = ReadonlyMap<number, readonly { identifier: string; unit: string
  * of the plant's things carry as a kW reading or a kWh counter (a meter's `P`/`EP` over the few
  * transformers' `Pin`/`EPin`, which measure the same energy upstream and must not be added to it).
  */
-export function choosePlantMetrics(configs: readonly MetricConfig[], abilities: Abilities): PlantMetrics {
+function choosePlantMetrics(configs: readonly MetricConfig[], abilities: Abilities): PlantMetrics {
   const shown = configs.filter((c) => c.enabled && c.categoryId === null).toSorted((a, b) => a.sort - b.sort);
   const configured = (unit: string, counter: boolean) =>
     shown.find((c) => c.unit === unit && (c.function === 'delta') === counter)?.metricIdentifier;

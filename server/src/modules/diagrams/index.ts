@@ -1,2 +1,2 @@
 export { diagramRoutes } from './routes.ts';
-export { createDiagramsService, type DiagramsDeps, type DiagramsService, emptyGraph } from './service.ts';
+export { createDiagramsService, type DiagramsService } from './service.ts';

@@ -25,7 +25,7 @@ const notFound = (id: number) => new AppError('NOT_FOUND', 404, { id }, { messag
 const nameTaken = (name: string) =>
   new AppError('CONFLICT', 409, { name }, { message: 'diagrams.nameTaken' });
 
-export const emptyGraph = (): DiagramGraph => ({
+const emptyGraph = (): DiagramGraph => ({
   nodes: [],
   edges: [],
   thresholds: { ...DEFAULT_DIAGRAM_THRESHOLDS },

@@ -1,2 +1,2 @@
 export { metricConfigRoutes } from './routes.ts';
-export { createMetricConfigService, type MetricConfigDeps, type MetricConfigService } from './service.ts';
+export { createMetricConfigService } from './service.ts';

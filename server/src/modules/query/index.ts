@@ -1,3 +1,3 @@
 export { compileFormula, FormulaError } from './formula.ts';
 export { boardRoutes, queryRoutes } from './routes.ts';
-export { createQueryService, type QueryDeps, type QueryService } from './service.ts';
+export { createQueryService, type QueryService } from './service.ts';

@@ -4,7 +4,7 @@ import { decodeJwt } from 'jose';
 import { AppError } from '../../errors.ts';
 
 /** Heartbeat of the live channel, so proxies keep it open and the client notices a dead one. */
-export const HEARTBEAT_MS = 15_000;
+const HEARTBEAT_MS = 15_000;
 /** Live streams one user may hold open at once; the next one is answered 429. */
 export const MAX_LIVE_PER_USER = 4;
 /** How often an open stream re-runs the login check (and always at the token's expiry). */
@@ -12,7 +12,7 @@ export const AUTH_RECHECK_MS = 5_000;
 /** A consumer that has not taken a byte for this long is dropped. */
 export const STALL_MS = 30_000;
 /** Distinct (thing, metric) values kept while a consumer is behind; beyond it is dropped. */
-export const MAX_PENDING_VALUES = 50_000;
+const MAX_PENDING_VALUES = 50_000;
 /** Timers of the stream: stall, re-check and heartbeat are decided on this beat. */
 const TICK_MS = 1_000;
 

@@ -104,7 +104,7 @@ export function bucketKeys(calendar: PlantCalendar, buckets: Buckets, { start, e
 }
 
 /** How far a comparison lies: exactly (`ms`), in local days or in calendar months. */
-export interface Shift {
+interface Shift {
   amount: number;
   unit: 'ms' | 'day' | 'month';
 }

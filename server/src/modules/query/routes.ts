@@ -2,10 +2,10 @@ import { boardComponents, type LiveValue, queryData, queryLive, queryRealtime } 
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.ts';
 import type { Live } from '../../live/index.ts';
-import { requestToken } from '../../plugins/authenticate.ts';
+
 import { route } from '../../plugins/route.ts';
 import { parseIdList } from '../../shared/ids.ts';
-import { type AuthService, requireUser } from '../auth/index.ts';
+import { type AuthService, requestToken, requireUser } from '../auth/index.ts';
 import { liveQuota, openLiveStream } from './live.ts';
 import type { QueryService } from './service.ts';
 

@@ -38,12 +38,12 @@ import {
 } from './ranges.ts';
 
 /** Most buckets one series of a query may have (spec: charts, not exports). */
-export const MAX_QUERY_BUCKETS = 10_000;
+const MAX_QUERY_BUCKETS = 10_000;
 /** Longest range a query may cover. */
-export const MAX_RANGE_YEARS = 10;
+const MAX_RANGE_YEARS = 10;
 const MAX_RANGE_MS = Math.round(MAX_RANGE_YEARS * 365.25 * DAY);
 /** Raw points per series without groupByTime, unless the query says otherwise. */
-export const DEFAULT_MAX_POINTS = 2000;
+const DEFAULT_MAX_POINTS = 2000;
 
 export interface QueryDeps {
   store: TelemetryStore;

@@ -1,2 +1,2 @@
 export { regionRoutes } from './routes.ts';
-export { createRegionService, type RegionService, type RegionServiceDeps } from './service.ts';
+export { createRegionService, type RegionService } from './service.ts';

@@ -13,10 +13,10 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.ts';
 import { type MessageKey, translate } from '../../i18n/index.ts';
-import { authorize } from '../../plugins/authenticate.ts';
+
 import { languageOf } from '../../plugins/error-handler.ts';
 import { route } from '../../plugins/route.ts';
-import { requireUser } from '../auth/index.ts';
+import { authorize, requireUser } from '../auth/index.ts';
 import type { TariffService } from '../tariffs/index.ts';
 import type { StatisticsConfigs } from './config.ts';
 import { erpChunks } from './erp-cost.ts';

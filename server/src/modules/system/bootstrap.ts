@@ -6,7 +6,7 @@ import { DEFAULT_LOGO } from './sysconfigs/logo.ts';
 import { insertConfigIfAbsent } from './sysconfigs/repository.ts';
 
 /** Every console route, parents before children, in menu order. */
-export function resourceSeeds(routes: RouteDef[] = LAYOUT_ROUTES): ResourceSeed[] {
+function resourceSeeds(routes: RouteDef[] = LAYOUT_ROUTES): ResourceSeed[] {
   const seeds: ResourceSeed[] = [];
   const walk = (list: RouteDef[], parentPath: string | null) => {
     for (const route of list) {

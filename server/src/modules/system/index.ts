@@ -10,12 +10,9 @@ import { createSysConfigService, type SysConfigDeps } from './sysconfigs/service
 import { videoRoutes } from './videos/routes.ts';
 import { createVideoService } from './videos/service.ts';
 
-export { bootstrapSystem, resourceSeeds } from './bootstrap.ts';
+export { bootstrapSystem } from './bootstrap.ts';
 export { existingGroupIds } from './groups/repository.ts';
 export { existingRoleIds } from './roles/repository.ts';
-export { DEFAULT_ERP_CONFIG } from './sysconfigs/erp.ts';
-export { parseLogo } from './sysconfigs/logo.ts';
-export type { SysConfigService } from './sysconfigs/service.ts';
 
 /** The services of system management, built once by services.ts. */
 export function createSystemServices({

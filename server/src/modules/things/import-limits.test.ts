@@ -3,7 +3,7 @@ import { crc32, deflateRawSync } from 'node:zlib';
 import { IMPORT_MAX_BYTES } from '@kilowatch/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, dialects, login, type TestApp } from '../../../test/helpers.ts';
-import { IMPORT_MAX_LINES, IMPORT_MAX_ROWS } from './import.ts';
+import { IMPORT_MAX_LINES, IMPORT_MAX_ROWS } from './import/index.ts';
 import { apiAs, seedDevices } from './testing.ts';
 
 /**

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import ExcelJS from 'exceljs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseImportFile } from './import.ts';
+import { parseImportFile } from './import/index.ts';
 
 /** exceljs writes the sheets of a workbook before its shared strings, as Excel does. */
 async function workbook(sheets: (string | number)[][][]): Promise<Buffer> {

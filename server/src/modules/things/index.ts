@@ -1,2 +1,2 @@
 export { thingsRoutes } from './routes.ts';
-export { createThingsService, type ThingsService, type ThingsServiceDeps } from './service.ts';
+export { createThingsService, type ThingsService } from './service/index.ts';

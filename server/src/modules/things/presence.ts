@@ -11,7 +11,7 @@ export interface ThingSeen {
  * usual intervals when it reports more slowly (a meter sending every 15 minutes is not offline
  * between two readings). The same rule as the store's gap tolerance, with a wider floor.
  */
-export const onlineWindowMs = (intervalMs: number | null): number =>
+const onlineWindowMs = (intervalMs: number | null): number =>
   Math.max(ONLINE_WINDOW_MS, 3 * (intervalMs ?? 0));
 
 /**

@@ -32,8 +32,8 @@ import { AppError } from '../../errors.ts';
 import { pickLanguage, translate } from '../../i18n/index.ts';
 import { route } from '../../plugins/route.ts';
 import { parseIdList } from '../../shared/ids.ts';
-import { buildImportTemplate, formatOf, inTurns } from './import.ts';
-import { ImportRejected, type ThingsService } from './service.ts';
+import { buildImportTemplate, formatOf, inTurns } from './import/index.ts';
+import { ImportRejected, type ThingsService } from './service/index.ts';
 
 const ok = { ok: true as const };
 

@@ -1,2 +1,1 @@
-export { listUnits } from './repository.ts';
 export { unitsRoutes } from './routes.ts';

@@ -5,7 +5,7 @@ import type { DB } from '../../db/index.ts';
 import { hashPassword } from '../auth/index.ts';
 import { countUsers, insertUserIfAbsent } from './repository.ts';
 
-export const ADMIN_USERNAME = 'admin';
+const ADMIN_USERNAME = 'admin';
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 export interface FirstStartAdmin {
@@ -15,7 +15,7 @@ export interface FirstStartAdmin {
 }
 
 /** 16 letters and digits, with at least one of each so no password rule can reject it. */
-export function generatePassword(): string {
+function generatePassword(): string {
   for (;;) {
     const password = Array.from({ length: 16 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
     if (/[A-Za-z]/.test(password) && /\d/.test(password) && PASSWORD_PATTERN.test(password)) return password;

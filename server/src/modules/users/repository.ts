@@ -1,22 +1,9 @@
 import { type Selectable, sql } from 'kysely';
 import type { UsersTable } from '../../db/index.ts';
 import { containsPattern, type Db } from '../../db/sql.ts';
+import type { Account as User, UserAccess } from '../auth/index.ts';
 
 /** A user as the rest of the server sees it; the row's 0/1 and JSON text never leave this file. */
-export interface User {
-  id: number;
-  username: string;
-  passwordHash: string;
-  name: string;
-  avatar: string;
-  introduction: string;
-  userLevel: number | null;
-  disabled: boolean;
-  setting: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
-
 export interface NewUser {
   username: string;
   passwordHash: string;
@@ -232,12 +219,6 @@ export async function setUserGroups(db: Db, userId: number, groupIdList: number[
       .values(groupIdList.map((groupId) => ({ user_id: userId, group_id: groupId })))
       .execute();
   }
-}
-
-/** What a user's assignable roles give them: role codes and the route paths those roles grant. */
-export interface UserAccess {
-  roleCodes: string[];
-  paths: string[];
 }
 
 /** One query: the user's roles with their grants (a role without grants still counts). */

@@ -4,7 +4,7 @@ import type { DB } from '../../db/index.ts';
 import type { Db } from '../../db/sql.ts';
 import { page } from '../../db/sql.ts';
 import { AppError } from '../../errors.ts';
-import { type AuthUser, hashPassword, revokeUserTokens } from '../auth/index.ts';
+import { type Account, type AuthUser, hashPassword, revokeUserTokens } from '../auth/index.ts';
 import { existingGroupIds, existingRoleIds } from '../system/index.ts';
 import * as users from './repository.ts';
 
@@ -29,7 +29,7 @@ const assertMayTouchAdmins = (actor: AuthUser) => {
 export function createUserAdminService(db: Kysely<DB>, now: () => number) {
   const iso = () => new Date(now()).toISOString();
 
-  async function toContract(trx: Db, list: users.User[]): Promise<User[]> {
+  async function toContract(trx: Db, list: Account[]): Promise<User[]> {
     const ids = list.map((u) => u.id);
     const [roleIds, groupIds] = await Promise.all([users.roleIdsOf(trx, ids), users.groupIdsOf(trx, ids)]);
     return list.map((u) => ({

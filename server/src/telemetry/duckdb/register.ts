@@ -6,7 +6,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { MINUTE } from '@kilowatch/contract/calendar';
 import type { EdgeGrid, SeriesKey, SummedRegister } from '../store.ts';
-import { inSnapshot, type ReadContext } from './reader.ts';
+import { inSnapshot, type ReadContext } from './reader/index.ts';
 import { doubleColumns, int } from './schema.ts';
 import type { SeriesState } from './series.ts';
 

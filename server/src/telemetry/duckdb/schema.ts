@@ -7,10 +7,9 @@ import { MINUTE } from '@kilowatch/contract/calendar';
 import { incrementSql } from '../counter.ts';
 
 /** Rollup tables, finest first. */
-export const ROLLUPS = ['minute', 'hour', 'day'] as const;
-export type Rollup = (typeof ROLLUPS)[number];
+const ROLLUPS = ['minute', 'hour', 'day'] as const;
 
-export const ROLLUP_COLUMNS =
+const ROLLUP_COLUMNS =
   'series_id INTEGER, bucket BIGINT, cnt INTEGER, vsum DOUBLE, vmin DOUBLE, vmax DOUBLE, vfirst DOUBLE, first_ts BIGINT, vlast DOUBLE, last_ts BIGINT, inc DOUBLE, max_gap BIGINT, min_ts BIGINT, max_ts BIGINT, inc_edge DOUBLE';
 
 /** Column types of a rollup row, for data chunks appended from JS (ROLLUP_COLUMNS in order). */

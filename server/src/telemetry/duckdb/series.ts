@@ -42,8 +42,8 @@ export interface Group {
 }
 
 /** Recent points kept in memory per series (realtime reads, minute rollups of in-order batches). */
-export const RECENT_WINDOW = 15 * MINUTE;
-export const RECENT_CAP = 1024;
+const RECENT_WINDOW = 15 * MINUTE;
+const RECENT_CAP = 1024;
 
 /** Series by thing and metric (two levels: no key string built per point) and by id. */
 export class SeriesTable {

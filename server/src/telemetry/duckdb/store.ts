@@ -29,7 +29,7 @@ import {
   TelemetryWriteError,
   type ThingSeen,
 } from '../store.ts';
-import * as reader from './reader.ts';
+import * as reader from './reader/index.ts';
 import { summedRegister } from './register.ts';
 import { COUNTER_CONVENTION, checkRollups, rebuildDays, upgradeCounters } from './rollups.ts';
 import { columns, createSchema, int, Lane } from './schema.ts';

@@ -5,14 +5,14 @@ import { isAdmin, isGranted, useSession } from '../../lib/session.ts';
  * resource's metric configs: admins, and users whose roles explicitly grant the real-time route —
  * the same grant PATCH /api/query/config checks on the server (docs/permissions.md).
  */
-export const METRIC_CONFIG_GRANT = '/energy_monitor/realtime';
+const METRIC_CONFIG_GRANT = '/energy_monitor/realtime';
 
 export interface ChartAbilities {
   /** Open the metric settings dialog and PATCH /api/query/config. */
   configureMetrics: boolean;
 }
 
-export const chartAbilities = (roles: readonly string[], grants: readonly string[]): ChartAbilities => ({
+const chartAbilities = (roles: readonly string[], grants: readonly string[]): ChartAbilities => ({
   configureMetrics: isAdmin(roles) || isGranted(grants, METRIC_CONFIG_GRANT),
 });
 

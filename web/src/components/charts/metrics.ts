@@ -63,7 +63,7 @@ export const lineSources = <S extends MetricSource>(sources: readonly S[]): S[] 
     .filter((s) => s.dataType === 'number' && !isSpecialMetric(s.name))
     .sort((a, b) => (a.sort ?? 0) - (b.sort ?? 0));
 
-export const sourceMetric = (source: MetricSource, index: number): ChartMetric => ({
+const sourceMetric = (source: MetricSource, index: number): ChartMetric => ({
   identifier: source.identifier,
   name: source.name,
   unit: source.unit,

@@ -7,10 +7,10 @@ import { type DataPoint, SERIES_DECIMALS, toMillis } from '@kilowatch/contract';
  */
 
 /** The status metric: shown as a tag (运行/停机), never as a line. */
-export const STATUS_METRIC = '运转状态';
+const STATUS_METRIC = '运转状态';
 /** Counters shown as numbers, never as lines (spec §9). */
-export const COUNTER_METRICS = ['运行时长', '启动次数', '停机时长'] as const;
-export const SPECIAL_METRICS = [STATUS_METRIC, ...COUNTER_METRICS] as const;
+const COUNTER_METRICS = ['运行时长', '启动次数', '停机时长'] as const;
+const SPECIAL_METRICS = [STATUS_METRIC, ...COUNTER_METRICS] as const;
 
 const normalise = (name: string | null | undefined) => (name ?? '').trim();
 
@@ -93,7 +93,7 @@ export interface ChartSeries {
 }
 
 /** Aggregators whose values add up across things, so a total line makes sense. */
-export const ADDITIVE_AGGREGATORS: readonly string[] = ['sum', 'delta'];
+const ADDITIVE_AGGREGATORS: readonly string[] = ['sum', 'delta'];
 export const isAdditive = (aggregator: string | null | undefined) =>
   ADDITIVE_AGGREGATORS.includes(aggregator ?? '');
 

@@ -1,7 +1,7 @@
 import { DEFAULT_THEME_COLOR, type Size } from '@kilowatch/contract';
 
 /** Series colours: the theme colour first (spec §9), then ECharts' own palette. */
-export const PALETTE = [
+const PALETTE = [
   DEFAULT_THEME_COLOR,
   '#91CC75',
   '#FAC858',

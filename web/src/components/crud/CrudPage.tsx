@@ -15,10 +15,10 @@ import {
 import { type ReactNode, useLayoutEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../lib/notify.ts';
+import { type TableParams, useTableParams } from '../../lib/table-params.ts';
 import { useConfirmDelete } from './confirm-delete.tsx';
-import { type TableParams, useTableParams } from './use-table-params.ts';
 
-export interface PageOf<T> {
+interface PageOf<T> {
   list: T[];
   total: number;
   page: number;

@@ -1,7 +1,7 @@
 import { isAdmin, isGranted, useSession } from '../../lib/session.ts';
 
 /** The grants the server checks (server/src/modules/alarms/routes.ts, docs/alarms.md). */
-export const RULE_PATH = '/alarm_center/alarm_rule';
+const RULE_PATH = '/alarm_center/alarm_rule';
 export const HISTORY_PATH = '/alarm_center/alarm_history';
 
 export interface AlarmAbilities {
@@ -11,7 +11,7 @@ export interface AlarmAbilities {
   canClose: boolean;
 }
 
-export const alarmAbilities = (roles: readonly string[], grants: readonly string[]): AlarmAbilities => ({
+const alarmAbilities = (roles: readonly string[], grants: readonly string[]): AlarmAbilities => ({
   canEditRules: isAdmin(roles) || isGranted(grants, RULE_PATH),
   canClose: isAdmin(roles) || isGranted(grants, HISTORY_PATH),
 });

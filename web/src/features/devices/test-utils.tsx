@@ -113,7 +113,7 @@ export function renderScreen(element: ReactNode, path: string) {
 }
 
 /** Antd puts a space between two CJK characters of a button's label. */
-export const buttonName = (label: string) => new RegExp(`^\\s*${[...label].join('\\s*')}\\s*$`);
+const buttonName = (label: string) => new RegExp(`^\\s*${[...label].join('\\s*')}\\s*$`);
 
 /** Clicks the button labelled `label` inside `container` (by text: antd dialogs may still be animating). */
 export function clickButton(container: HTMLElement, label: string | RegExp) {

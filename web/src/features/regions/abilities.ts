@@ -1,7 +1,7 @@
 import { isAdmin, isGranted, useSession } from '../../lib/session.ts';
 
 /** The route whose grant lets a non-admin edit regions. */
-export const REGION_PATH = '/region';
+const REGION_PATH = '/region';
 
 export interface RegionAbilities {
   /** Add, rename, delete, move regions; bind and unbind devices. */

@@ -91,12 +91,7 @@ export function unshelvedByTime(s: AlarmStatus, now: number): AlarmStatus {
 }
 
 export type ActionResult = { ok: true; status: AlarmStatus } | { ok: false; reason: ActionRefusal };
-export type ActionRefusal =
-  | 'closed'
-  | 'alreadyAcknowledged'
-  | 'notShelved'
-  | 'shelveUntilInvalid'
-  | 'notActive';
+type ActionRefusal = 'closed' | 'alreadyAcknowledged' | 'notShelved' | 'shelveUntilInvalid' | 'notActive';
 
 /** An operator's action on one alarm; a refusal says why, for the API's 409/400. */
 export function applyAction(

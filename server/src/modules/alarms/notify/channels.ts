@@ -28,7 +28,7 @@ export interface SmtpServer {
 const SMTP_TIMEOUT_MS = 15_000;
 
 /** The receiver answered, but not with a 2xx (a redirect included: redirects are not followed). */
-export class WebhookRefused extends Error {
+class WebhookRefused extends Error {
   constructor(readonly status: number) {
     super(`HTTP ${status}`);
     this.name = 'WebhookRefused';
@@ -36,7 +36,7 @@ export class WebhookRefused extends Error {
 }
 
 /** No answer within the route's timeout. */
-export class WebhookTimeout extends Error {
+class WebhookTimeout extends Error {
   constructor() {
     super('no answer in time');
     this.name = 'WebhookTimeout';

@@ -7,9 +7,8 @@ import { alarmNotifyRoutes } from './routes.ts';
 import { createNotifySettings } from './service.ts';
 
 export type { Mail } from './channels.ts';
-export type { Notifier } from './notifier.ts';
-export type { NotifySettings } from './service.ts';
-export { alarmNotifyRoutes, createNotifier, createNotifySettings, SmtpNotConfigured };
+
+export { alarmNotifyRoutes, SmtpNotConfigured };
 
 /**
  * Alarm notifications as the app wires them: the notifier (its hooks go to the alarm runner's
@@ -38,5 +37,3 @@ export function createMailer(db: Kysely<DB>) {
     },
   };
 }
-
-export type Mailer = ReturnType<typeof createMailer>;

@@ -62,7 +62,7 @@ const EVENT_ZH: Record<NotifyEvent, string> = {
 const RESOURCE_ZH = { region: '区域' } as const;
 
 /** The console path that opens the alarm (spec §2: the bell's link). */
-export const alarmLink = (id: number) => `/alarm_center/alarm_history?id=${id}`;
+const alarmLink = (id: number) => `/alarm_center/alarm_history?id=${id}`;
 
 /** `2026-11-22 16:00:00` in the plant's zone: what the plant's people read on their clocks. */
 export function plantTime(ms: number, timeZone: string): string {

@@ -15,7 +15,7 @@ import {
 import * as repo from './repository.ts';
 
 /** How a message leaves: the real channels, or a test's doubles. */
-export interface Senders {
+interface Senders {
   webhook: typeof sendWebhook;
   email: typeof sendEmail;
 }
@@ -46,7 +46,7 @@ export type TestOutcome =
 
 const iso = (ms: number) => new Date(ms).toISOString();
 /** Sent and given-up notifications are kept this long for the outbox list, then forgotten. */
-export const OUTBOX_KEEP_MS = 30 * 24 * 3_600_000;
+const OUTBOX_KEEP_MS = 30 * 24 * 3_600_000;
 const PRUNE_EVERY_MS = 3_600_000;
 /**
  * How long a claimed notification is held by the notifier sending it: well beyond the longest send

@@ -11,7 +11,7 @@ const ms = (text: string | null) => (text === null ? null : Date.parse(text));
 // ---- SMTP ---------------------------------------------------------------------------------------
 
 /** Nothing configured yet reads as an empty host on the submission port. */
-export const NO_SMTP: SmtpServer = {
+const NO_SMTP: SmtpServer = {
   host: '',
   port: 587,
   security: 'starttls',

@@ -29,7 +29,7 @@ export interface NotifySettingsDeps {
 }
 
 /** A webhook's answer may take this long unless its route says otherwise, ms. */
-export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -4,10 +4,10 @@ import type { ChartSeries } from '../series.ts';
  * What an export writes, independent of the file format: a title, typed columns and rows. Times
  * stay instants (ms) until a writer prints them in the plant's time zone.
  */
-export type ColumnKind = 'time' | 'number' | 'text';
-export type Cell = string | number | null;
+type ColumnKind = 'time' | 'number' | 'text';
+type Cell = string | number | null;
 
-export interface SheetColumn {
+interface SheetColumn {
   header: string;
   kind: ColumnKind;
 }

@@ -32,10 +32,10 @@ import { AlarmChart } from './AlarmChart.tsx';
 import { SeverityTag, StateTag } from './tags.tsx';
 
 /** Shelving is for a shift's nuisance: at most 7 days (the server refuses more). */
-export const MAX_SHELVE_DAYS = 7;
+const MAX_SHELVE_DAYS = 7;
 
 /** Which actions make sense in a state; the server has the last word and says why it refuses. */
-export function actionsFor(alarm: Pick<AlarmDetail, 'state' | 'returnedAt'>) {
+function actionsFor(alarm: Pick<AlarmDetail, 'state' | 'returnedAt'>) {
   const open = alarm.state !== ALARM_STATE.normal;
   const active = open && alarm.returnedAt === null;
   return {

@@ -12,7 +12,7 @@ import { backtestOption } from '../lib/backtest-chart.ts';
 type Alarm = BacktestResult['alarms'][number];
 
 /** "1 h 5 min", "40 s": how long a would-be alarm lasted. */
-export function formatDuration(ms: number, t: (k: string, o?: Record<string, unknown>) => string): string {
+function formatDuration(ms: number, t: (k: string, o?: Record<string, unknown>) => string): string {
   const s = Math.round(ms / 1000);
   if (s < 60) return t('alarms.backtest.seconds', { n: s });
   const m = Math.round(s / 60);

@@ -70,7 +70,7 @@ export function TargetPicker({
 const UNBOUND_KEY = 'unbound';
 
 /** The tree dialog: regions with their devices of the category, plus devices in no region. */
-export function TargetTreeDialog({
+function TargetTreeDialog({
   open,
   categoryId,
   initial,

@@ -72,7 +72,7 @@ const need = (v: number | null, field: string): number => {
   return v;
 };
 
-export function conditionOf(v: RuleFormValues): AlarmCondition {
+function conditionOf(v: RuleFormValues): AlarmCondition {
   switch (v.kind) {
     case 'threshold':
       return { kind: 'threshold', op: v.op, value: need(v.value, 'value') };

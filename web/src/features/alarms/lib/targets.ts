@@ -14,7 +14,7 @@ export interface TargetNode {
 }
 
 /** Tree keys: a region by id, a thing leaf by its node (a thing bound twice has two nodes). */
-export const regionKey = (id: number) => `region:${id}`;
+const regionKey = (id: number) => `region:${id}`;
 
 /**
  * The region tree with its things as the tree dialog's nodes; each node carries the monitor target

@@ -16,7 +16,7 @@ export interface MarkerState {
 }
 
 /** Status metrics a device may send (the demo compressor's `status`, a contactor's `RUN`). */
-export const STATUS_METRICS = ['status', 'RUN'];
+const STATUS_METRICS = ['status', 'RUN'];
 
 export function markerState(
   p: Placement,

@@ -23,7 +23,7 @@ const DEFAULTS: Omit<AbilityValues, 'identifier' | 'name' | 'sort'> = {
 const NON_NUMERIC: readonly DataType[] = ['boolean', 'enum', 'string'];
 
 /** Form values of a category ability → the create input or the batch-patch entry. */
-export function toAbilitySave(values: AbilityValues, editing: CategoryAbility | null): AbilitySave {
+function toAbilitySave(values: AbilityValues, editing: CategoryAbility | null): AbilitySave {
   const fields = {
     name: values.name.trim(),
     unit: values.unit ?? '',

@@ -2,7 +2,7 @@ import { AGGREGATORS, DATA_TYPES, IDENTIFIER_PATTERN } from '@kilowatch/contract
 import type { TFunction } from 'i18next';
 
 /** The contract's identifier rule (letters first; letters, digits and _ . : - after; ≤ 64). */
-export const IDENTIFIER_REGEXP = new RegExp(IDENTIFIER_PATTERN);
+const IDENTIFIER_REGEXP = new RegExp(IDENTIFIER_PATTERN);
 
 export const dataTypeOptions = (t: TFunction) =>
   DATA_TYPES.map((value) => ({ value, label: t(`devices.ability.dataTypes.${value}`) }));

@@ -37,9 +37,7 @@ function useAlarmedThings(enabled: boolean): ReadonlySet<number> {
 }
 
 /** The abilities (names, units) of every bound thing, by thing id. */
-export function useBoundAbilities(
-  thingIds: readonly number[],
-): ReadonlyMap<number, readonly EffectiveAbility[]> {
+function useBoundAbilities(thingIds: readonly number[]): ReadonlyMap<number, readonly EffectiveAbility[]> {
   const results = useQueries({ queries: thingIds.map((id) => thingAbilitiesQuery(id)) });
   const data = results.map((r) => r.data);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the answers themselves are the inputs

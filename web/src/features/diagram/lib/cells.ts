@@ -65,7 +65,7 @@ export const EDGE_ATTRS = {
   line: { stroke: COLOURS.dead, strokeWidth: 2, targetMarker: null, sourceMarker: null },
 };
 
-export function edgeCell(edge: DiagramEdge, nodes: ReadonlyMap<string, DiagramNode>) {
+function edgeCell(edge: DiagramEdge, nodes: ReadonlyMap<string, DiagramNode>) {
   const source = nodes.get(edge.source);
   const target = nodes.get(edge.target);
   if (!source || !target) return undefined;

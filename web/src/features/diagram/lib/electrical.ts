@@ -63,9 +63,7 @@ export interface Point {
  * Buckets of several series side by side: for each bucket key present in every series, the values
  * in series order (null where a series has none). Used to compute a trend bucket by bucket.
  */
-export function alignBuckets(
-  series: readonly (readonly Point[])[],
-): { key: number; values: (number | null)[] }[] {
+function alignBuckets(series: readonly (readonly Point[])[]): { key: number; values: (number | null)[] }[] {
   const keys = new Set<number>();
   for (const s of series) for (const p of s) keys.add(p.key);
   const maps = series.map((s) => new Map(s.map((p) => [p.key, p.value])));

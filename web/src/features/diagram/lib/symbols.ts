@@ -8,7 +8,7 @@ import { SYMBOL_SIZE } from './topology.ts';
  * Ports `t` and `b` (top, bottom) are where wires attach; a wire dropped on a busbar lands where it meets it.
  */
 
-export const SHAPE_PREFIX = 'kw-';
+const SHAPE_PREFIX = 'kw-';
 export const shapeOf = (symbol: DiagramSymbol) => `${SHAPE_PREFIX}${symbol}`;
 export const symbolOfShape = (shape: string) => shape.slice(SHAPE_PREFIX.length) as DiagramSymbol;
 

@@ -25,7 +25,7 @@ export const isSource = (symbol: DiagramSymbol) => symbol === 'incoming' || symb
 export type Latest = (thingId: number, metric: string) => number | string | undefined;
 
 /** The value meaning closed (in service) when a binding names none. */
-export const DEFAULT_CLOSED_VALUE = '1';
+const DEFAULT_CLOSED_VALUE = '1';
 
 /** closed / open from the bound status metric; unknown while it has no value; closed when not bound. */
 export type SwitchState = 'closed' | 'open' | 'unknown';

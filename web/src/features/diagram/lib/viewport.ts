@@ -10,9 +10,9 @@ import { SYMBOL_SIZE } from './topology.ts';
  */
 
 /** Below this scale the 12 px value text is under ~7 px: values are hidden, names stay. */
-export const VALUES_FROM = 0.6;
+const VALUES_FROM = 0.6;
 /** Below this scale names are under ~5 px too: only the symbols, wires and their colours remain. */
-export const NAMES_FROM = 0.4;
+const NAMES_FROM = 0.4;
 /** Zoom steps of the + and − buttons, and the limits of every zoom. */
 export const ZOOM_STEP = 1.25;
 export const MIN_SCALE = 0.1;
@@ -80,7 +80,7 @@ export function openingView(
 }
 
 /** Most matches "find" lists. */
-export const FIND_LIMIT = 50;
+const FIND_LIMIT = 50;
 
 /** The symbols whose name contains the query, case-insensitively, in natural order (1#, 2#, … 10#); an empty query finds nothing. */
 export function findNodes(nodes: readonly DiagramNode[], query: string): DiagramNode[] {

@@ -201,7 +201,7 @@ function CabinetTile({ cabinet, onOpen }: { cabinet: Cabinet; onOpen(): void }) 
 }
 
 /** Everything about one cabinet: description, attributes and every latest value. */
-export function CabinetDetails({ cabinet }: { cabinet: Cabinet }) {
+function CabinetDetails({ cabinet }: { cabinet: Cabinet }) {
   const { t } = useTranslation();
   const values = keyValues(cabinet, Number.POSITIVE_INFINITY);
   const attributes = cabinet.setting?.attributes ?? [];

@@ -6,7 +6,7 @@ import { ExportMenu } from '../../../components/charts/export/ExportMenu.tsx';
 import type { Sheet } from '../../../components/charts/export/sheet.ts';
 import { formatReading, isStatusMetric } from '../../../components/charts/series.ts';
 import { useDeviceStatus } from '../hooks/monitoring.ts';
-import type { Selection } from '../lib/selection.ts';
+import type { Selection } from '../lib/tree.ts';
 import { RunStateTag } from './StatusTag.tsx';
 
 /** Latest value of each ability of the thing, refreshed every tick (GET /api/query/realtime). */

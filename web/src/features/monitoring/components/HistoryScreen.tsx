@@ -52,7 +52,7 @@ import { MonitorLayout } from './MonitorLayout.tsx';
 import { useMonitor } from './use-monitor.ts';
 
 /** How many metrics the history chart starts with (more can be added, up to 9). */
-export const DEFAULT_HISTORY_METRICS = 3;
+const DEFAULT_HISTORY_METRICS = 3;
 
 type View = 'chart' | 'table';
 
@@ -271,13 +271,13 @@ function CounterStrip({
 }
 
 /** Rows a page of the history table can show; 10 first (spec §9). */
-export const HISTORY_PAGE_SIZES = [TOP_DATA_CHUNK, 50, 100, 500];
+const HISTORY_PAGE_SIZES = [TOP_DATA_CHUNK, 50, 100, 500];
 
 /**
  * The series as a table, newest first (what an engineer looks for), 10 points a page (spec §9)
  * or more, 2 decimals; "-" for no data and "*" for incomplete, both explained under the table.
  */
-export function HistoryTable({ series }: { series: ChartSeries[] }) {
+function HistoryTable({ series }: { series: ChartSeries[] }) {
   const { t } = useTranslation();
   const calendar = usePlantCalendar();
   const rows = useMemo(() => seriesTable(series).reverse(), [series]);

@@ -30,8 +30,8 @@ import { ThingEventsButton } from '../../../components/events/ThingEventsButton.
 import { CameraLink } from '../../../components/video/CameraLink.tsx';
 import { useResourceMetrics } from '../hooks/metrics.ts';
 import { useRealtimeSeries, useTickCabinets, useTodayTotals } from '../hooks/monitoring.ts';
-import type { Selection } from '../lib/selection.ts';
 import { useSeqTicker } from '../lib/seq.ts';
+import type { Selection } from '../lib/tree.ts';
 import { selectedThingIds } from '../lib/tree.ts';
 import { realtimeWindow } from '../lib/window.ts';
 import { CabinetGrid, CabinetOverview } from './CabinetGrid.tsx';

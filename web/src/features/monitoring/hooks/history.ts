@@ -3,7 +3,7 @@ import { keepPreviousData, type UseQueryResult, useQueries } from '@tanstack/rea
 import { keys } from '../../../api/keys.ts';
 import { fetchMetricData } from '../../../api/telemetry.ts';
 import type { ChartMetric } from '../../../components/charts/metrics.ts';
-import type { Selection } from '../lib/selection.ts';
+import type { Selection } from '../lib/tree.ts';
 import { historyQuery, summaryQuery } from '../lib/window.ts';
 
 type Range = { start: number; end: number };

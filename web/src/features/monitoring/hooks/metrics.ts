@@ -7,7 +7,7 @@ import { categoryAbilitiesQuery, METADATA_STALE_MS, thingAbilitiesQuery } from '
 import { type ChartMetric, chartMetrics, type MetricSource } from '../../../components/charts/metrics.ts';
 import { isCounterMetric } from '../../../components/charts/series.ts';
 import { paletteColor } from '../../../components/charts/theme.ts';
-import type { Selection } from '../lib/selection.ts';
+import type { Selection } from '../lib/tree.ts';
 import { firstThing } from '../lib/tree.ts';
 
 const NO_SOURCES: MetricSource[] = [];

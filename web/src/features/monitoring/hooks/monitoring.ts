@@ -6,7 +6,7 @@ import { fetchMetricData } from '../../../api/telemetry.ts';
 import { isConsumption } from '../../../components/charts/labels.ts';
 import type { ChartMetric as Metric } from '../../../components/charts/metrics.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
-import type { Selection } from '../lib/selection.ts';
+import type { Selection } from '../lib/tree.ts';
 import { realtimeQuery, todayQuery } from '../lib/window.ts';
 
 // Each tick's calls are their own cache entries (the stamp is in the key): the view reads only
@@ -71,7 +71,7 @@ export function useTodayTotals(
   });
 }
 
-export class StaleAnswerError extends Error {
+class StaleAnswerError extends Error {
   constructor(
     readonly answerSeq: string | null,
     readonly latestSeq: string | null,

@@ -51,7 +51,7 @@ const entries = (cabinet: Cabinet): AttrEntry[] =>
 
 export const smokeEntry = (cabinet: Cabinet) => entries(cabinet).find((e) => matches(SMOKE, e));
 export const temperatureEntry = (cabinet: Cabinet) => entries(cabinet).find((e) => matches(TEMPERATURE, e));
-export const stateEntry = (cabinet: Cabinet) => entries(cabinet).find((e) => matches(STATE, e));
+const stateEntry = (cabinet: Cabinet) => entries(cabinet).find((e) => matches(STATE, e));
 
 /**
  * A sensor's state: offline when not seen recently; otherwise its state value: 1/true or

@@ -1,13 +1,7 @@
-import type { RegionNode, ResourceType } from '@kilowatch/contract';
+import type { RegionNode } from '@kilowatch/contract';
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { defaultSelection } from './tree.ts';
-
-/** The resource a monitoring screen shows, kept in the address (`?resourceType=&resourceId=`). */
-export interface Selection {
-  resourceType: ResourceType;
-  resourceId: number;
-}
+import { defaultSelection, type Selection } from './tree.ts';
 
 const positiveInt = (v: string | null): number | null => {
   const n = Number(v);
@@ -22,8 +16,7 @@ export function parseSelection(params: URLSearchParams): Selection | null {
   return { resourceType: type, resourceId: id };
 }
 
-export const parseCategory = (params: URLSearchParams): number | null =>
-  positiveInt(params.get('categoryId'));
+const parseCategory = (params: URLSearchParams): number | null => positiveInt(params.get('categoryId'));
 
 /** The selection, or when the address names none the first root region (else the first device). */
 export const effectiveSelection = (

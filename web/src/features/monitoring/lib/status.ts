@@ -6,7 +6,7 @@ import { isStatusMetric } from '../../../components/charts/series.ts';
  * device's interval ("online under 3 × its interval") but sends only `lastSeenAgo`; 5 minutes
  * is 3 × a 100 s interval and covers the usual 10–60 s reporters.
  */
-export const ONLINE_MAX_AGE_S = 300;
+const ONLINE_MAX_AGE_S = 300;
 
 export const isOnline = (lastSeenAgo: number | null | undefined): boolean =>
   lastSeenAgo !== null && lastSeenAgo !== undefined && lastSeenAgo <= ONLINE_MAX_AGE_S;

@@ -1,5 +1,10 @@
-import type { RegionNode, Thing } from '@kilowatch/contract';
-import type { Selection } from './selection.ts';
+import type { RegionNode, ResourceType, Thing } from '@kilowatch/contract';
+
+/** The resource a monitoring screen shows, kept in the address (`?resourceType=&resourceId=`). */
+export interface Selection {
+  resourceType: ResourceType;
+  resourceId: number;
+}
 
 /**
  * Pure helpers over the region tree with things as leaves (GET /api/regions?withThings=true).
@@ -47,7 +52,7 @@ export const selectedThingIds = (
   !selection ? [] : selection.resourceType === 'thing' ? [selection.resourceId] : thingIds(node);
 
 /** Distinct thing ids under a node. */
-export const thingIds = (node: RegionNode | null): number[] =>
+const thingIds = (node: RegionNode | null): number[] =>
   node
     ? [...new Set([...walk([node])].filter((n) => n.resourceType === 'thing').map((n) => n.thingId ?? n.id))]
     : [];
@@ -86,7 +91,7 @@ export function regionsWithThings(
 }
 
 /** Id of the "unassigned" group: region ids start at 1, so 0 names no region. */
-export const UNASSIGNED_GROUP_ID = 0;
+const UNASSIGNED_GROUP_ID = 0;
 
 export const isUnassignedGroup = (node: RegionNode) =>
   node.resourceType === 'region' && node.id === UNASSIGNED_GROUP_ID;

@@ -2,7 +2,7 @@ import { DEFAULT_HISTORY_HOURS, type PlantCalendar, REALTIME_WINDOW_MINUTES } fr
 import type { ChartQuery } from '../../../api/telemetry.ts';
 import { isConsumption } from '../../../components/charts/labels.ts';
 import type { ChartMetric } from '../../../components/charts/metrics.ts';
-import type { Selection } from './selection.ts';
+import type { Selection } from './tree.ts';
 
 /** Time windows and query bodies of the real-time and history views (spec §4, §9). */
 
@@ -10,9 +10,9 @@ import type { Selection } from './selection.ts';
 export const HISTORY_HOURS = [1, 2, 6, 12, 24, 72] as const;
 
 /** Most points a history series asks for (buckets or downsampling). */
-export const MAX_HISTORY_POINTS = 2000;
+const MAX_HISTORY_POINTS = 2000;
 /** Up to this span, raw points (downsampled by the server to MAX_HISTORY_POINTS). */
-export const RAW_SPAN_MS = 6 * 3600_000;
+const RAW_SPAN_MS = 6 * 3600_000;
 
 export type HistoryWindow = { kind: 'hours'; hours: number } | { kind: 'range'; start: number; end: number };
 
@@ -64,7 +64,7 @@ export function bucketFor(
  * total line on top; without one (a whole plant: dozens of meters) it answers the region's own
  * series, combined by the metric's nature on the server.
  */
-export function metricQuery(
+function metricQuery(
   selection: Selection,
   metric: ChartMetric,
   range: { start: number; end: number },

@@ -1,7 +1,8 @@
 import { PassThrough, Readable } from 'node:stream';
 import { parentPort } from 'node:worker_threads';
-import { AppError } from '../../errors.ts';
-import { type ImportFormat, parseImportFile } from './import.ts';
+import { AppError } from '../../../errors.ts';
+import type { ImportFormat } from './columns.ts';
+import { parseImportFile } from './read.ts';
 
 /**
  * Parses import uploads off the main thread (see parseImportUpload): each job's chunks arrive as

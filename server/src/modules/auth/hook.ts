@@ -1,7 +1,7 @@
 import { ROLE_ADMIN } from '@kilowatch/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../errors.ts';
-import type { AuthService, AuthUser } from '../modules/auth/index.ts';
+import { AppError } from '../../errors.ts';
+import type { AuthService, AuthUser } from './service.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authorize } from './authenticate.ts';
+import { authorize } from './hook.ts';
 
 describe('authorize', () => {
   const admin = { id: 1, username: 'admin', roles: ['admin'], userLevel: 1, grants: [] };

@@ -1,0 +1,2 @@
+/** The address check of the contract (SmtpSettings.from, NotifyRouteInput.recipients). */
+export const EMAIL = /^[^\s@]+@[^\s@]+$/;
