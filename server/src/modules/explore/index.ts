@@ -1,2 +1,2 @@
 export { exploreRoutes } from './routes.ts';
-export { createExploreService, type ExploreDeps, type ExploreService } from './service.ts';
+export { createExploreService } from './service.ts';

@@ -14,7 +14,7 @@ import {
   VictoriaTelemetryStore,
 } from '../index.ts';
 
-export const RETENTION: RetentionDays = { rawDays: 90, minuteDays: 400, hourDays: 1830 };
+const RETENTION: RetentionDays = { rawDays: 90, minuteDays: 400, hourDays: 1830 };
 
 export interface WingOptions {
   timeZone: string;

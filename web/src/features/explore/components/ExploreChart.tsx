@@ -19,7 +19,7 @@ echarts.use([BrushComponent]);
  * The panels' ECharts group: `echarts.connect` mirrors the axis pointer and tooltip of the panel
  * under the mouse on every other panel (the shared crosshair), and each panel's brush too.
  */
-export const EXPLORE_GROUP = 'kw-explore';
+const EXPLORE_GROUP = 'kw-explore';
 
 /** Room for the y axes, the same on every panel, so their time axes line up one above another. */
 export interface PanelGrid {
@@ -42,7 +42,7 @@ export function panelGrid(unitCounts: readonly number[]): PanelGrid {
 }
 
 /** The chart option of a panel: the console's line chart, aligned margins and a horizontal brush. */
-export function panelOption(base: ChartOption, grid: PanelGrid): ChartOption {
+function panelOption(base: ChartOption, grid: PanelGrid): ChartOption {
   const own = (Array.isArray(base.grid) ? base.grid[0] : base.grid) ?? {};
   return {
     ...base,

@@ -33,7 +33,7 @@ import { PanelCard } from './PanelCard.tsx';
 import { ViewsBar } from './ViewsBar.tsx';
 
 /** How often a live range that ends now moves on. */
-export const LIVE_REFRESH_MS = 30_000;
+const LIVE_REFRESH_MS = 30_000;
 
 /**
  * /energy_monitor/explore (docs/explore.md): panels of any devices' and regions' metrics stacked

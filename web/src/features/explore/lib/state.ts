@@ -17,7 +17,7 @@ import {
  * `~` and `,` never occur in an ability identifier (contract IDENTIFIER_PATTERN).
  */
 
-export const QUICK_RANGE_MS: Record<ExploreQuickRange, number> = {
+const QUICK_RANGE_MS: Record<ExploreQuickRange, number> = {
   '15m': 15 * 60_000,
   '1h': 3600_000,
   '8h': 8 * 3600_000,
@@ -59,7 +59,7 @@ const isQuick = (v: string | null): v is ExploreQuickRange =>
   v !== null && (EXPLORE_QUICK_RANGES as readonly string[]).includes(v);
 
 /** Reads the range from the address; the default hour when it says nothing usable. */
-export function parseRange(params: URLSearchParams): ExploreRange {
+function parseRange(params: URLSearchParams): ExploreRange {
   const from = Number(params.get('from'));
   const to = Number(params.get('to'));
   if (params.get('from') && params.get('to') && Number.isSafeInteger(from) && Number.isSafeInteger(to)) {
