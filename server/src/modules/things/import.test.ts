@@ -39,7 +39,8 @@ const screenLabels = (lang: 'zh' | 'en' | 'es') => {
 };
 
 /** Things in the order they were made (the list answers them in natural order of names). */
-const byId = <T extends { id: number }>(list: T[]): T[] => [...list].sort((a, b) => a.id - b.id);
+// biome-ignore lint/suspicious/noExplicitAny: the list is the API's JSON, read field by field
+const byId = (list: any[]): any[] => [...list].sort((a, b) => a.id - b.id);
 
 describe.each(dialects())('thing import on %s', (dialect) => {
   let t: TestApp;
