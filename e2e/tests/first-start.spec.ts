@@ -205,7 +205,8 @@ test('(a) an alarm rule is created, applied to a device, enabled; the bell rings
   await finalScreenshot(page, testInfo, 'a-bell');
   await item.click();
   const drawer = page.getByTestId('alarm-detail');
-  await expect(drawer.getByText('未确认')).toBeVisible();
+  // The drawer reads the alarm and its chart's history: seconds on a machine writing the history.
+  await expect(drawer.getByText('未确认')).toBeVisible({ timeout: 30_000 });
   await expect(drawer.getByRole('row').filter({ hasText: '告警值' })).toContainText(/\d{3}(\.\d+)?\s?V/);
   await drawer.getByTestId('alarm-comment').fill('已通知电工复核');
   await drawer.getByTestId('alarm-acknowledge').click();
