@@ -170,8 +170,16 @@ export const toMillis = (t: number): number => (Math.abs(t) < 1e11 ? t * 1000 : 
 /** GET /api/query/live?thingIds=1,2 (Server-Sent Events; `?token=` since EventSource sends no headers). */
 export const LiveQuery = Type.Object({
   thingIds: Type.String({ minLength: 1, maxLength: 2000 }),
-  token: Type.Optional(Type.String()),
+  /** From POST /api/query/live/ticket: EventSource cannot send the access token as a header. */
+  ticket: Type.Optional(Type.String({ maxLength: 100 })),
 });
+
+/** A stream ticket: stands for the caller's access token, once, for `expiresIn` seconds. */
+export const LiveTicket = Type.Object({
+  ticket: Type.String(),
+  expiresIn: Type.Integer(),
+});
+export type LiveTicket = Static<typeof LiveTicket>;
 
 /** One value of a `values` event of the live channel: written and durable. */
 export const LiveValue = Type.Object({
@@ -248,7 +256,17 @@ export const queryLive = endpoint({
   tags: ['query'],
   summary: 'Server-Sent Events: latest values of these things as they are written',
   description:
-    'EventSource cannot send headers: pass the access token as `?token=`. Events: `values` (data: LiveValue[]), first a snapshot of the latest values, then each written batch; a comment heartbeat every 15 s. A consumer that falls behind gets the latest value of each metric once it catches up, and is dropped after 30 s without reading. The stream ends (event `end`, data `{code}`) when the token expires or the user is disabled, logs out or has the password reset; at most 4 streams per user (429 beyond). While the stream is down, poll `GET /api/query/realtime` for the same values (the console does so until the stream opens again).',
+    'EventSource cannot send headers: pass a ticket from POST /api/query/live/ticket as `?ticket=` (the access token itself is never put in the URL; other clients may send the usual header). Events: `values` (data: LiveValue[]), first a snapshot of the latest values, then each written batch; a comment heartbeat every 15 s. A consumer that falls behind gets the latest value of each metric once it catches up, and is dropped after 30 s without reading. The stream ends (event `end`, data `{code}`) when the token expires or the user is disabled, logs out or has the password reset; at most 4 streams per user (429 beyond). While the stream is down, poll `GET /api/query/realtime` for the same values (the console does so until the stream opens again).',
+});
+
+export const queryLiveTicket = endpoint({
+  method: 'POST',
+  path: '/api/query/live/ticket',
+  response: LiveTicket,
+  tags: ['query'],
+  summary: 'A ticket to open the live stream with: usable once, within 30 s',
+  description:
+    'Keeps the long-lived access token out of the stream URL (proxies and servers log URLs). The ticket stands for the access token of this request: the stream it opens ends when that token expires or its session ends, like a stream opened with the header.',
 });
 
 export const boardComponents = endpoint({

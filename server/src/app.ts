@@ -17,7 +17,7 @@ import {
 } from './ingest/index.ts';
 import { createMemoryLive } from './live/index.ts';
 import { alarmNotifyRoutes, alarmRoutes } from './modules/alarms/index.ts';
-import { authenticate, authRoutes } from './modules/auth/index.ts';
+import { authenticate, authRoutes, createStreamTickets } from './modules/auth/index.ts';
 import { boardPageRoutes } from './modules/board/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { diagramRoutes } from './modules/diagrams/index.ts';
@@ -79,8 +79,8 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
 }
 
-/** Access tokens may arrive as ?token= (spec §7); they must not end up in the logs. */
-const redactUrl = (url: string): string => url.replace(/([?&]token=)[^&]*/gi, '$1[redacted]');
+/** Access tokens may arrive as ?token= (spec §7), stream tickets as ?ticket=; neither belongs in the logs. */
+const redactUrl = (url: string): string => url.replace(/([?&](?:token|ticket)=)[^&]*/gi, '$1[redacted]');
 
 /**
  * The whole server, ready to listen or to be driven with `inject`: migrations run, the first
@@ -172,6 +172,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     const services = buildServices({ config, database, store: telemetry, live, now, log: app.log });
     const { ingest, mqtt } = services;
     app.decorate('services', services);
+    const streamTickets = createStreamTickets(now);
     app.decorate('ingest', { service: ingest, mqtt });
     app.addHook('onClose', () => mqtt.stop());
 
@@ -185,7 +186,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
     await app.register(
       async (api) => {
-        authenticate(api, services.auth);
+        authenticate(api, services.auth, streamTickets);
         heavyWork(api, app.heavy);
         await api.register(healthRoutes, { database, demoHistory: () => demoHistory.get() });
         await api.register(authRoutes, { prefix: '/auth', service: services.auth });
@@ -201,7 +202,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           mqtt,
         });
         await api.register(metricConfigRoutes, { service: services.metricConfigs });
-        await api.register(queryRoutes, { service: services.query, live, auth: services.auth, now });
+        await api.register(queryRoutes, {
+          service: services.query,
+          live,
+          auth: services.auth,
+          tickets: streamTickets,
+          now,
+        });
         await api.register(boardRoutes, { service: services.query });
         await api.register(alarmRoutes, { service: services.alarms });
         await api.register(alarmNotifyRoutes, { settings: services.alarmNotify.settings });

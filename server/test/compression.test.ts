@@ -69,9 +69,14 @@ describe('compression', () => {
   it('keeps the live channel (SSE) uncompressed, so events arrive as they are written', async () => {
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { token } = await login(t.app);
+    const ticket = await t.app.inject({
+      method: 'POST',
+      url: '/api/query/live/ticket',
+      headers: { 'x-authorization': `Bearer ${token}` },
+    });
     const first = await new Promise<{ encoding: string | undefined; chunk: string }>((resolve, reject) => {
       const request = get(
-        `${address}/api/query/live?thingIds=999&token=${token}`,
+        `${address}/api/query/live?thingIds=999&ticket=${ticket.json().data.ticket}`,
         { headers: { 'accept-encoding': 'br, gzip' } },
         (res) => {
           res.once('data', (chunk: Buffer) => {

@@ -29,6 +29,7 @@ const OPEN_TO_EVERY_USER = new Set([
   'POST /api/query/data',
   'GET /api/query/realtime',
   'GET /api/query/live',
+  'POST /api/query/live/ticket',
   'GET /api/board/components/:regionId',
   'GET /api/regions/unbound',
   'POST /api/auth/password',

@@ -133,6 +133,7 @@ export const en: Messages = {
   'auth.wrongCurrentPassword': 'The current password is wrong',
   TOO_MANY_STREAMS: 'Too many live data streams',
   BUSY: 'The server is busy, please try again shortly',
+  'auth.badStreamTicket': 'The live data ticket is unknown, used or expired: ask for a new one',
   'query.tooManyStreams':
     'Too many live data streams: each user may keep {max} open at once; close other pages and try again',
   'import.col.region': 'Region',

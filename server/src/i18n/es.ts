@@ -137,6 +137,7 @@ export const es: Messages = {
   'auth.wrongCurrentPassword': 'La contraseña actual no es correcta',
   TOO_MANY_STREAMS: 'Demasiadas conexiones de datos en vivo',
   BUSY: 'El servidor está ocupado, inténtelo de nuevo en breve',
+  'auth.badStreamTicket': 'El vale de datos en vivo es desconocido, ya se usó o caducó: solicite uno nuevo',
   'query.tooManyStreams':
     'Demasiadas conexiones de datos en vivo: cada usuario puede tener {max} abiertas a la vez; cierre otras páginas y vuelva a intentarlo',
   'import.col.region': 'Región',

@@ -124,6 +124,7 @@ export const zh = {
   'auth.wrongCurrentPassword': '当前密码不正确',
   TOO_MANY_STREAMS: '实时数据连接过多',
   BUSY: '服务器正忙，请稍后再试',
+  'auth.badStreamTicket': '实时数据凭证无效、已使用或已过期，请重新获取',
   'query.tooManyStreams': '实时数据连接过多：每个用户最多同时打开 {max} 个，请关闭其他页面后重试',
   'import.col.region': '区域',
   'import.col.token': '接入令牌',

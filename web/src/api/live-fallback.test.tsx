@@ -3,13 +3,11 @@ import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-vi.mock('../lib/http.ts', async (original) => ({
-  ...(await original<typeof import('../lib/http.ts')>()),
-  currentAccessToken: async () => 'a',
-}));
 const polls = vi.hoisted(() => ({ calls: [] as number[] }));
 vi.mock('../lib/call.ts', () => ({
-  call: async (_endpoint: unknown, { query }: { query: { resourceId: number } }) => {
+  call: async (endpoint: { path: string }, { query }: { query?: { resourceId: number } }) => {
+    if (endpoint.path === '/api/query/live/ticket') return { ticket: 'k', expiresIn: 30 };
+    if (!query) throw new Error(`unexpected call of ${endpoint.path}`);
     polls.calls.push(query.resourceId);
     return [{ thingId: query.resourceId, operation: 'P', name: 'P', unit: 'kW', value: 7, ts: 1_000 }];
   },

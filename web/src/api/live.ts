@@ -1,16 +1,18 @@
-import { type LiveValue, queryLive, queryRealtime } from '@kilowatch/contract';
+import { type LiveValue, queryLive, queryLiveTicket, queryRealtime } from '@kilowatch/contract';
 import { useQueries } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { call } from '../lib/call.ts';
-import { buildUrl, currentAccessToken } from '../lib/http.ts';
+import { buildUrl } from '../lib/http.ts';
 import { keys } from './keys.ts';
 
 /**
  * The live channel (GET /api/query/live, Server-Sent Events fed by the server's live hub): values
  * as they are written, first a snapshot of the latest. Made for screens that stay open for days:
- * one EventSource per subscription, reopened with a fresh token when the server ends the stream
+ * one EventSource per subscription, reopened with a fresh ticket when the server ends the stream
  * (token expiry, event `end`) or the connection drops, with a capped back-off; unsubscribing
- * closes it and cancels any pending reopen.
+ * closes it and cancels any pending reopen. EventSource cannot send headers: each opening asks
+ * for a single-use stream ticket (POST /api/query/live/ticket, with the access token as a header)
+ * and puts that in the URL, never the access token.
  */
 
 /** Back-off of reopening: doubles from the first to the last, reset by the first message. */
@@ -43,20 +45,23 @@ export function subscribeLive(thingIds: readonly number[], { onValues, onStatus 
   async function open() {
     retry = null;
     onStatus?.('connecting');
-    // A token refresh can fail (session over): http.ts then sends the user to the login page.
-    const token = await currentAccessToken().catch(() => null);
+    // The call refreshes the access token first; when the session is over, http.ts sends the user
+    // to the login page. Several subscriptions ask at once: each needs its own ticket.
+    const ticket = await call(queryLiveTicket, { silent: true, quiet: true, allowDuplicate: true })
+      .then((answer) => answer.ticket)
+      .catch(() => null);
     if (closed) return;
-    if (!token) return reopen();
-    const es = new EventSource(buildUrl(queryLive.path, { thingIds: thingIds.join(','), token }));
+    if (!ticket) return reopen();
+    const es = new EventSource(buildUrl(queryLive.path, { thingIds: thingIds.join(','), ticket }));
     source = es;
     es.addEventListener('open', () => onStatus?.('open'));
     es.addEventListener('values', (event) => {
       delay = LIVE_RETRY_MS.first;
       onValues(JSON.parse((event as MessageEvent<string>).data) as LiveValue[]);
     });
-    // The server ended the stream (token expired, logout…): reopen with whatever token is current.
+    // The server ended the stream (token expired, logout…): reopen with a ticket for the current token.
     es.addEventListener('end', reopen);
-    // EventSource would retry by itself with the same (maybe expired) token: take over instead.
+    // EventSource would retry by itself with the same (already used) ticket: take over instead.
     es.addEventListener('error', reopen);
   }
 

@@ -37,6 +37,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import type { Static } from 'typebox';
 import { call } from '../lib/call.ts';
 import { buildUrl, download, HttpError, upload } from '../lib/http.ts';
+import { sortByName } from '../lib/natural-sort.ts';
 import type { TableParams } from '../lib/table-params.ts';
 import { keys, type ModelFilters, type ThingFilters, type ThingPickerParams } from './keys.ts';
 
@@ -175,12 +176,12 @@ export const updateThing = (id: number, body: ThingInput) => call(thingUpdate, {
 
 export const deleteThing = (id: number) => call(thingDelete, { params: { id } });
 
-/** Things whose name matches, for pickers (first 20). */
+/** Things whose name matches, for pickers (first 20), in natural order (1#, 2#, … 10#). */
 export const useThingSearch = (name: string) =>
   useQuery({
     queryKey: keys.things.things.search(name),
     queryFn: () => getThings({ page: 1, pageSize: 20, name }, true),
-    select: (page) => page.list,
+    select: (page) => sortByName(page.list),
   });
 
 /** Things for the region screen's bind picker. */
@@ -284,11 +285,14 @@ export function useImportThings() {
 export const useCategories = (enabled = true) =>
   useQuery({ ...categoriesQuery(), staleTime: METADATA_STALE_MS, enabled });
 
-/** Every thing of a category (one page of MAX_PAGE_SIZE), for pickers such as the alarm backtest. */
+/**
+ * Every thing of a category (one page of MAX_PAGE_SIZE), for pickers such as the alarm backtest
+ * and the report components' device select, in natural order (1#, 2#, … 10#).
+ */
 export const useThingsOfCategory = (categoryId: number | null) =>
   useQuery({
     queryKey: keys.things.things.list({ categoryId: categoryId ?? undefined }),
     queryFn: () => getThings({ page: 1, pageSize: ALL_PAGE_SIZE, categoryId: categoryId! }, true),
     enabled: categoryId != null,
-    select: (page) => page.list,
+    select: (page) => sortByName(page.list),
   });

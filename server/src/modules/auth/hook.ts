@@ -2,6 +2,7 @@ import { ROLE_ADMIN } from '@kilowatch/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.ts';
 import type { AuthService, AuthUser } from './service.ts';
+import type { StreamTickets } from './tickets.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -17,10 +18,17 @@ declare module 'fastify' {
     resource?: string;
     /** Also accept the access token as `?token=` (spec §7: GET /api/auth/me). */
     queryToken?: boolean;
+    /**
+     * Also accept a stream ticket as `?ticket=` (POST /api/query/live/ticket): for EventSource,
+     * which cannot send headers, without putting the long-lived access token in a URL.
+     */
+    streamTicket?: boolean;
   }
   interface FastifyRequest {
     /** The authenticated caller; set on every non-public /api route. */
     user: AuthUser | null;
+    /** The access token the caller was authenticated with (a ticket's stands behind it). */
+    accessToken: string | null;
   }
 }
 
@@ -49,6 +57,18 @@ const queryToken = (request: FastifyRequest): string | undefined => {
   return typeof token === 'string' && token ? token : undefined;
 };
 
+/** The access token behind the request's `?ticket=`; a ticket that is unknown, used or expired is refused. */
+const redeemTicket = (
+  request: FastifyRequest,
+  tickets: Pick<StreamTickets, 'redeem'>,
+): string | undefined => {
+  const { ticket } = request.query as { ticket?: unknown };
+  if (typeof ticket !== 'string' || !ticket) return undefined;
+  const token = tickets.redeem(ticket);
+  if (!token) throw new AppError('UNAUTHORIZED', 401, {}, { message: 'auth.badStreamTicket' });
+  return token;
+};
+
 /**
  * The access token a request carries: the header, else `?token=` where the route accepts it. The
  * header wins: it is what the console keeps fresh (it refreshes before every call), while a query
@@ -66,14 +86,20 @@ export function requestToken(request: FastifyRequest): string | undefined {
  * `config: { public: true }`: the `x-Authorization: Bearer <token>` header (spec §7) must
  * carry a valid access token of a user who may log in, and that user must pass `authorize`.
  */
-export function authenticate(api: FastifyInstance, service: Pick<AuthService, 'authenticate'>): void {
+export function authenticate(
+  api: FastifyInstance,
+  service: Pick<AuthService, 'authenticate'>,
+  tickets: Pick<StreamTickets, 'redeem'>,
+): void {
   api.decorateRequest('user', null);
+  api.decorateRequest('accessToken', null);
   api.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
     if (config.public) return;
-    const token = requestToken(request);
+    const token = requestToken(request) ?? (config.streamTicket ? redeemTicket(request, tickets) : undefined);
     if (!token) throw new AppError('UNAUTHORIZED', 401);
     request.user = await service.authenticate(token);
+    request.accessToken = token;
     if (!authorize(request.user, config)) throw new AppError('FORBIDDEN', 403);
   });
 }

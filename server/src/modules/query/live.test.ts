@@ -1,7 +1,8 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createUser, dialects, login, type TestApp } from '../../../test/helpers.ts';
+import { bearer, buildTestApp, createUser, dialects, login, type TestApp } from '../../../test/helpers.ts';
 import { type Plant, seedPlant } from '../../ingest/testing.ts';
+import { STREAM_TICKET_TTL_MS } from '../auth/index.ts';
 import { type Api, apiAs } from '../things/testing.ts';
 import { AUTH_RECHECK_MS, MAX_LIVE_PER_USER, STALL_MS } from './live.ts';
 
@@ -98,7 +99,16 @@ describe.each(dialects())('live stream limits on %s', (dialect) => {
       expect(result.rejected).toEqual([]);
     }
   };
-  const liveUrl = (token: string) => `/api/query/live?thingIds=${plant.things[0]!.id}&token=${token}`;
+  /** A stream ticket asked for with this access token (the answer, whatever its status). */
+  const askTicket = (token: string) =>
+    t.app.inject({ method: 'POST', url: '/api/query/live/ticket', headers: bearer(token) });
+  const streamPath = (ticket: string) => `/api/query/live?thingIds=${plant.things[0]!.id}&ticket=${ticket}`;
+  /** The stream's path with a fresh ticket of this access token, as the console opens it. */
+  const liveUrl = async (token: string) => {
+    const res = await askTicket(token);
+    expect(res.statusCode, res.body).toBe(200);
+    return streamPath(res.json().data.ticket);
+  };
 
   beforeAll(async () => {
     t = await buildTestApp(dialect);
@@ -112,7 +122,7 @@ describe.each(dialects())('live stream limits on %s', (dialect) => {
 
   it('keeps a client that never reads to a bounded buffer, then sends it the latest values', async () => {
     const { token } = await login(t.app);
-    const client = silentClient(address, liveUrl(token));
+    const client = silentClient(address, await liveUrl(token));
     await sleep(200);
     // 64 MB of events: far beyond what the kernel's socket buffers hold.
     await pump(64, 100, 10_000, 'v-final');
@@ -125,7 +135,7 @@ describe.each(dialects())('live stream limits on %s', (dialect) => {
 
   it(`drops a client that has not read for ${STALL_MS / 1000} s`, async () => {
     const { token } = await login(t.app);
-    const client = silentClient(address, liveUrl(token));
+    const client = silentClient(address, await liveUrl(token));
     await sleep(200);
     // One event larger than the kernel's socket buffers: the server's queue cannot drain.
     await pump(3, 1, 8 * 1024 * 1024);
@@ -143,29 +153,31 @@ describe.each(dialects())('live stream limits on %s', (dialect) => {
     const { token } = await login(t.app, 'watcher', 'Watch123');
     const open = [];
     for (let i = 0; i < MAX_LIVE_PER_USER; i++) {
-      const stream = await sse(`${address}${liveUrl(token)}`);
+      const stream = await sse(`${address}${await liveUrl(token)}`);
       expect(stream.res.status).toBe(200);
       open.push(stream);
     }
-    const refused = await fetch(`${address}${liveUrl(token)}`, { headers: { 'accept-language': 'en' } });
+    const refused = await fetch(`${address}${await liveUrl(token)}`, {
+      headers: { 'accept-language': 'en' },
+    });
     expect(refused.status).toBe(429);
     expect(await refused.json()).toEqual({
       code: 'TOO_MANY_STREAMS',
       message: `Too many live data streams: each user may keep ${MAX_LIVE_PER_USER} open at once; close other pages and try again`,
     });
-    const zh = await fetch(`${address}${liveUrl(token)}`);
+    const zh = await fetch(`${address}${await liveUrl(token)}`);
     expect(((await zh.json()) as { message: string }).message).toBe(
       `实时数据连接过多：每个用户最多同时打开 ${MAX_LIVE_PER_USER} 个，请关闭其他页面后重试`,
     );
     // Another user is not counted against this one.
     const { token: admin } = await login(t.app);
-    const other = await sse(`${address}${liveUrl(admin)}`);
+    const other = await sse(`${address}${await liveUrl(admin)}`);
     expect(other.res.status).toBe(200);
     other.close();
     // A closed stream frees its place.
     open.pop()!.close();
     await sleep(200);
-    const again = await sse(`${address}${liveUrl(token)}`);
+    const again = await sse(`${address}${await liveUrl(token)}`);
     expect(again.res.status).toBe(200);
     for (const s of [...open, again]) s.close();
   });
@@ -173,7 +185,7 @@ describe.each(dialects())('live stream limits on %s', (dialect) => {
   it('ends the stream of a user who is disabled while it is open', async () => {
     const user = await createUser(t.app, { username: 'leaver', password: 'Leave123', userLevel: 2 });
     const { token } = await login(t.app, 'leaver', 'Leave123');
-    const stream = await sse(`${address}${liveUrl(token)}`);
+    const stream = await sse(`${address}${await liveUrl(token)}`);
     expect(stream.res.status).toBe(200);
     expect(await stream.next()).toMatchObject({ event: 'values' });
     const disabled = await api.put(`/api/users/${user.id}`, { name: 'leaver', userLevel: 2, disabled: true });
@@ -181,13 +193,13 @@ describe.each(dialects())('live stream limits on %s', (dialect) => {
     t.clock.advance(AUTH_RECHECK_MS);
     expect(await stream.next(5000)).toEqual({ event: 'end', data: { code: 'USER_DISABLED' } });
     expect(await stream.next(5000)).toBe('ended');
-    // The refused stream no longer receives anything and holds no place.
-    expect((await fetch(`${address}${liveUrl(token)}`)).status).toBe(401);
+    // The refused user gets no new ticket.
+    expect((await askTicket(token)).statusCode).toBe(401);
   });
 
   it('ends the stream when its access token expires', async () => {
     const { token } = await login(t.app);
-    const stream = await sse(`${address}${liveUrl(token)}`);
+    const stream = await sse(`${address}${await liveUrl(token)}`);
     expect(stream.res.status).toBe(200);
     expect(await stream.next()).toMatchObject({ event: 'values' });
     // Still open after several re-checks inside the token's lifetime.
@@ -198,5 +210,72 @@ describe.each(dialects())('live stream limits on %s', (dialect) => {
     t.clock.advance(t.config.accessTokenTtl * 1000);
     expect(await stream.next(5000)).toEqual({ event: 'end', data: { code: 'TOKEN_EXPIRED' } });
     expect(await stream.next(5000)).toBe('ended');
+  });
+
+  describe('stream tickets', () => {
+    it('opens a stream once with a ticket, never with the access token in the URL', async () => {
+      const { token } = await login(t.app);
+      const asked = await askTicket(token);
+      expect(asked.statusCode).toBe(200);
+      expect(asked.json().data).toEqual({
+        ticket: expect.any(String),
+        expiresIn: STREAM_TICKET_TTL_MS / 1000,
+      });
+      const { ticket } = asked.json().data as { ticket: string };
+      expect(ticket).not.toContain(token.slice(0, 20));
+      const stream = await sse(`${address}${streamPath(ticket)}`);
+      expect(stream.res.status).toBe(200);
+      expect(await stream.next()).toMatchObject({ event: 'values' });
+      stream.close();
+      // Used: a second stream with it (a leaked URL replayed) is refused, in the caller's language.
+      const reused = await fetch(`${address}${streamPath(ticket)}`, { headers: { 'accept-language': 'en' } });
+      expect(reused.status).toBe(401);
+      expect(await reused.json()).toEqual({
+        code: 'UNAUTHORIZED',
+        message: 'The live data ticket is unknown, used or expired: ask for a new one',
+      });
+      // The access token itself no longer opens the stream from the URL.
+      const byToken = await fetch(`${address}/api/query/live?thingIds=${plant.things[0]!.id}&token=${token}`);
+      expect(byToken.status).toBe(401);
+      expect((await fetch(`${address}${streamPath('made-up')}`)).status).toBe(401);
+    });
+
+    it(`refuses a ticket not used within ${STREAM_TICKET_TTL_MS / 1000} s`, async () => {
+      const { token } = await login(t.app);
+      const late = await liveUrl(token);
+      const inTime = await liveUrl(token);
+      t.clock.advance(STREAM_TICKET_TTL_MS - 1000);
+      const opened = await sse(`${address}${inTime}`);
+      expect(opened.res.status).toBe(200);
+      opened.close();
+      t.clock.advance(1000);
+      expect((await fetch(`${address}${late}`)).status).toBe(401);
+    });
+
+    it("stands for its user's session: refused once that session ends, counted against that user", async () => {
+      await createUser(t.app, { username: 'ticketer', password: 'Ticket123', userLevel: 2 });
+      const session = await login(t.app, 'ticketer', 'Ticket123');
+      const { token: admin } = await login(t.app);
+      const waiting = await liveUrl(session.token);
+      const logout = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/logout',
+        payload: { refreshToken: session.refreshToken },
+      });
+      expect(logout.statusCode).toBe(200);
+      expect((await fetch(`${address}${waiting}`)).status).toBe(401);
+      // A ticket is its asker's, whoever presents it: the streams fill the asker's quota, not the admin's.
+      const { token } = await login(t.app, 'ticketer', 'Ticket123');
+      const open = [];
+      for (let i = 0; i < MAX_LIVE_PER_USER; i++) {
+        const stream = await sse(`${address}${await liveUrl(token)}`);
+        expect(stream.res.status).toBe(200);
+        open.push(stream);
+      }
+      expect((await fetch(`${address}${await liveUrl(token)}`)).status).toBe(429);
+      const mine = await sse(`${address}${await liveUrl(admin)}`);
+      expect(mine.res.status).toBe(200);
+      for (const s of [...open, mine]) s.close();
+    });
   });
 });

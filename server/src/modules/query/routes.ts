@@ -1,11 +1,18 @@
-import { boardComponents, type LiveValue, queryData, queryLive, queryRealtime } from '@kilowatch/contract';
+import {
+  boardComponents,
+  type LiveValue,
+  queryData,
+  queryLive,
+  queryLiveTicket,
+  queryRealtime,
+} from '@kilowatch/contract';
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.ts';
 import type { Live } from '../../live/index.ts';
 
 import { route } from '../../plugins/route.ts';
 import { parseIdList } from '../../shared/ids.ts';
-import { type AuthService, requestToken, requireUser } from '../auth/index.ts';
+import { type AuthService, requireUser, type StreamTickets } from '../auth/index.ts';
 import { liveQuota, openLiveStream } from './live.ts';
 import type { QueryService } from './service.ts';
 
@@ -21,8 +28,10 @@ export const queryRoutes: FastifyPluginAsync<{
   /** Where written values are announced (the SSE stream subscribes). */
   live: Pick<Live, 'subscribe'>;
   auth: Pick<AuthService, 'authenticate'>;
+  /** The stream's tickets (modules/auth/hook.ts redeems them). */
+  tickets: Pick<StreamTickets, 'issue'>;
   now: () => number;
-}> = async (app, { service, live, auth, now }) => {
+}> = async (app, { service, live, auth, tickets, now }) => {
   route(app, queryData, {}, async (request) =>
     service.data(request.body, request.query.seq ?? request.body.seq ?? null),
   );
@@ -36,13 +45,20 @@ export const queryRoutes: FastifyPluginAsync<{
     for (const stream of streams) stream.end();
   });
 
-  route(app, queryLive, { config: { queryToken: true } }, async (request, reply) => {
+  // Asked for with the header, so the access token stays out of the stream's URL.
+  route(app, queryLiveTicket, {}, async (request) => {
+    requireUser(request);
+    if (!request.accessToken) throw new AppError('UNAUTHORIZED', 401);
+    return tickets.issue(request.accessToken);
+  });
+
+  route(app, queryLive, { config: { streamTicket: true } }, async (request, reply) => {
     const ids = parseIdList(request.query.thingIds);
     if (!ids || ids.length > MAX_LIVE_THINGS) {
       throw new AppError('BAD_REQUEST', 400, { max: MAX_LIVE_THINGS }, { message: 'query.badThingIds' });
     }
     const user = requireUser(request);
-    const token = requestToken(request);
+    const token = request.accessToken;
     if (!token) throw new AppError('UNAUTHORIZED', 401);
     const wanted = new Set(ids);
     const snapshot: LiveValue[] = [];

@@ -1,4 +1,4 @@
-import type { Thing } from '@kilowatch/contract';
+import { naturalCompare, type Thing } from '@kilowatch/contract';
 import type { Db } from '../../db/sql.ts';
 import type { RegionRecord } from './tree.ts';
 
@@ -133,7 +133,8 @@ const parseSetting = (text: string): Thing['setting'] => {
 
 /**
  * Things bound to the given regions (every region when `regionIds` is undefined), with their
- * model and category names; optionally only things of one category. Ordered by region, then name.
+ * model and category names; optionally only things of one category. Ordered by region, then
+ * name in natural order.
  */
 export async function listBindings(
   db: Db,
@@ -149,11 +150,9 @@ export async function listBindings(
     .select(['region_things.region_id', 'regions.name as region_name', ...THING_COLUMNS]);
   if (regionIds) query = query.where('region_things.region_id', 'in', regionIds);
   if (categoryId !== undefined) query = query.where('thing_models.category_id', '=', categoryId);
-  const rows = await query
-    .orderBy('region_things.region_id')
-    .orderBy('things.name')
-    .orderBy('things.id')
-    .execute();
+  const rows = await query.execute();
+  // Names in natural order (1#, 2#, … 10#), which neither SQL dialect collates.
+  rows.sort((a, b) => a.region_id - b.region_id || naturalCompare(a.name, b.name) || a.id - b.id);
   return rows.map((r) => ({
     regionId: r.region_id,
     regionName: r.region_name,
@@ -188,7 +187,7 @@ const THING_COLUMNS = [
   'things.updated_at',
 ] as const;
 
-/** Things bound to no region (optionally of one category), ordered by name. */
+/** Things bound to no region (optionally of one category), in natural order of names. */
 export async function listUnboundThings(db: Db, { categoryId }: { categoryId?: number }): Promise<Thing[]> {
   let query = db
     .selectFrom('things')
@@ -205,7 +204,8 @@ export async function listUnboundThings(db: Db, { categoryId }: { categoryId?: n
       ),
     );
   if (categoryId !== undefined) query = query.where('thing_models.category_id', '=', categoryId);
-  const rows = await query.orderBy('things.name').orderBy('things.id').execute();
+  const rows = await query.execute();
+  rows.sort((a, b) => naturalCompare(a.name, b.name) || a.id - b.id);
   return rows.map((r) => ({
     id: r.id,
     identifier: r.identifier,

@@ -14,6 +14,27 @@ describe.each(dialects())('things API on %s', (dialect) => {
     await t.close();
   });
 
+  it('lists things in natural order of their names, across pages and with a presence filter', async () => {
+    const { model } = await seedDevices(api);
+    // Created out of order, so neither id nor plain text order is the natural one.
+    for (const [i, name] of ['10#空压机', '2#空压机', '1#空压机', '11#空压机', '1#冷干机'].entries()) {
+      const res = await api.post('/api/thing/things', { identifier: `nat-${i}`, name, modelId: model.id });
+      expect(res.status).toBe(200);
+    }
+    const names = async (query: string) =>
+      (await api.get(`/api/thing/things?${query}`)).body.data.list.map((x: { name: string }) => x.name);
+    // Numbers as numbers; characters as the console orders them (pinyin: 空 kōng before 冷 lěng).
+    const natural = ['1#空压机', '1#冷干机', '2#空压机', '10#空压机', '11#空压机'];
+    expect(await names('page=1&pageSize=50')).toEqual(natural);
+    expect(await names('page=1&pageSize=3')).toEqual(natural.slice(0, 3));
+    expect(await names('page=2&pageSize=3')).toEqual(natural.slice(3));
+    expect(await names(`name=${encodeURIComponent('空压机')}`)).toEqual(
+      natural.filter((n) => n.includes('空')),
+    );
+    // None has reported yet: all 'never', in the same order.
+    expect(await names('presence=never&pageSize=50')).toEqual(natural);
+  });
+
   it('creates, reads, lists with paging, filters and search, updates and deletes things', async () => {
     const { category, model } = await seedDevices(api);
     const model2 = (await api.post('/api/thing/models', { categoryId: category.id, name: 'B型' })).body.data;
@@ -51,7 +72,8 @@ describe.each(dialects())('things API on %s', (dialect) => {
     expect((await api.get(`/api/thing/things/${id}`)).body.data.identifier).toBe('Meter-01');
     const page = await api.get('/api/thing/things?page=2&pageSize=3');
     expect(page.body.data).toMatchObject({ total: 4, page: 2, pageSize: 3 });
-    expect(page.body.data.list.map((x: { identifier: string }) => x.identifier)).toEqual(['Meter-04']);
+    // Natural order of names: 2号柜, 3号柜, 4号柜, then 一号进线柜 (numbers before characters).
+    expect(page.body.data.list.map((x: { identifier: string }) => x.identifier)).toEqual(['Meter-01']);
     expect((await api.get(`/api/thing/things?modelId=${model2.id}`)).body.data.total).toBe(3);
     expect((await api.get(`/api/thing/things?categoryId=${category.id}`)).body.data.total).toBe(4);
     expect((await api.get('/api/thing/things?categoryId=999')).body.data.total).toBe(0);

@@ -1,4 +1,4 @@
-import type { RecordingKind, Video, VideoProtocol } from '@kilowatch/contract';
+import { naturalCompare, type RecordingKind, type Video, type VideoProtocol } from '@kilowatch/contract';
 import { sql } from 'kysely';
 import { containsPattern, type Db } from '../../../db/sql.ts';
 
@@ -116,9 +116,13 @@ export async function thingExists(db: Db, id: number): Promise<boolean> {
   return (await db.selectFrom('things').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 }
 
-/** Every label, for the monitoring screen (a plant has tens to a few hundred cameras). */
+/**
+ * Every label, for the monitoring screen (a plant has tens to a few hundred cameras), in natural
+ * order of names (1#, 2#, … 10#), which neither SQL dialect collates.
+ */
 export async function allVideos(db: Db): Promise<Video[]> {
-  return (await selectVideos(db).orderBy('videos.id').execute()).map(toVideo);
+  const videos = (await selectVideos(db).execute()).map(toVideo);
+  return videos.sort((a, b) => naturalCompare(a.name, b.name) || a.id - b.id);
 }
 
 /** The regions a thing is bound to directly. */

@@ -162,6 +162,13 @@ describe.each(dialects())('video labels API on %s', (dialect) => {
     expect(en.json().message).toBe('A recording needs a recording address');
   });
 
+  it('lists cameras in natural order of their names (1#, 2#, … 10#)', async () => {
+    for (const name of ['10#门口', '2#门口', '1#门口'])
+      expect((await admin.post('/api/videos', { name, streamUrl: 'http://gw/cam.m3u8' })).status).toBe(200);
+    const cameras = (await admin.get('/api/video/cameras')).body.data as { name: string }[];
+    expect(cameras.map((c) => c.name)).toEqual(['1#门口', '2#门口', '10#门口']);
+  });
+
   it("lists cameras to every user without RTSP sources, and a device's own and nearby ones", async () => {
     const { things } = await seedDevices(admin, 2);
     const hall = (await admin.post('/api/regions', { name: 'Hall' })).body.data;

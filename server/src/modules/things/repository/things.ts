@@ -1,4 +1,4 @@
-import type { Thing, ThingAttribute } from '@kilowatch/contract';
+import { naturalCompare, type Thing, type ThingAttribute } from '@kilowatch/contract';
 
 import type { Db } from '../../../db/sql.ts';
 import { slicer } from '../../../shared/slices.ts';
@@ -75,9 +75,14 @@ const filteredThings = (db: Db, query: ThingFilters) => {
   return base;
 };
 
-/** Ids of every thing that passes the filters, ascending (for filters SQL cannot see, like presence). */
+/**
+ * Ids of every thing that passes the filters in the device list's order: natural by name (1#, 2#,
+ * … 10#, the console's comparator), ties by id. Sorted here, not in SQL: neither dialect collates
+ * numbers naturally; a plant's few thousand names sort in milliseconds.
+ */
 export async function listThingIds(db: Db, query: ThingFilters): Promise<number[]> {
-  const rows = await filteredThings(db, query).select('t.id').orderBy('t.id').execute();
+  const rows = await filteredThings(db, query).select(['t.id', 't.name']).execute();
+  rows.sort((a, b) => naturalCompare(a.name, b.name) || a.id - b.id);
   return rows.map((r) => r.id);
 }
 
@@ -92,18 +97,17 @@ export async function findThings(db: Db, ids: readonly number[]): Promise<Thing[
   return rows.map(toThing);
 }
 
+/** A page of the things that pass the filters, in natural order of their names (listThingIds). */
 export async function listThings(db: Db, query: PageArgs & ThingFilters): Promise<Rows<Thing>> {
-  const base = filteredThings(db, query);
-  const { total } = await base
-    .select((eb) => eb.fn.countAll<number | string>().as('total'))
-    .executeTakeFirstOrThrow();
-  const rows = await base
-    .select(thingColumns)
-    .orderBy('t.id')
-    .limit(query.pageSize)
-    .offset(offset(query))
-    .execute();
-  return { list: rows.map(toThing), total: Number(total) };
+  const ids = await listThingIds(db, query);
+  const start = offset(query);
+  return { list: await findThingsInOrder(db, ids.slice(start, start + query.pageSize)), total: ids.length };
+}
+
+/** The things with these ids (at most a page of them), in the order of `ids`. */
+export async function findThingsInOrder(db: Db, ids: readonly number[]): Promise<Thing[]> {
+  const byId = new Map((await findThings(db, ids)).map((t) => [t.id, t]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 export async function findThing(db: Db, id: number): Promise<Thing | undefined> {

@@ -61,7 +61,11 @@ export function thingService(ctx: ServiceContext) {
         (id) => presenceOf(seen.get(id), at).presence === query.presence,
       );
       const pageIds = ids.slice((p.page - 1) * p.pageSize, p.page * p.pageSize);
-      return { list: (await repo.findThings(db, pageIds)).map(withPresence), total: ids.length, ...p };
+      return {
+        list: (await repo.findThingsInOrder(db, pageIds)).map(withPresence),
+        total: ids.length,
+        ...p,
+      };
     },
 
     /** Every thing's presence now, by id (the situation overview's counts and markers). */

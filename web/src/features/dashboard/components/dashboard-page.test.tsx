@@ -73,6 +73,7 @@ beforeEach(() => {
     if (c.path === '/api/dashboard/overview') return { body: OVERVIEW };
     if (c.path === '/api/dashboard/map') return { body: map };
     if (c.path === '/api/dashboard/map/image') return { body: 'the image bytes' };
+    if (c.path === '/api/query/live/ticket') return { body: { ticket: 'k1', expiresIn: 30 } };
     if (c.path === '/api/query/data')
       return { body: { result: [], seq: null, unit: 'kW', resolution: 'minute' } };
     return undefined;
@@ -115,7 +116,7 @@ describe('DashboardPage', () => {
     expect(marker.getAttribute('data-presence')).toBe('offline');
     await vi.waitFor(() => expect(FakeEventSource.opened).toHaveLength(1), { timeout: 5_000 });
     const stream = FakeEventSource.opened[0] as FakeEventSource;
-    expect(stream.url).toContain('/api/query/live?thingIds=7&token=');
+    expect(stream.url).toBe('/api/query/live?thingIds=7&ticket=k1');
     const values: LiveValue[] = [
       { thingId: 7, metric: 'status', ts: Date.now(), value: '1' },
       { thingId: 7, metric: 'P', ts: Date.now(), value: 42 },
