@@ -74,7 +74,7 @@ const redeemTicket = (
  * header wins: it is what the console keeps fresh (it refreshes before every call), while a query
  * token may be a stale copy taken before that refresh.
  */
-export function requestToken(request: FastifyRequest): string | undefined {
+function requestToken(request: FastifyRequest): string | undefined {
   return (
     bearer(request.headers['x-authorization']) ??
     (request.routeOptions.config.queryToken ? queryToken(request) : undefined)

@@ -1,6 +1,6 @@
 export type { Account, Accounts, UserAccess } from './accounts.ts';
 export { deriveLoginKey, hashPassword } from './crypto.ts';
-export { authenticate, authorize, requestToken } from './hook.ts';
+export { authenticate, authorize } from './hook.ts';
 export { revokeUserTokens } from './repository.ts';
 export { requireUser } from './request.ts';
 export { authRoutes } from './routes.ts';

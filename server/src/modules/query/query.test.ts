@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, dialects, login, type TestApp } from '../../../test/helpers.ts';
+import { bearer, buildTestApp, dialects, login, type TestApp } from '../../../test/helpers.ts';
 import { type Plant, seedPlant } from '../../ingest/testing.ts';
 import { type Api, apiAs } from '../things/testing.ts';
 
@@ -321,15 +321,28 @@ describe.each(dialects())('query API on %s', (dialect) => {
     expect((await api.get('/api/board/components/99999')).status).toBe(404);
   });
 
-  it('pushes written values over Server-Sent Events (token in the query string)', async () => {
+  it('pushes written values over Server-Sent Events (a stream ticket in the query string)', async () => {
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const token = (await login(t.app)).token;
+    /** A single-use stream ticket (docs/query-api.md), as the console asks one for each stream. */
+    const ticket = async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/query/live/ticket',
+        headers: bearer(token),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data.ticket as string;
+    };
     expect((await fetch(`${address}/api/query/live?thingIds=${m1().id}`)).status).toBe(401);
-    expect((await fetch(`${address}/api/query/live?thingIds=x&token=${token}`)).status).toBe(400);
+    expect((await fetch(`${address}/api/query/live?thingIds=x&ticket=${await ticket()}`)).status).toBe(400);
     const controller = new AbortController();
-    const res = await fetch(`${address}/api/query/live?thingIds=${m1().id},${m2().id}&token=${token}`, {
-      signal: controller.signal,
-    });
+    const res = await fetch(
+      `${address}/api/query/live?thingIds=${m1().id},${m2().id}&ticket=${await ticket()}`,
+      {
+        signal: controller.signal,
+      },
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const reader = res.body!.getReader();
