@@ -157,6 +157,8 @@ export function buildServices(deps: ServiceDeps) {
     store,
     timeZone: config.telemetry.timeZone,
     rawRetentionDays: config.telemetry.retention.rawDays,
+    regions: () => regions.tree({ withThings: true }),
+    plantTariffId: async () => (await system.sysConfigs.erpConfig()).tariffId ?? null,
     now,
   });
   const filterGroups = createFilterGroupService({ db, catalog, now });

@@ -231,6 +231,8 @@ export const en: Messages = {
   'tariff.bandOverlap': 'Season "{season}" ({dayType}): the bands overlap at {at}',
   'tariff.missingPrice': 'Band "{band}" is used but has no price',
   'tariff.notCounter': '"{name}" has no energy counter {metric}',
+  'tariff.noneForTarget':
+    '"{name}" has no tariff: choose one for it or a region above it on the tariff screen, or set the plant\'s tariff',
   'erp.config': 'The ERP export configuration is invalid: {detail}',
   'filterGroup.nameTaken': 'A filter group named “{name}” already exists',
   'filterGroup.unknownMember': '{resourceType} {id} does not exist',

@@ -218,6 +218,7 @@ export const zh = {
   'tariff.bandOverlap': '季节“{season}”（{dayType}）的时段在 {at} 重叠',
   'tariff.missingPrice': '时段“{band}”已使用但未设置电价',
   'tariff.notCounter': '“{name}”没有累计电能指标 {metric}',
+  'tariff.noneForTarget': '“{name}”没有电价：请在电价方案中为它或它的上级区域选择电价，或设置全厂电价',
   'erp.config': 'ERP 导出配置无效：{detail}',
   'filterGroup.nameTaken': '筛选组名称“{name}”已存在',
   'filterGroup.unknownMember': '{resourceType} {id} 不存在',

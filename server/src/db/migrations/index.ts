@@ -21,6 +21,7 @@ import * as diagrams from './2026-11-24-0410-diagrams.ts';
 import * as videoPlayback from './2026-11-24-0420-video-playback.ts';
 import * as tariffDemandWindow from './2026-11-27-0500-tariff-demand-window.ts';
 import * as alarmAnnunciations from './2026-11-27-0510-alarm-annunciations.ts';
+import * as regionTariffs from './2026-11-27-2010-region-tariffs.ts';
 
 interface DialectMigration {
   // biome-ignore lint/suspicious/noExplicitAny: migrations are written against no schema type
@@ -52,6 +53,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-24-0420-video-playback': videoPlayback,
   '2026-11-27-0500-tariff-demand-window': tariffDemandWindow,
   '2026-11-27-0510-alarm-annunciations': alarmAnnunciations,
+  '2026-11-27-2010-region-tariffs': regionTariffs,
 };
 
 /** The migrations with the dialect bound, as Kysely's Migrator expects them. */
