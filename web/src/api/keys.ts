@@ -171,6 +171,7 @@ export const keys = {
     all: ['tariffs'] as const,
     list: () => ['tariffs', 'list'] as const,
     plant: () => ['tariffs', 'plant'] as const,
+    regions: () => ['tariffs', 'regions'] as const,
     bill: (query: object) => ['tariffs', 'bill', query] as const,
     tpfc: (query: object) => ['tariffs', 'tpfc', query] as const,
   },
