@@ -147,6 +147,7 @@ export function buildServices(deps: ServiceDeps) {
     timeZone: config.telemetry.timeZone,
     reports,
     query,
+    plant: async () => (await regions.tree({}))[0]?.name ?? null,
     mailer: createMailer(db),
     retentionDays: () => system.sysConfigs.scheduleRunRetentionDays(),
     log: log.child({ module: 'report-schedules' }),

@@ -209,6 +209,8 @@ export const en: Messages = {
   'reports.unpublishAdmin': 'Only an administrator can unpublish a report',
   'reports.xlsx.time': 'Time ({zone})',
   'reports.xlsx.empty': 'This report has no components yet',
+  'reports.xlsx.period': 'Period: {period} ({zone})',
+  'reports.xlsx.plant': 'Plant: {name}',
   'reports.yoy.none': 'No comparison',
   'reports.yoy.yesterday': 'Yesterday',
   'reports.yoy.lastWeek': 'Last week',

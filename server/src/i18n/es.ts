@@ -215,6 +215,8 @@ export const es: Messages = {
   'reports.unpublishAdmin': 'Solo un administrador puede retirar la publicación de un informe',
   'reports.xlsx.time': 'Hora ({zone})',
   'reports.xlsx.empty': 'Este informe aún no tiene componentes',
+  'reports.xlsx.period': 'Periodo: {period} ({zone})',
+  'reports.xlsx.plant': 'Planta: {name}',
   'reports.yoy.none': 'Sin comparación',
   'reports.yoy.yesterday': 'Ayer',
   'reports.yoy.lastWeek': 'Semana pasada',

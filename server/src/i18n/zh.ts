@@ -196,6 +196,8 @@ export const zh = {
   'reports.unpublishAdmin': '只有管理员可以取消发布',
   'reports.xlsx.time': '时间（{zone}）',
   'reports.xlsx.empty': '该报表暂无组件',
+  'reports.xlsx.period': '周期：{period}（{zone}）',
+  'reports.xlsx.plant': '厂区：{name}',
   'reports.yoy.none': '无对比',
   'reports.yoy.yesterday': '昨日',
   'reports.yoy.lastWeek': '上周',
