@@ -195,6 +195,8 @@ export const keys = {
     list: () => ['enpi', 'list'] as const,
     outputs: (id: number) => ['enpi', id, 'outputs'] as const,
     report: (id: number, query: object) => ['enpi', id, 'report', query] as const,
+    abilities: (resourceType: string, resourceId: number) =>
+      ['enpi', 'abilities', resourceType, resourceId] as const,
   },
   /** /api/dashboard: the overview's totals, the situation map and its image bytes by version. */
   dashboard: {
