@@ -56,8 +56,8 @@ test('a report with two components shows a comparison and exports it as xlsx', a
   await expect(page).toHaveURL(/analysis\/kpi\?report=\d+/);
   const reportId = Number(new URL(page.url().replace('#/', '')).searchParams.get('report'));
 
-  await addComponent(page, '功率日对比', '折线图', '有功功率 (P)');
-  await addComponent(page, '电量', '柱状图', '正向有功电能 (EP)');
+  await addComponent(page, '功率日对比', '折线图', '有功功率 (kW)');
+  await addComponent(page, '电量', '柱状图', '正向有功电能 (kWh)');
   const cards = page.locator('[data-testid^="kpi-component-"]');
   await expect(cards).toHaveCount(2);
 

@@ -14,6 +14,7 @@ import {
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useEnpiAbilities, useSaveEnpi } from '../../../api/enpi.ts';
+import { abilityLabel } from '../../../components/charts/index.ts';
 import { validValues } from '../../../lib/form.ts';
 import { notify } from '../../../lib/notify.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
@@ -67,9 +68,9 @@ function MetricSelect({
       optionFilterProp="label"
       placeholder={target ? t('enpi.metricPlaceholder') : t('enpi.metricFirstSource')}
       notFoundContent={t('enpi.noAbilities')}
-      options={(abilities.data ?? []).map((a) => ({
+      options={(abilities.data ?? []).map((a, _, offered) => ({
         value: a.identifier,
-        label: a.unit ? `${a.name} (${a.unit})` : a.name,
+        label: abilityLabel(a, a.identifier, offered),
       }))}
     />
   );
