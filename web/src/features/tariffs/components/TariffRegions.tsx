@@ -78,7 +78,7 @@ export function TariffRegions({ tariff, canEdit }: { tariff: Tariff; canEdit: bo
             multiple
             treeDefaultExpandAll
             disabled={!canEdit}
-            style={{ minWidth: 280, maxWidth: 520 }}
+            style={{ width: 420, maxWidth: '100%' }}
             placeholder={t('tariffs.regions.none')}
             treeData={options}
             value={chosen}
