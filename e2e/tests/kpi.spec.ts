@@ -34,7 +34,8 @@ async function addComponent(page: Page, title: string, chartType: string, metric
 }
 
 test('a report with two components shows a comparison and exports it as xlsx', async ({ page }, testInfo) => {
-  test.setTimeout(120_000);
+  // On a loaded machine the steps to the publication took past 120 s (each export is read back).
+  test.setTimeout(180_000);
   const suffix = uniqueSuffix();
   await page.goto('/#/login');
   await login(page, ADMIN);
