@@ -3,6 +3,7 @@ import { SEVERITIES } from './alarms.ts';
 import { IdParams, Ok, RowId } from './common.ts';
 import { endpoint } from './endpoint.ts';
 import { ResourceTypeSchema } from './query.ts';
+import { TariffSource } from './tariffs.ts';
 import { PRESENCE_STATES } from './things.ts';
 
 /**
@@ -59,7 +60,11 @@ export const Overview = Type.Object({
   energyToday: Type.Union([Type.Number(), Type.Null()]),
   /** Today's cost by the tariff (`?tariffId=`, else the plant's, erpConfig's `tariffId`); null without one. */
   costToday: Type.Union([Type.Number(), Type.Null()]),
-  tariff: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]),
+  /** The tariff that priced today's cost, and why: asked, the plant region's own, or the plant's. */
+  tariff: Type.Union([
+    Type.Object({ id: Type.Integer(), name: Type.String(), source: TariffSource }),
+    Type.Null(),
+  ]),
   /** Active alarms (not shelved, suppressed or closed) by severity. */
   alarms: AlarmCounts,
   devices: Type.Object({ online: Count, offline: Count, never: Count, total: Count }),

@@ -168,7 +168,37 @@ export const EnpiReport = Type.Object({
 });
 export type EnpiReport = Static<typeof EnpiReport>;
 
+/** A source to list the abilities of (the metric picker's). */
+export const EnpiAbilitiesQuery = Type.Object({
+  resourceType: Type.Enum(ENPI_TARGETS),
+  resourceId: RowId,
+});
+export type EnpiAbilitiesQuery = Static<typeof EnpiAbilitiesQuery>;
+
+/**
+ * A numeric ability some thing of the source has: its name and unit as the things' models say
+ * (the first thing's when they differ), whether it is a counter, and how many of the things have it.
+ */
+export const EnpiAbility = Type.Object({
+  identifier: Type.String(),
+  name: Type.String(),
+  unit: Type.String(),
+  cumulative: Type.Boolean(),
+  things: Type.Integer(),
+});
+export type EnpiAbility = Static<typeof EnpiAbility>;
+
 // ---- endpoints ----------------------------------------------------------------------------------
+
+export const enpiAbilities = endpoint({
+  method: 'GET',
+  path: '/api/enpi/abilities',
+  querystring: EnpiAbilitiesQuery,
+  response: Type.Array(EnpiAbility),
+  tags: enpiTags,
+  summary: "The numeric abilities of a thing, a region's things or a filter group's, for the metric picker",
+  description: '404 unknown thing, region or filter group.',
+});
 
 export const enpiList = endpoint({
   method: 'GET',

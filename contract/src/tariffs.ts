@@ -250,7 +250,8 @@ export type TpfcResult = Static<typeof TpfcResult>;
 // ---- the monthly bill: POST /api/tariffs/bill ---------------------------------------------------
 
 export const BillQuery = Type.Object({
-  tariffId: RowId,
+  /** Left out: the target's own tariff (a region's, else its nearest ancestor's, else the plant's). */
+  tariffId: Type.Optional(RowId),
   resourceType: ResourceTypeSchema,
   resourceId: RowId,
   /** The local month `YYYY-MM`. */
@@ -299,9 +300,35 @@ export const BillPowerFactor = Type.Object({
   note: Type.Union([Type.Literal('noTarget'), Type.Literal('noReactive'), Type.Null()]),
 });
 
+/**
+ * Why a tariff priced a target: it was asked for, a region has it (the target itself or its nearest
+ * ancestor; a meter's regions), or it is the plant's.
+ */
+export const TariffSource = Type.Object({
+  kind: Type.Union([Type.Literal('asked'), Type.Literal('region'), Type.Literal('plant')]),
+  /** The region whose tariff it is (kind `region`). */
+  region: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]),
+});
+export type TariffSource = Static<typeof TariffSource>;
+
+/**
+ * How much of the bill's month has readings: the first and last reading of its meters (ms, to the
+ * minute; null without any), the share of the month's hours up to now (or its end) with a reading
+ * of some meter, and the days without any reading (local day starts), which are "no data", not 0.
+ */
+export const BillCoverage = Type.Object({
+  first: Type.Union([Type.Number(), Type.Null()]),
+  last: Type.Union([Type.Number(), Type.Null()]),
+  percent: Type.Number(),
+  emptyDays: Type.Array(Type.Number()),
+});
+export type BillCoverage = Static<typeof BillCoverage>;
+
 export const Bill = Type.Object({
   tariffId: Type.Integer(),
   tariffName: Type.String(),
+  tariffSource: TariffSource,
+  coverage: BillCoverage,
   resourceType: ResourceTypeSchema,
   resourceId: Type.Integer(),
   name: Type.String(),
@@ -391,6 +418,30 @@ export const tariffPlantSet = endpoint({
   tags: ['tariffs'],
   summary: "Make a tariff the plant's (null: none); kept in erpConfig's tariffId",
   description: 'Needs a grant of /analysis/tariff. 404 unknown tariff.',
+});
+
+/** A region priced with its own tariff (its sub-regions too, unless they name one). */
+export const RegionTariff = Type.Object({ regionId: RowId, tariffId: RowId });
+export type RegionTariff = Static<typeof RegionTariff>;
+
+export const tariffRegionList = endpoint({
+  method: 'GET',
+  path: '/api/tariffs/regions',
+  response: Type.Array(RegionTariff),
+  tags: ['tariffs'],
+  summary: 'The regions that have a tariff of their own',
+});
+
+export const tariffRegionsSet = endpoint({
+  method: 'PUT',
+  path: '/api/tariffs/:id/regions',
+  params: IdParams,
+  body: Type.Object({ regionIds: Type.Array(RowId, { maxItems: 1000 }) }),
+  response: Type.Array(RegionTariff),
+  tags: ['tariffs'],
+  summary: "Make a tariff the listed regions' own (a region listed here leaves its former tariff)",
+  description:
+    "Regions of this tariff not listed go back to their ancestors' or the plant's. Needs a grant of /analysis/tariff. 404 unknown tariff or region.",
 });
 
 export const tariffVersionCreate = endpoint({

@@ -65,7 +65,7 @@ test('a two-page board rotates by weight on a short interval and pauses under th
   dialog = page.getByRole('dialog').filter({ hasText: '添加组件' });
   await dialog.getByLabel('标题').fill('车间功率');
   await pickOption(page, dialog.getByLabel('设备类型'), '电力仪表');
-  await pickOption(page, dialog.getByRole('combobox', { name: '指标' }), '有功功率 (P)');
+  await pickOption(page, dialog.getByRole('combobox', { name: '指标' }), '有功功率 (kW)');
   await dialog.getByRole('button', { name: buttonName('确定') }).click();
   await expect(dialog).toBeHidden();
   await expect(page.locator('[data-testid^="kpi-component-"]').filter({ hasText: '车间功率' })).toBeVisible();

@@ -46,7 +46,14 @@ test('an EnPI on the demo plant, and a baseline fitted on four weeks of a meter'
   await pickTree(page, '能耗来源', '一号车间');
   await dialog.getByText('产量计数器', { exact: true }).click();
   await pickTree(page, '产量计数对象', '一号车间');
-  await dialog.getByLabel('产量指标（累计量）').fill('pieces');
+  // Metrics are picked from the chosen source's abilities, by the names and units charts use.
+  await expect(dialog.getByTestId('enpi-energy-metric')).toContainText(/有功电能 \(kWh\)/);
+  await dialog.getByRole('combobox', { name: '产量指标（累计量）' }).click();
+  const metricOptions = page.locator(
+    '.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option',
+  );
+  await expect(metricOptions.filter({ hasText: /^产出速率 \(件\/h\)$/ })).toBeVisible();
+  await metricOptions.filter({ hasText: /^产量 \(件\)$/ }).click();
   await dialog.getByLabel('产量单位').fill('件');
   await dialog.getByRole('combobox', { name: '统计周期' }).click();
   await page

@@ -34,7 +34,8 @@ async function addComponent(page: Page, title: string, chartType: string, metric
 }
 
 test('a report with two components shows a comparison and exports it as xlsx', async ({ page }, testInfo) => {
-  test.setTimeout(120_000);
+  // On a loaded machine the steps to the publication took past 120 s (each export is read back).
+  test.setTimeout(180_000);
   const suffix = uniqueSuffix();
   await page.goto('/#/login');
   await login(page, ADMIN);
@@ -56,8 +57,8 @@ test('a report with two components shows a comparison and exports it as xlsx', a
   await expect(page).toHaveURL(/analysis\/kpi\?report=\d+/);
   const reportId = Number(new URL(page.url().replace('#/', '')).searchParams.get('report'));
 
-  await addComponent(page, '功率日对比', '折线图', '有功功率 (P)');
-  await addComponent(page, '电量', '柱状图', '正向有功电能 (EP)');
+  await addComponent(page, '功率日对比', '折线图', '有功功率 (kW)');
+  await addComponent(page, '电量', '柱状图', '正向有功电能 (kWh)');
   const cards = page.locator('[data-testid^="kpi-component-"]');
   await expect(cards).toHaveCount(2);
 
@@ -109,25 +110,32 @@ test('a report with two components shows a comparison and exports it as xlsx', a
   // Sheets follow the grid, top to bottom: the energy card was dragged to the first place.
   expect(book.worksheets.map((s) => s.name)).toEqual(['电量', '功率日对比']);
   const sheet = book.getWorksheet('功率日对比')!;
-  expect(sheet.getCell('A1').value).toMatch(/^时间（.+）$/);
-  expect(sheet.getCell('B1').value).toBe('有功功率 (kW)');
-  expect(sheet.getCell('C1').value).toBe('有功功率 · 昨日 (kW)');
-  expect(sheet.getCell('A2').value).toBe('00:00');
-  expect(sheet.rowCount).toBeGreaterThanOrEqual(24);
+  // Title, period and plant above the table (a blank row between), then the table from row 5.
+  expect(sheet.getCell('A1').value).toBe(`日报 ${suffix} · 功率日对比`);
+  expect(sheet.getCell('A2').value).toMatch(/^周期：\d{4}-\d{2}-\d{2}（.+）$/);
+  expect(sheet.getCell('A3').value).toMatch(/^厂区：.+/);
+  expect(sheet.getCell('A5').value).toMatch(/^时间（.+）$/);
+  expect(sheet.getCell('B5').value).toBe('有功功率 (kW)');
+  expect(sheet.getCell('C5').value).toBe('有功功率 · 昨日 (kW)');
+  expect(sheet.getCell('A6').value).toBe('00:00');
+  expect(sheet.rowCount).toBeGreaterThanOrEqual(28);
   // The backfill reaches one day back from the server's start: yesterday's hours before it are
-  // empty cells (never 0); the others hold numbers shown with 2 decimals.
+  // empty cells (never 0); the others hold numbers rounded to the 2 decimals shown.
   const compared = [];
-  for (let row = 2; row <= 25; row++) {
+  for (let row = 6; row <= 29; row++) {
     const cell = sheet.getCell(`C${row}`);
     if (cell.value === null) continue;
     expect(cell.numFmt).toBe('#,##0.00');
     compared.push(cell.value);
   }
   expect(compared.length).toBeGreaterThanOrEqual(20);
-  for (const value of compared) expect(typeof value).toBe('number');
+  for (const value of compared) {
+    expect(typeof value).toBe('number');
+    expect(Math.round((value as number) * 100) / 100).toBe(value);
+  }
   const bars = book.getWorksheet('电量')!;
-  expect(bars.getCell('B1').value).toBe('正向有功电能 (kWh)');
-  expect(bars.getCell('C1').value).toBe('正向有功电能 · 上周 (kWh)');
+  expect(bars.getCell('B5').value).toBe('正向有功电能 (kWh)');
+  expect(bars.getCell('C5').value).toBe('正向有功电能 · 上周 (kWh)');
 
   // Publish: the stable link opens the report read-only in the tree.
   await page.getByRole('button', { name: '发布', exact: false }).click();

@@ -217,6 +217,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           query: services.query,
           timeZone: config.telemetry.timeZone,
           now,
+          plant: async () => (await services.regions.tree({}))[0]?.name ?? null,
         });
         await api.register(reportScheduleRoutes, { schedules: services.reportSchedules });
         await api.register(tariffRoutes, {

@@ -148,6 +148,7 @@ export function buildServices(deps: ServiceDeps) {
     timeZone: config.telemetry.timeZone,
     reports,
     query,
+    plant: async () => (await regions.tree({}))[0]?.name ?? null,
     mailer: createMailer(db),
     retentionDays: () => system.sysConfigs.scheduleRunRetentionDays(),
     log: log.child({ module: 'report-schedules' }),
@@ -158,6 +159,8 @@ export function buildServices(deps: ServiceDeps) {
     store,
     timeZone: config.telemetry.timeZone,
     rawRetentionDays: config.telemetry.retention.rawDays,
+    regions: () => regions.tree({ withThings: true }),
+    plantTariffId: async () => (await system.sysConfigs.erpConfig()).tariffId ?? null,
     now,
   });
   const filterGroups = createFilterGroupService({ db, catalog, now });

@@ -60,6 +60,7 @@ const OPEN_TO_EVERY_USER = new Set([
   // need /analysis/tariff (docs/tariffs.md).
   'GET /api/tariffs',
   'GET /api/tariffs/plant',
+  'GET /api/tariffs/regions',
   'GET /api/tariffs/:id',
   'POST /api/statistics/range/TPFC',
   'POST /api/tariffs/bill',
@@ -80,6 +81,7 @@ const OPEN_TO_EVERY_USER = new Set([
   // /analysis/enpi (docs/enpi.md).
   'GET /api/enpi',
   'GET /api/enpi/:id',
+  'GET /api/enpi/abilities',
   'GET /api/enpi/:id/outputs',
   'GET /api/enpi/:id/report',
   // The situation overview: everyone sees it (a wall screen); editing the map needs /dashboard

@@ -494,6 +494,14 @@ export interface DB {
 export interface DB {
   tariffs: TariffsTable;
   tariff_versions: TariffVersionsTable;
+  region_tariffs: RegionTariffsTable;
+}
+
+/** A region's own tariff (migration 2010). */
+export interface RegionTariffsTable {
+  region_id: number;
+  tariff_id: number;
+  created_at: string;
 }
 
 export interface TariffsTable {

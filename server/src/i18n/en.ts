@@ -210,6 +210,8 @@ export const en: Messages = {
   'reports.unpublishAdmin': 'Only an administrator can unpublish a report',
   'reports.xlsx.time': 'Time ({zone})',
   'reports.xlsx.empty': 'This report has no components yet',
+  'reports.xlsx.period': 'Period: {period} ({zone})',
+  'reports.xlsx.plant': 'Plant: {name}',
   'reports.yoy.none': 'No comparison',
   'reports.yoy.yesterday': 'Yesterday',
   'reports.yoy.lastWeek': 'Last week',
@@ -232,6 +234,8 @@ export const en: Messages = {
   'tariff.bandOverlap': 'Season "{season}" ({dayType}): the bands overlap at {at}',
   'tariff.missingPrice': 'Band "{band}" is used but has no price',
   'tariff.notCounter': '"{name}" has no energy counter {metric}',
+  'tariff.noneForTarget':
+    '"{name}" has no tariff: choose one for it or a region above it on the tariff screen, or set the plant\'s tariff',
   'erp.config': 'The ERP export configuration is invalid: {detail}',
   'filterGroup.nameTaken': 'A filter group named “{name}” already exists',
   'filterGroup.unknownMember': '{resourceType} {id} does not exist',

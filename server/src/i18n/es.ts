@@ -216,6 +216,8 @@ export const es: Messages = {
   'reports.unpublishAdmin': 'Solo un administrador puede retirar la publicación de un informe',
   'reports.xlsx.time': 'Hora ({zone})',
   'reports.xlsx.empty': 'Este informe aún no tiene componentes',
+  'reports.xlsx.period': 'Periodo: {period} ({zone})',
+  'reports.xlsx.plant': 'Planta: {name}',
   'reports.yoy.none': 'Sin comparación',
   'reports.yoy.yesterday': 'Ayer',
   'reports.yoy.lastWeek': 'Semana pasada',
@@ -239,6 +241,8 @@ export const es: Messages = {
   'tariff.bandOverlap': 'Temporada «{season}» ({dayType}): las franjas se solapan a las {at}',
   'tariff.missingPrice': 'La franja «{band}» se usa pero no tiene precio',
   'tariff.notCounter': '«{name}» no tiene el contador de energía {metric}',
+  'tariff.noneForTarget':
+    '«{name}» no tiene tarifa: elija una para él o para una región superior en la pantalla de tarifas, o fije la tarifa de la planta',
   'erp.config': 'La configuración de exportación ERP no es válida: {detail}',
   'filterGroup.nameTaken': 'Ya existe un grupo de filtros llamado «{name}»',
   'filterGroup.unknownMember': '{resourceType} {id} no existe',

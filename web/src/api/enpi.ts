@@ -1,6 +1,8 @@
 import {
+  type EnpiAbilitiesQuery,
   type EnpiInput,
   type EnpiReportQuery,
+  enpiAbilities,
   enpiCreate,
   enpiDelete,
   enpiList,
@@ -21,6 +23,14 @@ import { keys } from './keys.ts';
 
 export const useEnpis = () =>
   useQuery({ queryKey: keys.enpi.list(), queryFn: () => call(enpiList, { silent: true }) });
+
+/** The numeric abilities of a source (thing, region, filter group) for the metric picker; idle without one. */
+export const useEnpiAbilities = (source: EnpiAbilitiesQuery | null) =>
+  useQuery({
+    queryKey: keys.enpi.abilities(source?.resourceType ?? '', source?.resourceId ?? 0),
+    queryFn: () => call(enpiAbilities, { query: source as EnpiAbilitiesQuery, silent: true }),
+    enabled: source !== null,
+  });
 
 export const useEnpiOutputs = (id: number | null) =>
   useQuery({

@@ -171,6 +171,7 @@ export const keys = {
     all: ['tariffs'] as const,
     list: () => ['tariffs', 'list'] as const,
     plant: () => ['tariffs', 'plant'] as const,
+    regions: () => ['tariffs', 'regions'] as const,
     bill: (query: object) => ['tariffs', 'bill', query] as const,
     tpfc: (query: object) => ['tariffs', 'tpfc', query] as const,
   },
@@ -194,6 +195,8 @@ export const keys = {
     list: () => ['enpi', 'list'] as const,
     outputs: (id: number) => ['enpi', id, 'outputs'] as const,
     report: (id: number, query: object) => ['enpi', id, 'report', query] as const,
+    abilities: (resourceType: string, resourceId: number) =>
+      ['enpi', 'abilities', resourceType, resourceId] as const,
   },
   /** /api/dashboard: the overview's totals, the situation map and its image bytes by version. */
   dashboard: {

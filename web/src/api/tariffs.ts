@@ -11,6 +11,8 @@ import {
   tariffList,
   tariffPlantGet,
   tariffPlantSet,
+  tariffRegionList,
+  tariffRegionsSet,
   tariffUpdate,
   tariffVersionCreate,
   tariffVersionDelete,
@@ -91,6 +93,23 @@ export function useSetPlantTariff() {
         [keys.tariffs.all, keys.dashboard.all, keys.sysconfigs.all].map((queryKey) =>
           queryClient.invalidateQueries({ queryKey }),
         ),
+      ),
+  });
+}
+
+/** The regions priced with a tariff of their own (GET /api/tariffs/regions). */
+export const useRegionTariffs = () =>
+  useQuery({ queryKey: keys.tariffs.regions(), queryFn: () => call(tariffRegionList, { silent: true }) });
+
+/** Makes a tariff exactly these regions' own; bills and the overview price with it, so they refresh. */
+export function useSetTariffRegions() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, regionIds }: { id: number; regionIds: number[] }) =>
+      call(tariffRegionsSet, { params: { id }, body: { regionIds } }),
+    onSuccess: () =>
+      Promise.all(
+        [keys.tariffs.all, keys.dashboard.all].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
       ),
   });
 }

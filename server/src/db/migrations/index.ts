@@ -22,6 +22,7 @@ import * as videoPlayback from './2026-11-24-0420-video-playback.ts';
 import * as tariffDemandWindow from './2026-11-27-0500-tariff-demand-window.ts';
 import * as alarmAnnunciations from './2026-11-27-0510-alarm-annunciations.ts';
 import * as exploreViews from './2026-11-27-0560-explore-views.ts';
+import * as regionTariffs from './2026-11-27-2010-region-tariffs.ts';
 
 interface DialectMigration {
   // biome-ignore lint/suspicious/noExplicitAny: migrations are written against no schema type
@@ -54,6 +55,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-27-0500-tariff-demand-window': tariffDemandWindow,
   '2026-11-27-0510-alarm-annunciations': alarmAnnunciations,
   '2026-11-27-0560-explore-views': exploreViews,
+  '2026-11-27-2010-region-tariffs': regionTariffs,
 };
 
 /** The migrations with the dialect bound, as Kysely's Migrator expects them. */

@@ -311,7 +311,11 @@ describe.each(dialects())('situation overview API on %s', (dialect) => {
     expect(overview.metrics).toEqual({ power: 'P', energy: 'EP' });
     expect(overview.power).toBe(47.5);
     expect(overview.energyToday).toBe(80);
-    expect(overview.tariff).toEqual({ id: tariff.id, name: tariff.name });
+    expect(overview.tariff).toEqual({
+      id: tariff.id,
+      name: tariff.name,
+      source: { kind: 'plant', region: null },
+    });
     const tpfc = await ok(
       api.post('/api/statistics/range/TPFC', {
         tariffId: tariff.id,

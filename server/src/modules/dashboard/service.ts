@@ -17,6 +17,7 @@ import {
   type Severity,
   type SituationMap,
   type Tariff,
+  type TariffSource,
   type TpfcQuery,
   type TpfcResult,
 } from '@kilowatch/contract';
@@ -94,6 +95,11 @@ export interface DashboardDeps {
     list(): Promise<Tariff[]>;
     get(id: number): Promise<Tariff>;
     tpfc(q: TpfcQuery): Promise<TpfcResult>;
+    /** A target's own tariff (its region's, an ancestor's, else the plant's) and why. */
+    resolve(
+      resourceType: 'thing' | 'region',
+      id: number,
+    ): Promise<{ tariff: Tariff; source: TariffSource } | null>;
   };
   /** The query module's data read (today's energy on the plant calendar). */
   data: (q: MetricQuery) => Promise<QueryResult>;
@@ -171,11 +177,17 @@ export function createDashboardService(deps: DashboardDeps) {
    * `?tariffId=` when asked (404 when unknown), else the plant's: the one its statistics price with.
    * A plant that names none, or names one since deleted, has no cost today rather than a guess.
    */
-  async function chosenTariff(asked: number | undefined): Promise<Tariff | null> {
-    if (asked) return deps.tariffs.get(asked);
+  async function chosenTariff(
+    asked: number | undefined,
+    rootId: number | undefined,
+  ): Promise<{ tariff: Tariff; source: TariffSource } | null> {
+    if (asked) return { tariff: await deps.tariffs.get(asked), source: { kind: 'asked', region: null } };
+    // The plant region's own tariff when it has one (docs/tariffs.md "A region's tariff").
+    if (rootId !== undefined) return deps.tariffs.resolve('region', rootId);
     const id = await deps.plantTariffId();
     if (id === null) return null;
-    return (await deps.tariffs.list()).find((t) => t.id === id) ?? null;
+    const tariff = (await deps.tariffs.list()).find((t) => t.id === id);
+    return tariff ? { tariff, source: { kind: 'plant', region: null } } : null;
   }
 
   const toImage = (row: repo.ImageRow): MapImage => ({ ...row, type: row.type as MapImage['type'] });
@@ -183,12 +195,13 @@ export function createDashboardService(deps: DashboardDeps) {
   return {
     async overview(query: { tariffId?: number }): Promise<Overview> {
       const at = now();
-      const tariff = await chosenTariff(query.tariffId);
       const [roots, presence, alarms] = await Promise.all([
         deps.roots(),
         deps.presence(),
         deps.activeAlarms(),
       ]);
+      const chosen = await chosenTariff(query.tariffId, roots[0]?.id);
+      const tariff = chosen?.tariff ?? null;
 
       const counts: AlarmCounts = { critical: 0, major: 0, minor: 0, warning: 0, unacknowledged: 0 };
       for (const a of alarms) {
@@ -249,7 +262,7 @@ export function createDashboardService(deps: DashboardDeps) {
         power,
         energyToday,
         costToday,
-        tariff: tariff ? { id: tariff.id, name: tariff.name } : null,
+        tariff: chosen ? { id: chosen.tariff.id, name: chosen.tariff.name, source: chosen.source } : null,
         alarms: counts,
         devices,
         metrics,

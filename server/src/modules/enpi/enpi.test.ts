@@ -208,6 +208,21 @@ describe.each(dialects())('EnPI API on %s', (dialect) => {
     expect((await report(flat.id)).modelError?.code).toBe('singular');
   });
 
+  it("lists a source's numeric abilities with their names and units for the metric picker", async () => {
+    const region = await ok(api.post('/api/regions', { name: '能源车间' }));
+    await ok(api.post(`/api/regions/${region.id}/bindings`, { thingIds: plant.things.map((x) => x.id) }));
+    const abilities = await ok(api.get(`/api/enpi/abilities?resourceType=region&resourceId=${region.id}`));
+    // 运转状态, 合闸 and 固件版本 are not numbers: nothing to sum or regress.
+    expect(abilities).toEqual([
+      { identifier: 'PCS', name: '产量', unit: '件', cumulative: true, things: 2 },
+      { identifier: 'EP', name: '有功电能', unit: 'kWh', cumulative: true, things: 2 },
+      { identifier: 'P', name: '有功功率', unit: 'kW', cumulative: false, things: 2 },
+    ]);
+    const pump = await ok(api.get(`/api/enpi/abilities?resourceType=thing&resourceId=${plant.pump.id}`));
+    expect(pump.map((a: { identifier: string }) => a.identifier).sort()).toEqual(['P', 'T']);
+    expect((await api.get('/api/enpi/abilities?resourceType=region&resourceId=99999')).status).toBe(404);
+  });
+
   it('validates definitions', async () => {
     const notCounter = await en.post(
       '/api/enpi',

@@ -1,4 +1,5 @@
 import {
+  enpiAbilities,
   enpiCreate,
   enpiDelete,
   enpiGet,
@@ -26,6 +27,7 @@ export const enpiRoutes: FastifyPluginAsync<{ service: EnpiService }> = async (a
   const guarded = { config: { resource: ENPI_RESOURCE } };
 
   route(app, enpiList, {}, async () => service.list());
+  route(app, enpiAbilities, {}, async (request) => service.abilities(request.query));
   route(app, enpiGet, {}, async (request) => service.get(request.params.id));
   route(app, enpiCreate, guarded, async (request) => service.create(request.body));
   route(app, enpiUpdate, guarded, async (request) => service.update(request.params.id, request.body));

@@ -28,7 +28,7 @@ import * as repo from './repository.ts';
 export interface EnpiDeps {
   db: Db;
   /** The statistics read: counter consumption with resets, daily means, on the plant calendar. */
-  statistics: Pick<StatisticsService, 'range'>;
+  statistics: Pick<StatisticsService, 'range' | 'abilitiesOf'>;
   timeZone: string;
   now: () => number;
 }
@@ -336,6 +336,10 @@ export function createEnpiService(deps: EnpiDeps) {
 
   return {
     list: () => repo.listEnpis(db),
+
+    /** The numeric abilities of a source, for the metric picker (404 unknown source). */
+    abilities: (q: { resourceType: 'thing' | 'region' | 'filterGroup'; resourceId: number }) =>
+      deps.statistics.abilitiesOf(q.resourceType, q.resourceId),
     get,
     create: (input: EnpiInput) => save(null, input),
     update: (id: number, input: EnpiInput) => save(id, input),

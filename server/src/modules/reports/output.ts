@@ -27,10 +27,18 @@ export interface ReportOutputInput {
   ask: AskQuery;
   /** The stretch covered when it is not the whole period holding `time` (a scheduled week). */
   range?: { start: number; end: number };
+  /** The plant's name (its first root region), said above each sheet's table; null without one. */
+  plant: string | null;
 }
 
 /** Two decimals (spec §9), also in the file. */
 export const NUMBER_FORMAT = '#,##0.00';
+/** Counts (启动次数 in 次, 产量 in 件) read whole, as the console shows them. */
+export const COUNT_FORMAT = '#,##0';
+/** Units of things counted, not measured (the console's `formatReading`). */
+const COUNT_UNITS = new Set(['次', '件', '个', '台', 'times', 'pcs']);
+/** Rows above each sheet's table: title, period, plant, then a blank row. */
+export const HEADING_ROWS = 4;
 const SHEET_NAME_MAX = 31;
 
 /** A sheet name Excel accepts (no []:*?/\, at most 31 characters) and unique in the workbook. */
@@ -52,8 +60,10 @@ function sheetName(title: string, taken: Set<string>): string {
 /** One sheet of a report's workbook, as plain data: it is built in a worker (workbook-worker.ts). */
 export interface ReportSheet {
   name: string;
-  /** The first column's header (the bucket), then one per series. */
-  columns: { header: string; width: number }[];
+  /** Lines above the table (title, period, plant), one row each, then a blank row. */
+  heading: string[];
+  /** The first column's header (the bucket), then one per series with its number format. */
+  columns: { header: string; width: number; numFmt?: string }[];
   /** A row per bucket: its label, then each column's value. */
   rows: (string | number | null)[][];
 }
@@ -106,6 +116,11 @@ export async function reportBook(input: ReportOutputInput): Promise<ReportBook> 
   const taken = new Set<string>();
   const sheets: ReportSheet[] = [];
   const pause = slicer();
+  const periodText = input.range
+    ? `${calendar.dateOf(range.start)}~${calendar.dateOf(range.end - 1)}`
+    : period === 'day'
+      ? calendar.dateOf(range.start)
+      : calendar.format(range.start, period === 'month' ? 'YYYY-MM' : 'YYYY');
 
   for (const component of input.components) {
     await pause();
@@ -115,7 +130,7 @@ export async function reportBook(input: ReportOutputInput): Promise<ReportBook> 
     const compareLabel = t(`reports.yoy.${component.yoy.option}`);
 
     // Columns: each metric's series (a region answers one, `combine: none` several), then its comparison.
-    const columns: { header: string; values: Map<number, number | null> }[] = [];
+    const columns: { header: string; values: Map<number, number | null>; count: boolean }[] = [];
     const keys = new Set<number>();
     answers.forEach((answer, index) => {
       const metric = component.metrics[index];
@@ -133,32 +148,51 @@ export async function reportBook(input: ReportOutputInput): Promise<ReportBook> 
         return groups;
       };
       const name = metric.name || metric.identifier;
+      const count = COUNT_UNITS.has(unit ?? '');
       const groups = byGroup(answer.result);
       const compared = answer.compare ? byGroup(answer.compare.result) : null;
       const several = groups.size > 1 || (compared?.size ?? 0) > 1;
       const named = (group: string) => (several ? `${name} · ${group}` : name);
       for (const [group, values] of groups) {
-        columns.push({ header: title(named(group)), values });
+        columns.push({ header: title(named(group)), values, count });
         const other = compared?.get(group);
         if (compared)
-          columns.push({ header: title(`${named(group)} · ${compareLabel}`), values: other ?? new Map() });
+          columns.push({
+            header: title(`${named(group)} · ${compareLabel}`),
+            values: other ?? new Map(),
+            count,
+          });
       }
       if (groups.size === 0) {
-        columns.push({ header: title(name), values: new Map() });
-        if (compared) columns.push({ header: title(`${name} · ${compareLabel}`), values: new Map() });
+        columns.push({ header: title(name), values: new Map(), count });
+        if (compared) columns.push({ header: title(`${name} · ${compareLabel}`), values: new Map(), count });
       }
     });
 
     const ordered = [...keys].filter((k) => k >= range.start && k < range.end).sort((a, b) => a - b);
+    // A count column reads whole when all its values are whole, as the console shows it.
+    const decimals = columns.map((c) =>
+      c.count && [...c.values.values()].every((v) => v === null || Number.isInteger(v)) ? 0 : 2,
+    );
     sheets.push({
       name,
+      heading: [
+        `${input.name} · ${component.title}`,
+        t('reports.xlsx.period', { period: periodText, zone: input.timeZone }),
+        t('reports.xlsx.plant', { name: input.plant ?? '—' }),
+      ],
       columns: [
         { header: t('reports.xlsx.time', { zone: input.timeZone }), width: 22 },
-        ...columns.map((c) => ({ header: c.header, width: Math.max(14, c.header.length + 4) })),
+        ...columns.map((c, i) => ({
+          header: c.header,
+          width: Math.max(14, c.header.length + 4),
+          numFmt: decimals[i] === 0 ? COUNT_FORMAT : NUMBER_FORMAT,
+        })),
       ],
+      // Numbers rounded to the decimals shown (the console's and the cell format's), kept numbers.
       rows: ordered.map((key) => [
         label(calendar, period, key),
-        ...columns.map((c) => c.values.get(key) ?? null),
+        ...columns.map((c, i) => roundTo(c.values.get(key) ?? null, decimals[i] as number)),
       ]),
     });
   }
@@ -171,6 +205,13 @@ export async function reportBook(input: ReportOutputInput): Promise<ReportBook> 
       : {}),
   };
 }
+
+const roundTo = (v: number | null, decimals: number): number | null => {
+  if (v === null) return null;
+  const f = 10 ** decimals;
+  // Math.round rounds half towards +∞: a negative half is rounded away from zero like the display.
+  return (Math.sign(v) * Math.round(Math.abs(v) * f)) / f;
+};
 
 /** Spec §9 labels: a year's months YYYY-MM, a month's days MM-DD, a day's hours HH:00; finer buckets show the time. */
 function label(calendar: PlantCalendar, period: Period, key: number): string {

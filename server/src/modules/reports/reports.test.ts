@@ -248,27 +248,31 @@ describe.each(dialects())('KPI reports on %s', (dialect) => {
     expect(book.worksheets.map((s) => s.name)).toEqual(['功率 日对比', '功率 周对比']);
 
     const day = book.getWorksheet('功率 日对比')!;
-    expect(day.getRow(1).values).toEqual([
+    expect(day.getCell('A1').value).toMatch(/^导出.* · 功率 日对比$/);
+    expect(day.getCell('A2').value).toBe('Period: 2026-11-21 (Asia/Shanghai)');
+    expect(day.getCell('A3').value).toMatch(/^Plant: /);
+    expect(day.getRow(5).values).toEqual([
       undefined,
       'Time (Asia/Shanghai)',
       '有功功率 (kW)',
       '有功功率 · Yesterday (kW)',
     ]);
-    expect(day.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
-    expect(day.rowCount).toBe(25);
-    expect(day.getCell('A2').value).toBe('00:00');
-    expect(day.getCell('A11').value).toBe('09:00');
-    // 09:00 holds 10 and 20 (mean 15), / 3 = 5; yesterday 5 / 3 = 1.6667 (scale 4).
-    expect(day.getCell('B11').value).toBe(5);
-    expect(day.getCell('C11').value).toBe(1.6667);
-    expect(day.getCell('B11').numFmt).toBe('#,##0.00');
-    expect(day.getCell('C11').numFmt).toBe('#,##0.00');
-    expect(day.getCell('B10').value).toBe(null);
+    expect(day.views[0]).toMatchObject({ state: 'frozen', ySplit: 5 });
+    expect(day.rowCount).toBe(29);
+    expect(day.getCell('A6').value).toBe('00:00');
+    expect(day.getCell('A15').value).toBe('09:00');
+    // 09:00 holds 10 and 20 (mean 15), / 3 = 5; yesterday 5 / 3 = 1.6667 (scale 4), in the file
+    // as the console shows it: 1.67.
+    expect(day.getCell('B15').value).toBe(5);
+    expect(day.getCell('C15').value).toBe(1.67);
+    expect(day.getCell('B15').numFmt).toBe('#,##0.00');
+    expect(day.getCell('C15').numFmt).toBe('#,##0.00');
+    expect(day.getCell('B14').value).toBe(null);
 
     const week = book.getWorksheet('功率 周对比')!;
-    expect(week.getCell('C1').value).toBe('有功功率 · Last week (kW)');
-    expect(week.getCell('B11').value).toBe(15);
-    expect(week.getCell('C11').value).toBe(7);
+    expect(week.getCell('C5').value).toBe('有功功率 · Last week (kW)');
+    expect(week.getCell('B15').value).toBe(15);
+    expect(week.getCell('C15').value).toBe(7);
 
     const zh = await api.post('/api/statistics/report/output', {
       reportId: report.id,
@@ -278,10 +282,10 @@ describe.each(dialects())('KPI reports on %s', (dialect) => {
     const monthBook = new ExcelJS.Workbook();
     await monthBook.xlsx.load(zh.res.rawPayload as unknown as ArrayBuffer);
     const month = monthBook.worksheets[0]!;
-    expect(month.getCell('A1').value).toBe('时间（Asia/Shanghai）');
-    expect(month.getCell('C1').value).toBe('有功功率 · 昨日 (kW)');
-    expect(month.rowCount).toBe(31);
-    expect(month.getCell('A22').value).toBe('11-21');
+    expect(month.getCell('A5').value).toBe('时间（Asia/Shanghai）');
+    expect(month.getCell('C5').value).toBe('有功功率 · 昨日 (kW)');
+    expect(month.rowCount).toBe(35);
+    expect(month.getCell('A26').value).toBe('11-21');
   });
 
   it('month on month lines weekdays up when the component asks (align), not otherwise', async () => {
@@ -307,7 +311,7 @@ describe.each(dialects())('KPI reports on %s', (dialect) => {
       await book.xlsx.load(res.res.rawPayload as unknown as ArrayBuffer);
       const sheet = book.worksheets[0]!;
       const row = sheet.getColumn(1).values.indexOf('11-14');
-      return { header: sheet.getCell('C1').value, nov14: sheet.getCell(`C${row}`).value };
+      return { header: sheet.getCell('C5').value, nov14: sheet.getCell(`C${row}`).value };
     };
     // November 1 is a Sunday, October 1 a Thursday: aligned, the comparison starts 3 days later,
     // so Saturday 14 November meets Saturday 17 October.

@@ -38,7 +38,9 @@ export const reportRoutes: FastifyPluginAsync<{
   query: Pick<QueryService, 'data'>;
   timeZone: string;
   now: () => number;
-}> = async (app, { service, query, timeZone, now }) => {
+  /** The plant's name said above each sheet's table (its first root region); null without one. */
+  plant?: () => Promise<string | null>;
+}> = async (app, { service, query, timeZone, now, plant }) => {
   const calendar = new PlantCalendar(timeZone);
 
   route(app, reportTree, {}, async () => service.tree());
@@ -96,6 +98,7 @@ export const reportRoutes: FastifyPluginAsync<{
       calendar,
       timeZone,
       ask: (q) => query.data(q, null),
+      plant: plant ? await plant() : null,
     });
     const filename = `${report.name}-${calendar.format(time, FILE_DATE[period])}.xlsx`;
     return reply

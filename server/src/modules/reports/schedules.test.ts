@@ -227,11 +227,11 @@ describe.each(dialects())('scheduled reports on %s', (dialect) => {
       const book = new ExcelJS.Workbook();
       await book.xlsx.load(file.content as unknown as ArrayBuffer);
       const sheet = book.getWorksheet('功率')!;
-      expect(sheet.getRow(1).values).toEqual([undefined, 'Time (Asia/Shanghai)', '有功功率 (kW)']);
-      expect(sheet.rowCount).toBe(25);
-      expect(sheet.getCell('A11').value).toBe('09:00');
+      expect(sheet.getRow(5).values).toEqual([undefined, 'Time (Asia/Shanghai)', '有功功率 (kW)']);
+      expect(sheet.rowCount).toBe(29);
+      expect(sheet.getCell('A15').value).toBe('09:00');
       // 22 November 09:00 holds 12 and 18.
-      expect(sheet.getCell('B11').value).toBe(15);
+      expect(sheet.getCell('B15').value).toBe(15);
 
       const [run] = await ok(api.get(`/api/report-schedules/${schedule.id}/runs`));
       expect(run).toMatchObject({

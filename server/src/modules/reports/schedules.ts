@@ -23,6 +23,8 @@ export interface ReportSchedulesDeps {
   timeZone: string;
   reports: Pick<ReportsService, 'reportWithComponents'>;
   query: Pick<QueryService, 'data'>;
+  /** The plant's name said above each sheet's table (its first root region); null without one. */
+  plant?: () => Promise<string | null>;
   /** The alarm centre's mail (its SMTP settings); throws SmtpNotConfigured when none is set. */
   mailer: { send(mail: Mail, stop?: AbortSignal): Promise<void> };
   log: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
@@ -119,6 +121,7 @@ export function createReportSchedules(deps: ReportSchedulesDeps) {
         calendar,
         timeZone,
         ask: (q) => deps.query.data(q, null),
+        plant: deps.plant ? await deps.plant() : null,
       });
       const period = periodText(s.frequency, range, calendar);
       const params = { report: report.name, period, zone: timeZone };

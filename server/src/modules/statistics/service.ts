@@ -6,6 +6,7 @@ import {
   HOUR,
   MAX_STATISTICS_SERIES,
   type MetricQuery,
+  naturalCompare,
   type Period,
   PlantCalendar,
   type QueryAggregator,
@@ -479,7 +480,41 @@ export function createStatisticsService(deps: StatisticsDeps) {
     return [...ids.values()];
   }
 
-  return { range, thingsOf, bucketsOf };
+  /**
+   * The numeric abilities of the things behind a thing, a region (recursively) or a filter group,
+   * each once with how many things have it, sorted by name (the EnPI metric picker's).
+   */
+  async function abilitiesOf(
+    resourceType: 'thing' | 'region' | 'filterGroup',
+    resourceId: number,
+  ): Promise<{ identifier: string; name: string; unit: string; cumulative: boolean; things: number }[]> {
+    const found = new Map<
+      string,
+      { identifier: string; name: string; unit: string; cumulative: boolean; things: Set<number> }
+    >();
+    const list = await members({ resourceType, resourceIds: [resourceId], period: 'day' } as StatisticsQuery);
+    for (const m of list) {
+      const res = await resolve(m, undefined, undefined);
+      for (const thing of res.things)
+        for (const a of res.abilities.get(thing.id) ?? []) {
+          if (a.dataType !== 'number') continue;
+          const entry = found.get(a.identifier) ?? {
+            identifier: a.identifier,
+            name: a.name,
+            unit: a.unit,
+            cumulative: a.cumulative,
+            things: new Set<number>(),
+          };
+          entry.things.add(thing.id);
+          found.set(a.identifier, entry);
+        }
+    }
+    return [...found.values()]
+      .map((a) => ({ ...a, things: a.things.size }))
+      .sort((a, b) => naturalCompare(a.name, b.name) || naturalCompare(a.identifier, b.identifier));
+  }
+
+  return { range, thingsOf, bucketsOf, abilitiesOf };
 }
 
 export type StatisticsService = ReturnType<typeof createStatisticsService>;

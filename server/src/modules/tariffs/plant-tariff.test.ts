@@ -31,7 +31,11 @@ describe.each(dialects())("the plant's tariff and the ERP form on %s", (dialect)
     const set = await editor.api.put('/api/tariffs/plant', { tariffId: id });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     expect(set.body.data).toEqual({ tariffId: id });
-    expect((await admin.get('/api/dashboard/overview')).body.data.tariff).toEqual({ id, name: '大工业用电' });
+    expect((await admin.get('/api/dashboard/overview')).body.data.tariff).toEqual({
+      id,
+      name: '大工业用电',
+      source: { kind: 'plant', region: null },
+    });
 
     // Kept in erpConfig, whose other fields are the defaults the export used before.
     const erp = (await admin.get('/api/sysconfigs/erp')).body.data;

@@ -140,3 +140,28 @@ export async function deleteVersion(db: Db, id: number): Promise<void> {
 export async function touchTariff(db: Db, id: number, at: string): Promise<void> {
   await db.updateTable('tariffs').set({ updated_at: at }).where('id', '=', id).execute();
 }
+
+export async function listRegionTariffs(db: Db): Promise<{ regionId: number; tariffId: number }[]> {
+  const rows = await db
+    .selectFrom('region_tariffs')
+    .select(['region_id', 'tariff_id'])
+    .orderBy('region_id')
+    .execute();
+  return rows.map((r) => ({ regionId: r.region_id, tariffId: r.tariff_id }));
+}
+
+/** The tariff's regions become exactly `regionIds` (a listed region leaves its former tariff). */
+export async function setRegionTariffs(
+  db: Db,
+  tariffId: number,
+  regionIds: readonly number[],
+  at: string,
+): Promise<void> {
+  await db.deleteFrom('region_tariffs').where('tariff_id', '=', tariffId).execute();
+  if (regionIds.length === 0) return;
+  await db.deleteFrom('region_tariffs').where('region_id', 'in', regionIds).execute();
+  await db
+    .insertInto('region_tariffs')
+    .values(regionIds.map((id) => ({ region_id: id, tariff_id: tariffId, created_at: at })))
+    .execute();
+}

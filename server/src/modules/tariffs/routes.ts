@@ -7,6 +7,8 @@ import {
   tariffList,
   tariffPlantGet,
   tariffPlantSet,
+  tariffRegionList,
+  tariffRegionsSet,
   tariffUpdate,
   tariffVersionCreate,
   tariffVersionDelete,
@@ -41,6 +43,10 @@ export const tariffRoutes: FastifyPluginAsync<{ service: TariffService; plant: P
   route(app, tariffPlantSet, guarded, async (request) => ({
     tariffId: await plant.set(request.body.tariffId),
   }));
+  route(app, tariffRegionList, {}, async () => service.regionTariffs());
+  route(app, tariffRegionsSet, guarded, async (request) =>
+    service.setRegions(request.params.id, request.body.regionIds),
+  );
   route(app, tariffList, {}, async () => service.list());
   route(app, tariffGet, {}, async (request) => service.get(request.params.id));
   route(app, tariffCreate, guarded, async (request) => service.create(request.body));

@@ -2,16 +2,20 @@ import {
   BAND_KINDS,
   type BandAmounts,
   type Bill,
+  type BillCoverage,
   type BillQuery,
   checkVersion,
   DAY,
   dayTypeOf,
   HOUR,
   isLocalDate,
+  MINUTE,
   PlantCalendar,
+  type RegionNode,
   type Tariff,
   type TariffCreate,
   type TariffIssue,
+  type TariffSource,
   type TariffUpdate,
   type TariffVersion,
   type TariffVersionBody,
@@ -48,6 +52,10 @@ export interface TariffDeps {
   wholeSlots?: boolean;
   /** Raw points asked of the store in one read for demand (default POINTS_CHUNK; a test pages with a few). */
   pointsPerRead?: number;
+  /** The region tree with its things: a target's own tariff is its region's or an ancestor's. */
+  regions?: () => Promise<RegionNode[]>;
+  /** The plant's tariff (erpConfig's tariffId), what prices a target no region's tariff covers. */
+  plantTariffId?: () => Promise<number | null>;
 }
 
 /** The demo's and most meters' active energy counter (kWh) and reactive counter (kvarh). */
@@ -256,6 +264,115 @@ export function createTariffService(deps: TariffDeps) {
     return { name: res.name, things: counters, alsoCounting };
   }
 
+  /**
+   * The tariff that prices a target when none is asked for (docs/tariffs.md "A region's tariff"):
+   * a region's own, else its nearest ancestor's; a meter's, that of the nearest region it is bound
+   * in (the first in tree order of equally near ones); else the plant's. Null when none applies.
+   */
+  async function resolveTariff(
+    resourceType: 'thing' | 'region',
+    resourceId: number,
+  ): Promise<{ tariff: Tariff; source: TariffSource } | null> {
+    const [own, tree, tariffs] = await Promise.all([
+      repo.listRegionTariffs(db),
+      deps.regions ? deps.regions() : Promise.resolve([] as RegionNode[]),
+      repo.listTariffs(db),
+    ]);
+    const byId = new Map(tariffs.map((t) => [t.id, t]));
+    const tariffOf = new Map(own.map((r) => [r.regionId, r.tariffId]));
+    // Every path from a root to the target: a region once, a meter once per region it is bound in.
+    const paths: RegionNode[][] = [];
+    const walk = (nodes: readonly RegionNode[], above: RegionNode[]) => {
+      for (const n of nodes) {
+        if (n.resourceType === 'thing') {
+          if (resourceType === 'thing' && n.thingId === resourceId) paths.push(above);
+          continue;
+        }
+        const path = [...above, n];
+        if (resourceType === 'region' && n.id === resourceId) paths.push(path);
+        walk(n.children, path);
+      }
+    };
+    walk(tree, []);
+    let best: { region: RegionNode; distance: number } | null = null;
+    for (const path of paths) {
+      for (let k = path.length - 1; k >= 0; k--) {
+        const region = path[k] as RegionNode;
+        const distance = path.length - 1 - k;
+        if (!byId.has(tariffOf.get(region.id) ?? 0)) continue;
+        if (!best || distance < best.distance) best = { region, distance };
+        break;
+      }
+    }
+    if (best) {
+      const tariff = byId.get(tariffOf.get(best.region.id) as number) as Tariff;
+      return { tariff, source: { kind: 'region', region: { id: best.region.id, name: best.region.name } } };
+    }
+    const plant = deps.plantTariffId ? await deps.plantTariffId() : null;
+    const tariff = plant === null ? undefined : byId.get(plant);
+    return tariff ? { tariff, source: { kind: 'plant', region: null } } : null;
+  }
+
+  /**
+   * Which hours of [start, end) have a reading of some of `things`' counter (hour buckets' counts),
+   * the first and last reading to the minute, and the local days with none.
+   */
+  async function coverage(
+    things: readonly Thing[],
+    metric: string,
+    start: number,
+    end: number,
+  ): Promise<BillCoverage> {
+    const series = things.map((t) => ({ thingId: t.id, metric }));
+    const hours = Math.round((end - start) / HOUR);
+    const covered = new Uint8Array(hours);
+    if (series.length > 0) {
+      const { starts, values } = await deps.store.bucketColumns({
+        series,
+        start,
+        end,
+        bucket: { widthMs: HOUR },
+        aggregator: 'count',
+      });
+      const n = starts.length - 1;
+      for (let k = 0; k < series.length; k++)
+        for (let i = 0; i < n; i++) if ((values[k * n + i] as number) > 0) covered[i] = 1;
+    }
+    /** The first (or last) minute of an hour with a reading. */
+    const minuteIn = async (hour: number, last: boolean): Promise<number> => {
+      const { starts, values } = await deps.store.bucketColumns({
+        series,
+        start: hour,
+        end: hour + HOUR,
+        bucket: { widthMs: MINUTE },
+        aggregator: 'count',
+      });
+      const n = starts.length - 1;
+      let found = last ? -1 : n;
+      for (let k = 0; k < series.length; k++)
+        for (let i = 0; i < n; i++)
+          if ((values[k * n + i] as number) > 0) found = last ? Math.max(found, i) : Math.min(found, i);
+      return hour + Math.min(Math.max(found, 0), n - 1) * MINUTE;
+    };
+    const firstHour = covered.indexOf(1);
+    const lastHour = covered.lastIndexOf(1);
+    const elapsed = Math.max(0, Math.min(hours, Math.ceil((Math.min(end, now()) - start) / HOUR)));
+    let withData = 0;
+    for (let i = 0; i < elapsed; i++) withData += covered[i] as number;
+    const emptyDays: number[] = [];
+    for (let day = calendar.dayOf(start); calendar.dayStart(day) < end; day++) {
+      const from = Math.round((calendar.dayStart(day) - start) / HOUR);
+      const to = Math.round((Math.min(end, calendar.dayStart(day + 1)) - start) / HOUR);
+      if (!covered.subarray(from, to).includes(1)) emptyDays.push(calendar.dayStart(day));
+    }
+    return {
+      first: firstHour < 0 ? null : await minuteIn(start + firstHour * HOUR, false),
+      last: lastHour < 0 ? null : await minuteIn(start + lastHour * HOUR, true),
+      percent: elapsed === 0 ? 0 : Math.round((withData / elapsed) * 1000) / 10,
+      emptyDays,
+    };
+  }
+
   /** Versions that priced some slot of a plan, oldest first. */
   const usedVersions = (tariff: Tariff, plan: SlotPlan) => {
     const used = new Set<number>(plan.version);
@@ -451,12 +568,43 @@ export function createTariffService(deps: TariffDeps) {
       };
     },
 
+    /** The regions that have a tariff of their own. */
+    regionTariffs: () => repo.listRegionTariffs(db),
+
+    /** Makes `tariffId` the own tariff of exactly `regionIds` (404 unknown tariff or region). */
+    async setRegions(tariffId: number, regionIds: readonly number[]) {
+      await get(tariffId);
+      const unique = [...new Set(regionIds)];
+      const known = new Set<number>();
+      const collect = (nodes: readonly RegionNode[]) => {
+        for (const n of nodes)
+          if (n.resourceType !== 'thing') {
+            known.add(n.id);
+            collect(n.children);
+          }
+      };
+      collect(deps.regions ? await deps.regions() : []);
+      const missing = unique.find((id) => !known.has(id));
+      if (missing !== undefined)
+        throw new AppError('NOT_FOUND', 404, { id: missing }, { message: 'region.unknown' });
+      const at = iso();
+      await db.transaction().execute((trx) => repo.setRegionTariffs(trx, tariffId, unique, at));
+      return repo.listRegionTariffs(db);
+    },
+
+    resolve: resolveTariff,
+
     /** The monthly bill of a meter or region (POST /api/tariffs/bill). */
     async bill(q: BillQuery): Promise<Bill> {
-      const tariff = await get(q.tariffId);
       const metric = q.energyMetric ?? DEFAULT_ENERGY_METRIC;
       const reactiveMetric = q.reactiveMetric ?? DEFAULT_REACTIVE_METRIC;
       const { name, things, alsoCounting } = await targetThings(q.resourceType, q.resourceId, metric);
+      const chosen =
+        q.tariffId !== undefined
+          ? { tariff: await get(q.tariffId), source: { kind: 'asked' as const, region: null } }
+          : await resolveTariff(q.resourceType, q.resourceId);
+      if (!chosen) throw unprocessable('tariff.noneForTarget', { name });
+      const { tariff } = chosen;
       const firstDay = PlantCalendar.dayOfDate(`${q.month}-01`) as number;
       const { start, end } = calendar.periodRange('month', calendar.dayStart(firstDay));
       const plan = slotPlan(priced(tariff), calendar, start, end, slotWidth(tariff.versions));
@@ -564,6 +712,8 @@ export function createTariffService(deps: TariffDeps) {
       return {
         tariffId: tariff.id,
         tariffName: tariff.name,
+        tariffSource: chosen.source,
+        coverage: await coverage(things, metric, start, end),
         resourceType: q.resourceType,
         resourceId: q.resourceId,
         name,

@@ -284,10 +284,12 @@ describe.each(dialects())('tariffs API on %s', (dialect) => {
       fineBuckets = 0;
       expect(await whole.bill(bill)).toEqual(splitBill);
       expect(await whole.tpfc(tpfc)).toEqual(splitTpfc);
+      // The bill's coverage reads its first and last hour with a reading by minutes: 2 meters × 2 × 60.
+      const coverage = 2 * 2 * 60;
       // Minute rows throughout: 2 meters × 31 days × 96 quarter hours, for the TPFC and the bill.
-      expect(fineBuckets).toBe(2 * 2 * 31 * 96);
+      expect(fineBuckets).toBe(2 * 2 * 31 * 96 + coverage);
       // Split: 5 cut hours a day for the TPFC and the bill (the bill's demand reads raw points).
-      expect(splitFine).toBe(2 * 2 * 31 * 5 * 4);
+      expect(splitFine).toBe(2 * 2 * 31 * 5 * 4 + coverage);
     }
     const bill = await split.bill({ tariffId: created[0].id, ...target, month: '2026-10' });
     const lines = Object.fromEntries(bill.energy.map((l) => [l.band, l.energy]));

@@ -1,6 +1,12 @@
 import type { MetricConfig } from '@kilowatch/contract';
 import { describe, expect, it } from 'vitest';
-import { allLineMetrics, chartMetrics, MAX_CHART_METRICS, type MetricSource } from './metrics.ts';
+import {
+  abilityLabel,
+  allLineMetrics,
+  chartMetrics,
+  MAX_CHART_METRICS,
+  type MetricSource,
+} from './metrics.ts';
 import { moveRow, settingRows, toPatch } from './rows.ts';
 
 const config = (id: number, identifier: string, extra: Partial<MetricConfig> = {}): MetricConfig =>
@@ -88,5 +94,14 @@ describe('settings rows', () => {
     expect(patch).toMatchObject({ resourceType: 'region', resourceId: 7, categoryId: null });
     expect(patch.configs.map((c) => c.metricIdentifier)).toEqual(['b', 'a']);
     expect(moveRow(['x'], 0, -1)).toEqual(['x']);
+  });
+});
+
+describe('abilityLabel (one name per ability, picker and chart)', () => {
+  it('is the name the series uses with its unit; the identifier only tells two same names apart', () => {
+    expect(abilityLabel({ name: '有功功率', unit: 'kW' }, 'P', [{ name: '有功功率' }])).toBe('有功功率 (kW)');
+    expect(abilityLabel({ name: '运行状态', unit: '' }, 'RUN', [])).toBe('运行状态');
+    const twice = [{ name: '温度' }, { name: '温度' }];
+    expect(abilityLabel({ name: '温度', unit: '℃' }, 'T1', twice)).toBe('温度 (℃, T1)');
   });
 });

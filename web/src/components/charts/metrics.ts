@@ -113,3 +113,18 @@ export function allLineMetrics(
   }
   return out;
 }
+
+/**
+ * An ability as a picker names it: the name its chart's series and legend use, with its unit
+ * (`有功功率 (kW)`). The identifier is added only where two abilities offered share a name.
+ * @example abilityLabel({ name: '有功功率', unit: 'kW' }, 'P', []) // '有功功率 (kW)'
+ */
+export function abilityLabel(
+  ability: { name: string; unit?: string | null },
+  identifier: string,
+  offered: readonly { name: string }[],
+): string {
+  const twice = offered.filter((o) => o.name === ability.name).length > 1;
+  const extra = [ability.unit, twice ? identifier : ''].filter(Boolean).join(', ');
+  return extra ? `${ability.name} (${extra})` : ability.name;
+}

@@ -16,6 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { useRegionTree } from '../../api/regions.ts';
 import { useCategories, useCategoryAbilities, useThingsOfCategory } from '../../api/things.ts';
 import { validValues } from '../../lib/form.ts';
+import { abilityLabel } from '../charts/metrics.ts';
 
 /** The board's device tiles: a region's devices with their values now, no statistics. */
 const TILES = 'devices';
@@ -111,7 +112,7 @@ export function ComponentDialog<T extends string = ChartType>({
     () =>
       (abilities.data ?? [])
         .filter((a) => a.dataType !== 'string')
-        .map((a) => ({ value: a.identifier, label: `${a.name} (${a.identifier})` })),
+        .map((a, _, offered) => ({ value: a.identifier, label: abilityLabel(a, a.identifier, offered) })),
     [abilities.data],
   );
 
@@ -142,7 +143,8 @@ export function ComponentDialog<T extends string = ChartType>({
       metrics: (v.metrics ?? []).map((m) => ({
         categoryId: v.categoryId ?? null,
         identifier: m.identifier,
-        name: m.name ?? '',
+        // Left empty, the series is named as the picker named the ability, not by its identifier.
+        name: m.name?.trim() || abilities.data?.find((a) => a.identifier === m.identifier)?.name || '',
         statistics: m.statistics ?? 'last',
         groupByTime: m.groupByTime ?? null,
         groupByInterval: m.groupByInterval ?? null,

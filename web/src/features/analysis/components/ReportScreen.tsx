@@ -22,7 +22,7 @@ import { useTranslation } from 'react-i18next';
 import { useRegionTree } from '../../../api/regions.ts';
 import { useFilterGroups, useStatistics, useStatisticsConfig } from '../../../api/statistics.ts';
 import { categoryAbilitiesQuery, METADATA_STALE_MS, useCategoryOptions } from '../../../api/things.ts';
-import { EChart, useChartTheme } from '../../../components/charts/index.ts';
+import { abilityLabel, EChart, useChartTheme } from '../../../components/charts/index.ts';
 import { fromPicker, toPicker, usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { isAdmin, isGranted, useSession } from '../../../lib/session.ts';
 import { circleOption, statisticsOption } from '../lib/chart.ts';
@@ -87,7 +87,7 @@ function useMetricOptions() {
   const items = config.data?.items;
   // biome-ignore lint/correctness/useExhaustiveDependencies: key stands for the answers
   return useMemo(() => {
-    const seen = new Map<string, string>();
+    const seen = new Map<string, { name: string; unit: string }>();
     const ids = byId(categories.data).map((c) => c.id);
     abilities.forEach((a, i) => {
       const wanted = items?.length
@@ -96,13 +96,17 @@ function useMetricOptions() {
       for (const ability of a.data ?? []) {
         if (isCircleMetric(ability.name) || seen.has(ability.identifier)) continue;
         const shown = items?.length ? wanted?.includes(ability.identifier) : ability.cumulative;
-        if (shown) seen.set(ability.identifier, ability.name);
+        if (shown) seen.set(ability.identifier, { name: ability.name, unit: ability.unit });
       }
     });
     // The metric most categories have first (a plant's energy counter), then in category order.
     const spread = (id: string) => abilities.filter((a) => a.data?.some((x) => x.identifier === id)).length;
     return [...seen]
-      .map(([value, name]) => ({ value, label: `${name} (${value})`, spread: spread(value) }))
+      .map(([value, a]) => ({
+        value,
+        label: abilityLabel(a, value, [...seen.values()]),
+        spread: spread(value),
+      }))
       .sort((a, b) => b.spread - a.spread)
       .map(({ value, label }) => ({ value, label }));
   }, [key, items, categories.data]);

@@ -62,9 +62,15 @@ export function KpiPanel({ overview }: { overview: Overview | undefined }) {
             <Link to="/analysis/tariff" data-testid="kpi-no-tariff" className={styles.kpiLink}>
               {t('dashboard.kpi.noTariff')}
             </Link>
-          ) : (
-            overview?.tariff?.name
-          )
+          ) : overview?.tariff ? (
+            // Which tariff priced today's cost: the plant region's own, the plant's, or the asked one.
+            <span data-testid="kpi-tariff">
+              {t(`dashboard.kpi.tariffSource.${overview.tariff.source.kind}`, {
+                name: overview.tariff.name,
+                region: overview.tariff.source.region?.name,
+              })}
+            </span>
+          ) : null
         }
         testId="kpi-cost"
       />

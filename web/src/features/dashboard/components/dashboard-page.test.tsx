@@ -34,7 +34,7 @@ const OVERVIEW: Overview = {
   power: 47.5,
   energyToday: 80,
   costToday: 52.3,
-  tariff: { id: 1, name: '大工业' },
+  tariff: { id: 1, name: '大工业', source: { kind: 'plant', region: null } },
   alarms: { critical: 1, major: 0, minor: 2, warning: 0, unacknowledged: 1 },
   devices: { online: 3, offline: 1, never: 0, total: 4 },
   metrics: { power: 'P', energy: 'EP' },
@@ -88,7 +88,7 @@ describe('DashboardPage', () => {
     expect(await screen.findByText('47.5')).toBeTruthy();
     expect(screen.getByText('80.0')).toBeTruthy();
     expect(screen.getByText('52.30')).toBeTruthy();
-    expect(screen.getByText('大工业')).toBeTruthy();
+    expect(screen.getByTestId('kpi-tariff').textContent).toBe('大工业（全厂电价）');
     expect(screen.getByTestId('kpi-alarm-critical').textContent).toContain('1');
     expect(screen.getByText('未确认 1')).toBeTruthy();
     expect(screen.getByTestId('kpi-online').textContent).toBe('3');

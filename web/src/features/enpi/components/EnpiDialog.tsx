@@ -13,7 +13,8 @@ import {
 } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { useSaveEnpi } from '../../../api/enpi.ts';
+import { useEnpiAbilities, useSaveEnpi } from '../../../api/enpi.ts';
+import { abilityLabel } from '../../../components/charts/index.ts';
 import { validValues } from '../../../lib/form.ts';
 import { notify } from '../../../lib/notify.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
@@ -22,12 +23,58 @@ import {
   type EnpiFormValues,
   inputOf,
   isThingTarget,
+  sourceOf,
   valuesOf,
   variableProblem,
 } from '../lib/form.ts';
 import type { TargetOption } from '../lib/targets.ts';
 
 const IDENTIFIER = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/**
+ * The metric of a chosen source, picked from its abilities by name and unit (the same name its
+ * charts and the report use), not typed as an identifier.
+ */
+function MetricSelect({
+  target,
+  label,
+  testId,
+  value,
+  onChange,
+  allowClear,
+}: {
+  target: string | undefined;
+  label: string;
+  testId: string;
+  value?: string;
+  onChange?: (v: string | undefined) => void;
+  allowClear?: boolean;
+}) {
+  const { t } = useTranslation();
+  const source = target ? sourceOf(target, '') : null;
+  const abilities = useEnpiAbilities(
+    source ? { resourceType: source.resourceType, resourceId: source.resourceId } : null,
+  );
+  return (
+    <Select
+      aria-label={label}
+      data-testid={testId}
+      value={(target && value) || undefined}
+      onChange={(v: string | undefined) => onChange?.(v ?? '')}
+      allowClear={allowClear}
+      disabled={!target}
+      loading={abilities.isFetching}
+      showSearch
+      optionFilterProp="label"
+      placeholder={target ? t('enpi.metricPlaceholder') : t('enpi.metricFirstSource')}
+      notFoundContent={t('enpi.noAbilities')}
+      options={(abilities.data ?? []).map((a, _, offered) => ({
+        value: a.identifier,
+        label: abilityLabel(a, a.identifier, offered),
+      }))}
+    />
+  );
+}
 
 /** Defines or changes an EnPI: sources, period, baseline, regression variables (docs/enpi.md). */
 export function EnpiDialog({
@@ -44,6 +91,9 @@ export function EnpiDialog({
   const [form] = Form.useForm<EnpiFormValues>();
   const save = useSaveEnpi();
   const outputKind = Form.useWatch('outputKind', form);
+  const energyTarget = Form.useWatch('energyTarget', form);
+  const outputTarget = Form.useWatch('outputTarget', form);
+  const temperatureTarget = Form.useWatch('temperatureTarget', form);
 
   const submit = async () => {
     const values = await validValues(form);
@@ -117,7 +167,7 @@ export function EnpiDialog({
             style={{ flex: 1 }}
             rules={metricRules}
           >
-            <Input />
+            <MetricSelect target={energyTarget} label={t('enpi.energyMetric')} testId="enpi-energy-metric" />
           </Form.Item>
         </Space.Compact>
         <Form.Item name="outputKind" label={t('enpi.outputKind')}>
@@ -144,7 +194,11 @@ export function EnpiDialog({
               style={{ flex: 1 }}
               rules={metricRules}
             >
-              <Input />
+              <MetricSelect
+                target={outputTarget}
+                label={t('enpi.outputMetric')}
+                testId="enpi-output-metric"
+              />
             </Form.Item>
           </Space.Compact>
         )}
@@ -181,7 +235,12 @@ export function EnpiDialog({
             style={{ flex: 1 }}
             rules={[{ pattern: IDENTIFIER, message: t('enpi.required.metric') }]}
           >
-            <Input />
+            <MetricSelect
+              target={temperatureTarget}
+              label={t('enpi.temperatureMetric')}
+              testId="enpi-temperature-metric"
+              allowClear
+            />
           </Form.Item>
         </Space.Compact>
         <Space size={16}>

@@ -107,6 +107,13 @@ beforeEach(() => {
     if (c.path.startsWith('/api/enpi/7/outputs/') && c.method === 'DELETE') return { body: { ok: true } };
     if (c.path === '/api/regions') return { body: [] };
     if (c.path === '/api/filter-groups') return { body: [] };
+    if (c.path === '/api/enpi/abilities')
+      return {
+        body: [
+          { identifier: 'EP', name: '正向有功电能', unit: 'kWh', cumulative: true, things: 3 },
+          { identifier: 'P', name: '有功功率', unit: 'kW', cumulative: false, things: 3 },
+        ],
+      };
     return undefined;
   });
 });
@@ -171,6 +178,18 @@ describe('the EnPI screen', { timeout: 30_000 }, () => {
     await waitFor(() =>
       expect(calls.find((c) => c.method === 'DELETE')?.path).toBe('/api/enpi/7/outputs/2025-03-01'),
     );
+  });
+
+  it("picks metrics from the chosen source's abilities by name and unit, not typed", async () => {
+    renderScreen(<EnpiScreen />, '/analysis/enpi');
+    fireEvent.click(await screen.findByRole('button', { name: '编辑' }, SLOW));
+    const energy = await screen.findByTestId('enpi-energy-metric');
+    // The saved EP reads as its ability's name and unit once the region's abilities are in.
+    await waitFor(() => expect(energy.textContent).toContain('正向有功电能 (kWh)'));
+    const asked = calls.find((c) => c.path === '/api/enpi/abilities')?.query;
+    expect(asked?.get('resourceType')).toBe('region');
+    expect(asked?.get('resourceId')).toBe('1');
+    expect(screen.queryByDisplayValue('EP')).toBeNull();
   });
 
   it('validates the definition form in the user language', async () => {

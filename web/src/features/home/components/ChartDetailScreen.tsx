@@ -27,7 +27,7 @@ import {
   yoyCompare,
 } from '../../../components/charts/index.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
-import { usePeriodData } from '../hooks/home.ts';
+import { useAllSources, usePeriodData } from '../hooks/home.ts';
 import { formatDateParam, parseDetailParams, yoyOptionsFor } from '../lib/detail-params.ts';
 import { chartKind, periodQuery } from '../lib/period-query.ts';
 
@@ -48,30 +48,35 @@ export default function ChartDetailScreen() {
   const state = useMemo(() => parseDetailParams(params, calendar), [params, calendar]);
   const { resource, period, date, yoy, compare } = state;
   const configs = useQuery(metricConfigsQuery(resource ? { ...resource, categoryId: null } : null));
+  const sources = useAllSources(configs.isSuccess);
   const metric: ChartMetric | null = useMemo(() => {
     if (!state.metric) return null;
     const list = configs.data ?? [];
     const index = list.findIndex((c) => c.metricIdentifier === state.metric);
     if (index >= 0) return configMetric(list[index]!, index);
+    // Without a config the home card showed the ability's own name: so does its detail.
+    const ability = sources.find((s) => s.identifier === state.metric);
     return {
       identifier: state.metric,
-      name: state.metric,
-      unit: '',
-      aggregator: 'avg',
+      name: ability?.name ?? state.metric,
+      unit: ability?.unit ?? '',
+      aggregator: ability?.aggregator ?? 'avg',
       color: paletteColor(0),
+      ...(ability?.cumulative ? { cumulative: true } : {}),
     };
-  }, [configs.data, state.metric]);
+  }, [configs.data, sources, state.metric]);
 
   const comparison = useMemo(
     () => yoyCompare(yoy, period, date, compare, calendar),
     [yoy, period, date, compare, calendar],
   );
+  // A metric without a config is read with its ability's aggregator: wait for the abilities.
+  const configured = (configs.data ?? []).some((c) => c.metricIdentifier === state.metric);
+  const ready = !configs.isPending && (configured || sources.length > 0);
   const baseQuery = useMemo(
     () =>
-      resource && metric && !configs.isPending
-        ? periodQuery(resource, metric, period, date, calendar, comparison)
-        : null,
-    [resource, metric, period, date, calendar, comparison, configs.isPending],
+      resource && metric && ready ? periodQuery(resource, metric, period, date, calendar, comparison) : null,
+    [resource, metric, period, date, calendar, comparison, ready],
   );
   const base = usePeriodData(baseQuery);
 

@@ -183,6 +183,14 @@ describe('ChartDetailScreen', () => {
     expect(screen.getByTestId('echart').getAttribute('data-names')).toBe('电量|电量 (昨日)|数据不完整');
   });
 
+  it('names a metric without a config as its home card and picker do, not by its identifier', async () => {
+    configs = [];
+    renderScreen(<ChartDetailScreen />, '/home/chartdetail?resourceType=region&resourceId=1&metric=P');
+    await settle();
+    expect(posts()[0]![1]).toMatchObject({ metricIdentifier: 'P', aggregator: 'avg' });
+    expect(screen.getByTestId('echart').getAttribute('data-names')!.split('|')[0]).toBe('有功功率');
+  });
+
   it('by month with a chosen date: labels MM-DD, buckets by day', async () => {
     renderScreen(
       <ChartDetailScreen />,

@@ -51,12 +51,37 @@ const targetOf = (value: string): Pick<BillQuery, 'resourceType' | 'resourceId'>
   return { resourceType: type === 'thing' ? 'thing' : 'region', resourceId: Number(id) };
 };
 
+type T = (k: string, p?: Record<string, unknown>) => string;
+
+/** Which tariff priced the bill and why (asked, a region's own, or the plant's). */
+export const pricedBy = (bill: Bill, t: T) =>
+  t('tariffs.bill.pricedBy', {
+    name: bill.tariffName,
+    source: t(`tariffs.bill.source.${bill.tariffSource.kind}`, { region: bill.tariffSource.region?.name }),
+  });
+
+/** How much of the month has readings, or that it has none. */
+export const coverageText = (bill: Bill, t: T, format: (ms: number) => string) =>
+  bill.coverage.first === null || bill.coverage.last === null
+    ? t('tariffs.bill.noReadings')
+    : t('tariffs.bill.coverage', {
+        percent: bill.coverage.percent,
+        first: format(bill.coverage.first),
+        last: format(bill.coverage.last),
+      });
+
+const kwhText = (v: number) =>
+  v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
 async function exportBill(
   bill: Bill,
   lines: BillLine[],
-  t: (k: string, p?: Record<string, unknown>) => string,
+  days: readonly TpfcBucket[],
+  t: T,
+  format: (ms: number) => string,
 ) {
   const title = t('tariffs.bill.title', { name: bill.name, month: bill.month });
+  const empty = new Set(bill.coverage.emptyDays);
   const data = await toXlsx(
     {
       title,
@@ -66,7 +91,18 @@ async function exportBill(
         { header: t('tariffs.bill.price'), kind: 'number' },
         { header: t('tariffs.bill.amount'), kind: 'number' },
       ],
-      rows: lines.map((l) => [l.item, l.quantity, l.price, l.amount]),
+      rows: [
+        ...lines.map((l) => [l.item, l.quantity, l.price, l.amount]),
+        [pricedBy(bill, t), '', null, null],
+        [coverageText(bill, t, format), '', null, null],
+        [t('tariffs.bill.daily'), '', null, null],
+        // A day without readings is "no data" with empty cells, not 0.00.
+        ...days.map((d) =>
+          empty.has(d.key)
+            ? [d.label, t('tariffs.bill.noData'), null, null]
+            : [d.label, `${kwhText(d.totalEnergy)} kWh`, null, d.totalCost],
+        ),
+      ],
     },
     bill.timeZone,
   );
@@ -82,33 +118,51 @@ export function BillScreen() {
   const [tariffId, setTariffId] = useState<number | null>(null);
   const [target, setTarget] = useState<string | null>(null);
   const [month, setMonth] = useState(() => calendar.format(Date.now(), 'YYYY-MM'));
-  const chosenTariff = tariffId ?? tariffs.data?.[0]?.id ?? null;
+  // Without a chosen tariff the server prices with the target's own (its region's, else the plant's).
   const query: BillQuery | null =
-    chosenTariff !== null && target !== null ? { tariffId: chosenTariff, month, ...targetOf(target) } : null;
+    target !== null ? { ...(tariffId === null ? {} : { tariffId }), month, ...targetOf(target) } : null;
   const bill = useBill(query);
+  const pricedWith = bill.data && query && !bill.isPlaceholderData ? bill.data.tariffId : null;
   const daily = useTpfc(
-    query && {
-      tariffId: query.tariffId,
-      targets: [{ resourceType: query.resourceType, resourceId: query.resourceId }],
-      period: 'month',
-      startTime: calendar.dayStart(PlantCalendar.dayOfDate(`${month}-01`) as number),
-    },
+    query === null || pricedWith === null
+      ? null
+      : {
+          tariffId: pricedWith,
+          targets: [{ resourceType: query.resourceType, resourceId: query.resourceId }],
+          period: 'month',
+          startTime: calendar.dayStart(PlantCalendar.dayOfDate(`${month}-01`) as number),
+        },
   );
   const days = daily.data?.rows[0]?.buckets ?? [];
+  const emptyDays = new Set(bill.data?.coverage.emptyDays ?? []);
   const usedBands = BAND_KINDS.filter((b) => days.some((d) => d.energy[b] !== 0));
   const two = (v: number) =>
     v.toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  // A day without any reading is "no data" (—), not 0.00.
+  const cell = (d: TpfcBucket, v: number) =>
+    emptyDays.has(d.key) ? <span title={t('tariffs.bill.noData')}>—</span> : two(v);
   const dayColumns: TableColumnsType<TpfcBucket> = [
     { title: t('tariffs.bill.day'), dataIndex: 'label' },
     ...usedBands.map((b) => ({
       title: `${t(`tariffs.band.${b}`)} (kWh)`,
       key: b,
       align: 'right' as const,
-      render: (_: unknown, d: TpfcBucket) => two(d.energy[b]),
+      render: (_: unknown, d: TpfcBucket) => cell(d, d.energy[b]),
     })),
-    { title: t('tariffs.bill.totalKwh'), dataIndex: 'totalEnergy', align: 'right', render: two },
-    { title: t('tariffs.bill.totalCost'), dataIndex: 'totalCost', align: 'right', render: two },
+    {
+      title: t('tariffs.bill.totalKwh'),
+      key: 'totalEnergy',
+      align: 'right',
+      render: (_: unknown, d: TpfcBucket) => cell(d, d.totalEnergy),
+    },
+    {
+      title: t('tariffs.bill.totalCost'),
+      key: 'totalCost',
+      align: 'right',
+      render: (_: unknown, d: TpfcBucket) => cell(d, d.totalCost),
+    },
   ];
+  const minute = (ms: number) => calendar.format(ms, 'YYYY-MM-DD HH:mm');
   const options = useMemo(() => treeOptions(tree.data ?? []), [tree.data]);
   const lines = bill.data ? billLines(bill.data, t) : [];
 
@@ -147,9 +201,12 @@ export function BillScreen() {
           <Select<number>
             aria-label={t('tariffs.bill.tariff')}
             style={{ width: 220 }}
-            value={chosenTariff ?? undefined}
-            onChange={setTariffId}
-            options={tariffs.data.map((x) => ({ value: x.id, label: x.name }))}
+            value={tariffId ?? 0}
+            onChange={(v) => setTariffId(v === 0 ? null : v)}
+            options={[
+              { value: 0, label: t('tariffs.bill.byTarget') },
+              ...tariffs.data.map((x) => ({ value: x.id, label: x.name })),
+            ]}
           />
           <TreeSelect
             aria-label={t('tariffs.bill.target')}
@@ -172,7 +229,7 @@ export function BillScreen() {
           <Button
             icon={<DownloadOutlined />}
             disabled={!bill.data}
-            onClick={() => bill.data && void exportBill(bill.data, lines, t)}
+            onClick={() => bill.data && void exportBill(bill.data, lines, days, t, minute)}
           >
             {t('tariffs.bill.export')}
           </Button>
@@ -197,6 +254,13 @@ export function BillScreen() {
             loading={bill.isFetching}
           />
           <Space orientation="vertical" style={{ marginTop: 12 }}>
+            <Typography.Text data-testid="bill-priced-by">{pricedBy(bill.data, t)}</Typography.Text>
+            <Alert
+              type={bill.data.coverage.percent >= 100 ? 'info' : 'warning'}
+              showIcon
+              data-testid="bill-coverage"
+              title={coverageText(bill.data, t, minute)}
+            />
             {bill.data.demand.at !== null && bill.data.demand.end !== null && (
               <Typography.Text type="secondary">
                 {t('tariffs.bill.demandAt', {

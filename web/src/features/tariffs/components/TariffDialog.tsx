@@ -1,5 +1,6 @@
 import { checkVersion, isLocalDate, type Tariff } from '@kilowatch/contract';
-import { Alert, App, Checkbox, Form, Input, Modal, Select, Tabs } from 'antd';
+import { Alert, App, Checkbox, DatePicker, Form, Input, Modal, Tabs } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCreateTariff, useUpdateTariff } from '../../../api/tariffs.ts';
@@ -19,6 +20,10 @@ interface FieldValues {
 }
 
 const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7];
+/** The form keeps local dates `YYYY-MM-DD` (what the API takes); the picker shows and picks days. */
+const asDays = (v: string[] | undefined) => ({ value: (v ?? []).map((d) => dayjs(d)) });
+const asDates = (v: Dayjs[] | Dayjs | null | undefined) =>
+  [...new Set((Array.isArray(v) ? v : v ? [v] : []).map((d) => d.format('YYYY-MM-DD')))].sort();
 const datesRule = {
   validator: (_: unknown, v: string[] | undefined) =>
     (v ?? []).every(isLocalDate) ? Promise.resolve() : Promise.reject(),
@@ -125,22 +130,26 @@ export function TariffDialog({ tariff, onClose }: { tariff: Tariff | null; onClo
       <Form.Item name="weekendDays" label={t('tariffs.weekendDays')}>
         <Checkbox.Group options={WEEKDAYS.map((d) => ({ value: d, label: t(`tariffs.weekday.${d}`) }))} />
       </Form.Item>
-      <Form.Item
-        name="holidays"
-        label={t('tariffs.holidays')}
-        extra={t('tariffs.datesHint')}
-        rules={[datesRule]}
-      >
-        <Select mode="tags" tokenSeparators={[',', ' ']} open={false} suffixIcon={null} />
-      </Form.Item>
-      <Form.Item
-        name="workdays"
-        label={t('tariffs.workdays')}
-        extra={t('tariffs.datesHint')}
-        rules={[datesRule]}
-      >
-        <Select mode="tags" tokenSeparators={[',', ' ']} open={false} suffixIcon={null} />
-      </Form.Item>
+      {(['holidays', 'workdays'] as const).map((name) => (
+        <Form.Item
+          key={name}
+          name={name}
+          label={t(`tariffs.${name}`)}
+          extra={t('tariffs.datesPick')}
+          rules={[datesRule]}
+          getValueProps={asDays}
+          normalize={asDates}
+        >
+          <DatePicker
+            multiple
+            aria-label={t(`tariffs.${name}`)}
+            data-testid={`tariff-${name}`}
+            style={{ width: '100%' }}
+            maxTagCount="responsive"
+            placeholder={t('tariffs.datesPlaceholder')}
+          />
+        </Form.Item>
+      ))}
     </Form>
   );
 

@@ -35,6 +35,7 @@ import { isAdmin, isGranted, useSession } from '../../../lib/session.ts';
 import { dayStrip } from '../lib/band-strip.ts';
 import { BandStrip } from './BandStrip.tsx';
 import { TariffDialog } from './TariffDialog.tsx';
+import { TariffRegions } from './TariffRegions.tsx';
 import { VersionDialog, type VersionTarget } from './VersionDialog.tsx';
 
 /** Where the server checks tariff writes (server/src/modules/tariffs/routes.ts). */
@@ -237,6 +238,7 @@ function TariffDetail({
           </Descriptions.Item>
         </Descriptions>
       </Card>
+      <TariffRegions tariff={tariff} canEdit={canEdit} />
       <DayPreview tariff={tariff} />
       <Card
         size="small"

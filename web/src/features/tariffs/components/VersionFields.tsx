@@ -9,6 +9,7 @@ import {
   timeOf,
 } from '@kilowatch/contract';
 import {
+  Alert,
   Button,
   Card,
   DatePicker,
@@ -24,7 +25,7 @@ import {
 } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { spanSegments } from '../lib/band-strip.ts';
+import { spanProblem, spanProblemText, spanSegments } from '../lib/band-strip.ts';
 import type { VersionFormValues } from '../lib/version-form.ts';
 import { BandStrip } from './BandStrip.tsx';
 
@@ -45,9 +46,19 @@ function SpanList({
   const spans = (Form.useWatch(['seasons', season, dayType], form) ?? []) as BandSpan[];
   const prices = Form.useWatch('prices', form) ?? {};
   const segments = spanSegments(spans.filter(Boolean), prices);
+  // Where the strip cannot be drawn, say why, naming the bands and times (it does not just vanish).
+  const problem = segments ? null : spanProblem(spans);
   return (
     <Space orientation="vertical" style={{ width: '100%' }}>
       {segments && <BandStrip segments={segments} />}
+      {problem && (
+        <Alert
+          type="error"
+          showIcon
+          data-testid={`span-problem-${season}-${dayType}`}
+          title={spanProblemText(problem, t)}
+        />
+      )}
       <Form.List name={[season, dayType]}>
         {(fields, { add, remove }) => (
           <>

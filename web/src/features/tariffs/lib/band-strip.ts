@@ -8,6 +8,7 @@ import {
   type DayType,
   dayPlan,
   MINUTES_PER_DAY,
+  minuteOf,
   type TariffIssue,
   type TariffVersionBody,
   timeOf,
@@ -92,4 +93,62 @@ export function issueText(
   if ('dayType' in issue) named.dayType = t(`tariffs.dayType.${issue.dayType}`);
   if ('band' in issue) named.band = t(`tariffs.band.${issue.band}`);
   return t(`tariffs.issue.${code}`, named);
+}
+
+const TIME_OF_DAY = /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/;
+
+/** Why the bands being edited do not tile the day, naming the bands and times involved. */
+export type SpanProblem =
+  | { kind: 'overlap'; first: BandSpan; second: BandSpan; from: string; to: string }
+  | { kind: 'gap'; from: string; to: string }
+  | { kind: 'empty'; span: BandSpan };
+
+/**
+ * The first problem of a day's bands as the editor explains it (null when they tile 00:00–24:00, or
+ * while a row is still being typed): two bands that overlap and the stretch they share, a stretch
+ * no band covers, or a band that ends before it starts.
+ */
+export function spanProblem(spans: readonly (BandSpan | undefined)[]): SpanProblem | null {
+  const typed = spans.filter(
+    (s): s is BandSpan => !!s && !!s.band && TIME_OF_DAY.test(s.from ?? '') && TIME_OF_DAY.test(s.to ?? ''),
+  );
+  if (typed.length < spans.length) return null;
+  const sorted = [...typed].sort((a, b) => minuteOf(a.from) - minuteOf(b.from));
+  let cursor = 0;
+  let reaching: BandSpan | null = null;
+  for (const s of sorted) {
+    const from = minuteOf(s.from);
+    const to = minuteOf(s.to);
+    if (to <= from) return { kind: 'empty', span: s };
+    if (reaching && from < cursor)
+      return {
+        kind: 'overlap',
+        first: reaching,
+        second: s,
+        from: s.from,
+        to: timeOf(Math.min(cursor, to)),
+      };
+    if (from > cursor) return { kind: 'gap', from: timeOf(cursor), to: s.from };
+    cursor = to;
+    reaching = s;
+  }
+  if (cursor < MINUTES_PER_DAY) return { kind: 'gap', from: timeOf(cursor), to: '24:00' };
+  return null;
+}
+
+/** A span problem in the user's words: `峰 08:00–12:00 与 平 10:00–14:00 在 10:00–12:00 重叠`. */
+export function spanProblemText(
+  problem: SpanProblem,
+  t: (key: string, params?: Record<string, unknown>) => string,
+): string {
+  const span = (s: BandSpan) => `${t(`tariffs.band.${s.band}`)} ${s.from}–${s.to}`;
+  if (problem.kind === 'overlap')
+    return t('tariffs.spanProblem.overlap', {
+      first: span(problem.first),
+      second: span(problem.second),
+      from: problem.from,
+      to: problem.to,
+    });
+  if (problem.kind === 'gap') return t('tariffs.spanProblem.gap', { from: problem.from, to: problem.to });
+  return t('tariffs.spanProblem.empty', { span: span(problem.span) });
 }
