@@ -3,9 +3,19 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Descriptions, Empty, Segmented, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAlarmSpans } from '../../../api/alarms.ts';
 import { keys } from '../../../api/keys.ts';
 import { fetchMetricData } from '../../../api/telemetry.ts';
-import { type ChartOption, EChart } from '../../../components/charts/index.ts';
+import {
+  alarmMarksSeries,
+  axisTooltip,
+  bucketAlarmLines,
+  type ChartOption,
+  EChart,
+  useAlarmMarkClick,
+  useAlarmMarkWords,
+} from '../../../components/charts/index.ts';
+import { tooltipHtml } from '../../../lib/html.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { imbalanceTrend, lossTrend, PHASES, type Point } from '../lib/electrical.ts';
 import type { NodeView } from '../lib/live-view.ts';
@@ -15,6 +25,8 @@ import { formatValue } from './format.ts';
 /** The trend's span and bucket: the last 24 h in quarter hours. */
 const SPANS = { '24h': 24 * 3600_000, '7d': 7 * 24 * 3600_000 } as const;
 type Span = keyof typeof SPANS;
+/** Alarms are asked over whole 5 minutes, so the trend does not ask anew on each render. */
+const ALARM_SPAN_STEP = 5 * 60_000;
 
 interface Series {
   thingId: number;
@@ -90,6 +102,12 @@ export function DetailPanel({ graph, node, view, latest, abilities }: DetailPane
     [node, members, binding, phases],
   );
   const history = useHistory(series, span);
+  // The alarms of the trend's devices over its span, marked on its buckets (a click opens one).
+  const things = useMemo(() => [...new Set(series.map((x) => x.thingId))], [series]);
+  const spanEnd = Math.ceil(Date.now() / ALARM_SPAN_STEP) * ALARM_SPAN_STEP;
+  const spans = useAlarmSpans(things, spanEnd - SPANS[span] - ALARM_SPAN_STEP, spanEnd);
+  const markWords = useAlarmMarkWords();
+  const onClick = useAlarmMarkClick();
 
   const option = useMemo((): ChartOption | null => {
     const data = history.data;
@@ -112,31 +130,57 @@ export function DetailPanel({ graph, node, view, latest, abilities }: DetailPane
       });
     }
     const threshold = node.symbol === 'busbar' ? graph.thresholds.lossPct : graph.thresholds.imbalancePct;
+    const starts = (lines[0]?.points ?? []).map((p) => p.key);
+    const now = Date.now();
+    const buckets = { starts, label: time };
+    const alarms = spans.data ?? [];
+    const marks =
+      alarms.length && starts.length
+        ? alarmMarksSeries(alarms, { start: starts[0] as number, end: now }, now, markWords, buckets)
+        : null;
+    const units = new Map(lines.map((l) => [l.name, '%'] as const));
     return {
-      tooltip: { trigger: 'axis' },
+      tooltip: {
+        trigger: 'axis',
+        confine: true,
+        className: 'kw-chart-tooltip',
+        // The alarms of the hovered bucket below the values (names escaped by lib/html.ts).
+        formatter: tooltipHtml(
+          axisTooltip(
+            units,
+            (_value, fallback) => fallback,
+            undefined,
+            undefined,
+            marks ? bucketAlarmLines(alarms, markWords.words, now, buckets, now) : undefined,
+          ),
+        ) as never,
+      },
       legend: { top: 0 },
       grid: { left: 48, right: 16, top: 32, bottom: 28 },
-      xAxis: { type: 'category', data: (lines[0]?.points ?? []).map((p) => time(p.key)) },
+      xAxis: { type: 'category', data: starts.map(time) },
       yAxis: { type: 'value', name: '%' },
-      series: lines.map((l, i) => ({
-        type: 'line',
-        name: l.name,
-        showSymbol: false,
-        connectNulls: false,
-        data: l.points.map((p) => (p.value === null ? null : Number(p.value.toFixed(3)))),
-        ...(i === 0
-          ? {
-              markLine: {
-                symbol: 'none',
-                lineStyle: { color: '#cf1322', type: 'dashed' },
-                label: { formatter: t('diagram.threshold') },
-                data: [{ yAxis: threshold }],
-              },
-            }
-          : {}),
-      })),
-    };
-  }, [history.data, node, members, phases, graph.thresholds, calendar, t]);
+      series: [
+        ...lines.map((l, i) => ({
+          type: 'line',
+          name: l.name,
+          showSymbol: false,
+          connectNulls: false,
+          data: l.points.map((p) => (p.value === null ? null : Number(p.value.toFixed(3)))),
+          ...(i === 0
+            ? {
+                markLine: {
+                  symbol: 'none',
+                  lineStyle: { color: '#cf1322', type: 'dashed' },
+                  label: { formatter: t('diagram.threshold') },
+                  data: [{ yAxis: threshold }],
+                },
+              }
+            : {}),
+        })),
+        ...(marks ? [marks] : []),
+      ],
+    } as ChartOption;
+  }, [history.data, node, members, phases, graph.thresholds, calendar, t, spans.data, markWords]);
 
   const unitOf = (thingId: number, metric: string) =>
     abilities.get(thingId)?.find((a) => a.identifier === metric)?.unit ?? '';
@@ -230,7 +274,13 @@ export function DetailPanel({ graph, node, view, latest, abilities }: DetailPane
             ]}
           />
           {option ? (
-            <EChart option={option} height={220} loading={history.isFetching} data-testid="diagram-trend" />
+            <EChart
+              option={option}
+              height={220}
+              loading={history.isFetching}
+              onClick={onClick}
+              data-testid="diagram-trend"
+            />
           ) : history.isError ? (
             <Alert type="error" title={t('diagram.trendFailed')} />
           ) : (
