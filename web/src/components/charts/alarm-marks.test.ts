@@ -167,10 +167,15 @@ describe('the alarm lines of a tooltip', () => {
     );
   });
 
-  it('sums up past five alarms', () => {
-    const many = Array.from({ length: 7 }, (_, i) => span(20 + i, 12 * H, 13 * H));
+  it('lists the newest first and sums up past five alarms', () => {
+    const many = Array.from({ length: 7 }, (_, i) => ({
+      ...span(20 + i, 12 * H + i * 60_000, 13 * H),
+      ruleName: `规则${i}`,
+    }));
     const lines = alarmTipLines(many, words).map(String);
     expect(lines).toHaveLength(6);
+    expect(lines[0]).toContain('规则6');
+    expect(lines[4]).toContain('规则2');
     expect(lines[5]).toBe('… (+2)');
   });
 

@@ -141,11 +141,13 @@ export function alarmsWithin(
 }
 
 /**
- * The tooltip lines of alarms: device · rule, severity and when, each escaped (html`…`); past
- * TIP_ALARMS, a count of the others.
+ * The tooltip lines of alarms, newest first: device · rule, severity and when, each escaped
+ * (html`…`); past TIP_ALARMS, a count of the others.
  */
 export function alarmTipLines(spans: readonly AlarmSpan[], words: AlarmTipWords): Html[] {
-  const lines = spans.slice(0, TIP_ALARMS).map((a) => {
+  // The newest first: the one just raised is the one looked for.
+  const newest = [...spans].sort((a, b) => b.alarmAt - a.alarmAt);
+  const lines = newest.slice(0, TIP_ALARMS).map((a) => {
     const until = a.returnedAt !== null ? words.time(a.returnedAt) : a.active ? words.active : '';
     return html`${colorDot(SEVERITY_COLOURS[a.severity])}${a.thingName} · ${a.ruleName} (${words.severity[a.severity]}, ${words.time(a.alarmAt)}${until ? ` – ${until}` : ''})`;
   });

@@ -7,19 +7,16 @@ import { useAlarmSpans } from '../../../api/alarms.ts';
 import { keys } from '../../../api/keys.ts';
 import { fetchMetricData } from '../../../api/telemetry.ts';
 import {
-  alarmMarksSeries,
-  axisTooltip,
-  bucketAlarmLines,
   type ChartOption,
   EChart,
   useAlarmMarkClick,
   useAlarmMarkWords,
 } from '../../../components/charts/index.ts';
-import { tooltipHtml } from '../../../lib/html.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { imbalanceTrend, lossTrend, PHASES, type Point } from '../lib/electrical.ts';
 import type { NodeView } from '../lib/live-view.ts';
 import { busbarMembers, type Latest } from '../lib/topology.ts';
+import { type TrendLine, trendOption } from '../lib/trend-option.ts';
 import { formatValue } from './format.ts';
 
 /** The trend's span and bucket: the last 24 h in quarter hours. */
@@ -113,7 +110,7 @@ export function DetailPanel({ graph, node, view, latest, abilities }: DetailPane
     const data = history.data;
     if (!data) return null;
     const time = (key: number) => calendar.format(key, 'MM-DD HH:mm');
-    const lines: { name: string; points: { key: number; value: number | null }[] }[] = [];
+    const lines: TrendLine[] = [];
     if (node.symbol === 'busbar') {
       const nIn = members.filter((m) => m.flow === 'in').length;
       lines.push({
@@ -129,57 +126,15 @@ export function DetailPanel({ graph, node, view, latest, abilities }: DetailPane
         });
       });
     }
-    const threshold = node.symbol === 'busbar' ? graph.thresholds.lossPct : graph.thresholds.imbalancePct;
-    const starts = (lines[0]?.points ?? []).map((p) => p.key);
-    const now = Date.now();
-    const buckets = { starts, label: time };
-    const alarms = spans.data ?? [];
-    const marks =
-      alarms.length && starts.length
-        ? alarmMarksSeries(alarms, { start: starts[0] as number, end: now }, now, markWords, buckets)
-        : null;
-    const units = new Map(lines.map((l) => [l.name, '%'] as const));
-    return {
-      tooltip: {
-        trigger: 'axis',
-        confine: true,
-        className: 'kw-chart-tooltip',
-        // The alarms of the hovered bucket below the values (names escaped by lib/html.ts).
-        formatter: tooltipHtml(
-          axisTooltip(
-            units,
-            (_value, fallback) => fallback,
-            undefined,
-            undefined,
-            marks ? bucketAlarmLines(alarms, markWords.words, now, buckets, now) : undefined,
-          ),
-        ) as never,
-      },
-      legend: { top: 0 },
-      grid: { left: 48, right: 16, top: 32, bottom: 28 },
-      xAxis: { type: 'category', data: starts.map(time) },
-      yAxis: { type: 'value', name: '%' },
-      series: [
-        ...lines.map((l, i) => ({
-          type: 'line',
-          name: l.name,
-          showSymbol: false,
-          connectNulls: false,
-          data: l.points.map((p) => (p.value === null ? null : Number(p.value.toFixed(3)))),
-          ...(i === 0
-            ? {
-                markLine: {
-                  symbol: 'none',
-                  lineStyle: { color: '#cf1322', type: 'dashed' },
-                  label: { formatter: t('diagram.threshold') },
-                  data: [{ yAxis: threshold }],
-                },
-              }
-            : {}),
-        })),
-        ...(marks ? [marks] : []),
-      ],
-    } as ChartOption;
+    return trendOption({
+      lines,
+      threshold: node.symbol === 'busbar' ? graph.thresholds.lossPct : graph.thresholds.imbalancePct,
+      thresholdLabel: t('diagram.threshold'),
+      time,
+      alarms: spans.data ?? [],
+      marks: markWords,
+      now: Date.now(),
+    });
   }, [history.data, node, members, phases, graph.thresholds, calendar, t, spans.data, markWords]);
 
   const unitOf = (thingId: number, metric: string) =>
