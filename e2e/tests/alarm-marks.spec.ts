@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
-import { ADMIN } from './accounts.ts';
+import { ADMIN, EDITOR } from './accounts.ts';
 import { apiLogin, post } from './api.ts';
 import { expectPath, finalScreenshot, login, uniqueSuffix } from './helpers.ts';
 
@@ -65,6 +65,7 @@ async function clickMark(page: Page, chart: Locator) {
 
 test('an alarm on a demo device marks its history, KPI and board charts; a click opens it', async ({
   page,
+  browser,
   request,
 }, testInfo) => {
   test.setTimeout(300_000);
@@ -156,6 +157,35 @@ test('an alarm on a demo device marks its history, KPI and board charts; a click
     await clickMark(page, boardCard);
     await expect(page).toHaveURL(new RegExp(`alarm_history\\?id=${id}$`));
     await expect(page.getByTestId('alarm-detail')).toContainText(ruleName);
+
+    // The plant's overview and home charts mark it too (the meter is the plant's).
+    await page.goto('/#/home');
+    await expect(page.getByTestId('home-card-P').locator('canvas')).toBeVisible();
+    expect(await hoverUntilTooltip(page, page.getByTestId('home-card-P'), ruleName)).toContain(thing.name);
+    await finalScreenshot(page, testInfo, 'home');
+    await page.goto('/#/dashboard');
+    await expect(page.getByTestId('trend-power').locator('canvas')).toBeVisible();
+    await finalScreenshot(page, testInfo, 'dashboard');
+
+    // A user with no alarm grant reads the alarm centre like everyone (docs/permissions.md): the
+    // marks show, and nothing is refused on the way.
+    const { baseURL, locale, viewport } = testInfo.project.use;
+    const context = await browser.newContext({ baseURL, locale, viewport });
+    const editor = await context.newPage();
+    const refused: string[] = [];
+    editor.on('response', (r) => {
+      if (r.status() === 401 || r.status() === 403) refused.push(`${r.status()} ${r.url()}`);
+    });
+    await editor.goto('/#/login');
+    await login(editor, EDITOR);
+    await expectPath(editor, '/home');
+    await editor.goto(`/#/analysis/kpi?report=${report.id}`);
+    const seen = editor.getByTestId(`kpi-component-${kpi.id}`);
+    await expect(seen.locator('canvas')).toBeVisible();
+    expect(await hoverUntilTooltip(editor, seen, ruleName)).toContain(thing.name);
+    expect(refused).toEqual([]);
+    await expect(editor.locator('.ant-message-error')).toHaveCount(0);
+    await context.close();
   } finally {
     // The demo device stops alarming for the specs after this one.
     await post(request, headers, `/api/alarm/rules/${rule.id}/state`, { action: 'disable' });
