@@ -52,13 +52,13 @@ import {
   type OutOfServiceInput,
   type OutOfServiceQuery,
   type RegionNode,
+  regionTree,
   type SmtpSettingsInput,
 } from '@kilowatch/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { call } from '../lib/call.ts';
 import { keys } from './keys.ts';
-import { regionTreeQuery } from './regions.ts';
 
 /**
  * The alarm centre (/api/alarm, spec §7 Alarms): rules, templates, monitors, history and the
@@ -154,8 +154,17 @@ export function thingsUnder(nodes: readonly RegionNode[], regionId: number): num
  */
 export function useTargetAlarmSpans(target: AlarmTarget | null, start: number, end: number) {
   const region = target?.resourceType === 'region';
+  const options = { withThings: true, categoryId: target?.categoryId ?? null };
   const tree = useQuery({
-    ...regionTreeQuery({ withThings: true, categoryId: target?.categoryId ?? null }),
+    // The monitoring screens' tree (same key, same answer), asked in the background: marks are
+    // not worth a loading overlay on a wall screen, nor a message when they cannot be drawn.
+    queryKey: keys.regions.tree(options),
+    queryFn: () =>
+      call(regionTree, {
+        query: { withThings: true, categoryId: options.categoryId ?? undefined },
+        silent: true,
+        quiet: true,
+      }),
     enabled: region,
     staleTime: 60_000,
   });
