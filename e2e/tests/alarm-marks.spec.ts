@@ -130,7 +130,8 @@ test('an alarm on a demo device marks its history, KPI and board charts; a click
     // The device's history: the alarm marked at its raise, named in the tooltip, opened by a click.
     await page.goto(`/#/energy_monitor/history?resourceType=thing&resourceId=${thing.id}`);
     const history = page.locator('[_echarts_instance_]').filter({ visible: true }).first();
-    await expect(history.locator('canvas')).toBeVisible();
+    // The device tree and an hour of data come first: a loaded machine takes its time.
+    await expect(history.locator('canvas')).toBeVisible({ timeout: 30_000 });
     expect(await hoverUntilTooltip(page, history, ruleName)).toContain(thing.name);
     await finalScreenshot(page, testInfo, 'device-history');
     await clickMark(page, history);
