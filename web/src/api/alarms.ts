@@ -51,9 +51,12 @@ import {
   type NotifyRouteInput,
   type OutOfServiceInput,
   type OutOfServiceQuery,
+  type RegionNode,
+  regionTree,
   type SmtpSettingsInput,
 } from '@kilowatch/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { call } from '../lib/call.ts';
 import { keys } from './keys.ts';
 
@@ -116,6 +119,65 @@ export function useAlarmSpans(thingIds: readonly number[], start: number, end: n
     placeholderData: keepPreviousData,
     select: (answer) => answer.list,
   });
+}
+
+/** A chart's things: a device, or a region with every device under it (of one category, if given). */
+export interface AlarmTarget {
+  resourceType: 'thing' | 'region';
+  resourceId: number;
+  categoryId?: number | null;
+}
+
+/** Distinct thing ids under a node of the tree with things (the node itself included). */
+export function thingsUnder(nodes: readonly RegionNode[], regionId: number): number[] {
+  const find = (list: readonly RegionNode[]): RegionNode | null => {
+    for (const n of list) {
+      if (n.resourceType === 'region' && n.id === regionId) return n;
+      const hit = find(n.children ?? []);
+      if (hit) return hit;
+    }
+    return null;
+  };
+  const out = new Set<number>();
+  const collect = (n: RegionNode) => {
+    if (n.resourceType === 'thing') out.add(n.thingId ?? n.id);
+    for (const c of n.children ?? []) collect(c);
+  };
+  const region = find(nodes);
+  if (region) collect(region);
+  return [...out];
+}
+
+/**
+ * The alarms of a chart's device or region over [start, end) (`useAlarmSpans`); a region stands
+ * for the devices under it, read from the tree with things the monitoring screens share.
+ */
+export function useTargetAlarmSpans(target: AlarmTarget | null, start: number, end: number) {
+  const region = target?.resourceType === 'region';
+  const options = { withThings: true, categoryId: target?.categoryId ?? null };
+  const tree = useQuery({
+    // The monitoring screens' tree (same key, same answer), asked in the background: marks are
+    // not worth a loading overlay on a wall screen, nor a message when they cannot be drawn.
+    queryKey: keys.regions.tree(options),
+    queryFn: () =>
+      call(regionTree, {
+        query: { withThings: true, categoryId: options.categoryId ?? undefined },
+        silent: true,
+        quiet: true,
+      }),
+    enabled: region,
+    staleTime: 60_000,
+  });
+  const things = useMemo(
+    () =>
+      !target
+        ? []
+        : target.resourceType === 'thing'
+          ? [target.resourceId]
+          : thingsUnder(tree.data ?? [], target.resourceId),
+    [target, tree.data],
+  );
+  return useAlarmSpans(things, start, end);
 }
 
 /** One device's event log over [start, end) (docs/alarms.md, "A device's event log"). */

@@ -4,7 +4,7 @@ import { type CSSProperties, useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { usePlantCalendar } from '../../lib/plant-calendar.ts';
-import { alarmPath, clickedAlarm } from './alarm-marks.ts';
+import { type AlarmMarkLabels, type AlarmTipWords, alarmPath, clickedAlarm } from './alarm-marks.ts';
 import { useShownSeries } from './ChartCard.tsx';
 import { echarts } from './echarts.ts';
 import {
@@ -72,27 +72,21 @@ export interface SeriesChartProps
 function CartesianChart(props: SeriesChartProps & { kind: 'line' | 'bar' }) {
   const { kind, variant, height, loading, period, incompleteLabel, zoom, legend, alarms } = props;
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const given = props.onClick;
-  const onClick = useCallback<NonNullable<EChartProps['onClick']>>(
-    (params) => {
-      const alarm = clickedAlarm(params);
-      if (alarm !== null) navigate(alarmPath(alarm));
-      else given?.(params);
-    },
-    [navigate, given],
-  );
-  const alarmLabel = t('charts.alarms');
+  const onClick = useAlarmMarkClick(props.onClick);
+  const calendar = usePlantCalendar();
+  const words = useAlarmMarkWords();
   // Active alarms are drawn to the moment the marks were built.
   const marks = useMemo(
-    () => (alarms?.length ? { spans: alarms, label: alarmLabel, now: Date.now() } : undefined),
-    [alarms, alarmLabel],
+    () =>
+      alarms?.length
+        ? { spans: alarms, label: words.series, now: Date.now(), words: words.words }
+        : undefined,
+    [alarms, words],
   );
   const theme = useChartTheme(variant);
   // Every chart obeys the series limit; screens that export pass the same limited list in.
   const series = useShownSeries(props.series);
   const missingLabel = useCallback((names: string) => t('charts.missing', { names }), [t]);
-  const calendar = usePlantCalendar();
   const windowStart = props.window?.start;
   const windowEnd = props.window?.end;
   const periodName = period?.period;
@@ -133,6 +127,47 @@ function CartesianChart(props: SeriesChartProps & { kind: 'line' | 'bar' }) {
     ],
   );
   return <EChart option={option} height={height ?? theme.height} loading={loading} onClick={onClick} />;
+}
+
+/**
+ * The words of the alarm marks (alarm-marks.ts) in the user's language: the legend entry that
+ * toggles them and the alarm lines of the tooltip. For charts that build their own option too.
+ */
+export function useAlarmMarkWords(): AlarmMarkLabels & { words: AlarmTipWords } {
+  const { t } = useTranslation();
+  const calendar = usePlantCalendar();
+  return useMemo(
+    () => ({
+      series: t('charts.alarms'),
+      words: {
+        severity: {
+          critical: t('charts.alarmMark.critical'),
+          major: t('charts.alarmMark.major'),
+          minor: t('charts.alarmMark.minor'),
+          warning: t('charts.alarmMark.warning'),
+        },
+        time: (ms: number) => calendar.format(ms, 'MM-DD HH:mm'),
+        active: t('charts.alarmMark.active'),
+      },
+    }),
+    [t, calendar],
+  );
+}
+
+/**
+ * A chart's click handler that opens a clicked alarm mark (its drawer in the alarm history) and
+ * passes any other click on.
+ */
+export function useAlarmMarkClick(given?: EChartProps['onClick']): NonNullable<EChartProps['onClick']> {
+  const navigate = useNavigate();
+  return useCallback<NonNullable<EChartProps['onClick']>>(
+    (params) => {
+      const alarm = clickedAlarm(params);
+      if (alarm !== null) navigate(alarmPath(alarm));
+      else given?.(params);
+    },
+    [navigate, given],
+  );
 }
 
 /** Lines over time (or over a calendar period); see `buildCartesianOption`. */

@@ -1,11 +1,14 @@
 import type { AlarmSpan, Severity } from '@kilowatch/contract';
 import type { LineSeriesOption } from 'echarts/charts';
+import { colorDot, type Html, html } from '../../lib/html.ts';
 
 /**
  * The alarms of a chart's things drawn on its time axis (docs/alarms.md, "Alarms on charts"): each
  * alarm shaded from its raise to its return (or to now while active, clipped to the window), and a
- * vertical mark at the raise. Both carry the alarm's id: a click opens it. Drawn as text by ECharts
- * (no HTML), so the names of rules and things need no escaping here.
+ * vertical mark at the raise. Both carry the alarm's id: a click opens it. The marks' labels are
+ * drawn as text by ECharts; the chart's axis tooltip lists the alarms standing at the hovered time
+ * (`alarmTipLines`), as HTML built only through lib/html.ts, so a rule named `<img onerror=…>`
+ * shows as typed.
  */
 
 export const SEVERITY_COLOURS: Record<Severity, string> = {
@@ -18,6 +21,38 @@ export const SEVERITY_COLOURS: Record<Severity, string> = {
 /** The alarm marks' own series: its name in the legend toggles them. */
 export interface AlarmMarkLabels {
   series: string;
+}
+
+/** The words of the alarm lines of a tooltip: severity names, a time as the chart reads it, "not returned". */
+export interface AlarmTipWords {
+  severity: Record<Severity, string>;
+  time: (ms: number) => string;
+  active: string;
+}
+
+/**
+ * A category axis of buckets (a day by hours, a month by days, a trend by quarter hours): the
+ * bucket starts, sorted, and the category each is drawn as. Marks fall on the bucket holding the
+ * alarm's time; a time axis needs none.
+ */
+export interface AlarmMarkBuckets {
+  starts: readonly number[];
+  label: (start: number) => string;
+}
+
+/** Index of the bucket holding `ms` (the last start at or before it), -1 before the first. */
+function bucketIndex(starts: readonly number[], ms: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if ((starts[mid] as number) <= ms) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
 }
 
 /** What a click on a mark carries. */
@@ -33,29 +68,38 @@ export function alarmMarksSeries(
   window: { start: number; end: number },
   now: number,
   labels: AlarmMarkLabels,
+  buckets?: AlarmMarkBuckets,
 ): LineSeriesOption | null {
   const shown = spans.filter((a) => a.alarmAt < window.end);
   if (shown.length === 0) return null;
   const named = shown.length <= NAMED_UP_TO;
+  // On a time axis a mark sits at its time; on buckets, on the bucket holding it (an area at least
+  // one bucket wide, so a short alarm still shows).
+  const at = (ms: number, endOfArea = false): number | string => {
+    if (!buckets) return ms;
+    const last = buckets.starts.length - 1;
+    const i = Math.max(0, bucketIndex(buckets.starts, endOfArea ? ms - 1 : ms));
+    return buckets.label(buckets.starts[endOfArea ? Math.min(i + 1, last) : i] as number);
+  };
   const areas = shown.flatMap((a) => {
     const over = a.returnedAt ?? (a.active ? now : a.alarmAt);
     const from = Math.max(a.alarmAt, window.start);
     const to = Math.min(over, window.end);
-    if (to <= from) return [];
+    if (to <= from || (buckets && buckets.starts.length === 0)) return [];
     const colour = SEVERITY_COLOURS[a.severity];
     return [
       [
-        { alarmId: a.id, xAxis: from, itemStyle: { color: colour, opacity: 0.12 } },
-        { alarmId: a.id, xAxis: to },
+        { alarmId: a.id, xAxis: at(from), itemStyle: { color: colour, opacity: 0.12 } },
+        { alarmId: a.id, xAxis: at(to, true) },
       ],
     ];
   });
   const raises = shown
-    .filter((a) => a.alarmAt >= window.start)
+    .filter((a) => a.alarmAt >= window.start && (!buckets || buckets.starts.length > 0))
     .map((a) => ({
       alarmId: a.id,
       name: named ? `${a.thingName} ${a.ruleName}` : '',
-      xAxis: a.alarmAt,
+      xAxis: at(a.alarmAt),
       lineStyle: { color: SEVERITY_COLOURS[a.severity] },
     }));
   return {
@@ -74,6 +118,61 @@ export function alarmMarksSeries(
       label: { show: named, formatter: '{b}', position: 'insideEndTop', fontSize: 11 },
       data: raises as never,
     },
+  };
+}
+
+/** Alarm lines a tooltip shows before summing up the rest. */
+const TIP_ALARMS = 5;
+
+/**
+ * The alarms standing at some time in [from, to) (a hovered bucket, or the moment under the
+ * pointer): raised before its end and not returned before its start.
+ */
+export function alarmsWithin(
+  spans: readonly AlarmSpan[],
+  from: number,
+  to: number,
+  now: number,
+): AlarmSpan[] {
+  return spans.filter((a) => {
+    const over = a.returnedAt ?? (a.active ? now : a.alarmAt);
+    return a.alarmAt < to && over >= from;
+  });
+}
+
+/**
+ * The tooltip lines of alarms, newest first: device · rule, severity and when, each escaped
+ * (html`…`); past TIP_ALARMS, a count of the others.
+ */
+export function alarmTipLines(spans: readonly AlarmSpan[], words: AlarmTipWords): Html[] {
+  // The newest first: the one just raised is the one looked for.
+  const newest = [...spans].sort((a, b) => b.alarmAt - a.alarmAt);
+  const lines = newest.slice(0, TIP_ALARMS).map((a) => {
+    const until = a.returnedAt !== null ? words.time(a.returnedAt) : a.active ? words.active : '';
+    return html`${colorDot(SEVERITY_COLOURS[a.severity])}${a.thingName} · ${a.ruleName} (${words.severity[a.severity]}, ${words.time(a.alarmAt)}${until ? ` – ${until}` : ''})`;
+  });
+  if (spans.length > TIP_ALARMS) lines.push(html`… (+${spans.length - TIP_ALARMS})`);
+  return lines;
+}
+
+/**
+ * The alarm lines of a hovered bucket of a category axis (the axis value is its label): the alarms
+ * standing in that bucket, which runs to the next start (the last to `end`).
+ */
+export function bucketAlarmLines(
+  spans: readonly AlarmSpan[],
+  words: AlarmTipWords,
+  now: number,
+  buckets: AlarmMarkBuckets,
+  end: number,
+): (axisValue: unknown) => Html[] {
+  const index = new Map(buckets.starts.map((k, i) => [buckets.label(k), i] as const));
+  return (value) => {
+    const i = index.get(String(value));
+    if (i === undefined) return [];
+    const from = buckets.starts[i] as number;
+    const to = buckets.starts[i + 1] ?? end;
+    return alarmTipLines(alarmsWithin(spans, from, to, now), words);
   };
 }
 

@@ -62,6 +62,14 @@ describe('chartMetrics (the metric-config limit)', () => {
     expect(metrics[0]!.color).toBe('#409EFF');
   });
 
+  it('charts a counter ability as its consumption per bucket, not the ever-growing register', () => {
+    const ep = { ...source('EP', '用电量'), aggregator: 'max' as const, cumulative: true };
+    const [metric] = chartMetrics([], [ep]);
+    expect(metric!.aggregator).toBe('delta');
+    expect(metric!.cumulative).toBe(true);
+    expect(settingRows([], [ep])[0]!.function).toBe('delta');
+  });
+
   it('offers every line metric to pickers, configured first', () => {
     const all = allLineMetrics([config(1, 'b')], [source('a'), source('b'), source('runtime', '运行时长')]);
     expect(all.map((m) => m.identifier)).toEqual(['b', 'a']);

@@ -63,11 +63,15 @@ export const lineSources = <S extends MetricSource>(sources: readonly S[]): S[] 
     .filter((s) => s.dataType === 'number' && !isSpecialMetric(s.name))
     .sort((a, b) => (a.sort ?? 0) - (b.sort ?? 0));
 
-const sourceMetric = (source: MetricSource, index: number): ChartMetric => ({
+/**
+ * An ability's metric. A counter (an ever-growing register such as EP) is charted as its
+ * consumption per bucket (delta): its raw reading only climbs, which no one reads a chart for.
+ */
+export const sourceMetric = (source: MetricSource, index: number): ChartMetric => ({
   identifier: source.identifier,
   name: source.name,
   unit: source.unit,
-  aggregator: source.aggregator,
+  aggregator: source.cumulative ? 'delta' : source.aggregator,
   color: paletteColor(index),
   ...(source.cumulative ? { cumulative: true } : {}),
 });

@@ -9,8 +9,14 @@ import type {
 import type { ComposeOption } from 'echarts/core';
 import { colorDot, type Html, html, joinHtml, tooltipHtml } from '../../lib/html.ts';
 import { calendarOf } from '../../lib/plant-calendar.ts';
-import { alarmMarksSeries } from './alarm-marks.ts';
-import { formatPeriodLabel, type Period, periodBuckets } from './period.ts';
+import {
+  type AlarmTipWords,
+  alarmMarksSeries,
+  alarmsWithin,
+  alarmTipLines,
+  bucketAlarmLines,
+} from './alarm-marks.ts';
+import { formatPeriodLabel, type Period, periodBuckets, periodRange } from './period.ts';
 import { type ChartSeries, formatValue, type Pair, pointCount, splitByCompleteness } from './series.ts';
 import { type ChartTheme, paletteColor } from './theme.ts';
 
@@ -55,7 +61,7 @@ export interface CartesianInput {
    */
   calendar?: PlantCalendar;
   /** The alarms of the chart's things, drawn on a time axis (alarm-marks.ts); `now` ends an active one. */
-  alarms?: { spans: readonly AlarmSpan[]; label: string; now: number };
+  alarms?: { spans: readonly AlarmSpan[]; label: string; now: number; words?: AlarmTipWords };
 }
 
 const MINUTE_MS = 60_000;
@@ -139,6 +145,8 @@ export function axisTooltip(
   axisLabel: (value: unknown, fallback: string) => string,
   missing?: MissingIndex,
   missingLabel?: (names: string) => string,
+  /** The lines of the alarms standing at the hovered x value (alarm-marks.ts `alarmTipLines`). */
+  alarmLines?: (axisValue: unknown) => Html[],
 ): (params: unknown) => Html {
   return (params: unknown) => {
     const list = (Array.isArray(params) ? params : [params]) as TooltipParam[];
@@ -160,8 +168,50 @@ export function axisTooltip(
         );
       }
     }
-    return joinHtml([html`${axisLabel(list[0]!.axisValue, list[0]!.axisValueLabel ?? '')}`, ...rows]);
+    const alarms = alarmLines?.(list[0]!.axisValue) ?? [];
+    return joinHtml([
+      html`${axisLabel(list[0]!.axisValue, list[0]!.axisValueLabel ?? '')}`,
+      ...rows,
+      ...alarms,
+    ]);
   };
+}
+
+/**
+ * The alarm lines of a hovered x value: on buckets, the alarms standing in the hovered bucket; on
+ * a time axis, those within a step of the data around the hovered time (the pointer snaps to a
+ * point, which may sit a little before the alarm it stands for).
+ */
+function alarmLinesAt(
+  spans: readonly AlarmSpan[],
+  words: AlarmTipWords,
+  now: number,
+  window: { start: number; end: number },
+  series: readonly ChartSeries[],
+  categories: readonly number[] | null,
+  label: (key: number) => string | number,
+): (axisValue: unknown) => Html[] {
+  if (categories) {
+    return bucketAlarmLines(
+      spans,
+      words,
+      now,
+      { starts: categories, label: (k) => String(label(k)) },
+      window.end,
+    );
+  }
+  let step = Number.POSITIVE_INFINITY;
+  for (const s of series) {
+    for (let i = 1; i < s.points.length; i++) {
+      const gap = (s.points[i] as { key: number }).key - (s.points[i - 1] as { key: number }).key;
+      if (gap > 0 && gap < step) step = gap;
+    }
+  }
+  if (!Number.isFinite(step)) step = MINUTE_MS;
+  return (value) =>
+    typeof value === 'number'
+      ? alarmTipLines(alarmsWithin(spans, value - step / 2, value + step, now), words)
+      : [];
 }
 
 /**
@@ -284,11 +334,31 @@ export function buildCartesianOption(input: CartesianInput): ChartOption {
   }
 
   const window = input.window && input.window.end > input.window.start ? input.window : undefined;
+  // On a period's buckets the marks fall on the bucket holding each alarm.
+  const markWindow = categories && period ? periodRange(period.period, period.time, calendar) : window;
   const alarmMarks =
-    !categories && window && input.alarms
-      ? alarmMarksSeries(input.alarms.spans, window, input.alarms.now, { series: input.alarms.label })
+    markWindow && input.alarms
+      ? alarmMarksSeries(
+          input.alarms.spans,
+          markWindow,
+          input.alarms.now,
+          { series: input.alarms.label },
+          categories ? { starts: categories, label: (k) => String(label(k)) } : undefined,
+        )
       : null;
   if (alarmMarks) echartsSeries.push(alarmMarks);
+  const alarmLines =
+    alarmMarks && input.alarms?.words && markWindow
+      ? alarmLinesAt(
+          input.alarms.spans,
+          input.alarms.words,
+          input.alarms.now,
+          markWindow,
+          series,
+          categories,
+          label,
+        )
+      : undefined;
   const showLegend = input.legend ?? (series.length > 1 || anyIncomplete || alarmMarks !== null);
   const span = window ? window.end - window.start : timeSpan(series);
   const timeLabels = timeAxisLabels(span);
@@ -325,7 +395,7 @@ export function buildCartesianOption(input: CartesianInput): ChartOption {
       // Named, so the browser suite can read what a user reads.
       className: 'kw-chart-tooltip',
       formatter: tooltipHtml(
-        axisTooltip(unitOf, axisLabel, missing, input.missingLabel),
+        axisTooltip(unitOf, axisLabel, missing, input.missingLabel, alarmLines),
       ) as TooltipComponentOption['formatter'],
     },
     xAxis: categories

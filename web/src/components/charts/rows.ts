@@ -48,7 +48,8 @@ export function settingRows(
       name: s.name,
       unit: s.unit,
       aggregator: s.aggregator,
-      function: '',
+      // A counter is charted as its consumption per bucket, as without configs (sourceMetric).
+      function: s.cumulative ? 'delta' : '',
       enabled: fresh && rows.length < MAX_CHART_METRICS,
       color: '',
     });

@@ -21,6 +21,7 @@ import {
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { type AlarmTarget, useTargetAlarmSpans } from '../../api/alarms.ts';
 import { usePlantCalendar } from '../../lib/plant-calendar.ts';
 import { BarChart, ChartFigure, formatValue, LineChart, PieChart } from '../charts/index.ts';
 import { CardActions, CardTitle } from './CardTools.tsx';
@@ -49,6 +50,19 @@ export interface ComponentCardProps {
   onCompare: (yoy: ComponentYoy) => void;
   /** False on a wall screen: the chart alone, no comparison picker (default true). */
   controls?: boolean;
+}
+
+/**
+ * The device or region whose alarms a component's chart marks; a region's metrics of one category
+ * mark that category's devices only.
+ */
+export function alarmTarget(component: Pick<GridComponent, 'params' | 'metrics'>): AlarmTarget | null {
+  const { thingId, regionId } = component.params;
+  if (thingId != null) return { resourceType: 'thing', resourceId: thingId };
+  if (regionId == null) return null;
+  const categories = new Set(component.metrics.map((m) => m.categoryId ?? null));
+  const only = categories.size === 1 ? [...categories][0] : null;
+  return { resourceType: 'region', resourceId: regionId, categoryId: only ?? null };
 }
 
 /**
@@ -84,6 +98,11 @@ export function ComponentCard({
     [component.chartType, answers, t, compareLabel],
   );
   const totals = useMemo(() => metricTotals(answers), [answers]);
+  // The alarms of the component's device or region over the period, marked on its line and bars.
+  const range = calendar.periodRange(period, time);
+  const target = useMemo(() => alarmTarget(component), [component]);
+  const charted = component.chartType === 'line' || component.chartType === 'bar';
+  const alarms = useTargetAlarmSpans(charted ? target : null, range.start, range.end);
 
   const setOption = (option: ReportComparison) =>
     compare({
@@ -146,7 +165,14 @@ export function ComponentCard({
         label={`${component.title} (${series.map((s) => s.name).join(', ')})`}
         count={series.length}
       >
-        <Chart series={series} period={{ period, time }} height={height} loading={loading} legend />
+        <Chart
+          series={series}
+          period={{ period, time }}
+          height={height}
+          loading={loading}
+          legend
+          alarms={alarms.data}
+        />
       </ChartFigure>
     );
   };

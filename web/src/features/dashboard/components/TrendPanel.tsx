@@ -2,6 +2,7 @@ import type { Overview, QueryResult } from '@kilowatch/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useTargetAlarmSpans } from '../../../api/alarms.ts';
 import { keys } from '../../../api/keys.ts';
 import { type ChartQuery, fetchMetricData } from '../../../api/telemetry.ts';
 import {
@@ -11,6 +12,8 @@ import {
   type ChartTheme,
   EChart,
   paletteColor,
+  useAlarmMarkClick,
+  useAlarmMarkWords,
 } from '../../../components/charts/index.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import styles from './dashboard.module.css';
@@ -109,6 +112,21 @@ export function TrendPanel({
         }
       : null,
   );
+  // The plant's alarms today, on both trends (a click opens one).
+  const spans = useTargetAlarmSpans(
+    regionId === null ? null : { resourceType: 'region', resourceId: regionId },
+    start,
+    end,
+  );
+  const markWords = useAlarmMarkWords();
+  const alarms = useMemo(
+    () =>
+      spans.data?.length
+        ? { spans: spans.data, label: markWords.series, now: Date.now(), words: markWords.words }
+        : undefined,
+    [spans.data, markWords],
+  );
+  const onClick = useAlarmMarkClick();
   const powerSeries = useSeries(power.data, 'kW', false);
   const energySeries = useSeries(energy.data, 'kWh', true);
 
@@ -135,10 +153,11 @@ export function TrendPanel({
           window: { start, end },
           calendar,
           legend: true,
+          alarms,
         }),
         backgroundColor: 'transparent',
       }),
-    [powerSeries, theme, start, end, calendar],
+    [powerSeries, theme, start, end, calendar, alarms],
   );
   const energyOption = useMemo(
     () =>
@@ -150,21 +169,22 @@ export function TrendPanel({
           period: { period: 'day', time: start },
           calendar,
           legend: true,
+          alarms,
         }),
         backgroundColor: 'transparent',
       }),
-    [energySeries, theme, start, calendar],
+    [energySeries, theme, start, calendar, alarms],
   );
 
   return (
     <section className={styles.trends}>
       <div className={`${styles.panel} ${styles.trend}`} data-testid="trend-power">
         <h2 className={styles.panelTitle}>{t('dashboard.trend.power')}</h2>
-        <EChart option={powerOption} height={theme.height} theme="dark" />
+        <EChart option={powerOption} height={theme.height} theme="dark" onClick={onClick} />
       </div>
       <div className={`${styles.panel} ${styles.trend}`} data-testid="trend-energy">
         <h2 className={styles.panelTitle}>{t('dashboard.trend.energy')}</h2>
-        <EChart option={energyOption} height={theme.height} theme="dark" />
+        <EChart option={energyOption} height={theme.height} theme="dark" onClick={onClick} />
       </div>
     </section>
   );

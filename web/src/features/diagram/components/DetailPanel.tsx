@@ -3,18 +3,27 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, Descriptions, Empty, Segmented, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAlarmSpans } from '../../../api/alarms.ts';
 import { keys } from '../../../api/keys.ts';
 import { fetchMetricData } from '../../../api/telemetry.ts';
-import { type ChartOption, EChart } from '../../../components/charts/index.ts';
+import {
+  type ChartOption,
+  EChart,
+  useAlarmMarkClick,
+  useAlarmMarkWords,
+} from '../../../components/charts/index.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { imbalanceTrend, lossTrend, PHASES, type Point } from '../lib/electrical.ts';
 import type { NodeView } from '../lib/live-view.ts';
 import { busbarMembers, type Latest } from '../lib/topology.ts';
+import { type TrendLine, trendOption } from '../lib/trend-option.ts';
 import { formatValue } from './format.ts';
 
 /** The trend's span and bucket: the last 24 h in quarter hours. */
 const SPANS = { '24h': 24 * 3600_000, '7d': 7 * 24 * 3600_000 } as const;
 type Span = keyof typeof SPANS;
+/** Alarms are asked over whole 5 minutes, so the trend does not ask anew on each render. */
+const ALARM_SPAN_STEP = 5 * 60_000;
 
 interface Series {
   thingId: number;
@@ -90,12 +99,18 @@ export function DetailPanel({ graph, node, view, latest, abilities }: DetailPane
     [node, members, binding, phases],
   );
   const history = useHistory(series, span);
+  // The alarms of the trend's devices over its span, marked on its buckets (a click opens one).
+  const things = useMemo(() => [...new Set(series.map((x) => x.thingId))], [series]);
+  const spanEnd = Math.ceil(Date.now() / ALARM_SPAN_STEP) * ALARM_SPAN_STEP;
+  const spans = useAlarmSpans(things, spanEnd - SPANS[span] - ALARM_SPAN_STEP, spanEnd);
+  const markWords = useAlarmMarkWords();
+  const onClick = useAlarmMarkClick();
 
   const option = useMemo((): ChartOption | null => {
     const data = history.data;
     if (!data) return null;
     const time = (key: number) => calendar.format(key, 'MM-DD HH:mm');
-    const lines: { name: string; points: { key: number; value: number | null }[] }[] = [];
+    const lines: TrendLine[] = [];
     if (node.symbol === 'busbar') {
       const nIn = members.filter((m) => m.flow === 'in').length;
       lines.push({
@@ -111,32 +126,16 @@ export function DetailPanel({ graph, node, view, latest, abilities }: DetailPane
         });
       });
     }
-    const threshold = node.symbol === 'busbar' ? graph.thresholds.lossPct : graph.thresholds.imbalancePct;
-    return {
-      tooltip: { trigger: 'axis' },
-      legend: { top: 0 },
-      grid: { left: 48, right: 16, top: 32, bottom: 28 },
-      xAxis: { type: 'category', data: (lines[0]?.points ?? []).map((p) => time(p.key)) },
-      yAxis: { type: 'value', name: '%' },
-      series: lines.map((l, i) => ({
-        type: 'line',
-        name: l.name,
-        showSymbol: false,
-        connectNulls: false,
-        data: l.points.map((p) => (p.value === null ? null : Number(p.value.toFixed(3)))),
-        ...(i === 0
-          ? {
-              markLine: {
-                symbol: 'none',
-                lineStyle: { color: '#cf1322', type: 'dashed' },
-                label: { formatter: t('diagram.threshold') },
-                data: [{ yAxis: threshold }],
-              },
-            }
-          : {}),
-      })),
-    };
-  }, [history.data, node, members, phases, graph.thresholds, calendar, t]);
+    return trendOption({
+      lines,
+      threshold: node.symbol === 'busbar' ? graph.thresholds.lossPct : graph.thresholds.imbalancePct,
+      thresholdLabel: t('diagram.threshold'),
+      time,
+      alarms: spans.data ?? [],
+      marks: markWords,
+      now: Date.now(),
+    });
+  }, [history.data, node, members, phases, graph.thresholds, calendar, t, spans.data, markWords]);
 
   const unitOf = (thingId: number, metric: string) =>
     abilities.get(thingId)?.find((a) => a.identifier === metric)?.unit ?? '';
@@ -230,7 +229,13 @@ export function DetailPanel({ graph, node, view, latest, abilities }: DetailPane
             ]}
           />
           {option ? (
-            <EChart option={option} height={220} loading={history.isFetching} data-testid="diagram-trend" />
+            <EChart
+              option={option}
+              height={220}
+              loading={history.isFetching}
+              onClick={onClick}
+              data-testid="diagram-trend"
+            />
           ) : history.isError ? (
             <Alert type="error" title={t('diagram.trendFailed')} />
           ) : (

@@ -5,6 +5,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
+import { useTargetAlarmSpans } from '../../../api/alarms.ts';
 import { metricConfigsQuery } from '../../../api/metric-configs.ts';
 import { plantTimeZone } from '../../../api/telemetry.ts';
 import {
@@ -79,6 +80,9 @@ export default function ChartDetailScreen() {
     [resource, metric, period, date, calendar, comparison, ready],
   );
   const base = usePeriodData(baseQuery);
+  // The alarms of the resource's devices over the shown period, marked on its buckets.
+  const shownRange = calendar.periodRange(period, date);
+  const alarms = useTargetAlarmSpans(resource, shownRange.start, shownRange.end);
 
   const compareLabel =
     yoy === 'date' && compare !== null ? formatDateParam(compare, calendar) : t(`home.detail.yoy.${yoy}`);
@@ -201,6 +205,7 @@ export default function ChartDetailScreen() {
             loading={base.isPending && baseQuery !== null}
             incompleteLabel={t('charts.incomplete')}
             legend
+            alarms={alarms.data}
           />
         </ChartFigure>
       </div>

@@ -3,6 +3,7 @@ import { Button, Card, Col, Empty, Row, Skeleton, Space, Typography } from 'antd
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useTargetAlarmSpans } from '../../../api/alarms.ts';
 import type { ResourceRef } from '../../../api/keys.ts';
 import {
   BarChart,
@@ -149,6 +150,8 @@ function HomeChartCard({
     [resource, metric, today, calendar],
   );
   const data = usePeriodData(query);
+  // The alarms of the plant's devices today, marked on the card's hours.
+  const alarms = useTargetAlarmSpans(resource, today, calendar.periodRange('day', today).end);
   const kind = chartKind(metric);
   const name = kind === 'bar' ? perBucketName(t, metric.name, HOUR_BUCKET) : metric.name;
   const series = useMemo(
@@ -187,6 +190,7 @@ function HomeChartCard({
         period={{ period: 'day', time: today }}
         loading={data.isPending}
         incompleteLabel={t('charts.incomplete')}
+        alarms={alarms.data}
       />
     </ChartCard>
   );
