@@ -157,6 +157,16 @@ const inspect = (page: Page) =>
     )) {
       if (el.getBoundingClientRect().width > 0 && cut(el)) faults.cut.push(describe(el));
     }
+    // A menu group's name running under its arrow ("Device managem⌄").
+    for (const title of document.querySelectorAll('[data-testid=sidebar-menu] .ant-menu-submenu-title')) {
+      const label = title.querySelector('span[title]');
+      const arrow = title.querySelector('.ant-menu-submenu-arrow, .ant-menu-submenu-expand-icon');
+      if (!label || !arrow || arrow.getBoundingClientRect().width === 0) continue;
+      const text = document.createRange();
+      text.selectNodeContents(label);
+      if (text.getBoundingClientRect().right > arrow.getBoundingClientRect().left + 1)
+        faults.cut.push(`menu group under its arrow ${describe(label)}`);
+    }
     // Off-screen: a control or card past the window's right edge, clipped rather than scrolled to.
     const scrolls = (el: Element) => {
       for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
