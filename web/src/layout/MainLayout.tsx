@@ -10,7 +10,8 @@ import { Navbar } from './Navbar.tsx';
 import { SidebarContent } from './Sidebar.tsx';
 import { TabStrip } from './TabStrip.tsx';
 
-const SIDER_WIDTH = 210;
+// Wide enough for the longest group name with its arrow ("Gestión de dispositivos"), which ran under it at 210.
+const SIDER_WIDTH = 240;
 const SIDER_COLLAPSED_WIDTH = 64;
 
 /** Spec §4: below 1024 px the console is "mobile": the sidebar becomes a drawer and closes. */

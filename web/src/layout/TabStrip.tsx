@@ -29,21 +29,30 @@ export function TabStrip() {
     setOverflow((o) => (o.left === left && o.right === right ? o : { left, right }));
   }, []);
 
+  const reveal = useCallback(() => {
+    const active = strip.current?.querySelector<HTMLElement>('[aria-current="page"]');
+    active?.parentElement?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, []);
+
+  // A narrower strip (a smaller window, or the arrows appearing once the tabs overflow) can push
+  // the active tab out of view: it is brought back whenever the strip changes size.
   useEffect(() => {
     const el = strip.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(measure);
+    const observer = new ResizeObserver(() => {
+      reveal();
+      measure();
+    });
     observer.observe(el);
     return () => observer.disconnect();
-  }, [measure]);
+  }, [measure, reveal]);
 
   // The active tab comes into view whenever the view or the set of tabs changes.
   // biome-ignore lint/correctness/useExhaustiveDependencies: views.length stands for the tabs' layout
   useLayoutEffect(() => {
-    const active = strip.current?.querySelector<HTMLElement>('[aria-current="page"]');
-    active?.parentElement?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+    reveal();
     measure();
-  }, [location.pathname, views.length, measure]);
+  }, [location.pathname, views.length, measure, reveal]);
 
   const scrollBy = (direction: 1 | -1) => {
     const el = strip.current;

@@ -44,4 +44,38 @@ describe('<TabStrip> with more tabs than fit', () => {
     const now = screen.getAllByTestId('tab').find((tab) => tab.dataset.path === '/analysis/tariff');
     expect(scrolled.at(-1)).toBe(now);
   });
+
+  it('brings the active tab back into view when the strip gets narrower', () => {
+    // Issue 21: at 390 px (or once the arrows appeared) the active tab sat off the strip's edge.
+    const scrolled: Element[] = [];
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this);
+    };
+    const resized: (() => void)[] = [];
+    const Original = globalThis.ResizeObserver;
+    globalThis.ResizeObserver = class {
+      constructor(callback: () => void) {
+        resized.push(callback);
+      }
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    } as unknown as typeof ResizeObserver;
+    try {
+      useUi.setState({ visitedViews: VIEWS });
+      render(
+        <MemoryRouter initialEntries={['/analysis/tariff']}>
+          <TabStrip />
+        </MemoryRouter>,
+      );
+      scrolled.length = 0;
+      act(() => {
+        for (const callback of resized) callback();
+      });
+      const active = screen.getAllByTestId('tab').find((tab) => tab.dataset.path === '/analysis/tariff');
+      expect(scrolled).toEqual([active]);
+    } finally {
+      globalThis.ResizeObserver = Original;
+    }
+  });
 });

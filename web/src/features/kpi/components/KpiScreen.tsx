@@ -49,7 +49,8 @@ export function KpiScreen() {
     );
 
   return (
-    <Row gutter={12} wrap={false} style={{ alignItems: 'flex-start' }}>
+    // The report keeps at least a phone's width: narrower, it goes under the tree.
+    <Row gutter={[12, 12]} style={{ alignItems: 'flex-start' }}>
       <Col flex="280px" style={{ minWidth: 240 }}>
         <ReportTree
           tree={tree.data ?? []}
@@ -60,7 +61,7 @@ export function KpiScreen() {
           admin={admin}
         />
       </Col>
-      <Col flex="auto" style={{ minWidth: 0 }}>
+      <Col flex="auto" style={{ minWidth: 'min(100%, 340px)' }}>
         {selected?.report ? (
           <ReportView
             key={selected.id}
