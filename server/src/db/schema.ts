@@ -498,7 +498,7 @@ export interface DB {
 }
 
 /** A region's own tariff (migration 2010). */
-export interface RegionTariffsTable {
+interface RegionTariffsTable {
   region_id: number;
   tariff_id: number;
   created_at: string;

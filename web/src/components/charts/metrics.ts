@@ -67,7 +67,7 @@ export const lineSources = <S extends MetricSource>(sources: readonly S[]): S[] 
  * An ability's metric. A counter (an ever-growing register such as EP) is charted as its
  * consumption per bucket (delta): its raw reading only climbs, which no one reads a chart for.
  */
-export const sourceMetric = (source: MetricSource, index: number): ChartMetric => ({
+const sourceMetric = (source: MetricSource, index: number): ChartMetric => ({
   identifier: source.identifier,
   name: source.name,
   unit: source.unit,
