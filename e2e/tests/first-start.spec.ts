@@ -293,7 +293,7 @@ test('(d) a workshop board of two pages rotates: page 2 shows after the interval
     const component = dialog(page, '添加组件');
     await component.getByLabel('标题').fill(`${region}功率`);
     await pickOption(page, component.getByLabel('设备类型'), '电力仪表');
-    await pickOption(page, component.getByRole('combobox', { name: '指标' }), '有功功率 (P)');
+    await pickOption(page, component.getByRole('combobox', { name: '指标' }), '有功功率 (kW)');
     await confirm(component).click();
     await expect(component).toBeHidden();
   }
@@ -434,7 +434,7 @@ test('(c) a KPI report compares today with yesterday and exports it as xlsx', as
   await pickOption(page, form.getByLabel('设备类型'), '电力仪表');
   await form.getByRole('combobox', { name: /^\*?\s*设备$/ }).click();
   await openDropdown(page).locator('.ant-select-item-option').first().click();
-  await pickOption(page, form.getByRole('combobox', { name: '指标' }), '有功功率 (P)');
+  await pickOption(page, form.getByRole('combobox', { name: '指标' }), '有功功率 (kW)');
   await confirm(form).click();
   await expect(form).toBeHidden();
   const card = page.locator('[data-testid^="kpi-component-"]').filter({ hasText: '功率日对比' });
