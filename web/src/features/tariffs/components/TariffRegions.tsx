@@ -1,5 +1,5 @@
 import type { RegionNode, Tariff } from '@kilowatch/contract';
-import { Button, Card, Space, TreeSelect, Typography } from 'antd';
+import { Button, Card, Flex, Space, TreeSelect, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRegionTree } from '../../../api/regions.ts';
@@ -71,14 +71,16 @@ export function TariffRegions({ tariff, canEdit }: { tariff: Tariff; canEdit: bo
     <Card size="small" title={t('tariffs.regions.title')}>
       <Space orientation="vertical" style={{ width: '100%' }}>
         <Typography.Text type="secondary">{t('tariffs.regions.help')}</Typography.Text>
-        <Space wrap style={{ width: '100%' }}>
+        {/* A flex row, not a Space: a Space item sizes to its content, so the select's maxWidth of
+            100% never held it inside a phone's card. */}
+        <Flex wrap gap="small" style={{ width: '100%' }}>
           <TreeSelect<number[]>
             aria-label={t('tariffs.regions.title')}
             data-testid="tariff-regions"
             multiple
             treeDefaultExpandAll
             disabled={!canEdit}
-            style={{ width: 420, maxWidth: '100%' }}
+            style={{ flex: '1 1 240px', maxWidth: 420, minWidth: 0 }}
             placeholder={t('tariffs.regions.none')}
             treeData={options}
             value={chosen}
@@ -89,7 +91,7 @@ export function TariffRegions({ tariff, canEdit }: { tariff: Tariff; canEdit: bo
           <Button type="primary" disabled={!canEdit || !changed} loading={save.isPending} onClick={onSave}>
             {t('tariffs.regions.save')}
           </Button>
-        </Space>
+        </Flex>
       </Space>
     </Card>
   );
