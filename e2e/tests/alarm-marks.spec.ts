@@ -40,12 +40,33 @@ async function demoMeter(request: APIRequestContext, headers: Record<string, str
 }
 
 /**
- * The chart's canvas on screen. A chart that draws again once its alarms arrive replaces its
- * canvas, and a box asked for in between is null: it is asked again until there is one.
+ * The chart's canvas on screen once it has settled. A chart that draws again once its alarms
+ * arrive replaces its canvas (a box asked for in between is null), and a card's chart is first
+ * drawn before its grid has measured the card, then resized to it: the box is asked until the
+ * canvas fills its chart element and stays so for half a second.
  */
 async function canvasBox(chart: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
   const ask = () => chart.locator('canvas').first().boundingBox();
-  await expect.poll(async () => ((await ask())?.width ?? 0) > 0, { timeout: 30_000 }).toBe(true);
+  const fits = () =>
+    chart.evaluate((el) => {
+      const canvas = el.querySelector('canvas');
+      const host = canvas?.closest('[_echarts_instance_]');
+      if (!canvas || !host) return 0;
+      const width = canvas.getBoundingClientRect().width;
+      return Math.abs(width - host.getBoundingClientRect().width) < 1 ? width : 0;
+    });
+  let last = -1;
+  await expect
+    .poll(
+      async () => {
+        const width = await fits();
+        const settled = width > 0 && width === last;
+        last = width;
+        return settled;
+      },
+      { timeout: 30_000, intervals: [500] },
+    )
+    .toBe(true);
   const box = await ask();
   if (!box) throw new Error('the chart has no canvas on screen');
   return box;
@@ -65,12 +86,18 @@ async function hoverUntilTooltip(page: Page, chart: Locator, text: string): Prom
   throw new Error(`no tooltip saying ${text}`);
 }
 
-/** Clicks across a chart, right to left, until a click lands on an alarm mark and opens the alarm. */
+/**
+ * Clicks across a chart, right to left, until a click lands on an alarm mark and opens the alarm.
+ * A sweep that crossed a redraw (the alarms are asked again every few seconds) is made again on
+ * the settled chart.
+ */
 async function clickMark(page: Page, chart: Locator) {
-  const box = await canvasBox(chart);
-  for (let x = box.x + box.width - 4; x > box.x + 2; x -= 3) {
-    await page.mouse.click(x, box.y + box.height * 0.45);
-    if (/alarm_history\?id=\d+/.test(page.url())) return;
+  for (let sweep = 0; sweep < 3; sweep++) {
+    const box = await canvasBox(chart);
+    for (let x = box.x + box.width - 4; x > box.x + 2; x -= 3) {
+      await page.mouse.click(x, box.y + box.height * 0.45);
+      if (/alarm_history\?id=\d+/.test(page.url())) return;
+    }
   }
   throw new Error('no alarm mark took the click');
 }

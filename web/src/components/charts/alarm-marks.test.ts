@@ -84,7 +84,7 @@ const words = {
   time: (ms: number) => `t${ms / H}`,
   active: '未恢复',
 };
-type Area = { alarmId: number; xAxis: number | string }[];
+type Area = { alarmId: number; xAxis?: number | string }[];
 
 describe('alarm marks on buckets (KPI, board, home, overview energy, diagram trend)', () => {
   // A day by hours from 10:00: the categories a period chart draws.
@@ -107,8 +107,8 @@ describe('alarm marks on buckets (KPI, board, home, overview energy, diagram tre
       [1, '10:00', '12:00'],
       // Inside one hour: that hour's bucket to the next.
       [2, '12:00', '13:00'],
-      // In the last bucket: nothing after it to reach.
-      [3, '17:00', '17:00'],
+      // In the last bucket: to the axis's end (no end given), never an area of no width.
+      [3, '17:00', undefined],
     ]);
     const lines = series.markLine!.data as { alarmId: number; xAxis: string }[];
     expect(lines.map((l) => [l.alarmId, l.xAxis])).toEqual([

@@ -74,12 +74,15 @@ export function alarmMarksSeries(
   if (shown.length === 0) return null;
   const named = shown.length <= NAMED_UP_TO;
   // On a time axis a mark sits at its time; on buckets, on the bucket holding it (an area at least
-  // one bucket wide, so a short alarm still shows).
-  const at = (ms: number, endOfArea = false): number | string => {
+  // one bucket wide, so a short alarm still shows). An area reaching into the last bucket has no
+  // next bucket to end at: it runs to the axis's end (ECharts reads a missing end as the axis's
+  // extent), where it would otherwise be drawn with no width, the newest alarm out of reach.
+  const at = (ms: number, endOfArea = false): number | string | undefined => {
     if (!buckets) return ms;
     const last = buckets.starts.length - 1;
     const i = Math.max(0, bucketIndex(buckets.starts, endOfArea ? ms - 1 : ms));
-    return buckets.label(buckets.starts[endOfArea ? Math.min(i + 1, last) : i] as number);
+    if (endOfArea && i >= last) return undefined;
+    return buckets.label(buckets.starts[endOfArea ? i + 1 : i] as number);
   };
   const areas = shown.flatMap((a) => {
     const over = a.returnedAt ?? (a.active ? now : a.alarmAt);
