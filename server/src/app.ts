@@ -26,7 +26,7 @@ import { exploreRoutes } from './modules/explore/index.ts';
 import { filterGroupRoutes } from './modules/filter-groups/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
 import { metricConfigRoutes } from './modules/metric-configs/index.ts';
-import { metricsRoutes, observeRequests, opsRoutes } from './modules/ops/index.ts';
+import { closeIdleWhileClosing, metricsRoutes, observeRequests, opsRoutes } from './modules/ops/index.ts';
 import { boardRoutes, queryRoutes } from './modules/query/index.ts';
 import { regionRoutes } from './modules/regions/index.ts';
 import { reportRoutes, reportScheduleRoutes } from './modules/reports/index.ts';
@@ -188,6 +188,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     await compression(app);
     await openapi(app);
     observeRequests(app, services.ops.metrics);
+    closeIdleWhileClosing(app);
 
     await app.register(
       async (api) => {

@@ -4,7 +4,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** What /metrics reads from other services when it is scraped (set once they exist). */
-export interface MetricSources {
+interface MetricSources {
   /** The alarm runner's `lag()`. */
   alarmLag?: () => { queued: number; seconds: number };
   /** The notifier's `backlog()`. */

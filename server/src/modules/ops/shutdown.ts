@@ -1,3 +1,5 @@
+import type { FastifyInstance } from 'fastify';
+
 export interface ShutdownOptions {
   /** Stops everything in order (server.ts: the demo's devices, then `app.close()`). */
   close: () => Promise<void>;
@@ -46,4 +48,18 @@ export function shutdownOnSignals(options: ShutdownOptions): void {
     );
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, onSignal);
+}
+
+/**
+ * While the server closes, a keep-alive connection is closed as soon as its request is answered:
+ * Node closes only the connections idle at the moment of `close()`, and one that was busy then would
+ * hold the shutdown for Fastify's keep-alive timeout (72 s). Requests under way still finish.
+ */
+export function closeIdleWhileClosing(app: FastifyInstance): void {
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('preClose', async () => {
+    timer = setInterval(() => app.server.closeIdleConnections(), 100);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
 }
