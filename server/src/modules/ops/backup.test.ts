@@ -1,6 +1,10 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, dialects, login, type TestApp } from '../../../test/helpers.ts';
 import { buildApp } from '../../app.ts';
@@ -10,6 +14,43 @@ import { apiAs } from '../things/testing.ts';
 import { MANIFEST } from './backup.ts';
 
 const PER_BATCH = 100;
+const run = promisify(execFile);
+let dropRestored = async () => {};
+
+/**
+ * docs/deploy.md's PostgreSQL commands: `pg_dump --format=custom` of the test's schema, then
+ * `pg_restore` into a new database; answers the restored database's URL with the same search_path.
+ */
+async function pgDumpAndRestore(url: string): Promise<string> {
+  const parsed = new URL(url);
+  const schema = /search_path=(\w+)/.exec(parsed.searchParams.get('options') ?? '')?.[1] as string;
+  parsed.searchParams.delete('options');
+  const file = join(tmpdir(), `kw-${schema}.dump`);
+  await run('pg_dump', [
+    '--format=custom',
+    '--no-owner',
+    `--schema=${schema}`,
+    `--file=${file}`,
+    parsed.toString(),
+  ]);
+  const name = `kw_restore_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: parsed.toString() });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const target = new URL(parsed.toString());
+  target.pathname = `/${name}`;
+  await run('pg_restore', ['--no-owner', '--exit-on-error', '-d', target.toString(), file]);
+  rmSync(file, { force: true });
+  dropRestored = async () => {
+    const client = new pg.Client({ connectionString: parsed.toString() });
+    await client.connect();
+    await client.query(`drop database ${name} with (force)`);
+    await client.end();
+  };
+  target.searchParams.set('options', `-c search_path=${schema}`);
+  return target.toString();
+}
 
 describe.each(dialects())('online backup of the data folder on %s', (dialect) => {
   let t: TestApp;
@@ -90,7 +131,7 @@ describe.each(dialects())('online backup of the data folder on %s', (dialect) =>
     expect(remote.statusCode).toBe(403);
     expect(existsSync(join(scratch, 'remote'))).toBe(false);
 
-    // Restore: a fresh data folder holding the backup's files (PostgreSQL keeps its rows: pg_dump's).
+    // Restore: a fresh data folder holding the backup's files; on PostgreSQL, a new database from pg_dump.
     const fresh = join(scratch, 'restored');
     mkdirSync(fresh);
     for (const name of readdirSync(dir))
@@ -101,7 +142,9 @@ describe.each(dialects())('online backup of the data folder on %s', (dialect) =>
       MQTT_PORT: '0',
       WEB_DIST: join(fresh, 'no-web'),
       PLANT_TIMEZONE: t.config.telemetry.timeZone,
-      ...(t.config.database.kind === 'postgres' ? { DATABASE_URL: t.config.database.url } : {}),
+      ...(t.config.database.kind === 'postgres'
+        ? { DATABASE_URL: await pgDumpAndRestore(t.config.database.url) }
+        : {}),
     });
     expect(restored.jwtSecret).toBe(t.config.jwtSecret);
     const app = await buildApp(restored, { now: t.clock.now });
@@ -127,6 +170,7 @@ describe.each(dialects())('online backup of the data folder on %s', (dialect) =>
       }
     } finally {
       await app.close();
+      await dropRestored();
     }
   }, 60_000);
 });
