@@ -9,6 +9,8 @@ import { resolve } from 'node:path';
 import type { OpsBackupResult } from '@kilowatch/contract';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
+import { AppError } from './errors.ts';
+import { translate } from './i18n/index.ts';
 import { backupDataFolder } from './modules/ops/index.ts';
 import { openTelemetryStore } from './telemetry/index.ts';
 
@@ -31,6 +33,7 @@ async function online(dir: string): Promise<OpsBackupResult | undefined> {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
+        'accept-language': 'en',
         ...(config.ops.token ? { authorization: `Bearer ${config.ops.token}` } : {}),
       },
       body: JSON.stringify({ dir }),
@@ -79,6 +82,12 @@ try {
   for (const f of result.files) console.info(`  ${f.name}  ${f.bytes} bytes`);
   for (const e of result.elsewhere) console.info(`  not in this folder: ${e}`);
 } catch (error) {
-  console.error(`Backup failed: ${error instanceof Error ? error.message : String(error)}`);
+  const why =
+    error instanceof AppError
+      ? translate('en', error.options.message ?? error.code, error.params)
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  console.error(`Backup failed: ${why}`);
   process.exit(1);
 }
