@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 
+/** A signal repeated within this is the same request (ms). */
+const REPEAT_MS = 2_000;
+
 export interface ShutdownOptions {
   /** Stops everything in order (server.ts: the demo's devices, then `app.close()`). */
   close: () => Promise<void>;
@@ -15,18 +18,21 @@ export interface ShutdownOptions {
  * Graceful shutdown on SIGTERM and SIGINT: readiness says `draining`, then `close` stops taking
  * connections, lets requests under way finish, ends live streams, stops MQTT, waits for ingest
  * calls under way and flushes the store (app.ts orders the close hooks); exit 0 once done, 1 on
- * failure or after `timeoutMs`. A second signal exits at once with 1.
+ * failure or after `timeoutMs`. A second signal (2 s or more after the first) exits at once with 1.
  */
-export function shutdownOnSignals(options: ShutdownOptions): void {
+export function shutdownOnSignals(options: ShutdownOptions): () => void {
   const exit = options.exit ?? ((code: number) => process.exit(code));
-  let started = false;
+  let startedAt: number | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (started) {
+    if (startedAt !== undefined) {
+      // One Ctrl-C reaches the whole process group and `npm start` forwards it too: a repeat
+      // within a moment is the same request, a later one means "stop now".
+      if (Date.now() - startedAt < REPEAT_MS) return;
       options.log.error({ signal }, 'second signal: exiting without waiting for the shutdown');
       exit(1);
       return;
     }
-    started = true;
+    startedAt = Date.now();
     options.log.info({ signal, timeoutMs: options.timeoutMs }, 'shutting down');
     options.onSignal?.(signal);
     const timer = setTimeout(() => {
@@ -48,6 +54,10 @@ export function shutdownOnSignals(options: ShutdownOptions): void {
     );
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, onSignal);
+  /** Stops listening (tests). */
+  return () => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, onSignal);
+  };
 }
 
 /**
