@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, dialects, login, type TestApp } from '../../../test/helpers.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { bearer, buildTestApp, dialects, login, type TestApp } from '../../../test/helpers.ts';
 import { seedPlant } from '../../ingest/testing.ts';
 import { apiAs } from '../things/testing.ts';
 
@@ -70,6 +70,25 @@ describe.each(dialects())('operating endpoints on %s', (dialect) => {
     expect(sample(text, 'kilowatch_alarm_engine_lag_seconds')).toBe(0);
     expect(sample(text, 'kilowatch_notification_backlog')).toBe(0);
     expect(text).toContain('process_cpu_user_seconds_total');
+  });
+
+  it('counts open live streams', async () => {
+    const { token } = await login(t.app);
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const things = (await apiAs(() => t.app, token).get('/api/thing/things?page=1&pageSize=1')).body.data
+      .list;
+    const ticket = (
+      await t.app.inject({ method: 'POST', url: '/api/query/live/ticket', headers: bearer(token) })
+    ).json().data.ticket;
+    const controller = new AbortController();
+    const stream = await fetch(`${address}/api/query/live?thingIds=${things[0].id}&ticket=${ticket}`, {
+      signal: controller.signal,
+    });
+    expect(stream.status).toBe(200);
+    const scrape = async () => (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(sample(await scrape(), 'kilowatch_sse_clients')).toBe(1);
+    controller.abort();
+    await vi.waitFor(async () => expect(sample(await scrape(), 'kilowatch_sse_clients')).toBe(0));
   });
 
   it('lets only this machine read /metrics when OPS_TOKEN is unset', async () => {
