@@ -172,5 +172,5 @@ describe.each(dialects())('online backup of the data folder on %s', (dialect) =>
       await app.close();
       await dropRestored();
     }
-  }, 60_000);
+  }, 180_000);
 });
