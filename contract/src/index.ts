@@ -18,6 +18,7 @@ export * from './health.ts';
 export * from './ingest.ts';
 export * from './metric-configs.ts';
 export * from './natural.ts';
+export * from './ops.ts';
 export * from './query.ts';
 export * from './regions.ts';
 export * from './report-schedules.ts';

@@ -26,6 +26,7 @@ import { exploreRoutes } from './modules/explore/index.ts';
 import { filterGroupRoutes } from './modules/filter-groups/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
 import { metricConfigRoutes } from './modules/metric-configs/index.ts';
+import { closeIdleWhileClosing, metricsRoutes, observeRequests, opsRoutes } from './modules/ops/index.ts';
 import { boardRoutes, queryRoutes } from './modules/query/index.ts';
 import { regionRoutes } from './modules/regions/index.ts';
 import { reportRoutes, reportScheduleRoutes } from './modules/reports/index.ts';
@@ -174,6 +175,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     app.decorate('services', services);
     const streamTickets = createStreamTickets(now);
     app.decorate('ingest', { service: ingest, mqtt });
+    // Runs after MQTT stopped (last added first): every message being written finishes before the
+    // store closes, so what was acknowledged is durable and nothing is cut half-way.
+    app.addHook('onClose', () => services.ops.ingestSettled());
     app.addHook('onClose', () => mqtt.stop());
 
     securityHeaders(app);
@@ -183,12 +187,19 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     multipartBoundary(app);
     await compression(app);
     await openapi(app);
+    observeRequests(app, services.ops.metrics);
+    closeIdleWhileClosing(app);
 
     await app.register(
       async (api) => {
         authenticate(api, services.auth, streamTickets);
         heavyWork(api, app.heavy);
         await api.register(healthRoutes, { database, demoHistory: () => demoHistory.get() });
+        await api.register(opsRoutes, {
+          readiness: services.ops.readiness,
+          backup: { dataDir: config.dataDir, database, telemetry },
+          opsToken: config.ops.token,
+        });
         await api.register(authRoutes, { prefix: '/auth', service: services.auth });
         await api.register(thingsRoutes, { prefix: '/thing', service: services.things });
         await api.register(unitsRoutes, { db: database.db });
@@ -208,6 +219,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           auth: services.auth,
           tickets: streamTickets,
           now,
+          onStreams: (open) => services.ops.metrics.sseClients(open),
         });
         await api.register(boardRoutes, { service: services.query });
         await api.register(alarmRoutes, { service: services.alarms });
@@ -242,6 +254,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       },
       { prefix: '/api' },
     );
+    await app.register(metricsRoutes, { metrics: services.ops.metrics, opsToken: config.ops.token });
     // InfluxDB clients call /ping, /health and /write at the server's root.
     await app.register(influxRoutes, { service: ingest, ping: () => ping(database.db) });
     await web(app, config.webDist);

@@ -34,6 +34,18 @@ export interface Config {
   ingest: IngestConfig;
   /** Demo plant simulator (server/src/simulator, docs/demo-plant.md). */
   simulator: SimulatorConfig;
+  /** Operating the server: who reads /metrics and takes backups, how long a shutdown may take. */
+  ops: OpsConfig;
+}
+
+interface OpsConfig {
+  /**
+   * OPS_TOKEN: the bearer token of GET /metrics and POST /api/ops/backup. Unset: only callers on
+   * this machine (loopback, no proxy in between) may use them.
+   */
+  token: string | undefined;
+  /** SHUTDOWN_TIMEOUT (seconds, default 30): a SIGTERM's drain that takes longer exits with 1. */
+  shutdownTimeoutMs: number;
 }
 
 interface SimulatorConfig {
@@ -252,6 +264,18 @@ const simulator = (env: Env): SimulatorConfig => {
   return { enabled: raw === 'on', things: integer(env, 'SIMULATOR_THINGS', 120, 50, 200) };
 };
 
+const MIN_OPS_TOKEN_LENGTH = 16;
+
+const ops = (env: Env): OpsConfig => {
+  const token = read(env, 'OPS_TOKEN');
+  if (token !== undefined && (token.length < MIN_OPS_TOKEN_LENGTH || /\s/.test(token))) {
+    throw new ConfigError(
+      `OPS_TOKEN must be at least ${MIN_OPS_TOKEN_LENGTH} characters with no spaces (leave it unset to allow only callers on this machine)`,
+    );
+  }
+  return { token, shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT', 30, 1, 3600) * 1000 };
+};
+
 /**
  * Reads and checks the environment once at start. Creates DATA_DIR and, when JWT_SECRET is
  * unset, DATA_DIR/secret.key. Throws ConfigError naming the first bad variable.
@@ -279,6 +303,7 @@ export function loadConfig(env: Env): Config {
   const telemetryConfig = telemetry(env);
   const ingestConfig = ingest(env);
   const simulatorConfig = simulator(env);
+  const opsConfig = ops(env);
   try {
     mkdirSync(dataDir, { recursive: true });
   } catch (error) {
@@ -299,5 +324,6 @@ export function loadConfig(env: Env): Config {
     telemetry: telemetryConfig,
     ingest: ingestConfig,
     simulator: simulatorConfig,
+    ops: opsConfig,
   };
 }

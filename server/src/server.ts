@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { type DemoPlant, startAppDemo } from './demo/index.ts';
 import { prettyLogStream } from './log-format.ts';
+import { shutdownOnSignals } from './modules/ops/index.ts';
 import { type FirstStartAdmin, firstStartBanner } from './modules/users/index.ts';
 
 const fail = (message: string): never => {
@@ -42,18 +43,13 @@ const app = await buildApp(config, {
 
 let demo: DemoPlant | undefined;
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    app.log.info({ signal }, 'shutting down');
-    // The demo plant's devices disconnect first, so the broker does not see them drop.
-    Promise.resolve(demo?.stop())
-      .then(() => app.close())
-      .then(
-        () => process.exit(0),
-        (error: unknown) => fail(`Kilowatch did not shut down cleanly: ${String(error)}`),
-      );
-  });
-}
+shutdownOnSignals({
+  // The demo plant's devices disconnect first, so the broker does not see them drop.
+  close: () => Promise.resolve(demo?.stop()).then(() => app.close()),
+  onSignal: () => app.services.ops.readiness.drain(),
+  timeoutMs: config.ops.shutdownTimeoutMs,
+  log: app.log,
+});
 
 try {
   await app.listen({ port: config.port, host: config.host });

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
-import type { Database } from './db/index.ts';
+import { type Database, ping } from './db/index.ts';
 import { createIngestService, createMqttIngest } from './ingest/index.ts';
 import type { Live } from './live/index.ts';
 import {
@@ -23,6 +23,7 @@ import { createEnpiService } from './modules/enpi/index.ts';
 import { createExploreService } from './modules/explore/index.ts';
 import { createFilterGroupService } from './modules/filter-groups/index.ts';
 import { createMetricConfigService } from './modules/metric-configs/index.ts';
+import { createMetrics, createReadiness, instrumentIngest, instrumentStore } from './modules/ops/index.ts';
 import { createQueryService } from './modules/query/index.ts';
 import { createRegionService } from './modules/regions/index.ts';
 import { createReportSchedules, createReportsService } from './modules/reports/index.ts';
@@ -48,8 +49,11 @@ export interface ServiceDeps {
  * what they need from here instead of building their own.
  */
 export function buildServices(deps: ServiceDeps) {
-  const { config, store, live, now, log } = deps;
+  const { config, live, now, log } = deps;
   const { db } = deps.database;
+  // Every service reads and writes telemetry through the timed store (/metrics).
+  const metrics = createMetrics();
+  const store = instrumentStore(deps.store, metrics);
 
   // The catalog caches what these two services write: they tell it after every write. It is
   // declared below them; their onChange runs only on a write, by which time it exists.
@@ -62,15 +66,19 @@ export function buildServices(deps: ServiceDeps) {
   const regions = createRegionService({ db, now, onChange });
   const catalog = createCatalog({ things, regions });
 
-  const ingest = createIngestService({
-    catalog,
-    live,
-    store,
-    log: log.child({ module: 'ingest' }),
-    now,
-    maxBatch: config.ingest.maxBatch,
-    writableFrom: (at) => store.writableFrom(at),
-  });
+  const counted = instrumentIngest(
+    createIngestService({
+      catalog,
+      live,
+      store,
+      log: log.child({ module: 'ingest' }),
+      now,
+      maxBatch: config.ingest.maxBatch,
+      writableFrom: (at) => store.writableFrom(at),
+    }),
+    metrics,
+  );
+  const ingest = counted.ingest;
   const mqtt = createMqttIngest(ingest, {
     port: config.ingest.mqttPort,
     url: config.ingest.mqttUrl,
@@ -191,6 +199,19 @@ export function buildServices(deps: ServiceDeps) {
   const diagrams = createDiagramsService({ db, catalog, now });
   const explore = createExploreService({ db, now });
 
+  const readiness = createReadiness({
+    database: { kind: deps.database.dialect, ping: () => ping(db) },
+    telemetry: { kind: config.telemetry.url ? 'victoriametrics' : 'duckdb', ping: () => store.ping() },
+    broker: () => mqtt.status(),
+  });
+  metrics.sources.alarmLag = () => alarmRunner.lag();
+  metrics.sources.notificationBacklog = () =>
+    alarmNotify.notifier.backlog().catch((error: unknown) => {
+      // A scrape still answers while the database is away; readiness names the database.
+      log.warn({ err: error }, 'notification backlog not read for /metrics');
+      return { pending: Number.NaN, oldestSeconds: Number.NaN };
+    });
+
   return {
     things,
     regions,
@@ -216,6 +237,8 @@ export function buildServices(deps: ServiceDeps) {
     dashboard,
     diagrams,
     explore,
+    /** /metrics, readiness, and the wait for ingest calls under way at shutdown (modules/ops). */
+    ops: { metrics, readiness, ingestSettled: counted.settled },
   };
 }
 

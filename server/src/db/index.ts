@@ -15,6 +15,11 @@ export interface Database {
   dialect: Dialect;
   /** Safe to call more than once. */
   close(): Promise<void>;
+  /**
+   * SQLite only: an online copy into `file` through SQLite's backup API, page by page without
+   * holding the event loop; the copy is consistent as of its end. PostgreSQL has pg_dump instead.
+   */
+  backup?(file: string): Promise<void>;
 }
 
 const once = (close: () => Promise<void>): (() => Promise<void>) => {
@@ -38,7 +43,14 @@ export function openDatabase(config: DatabaseConfig): Database {
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: file }) });
-  return { db, dialect: 'sqlite', close: once(() => db.destroy()) };
+  return {
+    db,
+    dialect: 'sqlite',
+    close: once(() => db.destroy()),
+    backup: async (target) => {
+      await file.backup(target);
+    },
+  };
 }
 
 /** Throws when the database does not answer. */

@@ -333,4 +333,11 @@ export const en: Messages = {
   'video.recordingUrlRequired': 'A recording needs a recording address',
   'video.recordingTemplate': 'The recording address template must contain the {start} placeholder',
   'sysconfig.retentionDays': 'The days schedule runs are kept must be a whole number from 1 to {max}',
+  'ops.tokenMissing': 'Send the operator token (OPS_TOKEN) as Authorization: Bearer',
+  'ops.forbidden': 'The operator token is not right',
+  'ops.loopbackOnly':
+    'Without OPS_TOKEN this endpoint answers only requests made directly on the server itself',
+  'ops.backupDirRelative': "The backup folder must be an absolute path on the server's machine",
+  'ops.backupDirInData': 'The backup folder must not lie inside the data folder (DATA_DIR)',
+  'ops.backupDirExists': 'The backup folder {dir} exists already; name a new one',
 };

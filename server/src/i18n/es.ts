@@ -341,4 +341,11 @@ export const es: Messages = {
   'video.recordingTemplate': 'La plantilla de la dirección de grabación debe contener el marcador {start}',
   'sysconfig.retentionDays':
     'Los días que se guardan las ejecuciones programadas deben ser un número entero de 1 a {max}',
+  'ops.tokenMissing': 'Envíe el token de operación (OPS_TOKEN) como Authorization: Bearer',
+  'ops.forbidden': 'El token de operación no es correcto',
+  'ops.loopbackOnly':
+    'Sin OPS_TOKEN este punto de acceso solo atiende solicitudes hechas directamente en el propio servidor',
+  'ops.backupDirRelative': 'La carpeta de copia debe ser una ruta absoluta en la máquina del servidor',
+  'ops.backupDirInData': 'La carpeta de copia no puede estar dentro de la carpeta de datos (DATA_DIR)',
+  'ops.backupDirExists': 'La carpeta de copia {dir} ya existe; indique una nueva',
 };

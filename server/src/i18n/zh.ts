@@ -309,4 +309,10 @@ export const zh = {
   'video.recordingUrlRequired': '有录像时须填写录像地址',
   'video.recordingTemplate': '录像地址模板须含 {start} 占位符',
   'sysconfig.retentionDays': '定时发送记录保留天数须为 1 至 {max} 的整数',
+  'ops.tokenMissing': '请以 Authorization: Bearer 发送运维令牌（OPS_TOKEN）',
+  'ops.forbidden': '运维令牌不正确',
+  'ops.loopbackOnly': '未设置 OPS_TOKEN 时，此接口只接受本机直接发来的请求',
+  'ops.backupDirRelative': '备份目录须为服务器上的绝对路径',
+  'ops.backupDirInData': '备份目录不能位于数据目录（DATA_DIR）之内',
+  'ops.backupDirExists': '备份目录 {dir} 已存在，请指定一个新目录',
 } as const;

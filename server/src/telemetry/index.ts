@@ -46,6 +46,13 @@ export interface OpenedTelemetryStore extends TelemetryStore {
   writableFrom(now?: number): number;
   /** Rows the DuckDB wing moved to interval-ending counters at this open, if any (the server logs it). */
   readonly upgraded: { minute: number; hour: number; day: number } | null;
+  /** Resolves when the backend answers, rejects with why not (the readiness probe). */
+  ping(): Promise<void>;
+  /**
+   * Copies the embedded store, consistent as of one instant, into `file` (a new DuckDB file) while
+   * writes go on. Absent on VictoriaMetrics, which vmbackup backs up (docs/deploy.md).
+   */
+  backup?(file: string): Promise<void>;
 }
 
 /**

@@ -151,14 +151,19 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
     byThing = index;
   }
 
+  /** When each batch of transitions still waiting for its history write was judged, oldest first. */
+  const waiting: number[] = [];
+
   function write(watch: Watch, transitions: readonly Transition[]): void {
     if (transitions.length === 0) return;
     const snapshot = { ...watch };
+    waiting.push(now());
     writing = writing
       .then(async () => {
         for (const t of transitions) await persist(snapshot, t);
       })
-      .catch((error: unknown) => log.error({ err: error, watch: watch.key }, 'alarm history write failed'));
+      .catch((error: unknown) => log.error({ err: error, watch: watch.key }, 'alarm history write failed'))
+      .finally(() => waiting.shift());
   }
 
   async function persist(watch: Watch, t: Transition): Promise<void> {
@@ -307,6 +312,14 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
       if (timer) clearInterval(timer);
       await writing;
     },
+    /**
+     * How far the engine is behind (/metrics): values are judged inside ingest's call, so what can
+     * fall behind is the history writes of raises and returns; `seconds` is the oldest one's wait.
+     */
+    lag: (): { queued: number; seconds: number } => ({
+      queued: waiting.length,
+      seconds: waiting.length === 0 ? 0 : Math.max(0, (now() - (waiting[0] as number)) / 1000),
+    }),
     /** How many (monitor, rule, thing) pairs are watched. */
     size: () => watches.size,
   };

@@ -31,7 +31,9 @@ export const queryRoutes: FastifyPluginAsync<{
   /** The stream's tickets (modules/auth/hook.ts redeems them). */
   tickets: Pick<StreamTickets, 'issue'>;
   now: () => number;
-}> = async (app, { service, live, auth, tickets, now }) => {
+  /** Told how many live streams are open after each opens or closes (/metrics). */
+  onStreams?: (open: number) => void;
+}> = async (app, { service, live, auth, tickets, now, onStreams }) => {
   route(app, queryData, {}, async (request) =>
     service.data(request.body, request.query.seq ?? request.body.seq ?? null),
   );
@@ -93,6 +95,7 @@ export const queryRoutes: FastifyPluginAsync<{
         off();
         release();
         streams.delete(stream);
+        onStreams?.(streams.size);
         if (reason !== 'client' && reason !== 'server') {
           request.log.info({ reason, userId: user.id }, 'live stream closed by the server');
         }
@@ -100,6 +103,7 @@ export const queryRoutes: FastifyPluginAsync<{
       onCheckFailed: (error) => request.log.error({ err: error }, 'live stream access check failed'),
     });
     streams.add(stream);
+    onStreams?.(streams.size);
     const off = live.subscribe((values) => {
       const mine = values.filter((v) => wanted.has(v.thingId));
       if (mine.length > 0) stream.send(mine);

@@ -315,6 +315,39 @@ export class DuckDBTelemetryStore implements TelemetryStore {
     return checkRollups(this.writerLane, this.calendar);
   }
 
+  /** A trivial read on a reader connection: rejects once the store is closed. */
+  async ping(): Promise<void> {
+    if (this.closed) throw new Error('the telemetry store is closed');
+    await this.reads.reader().run((c) => c.run('SELECT 1'));
+  }
+
+  /**
+   * `COPY FROM DATABASE` into a new DuckDB file inside one transaction on a reader connection:
+   * the copy is the snapshot of that transaction's start (every write committed before it, none
+   * after), and the writer and the other reader go on meanwhile.
+   */
+  async backup(file: string): Promise<void> {
+    if (this.closed) throw new Error('the telemetry store is closed');
+    const quoted = `'${file.replace(/'/g, "''")}'`;
+    await this.reads.reader().run(async (c) => {
+      const [name] = await columns(c, 'SELECT current_database()');
+      const source = `"${String(name?.[0]).replace(/"/g, '""')}"`;
+      await c.run(`ATTACH ${quoted} AS kw_backup`);
+      try {
+        await c.run('BEGIN TRANSACTION');
+        try {
+          await c.run(`COPY FROM DATABASE ${source} TO kw_backup`);
+          await c.run('COMMIT');
+        } catch (error) {
+          await c.run('ROLLBACK');
+          throw error;
+        }
+      } finally {
+        await c.run('DETACH kw_backup');
+      }
+    });
+  }
+
   /** Waits for queued writes, then closes DuckDB (which checkpoints). Later writes are refused. */
   async close(): Promise<void> {
     if (this.closed) return;

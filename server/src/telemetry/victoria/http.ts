@@ -141,16 +141,24 @@ export class VictoriaClient {
     await (await this.call(`${this.at.remove}/api/v1/admin/tsdb/delete_series`, form, 'delete')).text();
   }
 
-  /** True when VictoriaMetrics answers its health check. */
-  async healthy(): Promise<boolean> {
-    try {
-      const base = this.at.select.replace(/\/select\/.*$/, '');
-      const res = await fetch(`${base}/health`, { signal: AbortSignal.timeout(2000) });
-      await res.text();
-      return res.ok;
-    } catch {
-      return false;
-    }
+  /**
+   * Resolves when VictoriaMetrics answers /health where points go in and, for a cluster, where they
+   * are read (vminsert and vmselect are separate services); rejects naming the one that did not.
+   */
+  async ping(): Promise<void> {
+    const root = (base: string) => new URL(base).origin;
+    const bases = [...new Set([root(this.at.insert), root(this.at.select)])];
+    await Promise.all(
+      bases.map(async (base) => {
+        const res = await fetch(`${base}/health`, { signal: AbortSignal.timeout(2000) }).catch(
+          (error: unknown) => {
+            throw new Error(`VictoriaMetrics at ${base} not reached: ${(error as Error).message}`);
+          },
+        );
+        await res.text();
+        if (!res.ok) throw new Error(`VictoriaMetrics at ${base} answered /health with ${res.status}`);
+      }),
+    );
   }
 }
 

@@ -532,6 +532,11 @@ export class VictoriaTelemetryStore implements TelemetryStore {
   async applyRetention(_now: number): Promise<void> {}
 
   /** Sends what is queued; later writes are refused. */
+  /** VictoriaMetrics' /health on the insert side and, for a cluster, on vmselect. */
+  async ping(): Promise<void> {
+    await this.client.ping();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -241,6 +241,14 @@ export function createNotifier(deps: NotifierDeps) {
         await Promise.all(inFlight.values());
       } while (pumping || inFlight.size > 0);
     },
+    /** Notifications waiting in the outbox (due or backing off) and the age of the oldest, s (/metrics). */
+    async backlog(): Promise<{ pending: number; oldestSeconds: number }> {
+      const { pending, oldest } = await repo.backlog(db);
+      return {
+        pending,
+        oldestSeconds: oldest === null ? 0 : Math.max(0, (now() - Date.parse(oldest)) / 1000),
+      };
+    },
     /** Forgets old sent and given-up notifications now (start() does it hourly). */
     prune,
     /** Sends a test message through a route at once, outside the outbox. */

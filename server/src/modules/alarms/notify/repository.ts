@@ -283,6 +283,16 @@ export async function markFailed(
     .execute();
 }
 
+/** Notifications still to send: how many, and when the oldest was queued (ISO, null when none). */
+export async function backlog(db: Db): Promise<{ pending: number; oldest: string | null }> {
+  const row = await db
+    .selectFrom('alarm_notify_outbox')
+    .select((eb) => [eb.fn.countAll<number | string>().as('pending'), eb.fn.min('created_at').as('oldest')])
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return { pending: Number(row.pending), oldest: row.oldest ?? null };
+}
+
 /** Forgets sent and given-up notifications created before `stamp`; pending ones are kept. */
 export async function prune(db: Db, stamp: string): Promise<number> {
   const result = await db
