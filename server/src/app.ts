@@ -237,6 +237,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           configs: services.statisticsConfigs,
           erpConfig: () => services.system.sysConfigs.erpConfig(),
           tariffs: services.tariffs,
+          calendar: services.calendar,
         });
         await api.register(boardPageRoutes, { service: services.board });
         await api.register(enpiRoutes, { service: services.enpi });

@@ -10,6 +10,7 @@ import { AppError } from '../../../errors.ts';
 import { type MessageKey, translate } from '../../../i18n/index.ts';
 import { slicer } from '../../../shared/slices.ts';
 import { runInWorker } from '../../../shared/worker-pool.ts';
+import { COUNT_FORMAT, NUMBER_FORMAT } from '../sheets.ts';
 
 /** Answers one telemetry query (the query service's `data`). */
 export type AskQuery = (
@@ -31,10 +32,6 @@ export interface ReportOutputInput {
   plant: string | null;
 }
 
-/** Two decimals (spec §9), also in the file. */
-export const NUMBER_FORMAT = '#,##0.00';
-/** Counts (启动次数 in 次, 产量 in 件) read whole, as the console shows them. */
-export const COUNT_FORMAT = '#,##0';
 /** Units of things counted, not measured (the console's `formatReading`). */
 const COUNT_UNITS = new Set(['次', '件', '个', '台', 'times', 'pcs']);
 /** Rows above each sheet's table: title, period, plant, then a blank row. */

@@ -1,35 +1,36 @@
-import ExcelJS from 'exceljs';
-import { HEADING_ROWS, NUMBER_FORMAT, type ReportBook } from './output.ts';
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import { NUMBER_FORMAT, tableWriter } from '../sheets.ts';
+import { HEADING_ROWS, type ReportBook } from './output.ts';
 
 /**
- * Runs in the worker pool (shared/worker-pool.ts): a report's workbook from its sheets, the title,
- * period and plant above the table, the header row bold and frozen with the time column, every
- * value cell a number in its column's format (two decimals, counts whole).
+ * Runs in the worker pool (shared/worker-pool.ts): a report's workbook from its sheets through the
+ * one sheet writer (../sheets.ts): the title, period and plant above the table, the header row
+ * bold and frozen with the time column, every value cell a number in its column's format (two
+ * decimals, counts whole).
  */
 export default async function build(book: ReportBook): Promise<Uint8Array> {
-  const workbook = new ExcelJS.Workbook();
-  workbook.creator = 'Kilowatch';
-  workbook.title = book.title;
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = once(out, 'end');
+  const writer = tableWriter('xlsx', out, book.title);
   for (const spec of book.sheets) {
-    const headerRow = HEADING_ROWS + 1;
-    const sheet = workbook.addWorksheet(spec.name, {
-      views: [{ state: 'frozen', ySplit: headerRow, xSplit: 1 }],
+    writer.sheet({
+      name: spec.name,
+      frozen: { x: 1, y: HEADING_ROWS + 1 },
+      heading: spec.heading,
+      widths: spec.columns.map((c) => c.width),
+      formats: spec.columns.map((c, i) => (i === 0 ? undefined : (c.numFmt ?? NUMBER_FORMAT))),
     });
-    sheet.columns = spec.columns.map((c) => ({ width: c.width }));
-    spec.heading.forEach((text, i) => {
-      sheet.getCell(i + 1, 1).value = text;
-    });
-    sheet.getCell(1, 1).font = { bold: true, size: 14 };
-    const header = sheet.getRow(headerRow);
-    header.values = spec.columns.map((c) => c.header);
-    header.font = { bold: true };
-    spec.rows.forEach((values, r) => {
-      const row = sheet.getRow(headerRow + 1 + r);
-      row.values = values;
-      for (let i = 1; i < spec.columns.length; i++)
-        row.getCell(i + 1).numFmt = spec.columns[i]?.numFmt ?? NUMBER_FORMAT;
-    });
+    await writer.row(spec.columns.map((c) => c.header));
+    for (const row of spec.rows) await writer.row(row);
   }
-  if (book.empty) workbook.addWorksheet(book.empty.name).addRow([book.empty.text]);
-  return new Uint8Array(await workbook.xlsx.writeBuffer());
+  if (book.empty) {
+    writer.sheet({ name: book.empty.name });
+    await writer.row([book.empty.text]);
+  }
+  await writer.end();
+  await ended;
+  return new Uint8Array(Buffer.concat(chunks));
 }

@@ -14,6 +14,7 @@ import { type Mail, SmtpNotConfigured } from '../../mail/index.ts';
 import type { QueryService } from '../../query/index.ts';
 import { reportWorkbook } from '../reports/output.ts';
 import type { ReportsService } from '../reports/service.ts';
+import { XLSX } from '../sheets.ts';
 import * as repo from './repository.ts';
 import { latestRun, nextRun, periodBefore, periodText, workbookPeriod } from './time.ts';
 
@@ -45,7 +46,6 @@ export const SCHEDULE_LEASE_MS = 10 * 60_000;
 export const PRUNE_EVERY_MS = 60 * 60_000;
 /** Due schedules taken per look; the rest are taken at the next. */
 const PER_LOOK = 20;
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const notFound = (id: number) =>

@@ -1,4 +1,4 @@
-import { type ErpConfig, PlantCalendar, type StatisticsResult, type Thing } from '@kilowatch/contract';
+import type { ErpConfig, PlantCalendar, StatisticsResult, Thing } from '@kilowatch/contract';
 import type { MessageKey } from '../../../i18n/index.ts';
 import type { TariffService } from '../bills/service.ts';
 import type { ErpChunk, PeriodCost } from './exports.ts';
@@ -40,7 +40,10 @@ export function periodCost(consumption: number | null, priced: PeriodEnergy, fla
  * own slot pricing; things with no tariff keep erpConfig's flat price. The first chunk is read
  * here, before the answer starts, so its errors (and an unknown tariff's) are normal JSON errors.
  */
-export async function erpChunks(input: ErpInput): Promise<{
+export async function erpChunks(
+  input: ErpInput,
+  calendar: PlantCalendar,
+): Promise<{
   first: StatisticsResult;
   chunks: AsyncIterable<ErpChunk>;
   notes: [string, string][];
@@ -102,7 +105,6 @@ export async function erpChunks(input: ErpInput): Promise<{
   }
 
   const first = head.result;
-  const calendar = new PlantCalendar(first.timeZone);
   const at = (ts: number) => calendar.format(ts, 'YYYY-MM-DD HH:mm');
   const notes: [string, string][] = [];
   if (names.length) {

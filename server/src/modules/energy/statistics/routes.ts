@@ -1,6 +1,7 @@
 import {
   type ErpConfig,
   EXPORT_MAX_CELLS,
+  type PlantCalendar,
   type StatisticsExport,
   type StatisticsResult,
   statisticsConfigGet,
@@ -44,7 +45,9 @@ export const statisticsRoutes: FastifyPluginAsync<{
   configs: StatisticsConfigs;
   erpConfig: () => Promise<ErpConfig>;
   tariffs: Pick<TariffService, 'get' | 'costByPeriod'>;
-}> = async (app, { service, configs, erpConfig, tariffs }) => {
+  /** The plant calendar: the files' names, periods and times. */
+  calendar: PlantCalendar;
+}> = async (app, { service, configs, erpConfig, tariffs, calendar }) => {
   route(app, statisticsConfigGet, {}, async (request) => configs.get(requireUser(request).id, request.query));
 
   route(app, statisticsConfigSave, {}, async (request) => {
@@ -68,8 +71,8 @@ export const statisticsRoutes: FastifyPluginAsync<{
     return sendStream(
       request,
       reply,
-      { format, filename: fileName('statistics', result, format), rows: standardRows(result) },
-      (out) => standardExport(result, (key) => translate(language, key), out),
+      { format, filename: fileName('statistics', result, format, calendar), rows: standardRows(result) },
+      (out) => standardExport(result, (key) => translate(language, key), out, calendar),
     );
   });
 
@@ -94,7 +97,7 @@ export const statisticsRoutes: FastifyPluginAsync<{
     const size = Math.max(1, Math.min(ERP_CHUNK, Math.floor(ERP_CHUNK_CELLS / buckets)));
     const read = (list: readonly Thing[]): Promise<StatisticsResult> =>
       service.range({ ...body, resourceType: 'thing', resourceIds: list.map((x) => x.id), circle: false });
-    const { first, chunks, notes } = await erpChunks({ things, config, read, tariffs, size, t });
+    const { first, chunks, notes } = await erpChunks({ things, config, read, tariffs, size, t }, calendar);
     const basis: Record<CostBasis, MessageKey> = {
       tariff: 'export.basisTariff',
       flat: 'export.basisFlat',
@@ -105,11 +108,17 @@ export const statisticsRoutes: FastifyPluginAsync<{
       reply,
       {
         format,
-        filename: fileName('erp', first, format),
+        filename: fileName('erp', first, format, calendar),
         rows: 1 + things.length * first.keys.length,
       },
       (out) =>
-        erpExport(chunks, config, { basis: (b) => t(basis[b]), title: t('export.info'), rows: notes }, out),
+        erpExport(
+          chunks,
+          config,
+          { basis: (b) => t(basis[b]), title: t('export.info'), rows: notes },
+          out,
+          calendar,
+        ),
     );
   });
 };

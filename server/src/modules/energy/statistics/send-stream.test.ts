@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReaderGone } from './exports.ts';
+import { ReaderGone } from '../sheets.ts';
 import { sendStream } from './send-stream.ts';
 
 /** Rows enough that the answer has long started (and left the buffers) before the failure. */

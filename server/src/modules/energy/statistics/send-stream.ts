@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { ExportFormat } from '@kilowatch/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { contentTypeOf, type TableWriter, tableWriter } from './exports.ts';
+import { contentTypeOf, type TableWriter, tableWriter } from '../sheets.ts';
 
 /**
  * Answers a file that `write` streams. Everything that can fail for a reason the user should read

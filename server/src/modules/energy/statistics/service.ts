@@ -3,12 +3,10 @@ import {
   CIRCLE_METRIC_NAMES,
   type CircleMetrics,
   type EffectiveAbility,
-  HOUR,
   MAX_STATISTICS_SERIES,
   type MetricQuery,
   naturalCompare,
-  type Period,
-  PlantCalendar,
+  type PlantCalendar,
   type QueryAggregator,
   type QueryResult,
   type ResourceType,
@@ -25,6 +23,7 @@ import { slicer } from '../../../shared/slices.ts';
 import type { Catalog, Resolved } from '../../catalog/index.ts';
 import type { QueryService } from '../../query/index.ts';
 import type { FilterGroupService } from '../filters/service.ts';
+import { createPeriods } from '../periods.ts';
 
 export interface StatisticsDeps {
   catalog: Pick<Catalog, 'select' | 'selectThings'>;
@@ -45,8 +44,6 @@ export interface Member {
   name: string;
 }
 
-/** The bucket of each period: a day by hours, a month by days, a year by months. */
-const PERIOD_BUCKET = { day: 'hour', month: 'day', year: 'month' } as const;
 /** Aggregators whose values add up across buckets and series (they get a SUM line). */
 const ADDITIVE = new Set<QueryAggregator>(['delta', 'sum', 'count']);
 
@@ -93,6 +90,7 @@ function sumLine(rows: readonly (readonly (number | null)[])[], width: number): 
  */
 export function createStatisticsService(deps: StatisticsDeps) {
   const { calendar } = deps;
+  const periods = createPeriods(calendar);
 
   async function members(q: StatisticsQuery): Promise<Member[]> {
     if (q.resourceType === 'filterGroup') {
@@ -115,7 +113,7 @@ export function createStatisticsService(deps: StatisticsDeps) {
 
   /** [start, end) and the bucket unit of a query. */
   function rangeOf(q: StatisticsQuery) {
-    const groupByTime = q.groupByTime ?? PERIOD_BUCKET[q.period];
+    const groupByTime = q.groupByTime ?? periods.bucketOf(q.period);
     if (q.endTime !== undefined) {
       if (q.startTime === undefined) throw badRange();
       const start = toMillis(q.startTime);
@@ -123,40 +121,17 @@ export function createStatisticsService(deps: StatisticsDeps) {
       if (!(end > start)) throw badRange();
       return { start, end, groupByTime, free: true };
     }
-    const { start, end } = calendar.periodRange(
+    const { start, end } = periods.range(
       q.period,
       q.startTime !== undefined ? toMillis(q.startTime) : deps.now(),
     );
     return { start, end, groupByTime, free: false };
   }
 
-  /** How many buckets of `groupByTime` [start, end) holds on the plant calendar (a range's columns). */
-  function bucketCount(start: number, end: number, groupByTime: string): number {
-    if (groupByTime === 'hour') return Math.ceil((end - start) / HOUR);
-    const first = calendar.dayOf(start);
-    const last = calendar.dayOf(end - 1);
-    if (groupByTime === 'day') return last - first + 1;
-    const months = PlantCalendar.monthOfDay(last) - PlantCalendar.monthOfDay(first);
-    if (groupByTime === 'month') return months + 1;
-    return (
-      Math.floor(PlantCalendar.monthOfDay(last) / 12) - Math.floor(PlantCalendar.monthOfDay(first) / 12) + 1
-    );
-  }
-
   /** The buckets a query's range holds (an export checks its size before it starts). */
   function bucketsOf(q: StatisticsQuery): number {
     const { start, end, groupByTime } = rangeOf(q);
-    return bucketCount(start, end, groupByTime);
-  }
-
-  /** What a bucket is called (spec §9); hours of a range longer than a day carry their date. */
-  function labeler(groupByTime: string, start: number, end: number): (ts: number) => string {
-    if (groupByTime === 'year') return (ts) => calendar.format(ts, 'YYYY');
-    const period: Period = groupByTime === 'hour' ? 'day' : groupByTime === 'day' ? 'month' : 'year';
-    if (groupByTime === 'hour' && calendar.dayOf(end - 1) !== calendar.dayOf(start)) {
-      return (ts) => calendar.format(ts, 'MM-DD HH:00');
-    }
-    return (ts) => calendar.periodLabel(period, ts);
+    return periods.bucketCount(start, end, groupByTime);
   }
 
   /** A member's things having `metric` (none when it has none), with their abilities. */
@@ -217,7 +192,7 @@ export function createStatisticsService(deps: StatisticsDeps) {
     const { start, end, groupByTime, free } = rangeOf(q);
     const metric = q.metricIdentifier;
     const resolved = await resolveAll(list, metric, q.categoryId);
-    const buckets = bucketCount(start, end, groupByTime);
+    const buckets = periods.bucketCount(start, end, groupByTime);
     const cells =
       resolved.reduce((n, r) => n + Math.max(1, r.things.length), 0) * buckets * (q.compare ? 2 : 1);
     if (cells > STATISTICS_MAX_CELLS) {
@@ -327,7 +302,7 @@ export function createStatisticsService(deps: StatisticsDeps) {
       }
     }
 
-    const label = labeler(groupByTime, start, end);
+    const label = periods.labeler(groupByTime, start, end);
     const result: StatisticsResult = {
       metricIdentifier: metric,
       metricName: ability.name,
