@@ -1,14 +1,14 @@
 import {
   type GroupByTime,
   HOUR,
+  PERIOD_BUCKET,
   PERIODS,
   type Period,
   PlantCalendar,
-  REPORT_PERIOD_BUCKET,
 } from '@kilowatch/contract';
 
 /** The period whose buckets are `unit` (the inverse of the contract's table): hours make a day. */
-const PERIOD_OF_BUCKET = new Map<GroupByTime, Period>(PERIODS.map((p) => [REPORT_PERIOD_BUCKET[p], p]));
+const PERIOD_OF_BUCKET = new Map<GroupByTime, Period>(PERIODS.map((p) => [PERIOD_BUCKET[p], p]));
 
 /**
  * Energy's periods on the plant calendar: the bucket of a period (the contract's one table, shared
@@ -18,7 +18,7 @@ const PERIOD_OF_BUCKET = new Map<GroupByTime, Period>(PERIODS.map((p) => [REPORT
 export function createPeriods(calendar: PlantCalendar) {
   return {
     /** A day by hours, a month by days, a year by months. */
-    bucketOf: (period: Period): GroupByTime => REPORT_PERIOD_BUCKET[period],
+    bucketOf: (period: Period): GroupByTime => PERIOD_BUCKET[period],
 
     /** [start, end) of the period that holds `at`. */
     range: (period: Period, at: number) => calendar.periodRange(period, at),

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { IdParams, Ok, RowId } from './common.ts';
-import { endpoint } from './endpoint.ts';
+import { IdParams, Ok, RowId } from '../common.ts';
+import { endpoint } from '../endpoint.ts';
 import { LocalDate } from './tariffs.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
-import { IdParams, Ok } from './common.ts';
-import { LANGUAGES } from './constants.ts';
-import { endpoint } from './endpoint.ts';
+import { IdParams, Ok } from '../common.ts';
+import { LANGUAGES } from '../constants.ts';
+import { endpoint } from '../endpoint.ts';
 
 /**
  * Scheduled reports (issue 12, docs/report-schedules.md): a KPI report mailed as xlsx daily, weekly

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PlantCalendar } from './calendar.ts';
+import { PlantCalendar } from '../calendar.ts';
 import { componentCompare, componentQueries, type ReportComponent } from './reports.ts';
 
 const calendar = new PlantCalendar('Asia/Shanghai');

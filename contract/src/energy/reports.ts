@@ -1,9 +1,10 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import type { PlantCalendar } from './calendar.ts';
-import { IdParams, MAX_EPOCH_MS, MAX_ID, Ok, RowId } from './common.ts';
-import type { QueryComparison } from './compare.ts';
-import { endpoint } from './endpoint.ts';
-import { GROUP_BY_TIMES, type GroupByTime, type MetricQuery, PERIODS, QUERY_AGGREGATORS } from './query.ts';
+import type { PlantCalendar } from '../calendar.ts';
+import { IdParams, MAX_EPOCH_MS, MAX_ID, Ok, RowId } from '../common.ts';
+import type { QueryComparison } from '../compare.ts';
+import { endpoint } from '../endpoint.ts';
+import { GROUP_BY_TIMES, type MetricQuery, PERIODS, QUERY_AGGREGATORS } from '../query.ts';
+import { PERIOD_BUCKET } from './periods.ts';
 
 /**
  * KPI reports (spec §2 /analysis/kpi, §3 report and report component, §7 /api/reports, §9
@@ -248,13 +249,6 @@ export function componentCompare(
   }
 }
 
-/** The bucket of a report period when a metric names none: a day by hours, a month by days, a year by months. */
-export const REPORT_PERIOD_BUCKET: Record<(typeof PERIODS)[number], GroupByTime> = {
-  day: 'hour',
-  month: 'day',
-  year: 'month',
-};
-
 /**
  * The telemetry queries of a component over the period of the plant calendar that holds `time`:
  * one per metric, with the comparison. The console's charts and the xlsx export both ask these,
@@ -284,7 +278,7 @@ export function componentQueries(
     metricIdentifier: m.identifier,
     metricName: m.name || m.identifier,
     aggregator: m.statistics,
-    groupByTime: m.groupByTime ?? REPORT_PERIOD_BUCKET[period],
+    groupByTime: m.groupByTime ?? PERIOD_BUCKET[period],
     groupByInterval: m.groupByInterval ?? 1,
     startTime: range.start,
     endTime: range.end,

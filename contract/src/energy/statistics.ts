@@ -1,8 +1,8 @@
 import { type Static, Type } from 'typebox';
-import { MAX_EPOCH_MS, RowId } from './common.ts';
-import { QueryComparison } from './compare.ts';
-import { endpoint } from './endpoint.ts';
-import { PERIODS, QUERY_AGGREGATORS } from './query.ts';
+import { MAX_EPOCH_MS, RowId } from '../common.ts';
+import { QueryComparison } from '../compare.ts';
+import { endpoint } from '../endpoint.ts';
+import { PERIODS, QUERY_AGGREGATORS } from '../query.ts';
 
 /**
  * Energy statistics (spec §7 "Statistics and reports", issue 12): consumption and aggregates of

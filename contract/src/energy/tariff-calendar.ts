@@ -3,7 +3,7 @@
  * console (the editor's checks, the band strip of a chosen day): which version, season, day type and
  * band a local day and minute fall in. Dates are local dates of the plant's zone.
  */
-import { DAY } from './calendar.ts';
+import { DAY } from '../calendar.ts';
 import type { BandKind, BandSpan, DayType, Season, TariffVersionBody } from './tariffs.ts';
 
 export const MINUTES_PER_DAY = 1440;

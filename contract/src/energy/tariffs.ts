@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
-import { IdParams, MAX_EPOCH_MS, Ok, RowId } from './common.ts';
-import { endpoint } from './endpoint.ts';
-import { PERIODS, ResourceTypeSchema } from './query.ts';
+import { IdParams, MAX_EPOCH_MS, Ok, RowId } from '../common.ts';
+import { endpoint } from '../endpoint.ts';
+import { PERIODS, ResourceTypeSchema } from '../query.ts';
 
 /**
  * Time-of-use tariffs (issue 12; docs/tariffs.md): a tariff is a calendar, not a price table. It

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
-import { IdParams, Ok, RowId } from './common.ts';
-import { endpoint } from './endpoint.ts';
-import { ResourceTypeSchema } from './query.ts';
+import { IdParams, Ok, RowId } from '../common.ts';
+import { endpoint } from '../endpoint.ts';
+import { ResourceTypeSchema } from '../query.ts';
 
 /**
  * Filter groups and filters (spec §7; issue 12): a filter group is a named set of filters to
