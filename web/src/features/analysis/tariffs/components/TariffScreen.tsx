@@ -38,7 +38,7 @@ import { TariffDialog } from './TariffDialog.tsx';
 import { TariffRegions } from './TariffRegions.tsx';
 import { VersionDialog, type VersionTarget } from './VersionDialog.tsx';
 
-/** Where the server checks tariff writes (server/src/modules/tariffs/routes.ts). */
+/** Where the server checks tariff writes (server/src/modules/energy/tariffs/routes.ts). */
 const TARIFF_PATH = '/analysis/tariff';
 
 /** The day preview: a chosen date's version, season, day type and 24-hour band strip. */
