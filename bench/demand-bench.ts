@@ -9,8 +9,8 @@
  *   npx tsx bench/demand-bench.ts [--things 200] [--interval 60] [--runs 5]
  */
 import { PlantCalendar, type Thing } from '@kilowatch/contract';
-import { createTariffService } from '../server/src/modules/tariffs/index.ts';
-import { exampleTariff, exampleVersion } from '../server/src/modules/tariffs/testing.ts';
+import { createTariffService } from '../server/src/modules/energy/index.ts';
+import { exampleTariff, exampleVersion } from '../server/src/modules/energy/tariffs/testing.ts';
 import type { Point } from '../server/src/telemetry/index.ts';
 import { DAY, fmt, loadAverage, log, machine, median, numArg, SECOND, TIME_ZONE } from './harness.ts';
 import { openStoreAndDatabase } from './kwh-meters.ts';
@@ -54,7 +54,7 @@ try {
     db: database.db,
     catalog: { select: async () => ({ name: '全厂', things, abilities }) } as never,
     store,
-    timeZone: TIME_ZONE,
+    calendar,
     rawRetentionDays: 90,
     now: Date.now,
   });

@@ -9,7 +9,7 @@
  *   npx tsx bench/energy-bench.ts [--things 200] [--days 30] [--interval 300] [--runs 9] [--port 19260]
  */
 import { PlantCalendar } from '@kilowatch/contract';
-import { exampleTariff } from '../server/src/modules/tariffs/testing.ts';
+import { exampleTariff } from '../server/src/modules/energy/tariffs/testing.ts';
 import {
   DAY,
   fmt,

@@ -11,8 +11,12 @@
  *   npx tsx bench/tariff-bench.ts [--things 200] [--interval 60] [--runs 7]
  */
 import { PlantCalendar, type Thing } from '@kilowatch/contract';
-import { createTariffService } from '../server/src/modules/tariffs/index.ts';
-import { exampleTariff, exampleVersion, quarterSeasons } from '../server/src/modules/tariffs/testing.ts';
+import { createTariffService } from '../server/src/modules/energy/index.ts';
+import {
+  exampleTariff,
+  exampleVersion,
+  quarterSeasons,
+} from '../server/src/modules/energy/tariffs/testing.ts';
 import type { Point } from '../server/src/telemetry/index.ts';
 import { DAY, fmt, log, machine, median, numArg, SECOND, TIME_ZONE } from './harness.ts';
 import { openStoreAndDatabase } from './kwh-meters.ts';
@@ -58,7 +62,7 @@ try {
     // The region's meters, as the catalog answers them (cached there in the server).
     catalog: { select: async () => ({ name: '全厂', things, abilities }) } as never,
     store,
-    timeZone: TIME_ZONE,
+    calendar,
     now: Date.now,
   };
   const service = createTariffService(deps);

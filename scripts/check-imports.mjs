@@ -59,7 +59,8 @@ export const RULES = [
   },
   {
     name: 'module-entry',
-    message: 'another module is imported through its index.ts only (docs/architecture.md)',
+    message:
+      'another module is imported through its index.ts only: modules/<name>/index.ts, so energy through modules/energy/index.ts and never one of its rooms (docs/architecture.md)',
     from: /^server\/src\/modules\/([^/]+)\//,
     fromNot: [TESTS],
     to: /^server\/src\/modules\/[^/]+\//,
@@ -68,9 +69,14 @@ export const RULES = [
   {
     name: 'telemetry-readers',
     message:
-      "only the query module and the alarm and tariffs modules' top level read telemetry/ and live/: use their services (docs/architecture.md)",
+      "only the query module, the alarm module's top level and energy's bills read telemetry/ and live/: use their services (docs/architecture.md)",
     from: /^server\/src\/modules\//,
-    fromNot: [TESTS, /^server\/src\/modules\/query\//, /^server\/src\/modules\/(alarms|tariffs)\/[^/]+\.ts$/],
+    fromNot: [
+      TESTS,
+      /^server\/src\/modules\/query\//,
+      /^server\/src\/modules\/alarms\/[^/]+\.ts$/,
+      /^server\/src\/modules\/energy\/bills\/[^/]+\.ts$/,
+    ],
     to: /^server\/src\/(telemetry|live)\//,
   },
   {

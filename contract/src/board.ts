@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { IdParams, Ok, RowId } from './common.ts';
 import { endpoint } from './endpoint.ts';
-import { CHART_TYPES, GridLayouts, gridComponentFields, gridComponentInput } from './reports.ts';
+import { CHART_TYPES, GridLayouts, gridComponentFields, gridComponentInput } from './energy/index.ts';
 
 /**
  * The workshop data board (spec §2 workshopBoard, §7 /api/board/pages; docs/board.md): pages

@@ -7,9 +7,12 @@
 
 export type CsvCell = string | number | null;
 
+/** A text cell a spreadsheet cannot read as a formula: a leading apostrophe when it would. */
+export const inertText = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+
 /** A text cell: neutralised when a spreadsheet would read it as a formula, quoted when needed. */
 export function csvText(text: string): string {
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  const safe = inertText(text);
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 

@@ -2,8 +2,8 @@ import { type Static, Type } from 'typebox';
 import { SEVERITIES } from './alarms.ts';
 import { IdParams, Ok, RowId } from './common.ts';
 import { endpoint } from './endpoint.ts';
+import { TariffSource } from './energy/index.ts';
 import { ResourceTypeSchema } from './query.ts';
-import { TariffSource } from './tariffs.ts';
 import { PRESENCE_STATES } from './things.ts';
 
 /**

@@ -21,18 +21,21 @@ import { authenticate, authRoutes, createStreamTickets } from './modules/auth/in
 import { boardPageRoutes } from './modules/board/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { diagramRoutes } from './modules/diagrams/index.ts';
-import { enpiRoutes } from './modules/enpi/index.ts';
+import {
+  enpiRoutes,
+  filterGroupRoutes,
+  reportRoutes,
+  reportScheduleRoutes,
+  statisticsRoutes,
+  tariffRoutes,
+} from './modules/energy/index.ts';
 import { exploreRoutes } from './modules/explore/index.ts';
-import { filterGroupRoutes } from './modules/filter-groups/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
 import { metricConfigRoutes } from './modules/metric-configs/index.ts';
 import { closeIdleWhileClosing, metricsRoutes, observeRequests, opsRoutes } from './modules/ops/index.ts';
 import { boardRoutes, queryRoutes } from './modules/query/index.ts';
 import { regionRoutes } from './modules/regions/index.ts';
-import { reportRoutes, reportScheduleRoutes } from './modules/reports/index.ts';
-import { statisticsRoutes } from './modules/statistics/index.ts';
 import { bootstrapSystem, systemRoutes } from './modules/system/index.ts';
-import { tariffRoutes } from './modules/tariffs/index.ts';
 import { thingsRoutes } from './modules/things/index.ts';
 import { unitsRoutes } from './modules/units/index.ts';
 import { ensureAdmin, type FirstStartAdmin, userRoutes } from './modules/users/index.ts';
@@ -227,7 +230,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         await api.register(reportRoutes, {
           service: services.reports,
           query: services.query,
-          timeZone: config.telemetry.timeZone,
+          calendar: services.calendar,
           now,
           plant: async () => (await services.regions.tree({}))[0]?.name ?? null,
         });
@@ -246,6 +249,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           configs: services.statisticsConfigs,
           erpConfig: () => services.system.sysConfigs.erpConfig(),
           tariffs: services.tariffs,
+          calendar: services.calendar,
         });
         await api.register(boardPageRoutes, { service: services.board });
         await api.register(enpiRoutes, { service: services.enpi });

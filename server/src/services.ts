@@ -1,14 +1,10 @@
+import { PlantCalendar } from '@kilowatch/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import { type Database, ping } from './db/index.ts';
 import { createIngestService, createMqttIngest } from './ingest/index.ts';
 import type { Live } from './live/index.ts';
-import {
-  createAlarmNotify,
-  createAlarmRunner,
-  createAlarmsService,
-  createMailer,
-} from './modules/alarms/index.ts';
+import { createAlarmNotify, createAlarmRunner, createAlarmsService } from './modules/alarms/index.ts';
 import {
   createAuthService,
   createLoginThrottle,
@@ -19,17 +15,22 @@ import { createBoardService } from './modules/board/index.ts';
 import { createCatalog } from './modules/catalog/index.ts';
 import { createDashboardService } from './modules/dashboard/index.ts';
 import { createDiagramsService } from './modules/diagrams/index.ts';
-import { createEnpiService } from './modules/enpi/index.ts';
+import {
+  createEnpiService,
+  createFilterGroupService,
+  createReportSchedules,
+  createReportsService,
+  createStatisticsConfigs,
+  createStatisticsService,
+  createTariffService,
+} from './modules/energy/index.ts';
 import { createExploreService } from './modules/explore/index.ts';
-import { createFilterGroupService } from './modules/filter-groups/index.ts';
+import { createMailer } from './modules/mail/index.ts';
 import { createMetricConfigService } from './modules/metric-configs/index.ts';
 import { createMetrics, createReadiness, instrumentIngest, instrumentStore } from './modules/ops/index.ts';
 import { createQueryService } from './modules/query/index.ts';
 import { createRegionService } from './modules/regions/index.ts';
-import { createReportSchedules, createReportsService } from './modules/reports/index.ts';
-import { createStatisticsConfigs, createStatisticsService } from './modules/statistics/index.ts';
 import { createSystemServices } from './modules/system/index.ts';
-import { createTariffService } from './modules/tariffs/index.ts';
 import { createThingsService } from './modules/things/index.ts';
 import { accounts, createUserAdminService } from './modules/users/index.ts';
 import type { OpenedTelemetryStore } from './telemetry/index.ts';
@@ -54,6 +55,8 @@ export function buildServices(deps: ServiceDeps) {
   // Every service reads and writes telemetry through the timed store (/metrics).
   const metrics = createMetrics();
   const store = instrumentStore(deps.store, metrics);
+  // One plant calendar for every service that reads days, months and periods (its offsets cached).
+  const calendar = new PlantCalendar(config.telemetry.timeZone);
 
   // The catalog caches what these two services write: they tell it after every write. It is
   // declared below them; their onChange runs only on a write, by which time it exists.
@@ -109,7 +112,7 @@ export function buildServices(deps: ServiceDeps) {
     store,
     live,
     catalog,
-    timeZone: config.telemetry.timeZone,
+    calendar,
     now,
   });
 
@@ -153,11 +156,11 @@ export function buildServices(deps: ServiceDeps) {
   const reportSchedules = createReportSchedules({
     db,
     now,
-    timeZone: config.telemetry.timeZone,
+    calendar,
     reports,
     query,
     plant: async () => (await regions.tree({}))[0]?.name ?? null,
-    mailer: createMailer(db),
+    mailer: createMailer(alarmNotify.smtp),
     retentionDays: () => system.sysConfigs.scheduleRunRetentionDays(),
     log: log.child({ module: 'report-schedules' }),
   });
@@ -165,7 +168,7 @@ export function buildServices(deps: ServiceDeps) {
     db,
     catalog,
     store,
-    timeZone: config.telemetry.timeZone,
+    calendar,
     rawRetentionDays: config.telemetry.retention.rawDays,
     regions: () => regions.tree({ withThings: true }),
     plantTariffId: async () => (await system.sysConfigs.erpConfig()).tariffId ?? null,
@@ -176,12 +179,12 @@ export function buildServices(deps: ServiceDeps) {
     catalog,
     query,
     filterGroups,
-    timeZone: config.telemetry.timeZone,
+    calendar,
     now,
   });
   const statisticsConfigs = createStatisticsConfigs({ db, catalog, now });
   const board = createBoardService({ db, catalog, regions, now });
-  const enpi = createEnpiService({ db, statistics, timeZone: config.telemetry.timeZone, now });
+  const enpi = createEnpiService({ db, statistics, calendar, now });
   const dashboard = createDashboardService({
     db,
     catalog,
@@ -213,6 +216,7 @@ export function buildServices(deps: ServiceDeps) {
     });
 
   return {
+    calendar,
     things,
     regions,
     catalog,

@@ -237,6 +237,31 @@ const resolvedProbes: ResolvedProbe[] = [
   { file: 'web/src/layout/r44.tsx', imports: '../components/LanguageSwitch.tsx', refused: null },
   { file: 'web/src/lib/deep/r45.ts', imports: '../../api/keys.ts', refused: 'lib-is-the-floor' },
   { file: 'web/src/lib/deep/r46.ts', imports: '../http.ts', refused: null },
+  // Energy has one door, modules/energy/index.ts: none of its rooms, not even a room's index.
+  {
+    file: 'server/src/modules/board/r47.ts',
+    imports: '../energy/tariffs/service.ts',
+    refused: 'module-entry',
+  },
+  {
+    file: 'server/src/modules/alarms/notify/r48.ts',
+    imports: '../../energy/bills/index.ts',
+    refused: 'module-entry',
+  },
+  { file: 'server/src/modules/board/r49.ts', imports: '../energy/index.ts', refused: null },
+  {
+    file: 'server/src/demo/r50.ts',
+    imports: '../modules/energy/enpi/regression.ts',
+    refused: 'demo-through-entries',
+  },
+  { file: 'server/src/modules/energy/statistics/r51.ts', imports: '../tariffs/service.ts', refused: null },
+  { file: 'server/src/modules/energy/schedules/r52.ts', imports: '../../mail/index.ts', refused: null },
+  { file: 'server/src/modules/energy/bills/r53.ts', imports: '../../../telemetry/index.ts', refused: null },
+  {
+    file: 'server/src/modules/energy/statistics/r54.ts',
+    imports: '../../../telemetry/index.ts',
+    refused: 'telemetry-readers',
+  },
 ];
 
 let dir = '';

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { type Plant, seedPlant } from '../src/ingest/testing.ts';
-import { exampleTariff } from '../src/modules/tariffs/testing.ts';
+import { exampleTariff } from '../src/modules/energy/tariffs/testing.ts';
 import { type Api, apiAs } from '../src/modules/things/testing.ts';
 import { ADMIN_PASSWORD, buildTestApp, dialects, login, type TestApp } from './helpers.ts';
 

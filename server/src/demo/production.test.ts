@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Fit, fitOls } from '../modules/enpi/index.ts';
+import { type Fit, fitOls } from '../modules/energy/index.ts';
 import { HEATING_BASE, PlantGenerator, planThings } from '../simulator/index.ts';
 
 const HOUR = 3_600_000;

@@ -8,15 +8,12 @@ import { screens as boardScreens } from '../features/board/index.ts';
 import { standaloneScreens as dashboardScreens } from '../features/dashboard/index.ts';
 import { screens as deviceScreens } from '../features/devices/index.ts';
 import { screens as diagramScreens } from '../features/diagram/index.ts';
-import { screens as enpiScreens } from '../features/enpi/index.ts';
 import { screens as exploreScreens } from '../features/explore/index.ts';
 import { screens as homeScreens } from '../features/home/index.ts';
-import { screens as kpiScreens } from '../features/kpi/index.ts';
 import { screens as monitoringScreens } from '../features/monitoring/index.ts';
 import { RouteErrorBoundary } from '../features/pages/RouteErrorBoundary.tsx';
 import { screens as regionScreens } from '../features/regions/index.ts';
 import { screens as systemScreens } from '../features/system/index.ts';
-import { screens as tariffScreens } from '../features/tariffs/index.ts';
 import { screens as videoScreens } from '../features/video/index.ts';
 import type { ScreenMap } from '../lib/lazy-screen.tsx';
 import { ParentRedirect } from './ParentRedirect.tsx';
@@ -30,11 +27,8 @@ const SCREENS: ScreenMap = {
   ...monitoringScreens,
   ...homeScreens,
   ...alarmScreens,
-  ...kpiScreens,
-  ...tariffScreens,
   ...analysisScreens,
   ...boardScreens,
-  ...enpiScreens,
   ...diagramScreens,
   ...videoScreens,
   ...exploreScreens,

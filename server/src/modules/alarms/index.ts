@@ -4,13 +4,7 @@
  * notifications of raises, acknowledgements and returns (notify/).
  */
 
-export {
-  alarmNotifyRoutes,
-  createAlarmNotify,
-  createMailer,
-  type Mail,
-  SmtpNotConfigured,
-} from './notify/index.ts';
+export { alarmNotifyRoutes, createAlarmNotify } from './notify/index.ts';
 export { alarmRoutes } from './routes.ts';
 export { createAlarmRunner } from './runner.ts';
 export { type AlarmsService, createAlarmsService } from './service/index.ts';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, createUser, dialects, login, type TestApp } from '../../../test/helpers.ts';
 import { type Plant, seedPlant } from '../../ingest/testing.ts';
+import { exampleTariff } from '../energy/tariffs/testing.ts';
 import { DEFAULT_ERP_CONFIG } from '../system/sysconfigs/erp.ts';
-import { exampleTariff } from '../tariffs/testing.ts';
 import { type Api, apiAs } from '../things/testing.ts';
 
 /** The first bytes of a PNG of this size: the server reads the signature and IHDR, nothing more. */

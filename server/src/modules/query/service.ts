@@ -19,7 +19,7 @@ import {
   downsample,
   MAX_BUCKETS,
   MINUTE,
-  PlantCalendar,
+  type PlantCalendar,
   type TelemetryStore,
 } from '../../telemetry/index.ts';
 import type { Catalog, Resolved } from '../catalog/index.ts';
@@ -51,8 +51,8 @@ export interface QueryDeps {
   live: Pick<Live, 'latest'>;
   /** Things, regions' things and their abilities (cached there, dropped on every metadata write). */
   catalog: Pick<Catalog, 'select' | 'categoryAbilities'>;
-  /** PLANT_TIMEZONE: periods and day/month/year buckets follow its calendar. */
-  timeZone: string;
+  /** The plant calendar (PLANT_TIMEZONE): periods and day/month/year buckets follow it. */
+  calendar: PlantCalendar;
   now: () => number;
 }
 
@@ -75,7 +75,7 @@ const badRequest = (
  */
 export function createQueryService(deps: QueryDeps) {
   const { store, now } = deps;
-  const calendar = new PlantCalendar(deps.timeZone);
+  const { calendar } = deps;
 
   function transform(q: MetricQuery): (value: number | null) => number | null {
     let formula: ((x: number) => number) | undefined;
@@ -274,7 +274,7 @@ export function createQueryService(deps: QueryDeps) {
       seq,
       unit,
       resolution,
-      timeZone: deps.timeZone,
+      timeZone: calendar.timeZone,
       ...(plan ? { bucket: plan.buckets.bucket } : {}),
     };
     if (q.compare) {

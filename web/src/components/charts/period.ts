@@ -1,10 +1,4 @@
-import {
-  type GroupByTime,
-  type Period,
-  type PlantCalendar,
-  type QueryComparison,
-  toMillis,
-} from '@kilowatch/contract';
+import { type Period, type PlantCalendar, type QueryComparison, toMillis } from '@kilowatch/contract';
 
 /**
  * Calendar periods of the home and analysis charts (spec §3 chart time range, §9 label formats
@@ -13,9 +7,6 @@ import {
  */
 
 export type { Period };
-
-/** The bucket of each period: a day by hours, a month by days, a year by months. */
-export const PERIOD_BUCKET: Record<Period, GroupByTime> = { day: 'hour', month: 'day', year: 'month' };
 
 /** Spec §9 on the plant calendar: @example formatPeriodLabel(t, 'day', calendar) // '14:00' */
 export const formatPeriodLabel = (time: number, period: Period, calendar: PlantCalendar): string =>

@@ -1,14 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/index.ts';
-import { type Mail, SmtpNotConfigured, sendMail } from './channels.ts';
 import { createNotifier, type NotifierDeps } from './notifier.ts';
 import { smtp } from './repository.ts';
 import { alarmNotifyRoutes } from './routes.ts';
 import { createNotifySettings } from './service.ts';
 
-export type { Mail } from './channels.ts';
-
-export { alarmNotifyRoutes, SmtpNotConfigured };
+export { alarmNotifyRoutes };
 
 /**
  * Alarm notifications as the app wires them: the notifier (its hooks go to the alarm runner's
@@ -23,17 +20,6 @@ export function createAlarmNotify(deps: NotifierDeps & { db: Kysely<DB> }) {
     notifier,
     ...(deps.allowList ? { allowList: deps.allowList } : {}),
   });
-  return { notifier, settings };
-}
-
-/**
- * Mail through the alarm centre's SMTP settings, read at each send so a change applies at once
- * (scheduled reports send their files this way). Throws SmtpNotConfigured when none is set.
- */
-export function createMailer(db: Kysely<DB>) {
-  return {
-    async send(mail: Mail, stop?: AbortSignal): Promise<void> {
-      await sendMail(await smtp(db), mail, stop);
-    },
-  };
+  // The SMTP server of the notification settings, which the scheduled reports mail through too.
+  return { notifier, settings, smtp: () => smtp(deps.db) };
 }

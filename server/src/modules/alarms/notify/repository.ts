@@ -2,7 +2,7 @@ import type { NotifyEvent, NotifyOutboxItem, NotifyRoute, Severity } from '@kilo
 import type { Selectable } from 'kysely';
 import type { DB } from '../../../db/index.ts';
 import { type Db, pageRows } from '../../../db/sql.ts';
-import type { SmtpServer } from './channels.ts';
+import type { SmtpServer } from '../../mail/index.ts';
 import type { AlarmFacts, NotifyMessage } from './message.ts';
 
 const SMTP_ROW = 1;

@@ -1,7 +1,12 @@
-import type { PlantCalendar, QueryComparison, ResourceType } from '@kilowatch/contract';
+import {
+  PERIOD_BUCKET,
+  type PlantCalendar,
+  type QueryComparison,
+  type ResourceType,
+} from '@kilowatch/contract';
 import type { ChartQuery } from '../../../api/telemetry.ts';
 import type { ChartMetric } from '../../../components/charts/metrics.ts';
-import { PERIOD_BUCKET, type Period, periodRange } from '../../../components/charts/period.ts';
+import { type Period, periodRange } from '../../../components/charts/period.ts';
 import { isAdditive } from '../../../components/charts/series.ts';
 
 export interface ChartResource {
