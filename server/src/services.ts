@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Cluster } from './cluster/index.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/index.ts';
 import { createIngestService, createMqttIngest } from './ingest/index.ts';
@@ -38,6 +39,8 @@ export interface ServiceDeps {
   database: Database;
   store: OpenedTelemetryStore;
   live: Live;
+  /** How this process coordinates with other replicas (cluster/; one process: nothing to tell). */
+  cluster: Cluster;
   now: () => number;
   log: FastifyBaseLogger;
 }
@@ -48,16 +51,21 @@ export interface ServiceDeps {
  * what they need from here instead of building their own.
  */
 export function buildServices(deps: ServiceDeps) {
-  const { config, store, live, now, log } = deps;
+  const { config, store, live, cluster, now, log } = deps;
   const { db } = deps.database;
 
   // The catalog caches what these two services write: they tell it after every write. It is
   // declared below them; their onChange runs only on a write, by which time it exists.
-  const onChange = () => {
+  const metadataChanged = () => {
     catalog.changed();
     // Monitors on regions cover what is bound there now: the runner resolves them again.
     void alarmRunner.reload();
   };
+  const onChange = () => {
+    metadataChanged();
+    cluster.broadcast('catalog', '');
+  };
+  cluster.subscribe('catalog', metadataChanged);
   const things = createThingsService({ db, now, seen: () => store.lastSeen(), onChange });
   const regions = createRegionService({ db, now, onChange });
   const catalog = createCatalog({ things, regions });
@@ -129,14 +137,25 @@ export function buildServices(deps: ServiceDeps) {
     live,
     now,
     log: log.child({ module: 'alarms' }),
+    owns: (monitorId) => cluster.ownsMonitor(monitorId),
     onWritten: (transition) => alarmNotify.notifier.alarmWritten(transition),
   });
+  // Partitions given up are dropped and their last transitions written before another replica
+  // takes them; partitions taken resume from alarm history.
+  cluster.onOwnershipChange(async () => {
+    await alarmRunner.reload();
+    await alarmRunner.flush();
+  });
+  cluster.subscribe('alarms', () => void alarmRunner.reload());
   const alarms = createAlarmsService({
     db,
     catalog,
     store,
     now,
-    onChange: () => void alarmRunner.reload(),
+    onChange: () => {
+      void alarmRunner.reload();
+      cluster.broadcast('alarms', '');
+    },
     onAction: (action) => alarmNotify.notifier.alarmActed(action),
   });
 

@@ -21,6 +21,11 @@ export interface AlarmRunnerDeps {
   live: { subscribe(fn: (values: readonly LiveValue[]) => void): () => void };
   now: () => number;
   log: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
+  /**
+   * Whether this process evaluates a monitor (cluster/: one replica per monitor). Every monitor
+   * when left out.
+   */
+  owns?: (monitorId: number) => boolean;
   /** How often delays and silence are checked, ms. */
   tickMs?: number;
   /** Told after each alarm written (the tests wait on it; notifications will hang here). */
@@ -63,7 +68,7 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
   let watches = new Map<string, Watch>();
   let writing: Promise<void> = Promise.resolve();
   let loading: Promise<void> | undefined;
-  let reloadAsked = false;
+  let queued: Promise<void> | undefined;
   let unsubscribe: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
 
@@ -77,6 +82,7 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
     const openByKey = new Map(open.map((h) => [keyOf(h.monitorId, h.ruleId, h.thingId), h]));
     const next = new Map<string, Watch>();
     for (const monitor of monitors) {
+      if (deps.owns && !deps.owns(monitor.id)) continue;
       const applied = rules.filter((r) =>
         monitor.appliedType === 'rule' ? r.id === monitor.appliedId : r.templateId === monitor.appliedId,
       );
@@ -266,20 +272,22 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
       .catch((error: unknown) => log.error({ err: error }, 'alarm shelf expiry failed'));
   }
 
-  /** Reloads rules, monitors and targets; asks made while one runs are folded into one more. */
+  /**
+   * Reloads rules, monitors and targets; asks made while one runs are folded into one more, and
+   * each resolves once a load begun after it has ended (a partition given up is dropped by then).
+   */
   function reload(): Promise<void> {
     if (loading) {
-      reloadAsked = true;
-      return loading;
+      queued ??= loading.then(() => {
+        queued = undefined;
+        return reload();
+      });
+      return queued;
     }
     loading = load()
       .catch((error: unknown) => log.error({ err: error }, 'alarm rules could not be loaded'))
       .finally(() => {
         loading = undefined;
-        if (reloadAsked) {
-          reloadAsked = false;
-          void reload();
-        }
       });
     return loading;
   }
