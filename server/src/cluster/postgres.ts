@@ -40,6 +40,13 @@ export function createPostgresCluster(options: PostgresClusterOptions): Cluster 
   let rounding: Promise<void> = Promise.resolve();
   let closed = false;
   let connecting: Promise<void> | undefined;
+  /** The connection's statements, one after the other (pg refuses to queue them itself in 9.0). */
+  let chain: Promise<unknown> = Promise.resolve();
+  function run<R extends pg.QueryResultRow>(c: pg.Client, text: string, values: unknown[] = []) {
+    const result = chain.then(() => c.query<R>(text, values));
+    chain = result.catch(() => undefined);
+    return result;
+  }
 
   const tellOwnership = async () => {
     for (const fn of ownershipListeners) await fn();
@@ -116,7 +123,8 @@ export function createPostgresCluster(options: PostgresClusterOptions): Cluster 
   async function balance(): Promise<void> {
     const c = client;
     if (!c || !names) return;
-    const { rows } = await c.query<{ n: string }>(
+    const { rows } = await run<{ n: string }>(
+      c,
       'select count(*) as n from pg_stat_activity where datname = current_database() and application_name like $1',
       [`${names.appPrefix}%`],
     );
@@ -128,7 +136,7 @@ export function createPostgresCluster(options: PostgresClusterOptions): Cluster 
       for (const p of giving) owned.delete(p);
       // The watches of those partitions are dropped and their writes flushed before the locks go.
       await tellOwnership();
-      for (const p of giving) await c.query('select pg_advisory_unlock($1, $2)', [names.lockClass, p]);
+      for (const p of giving) await run(c, 'select pg_advisory_unlock($1, $2)', [names.lockClass, p]);
       log.info({ gave: giving.length, owned: owned.size, replicas }, 'alarm partitions given up');
       return;
     }
@@ -138,7 +146,7 @@ export function createPostgresCluster(options: PostgresClusterOptions): Cluster 
       for (let i = 0; i < PARTITIONS && owned.size < target; i++) {
         const p = (offset + i) % PARTITIONS;
         if (owned.has(p)) continue;
-        const got = await c.query<{ ok: boolean }>('select pg_try_advisory_lock($1, $2) as ok', [
+        const got = await run<{ ok: boolean }>(c, 'select pg_try_advisory_lock($1, $2) as ok', [
           names.lockClass,
           p,
         ]);
@@ -166,7 +174,7 @@ export function createPostgresCluster(options: PostgresClusterOptions): Cluster 
     broadcast(topic, payload) {
       const c = client;
       if (!c || !names) return;
-      c.query('select pg_notify($1, $2)', [names.channel, `${id}|${topic}|${payload}`]).catch(
+      run(c, 'select pg_notify($1, $2)', [names.channel, `${id}|${topic}|${payload}`]).catch(
         (error: unknown) => log.warn({ err: error, topic }, 'cluster broadcast failed'),
       );
     },
