@@ -343,7 +343,11 @@ try {
   await sleep(Math.max(0, end - Date.now()));
   running = false;
   await feeding;
-  // Everything still in flight lands, the outbox drains, VictoriaMetrics makes it searchable.
+  // The last replica killed is back (the broker kept its share of the messages for it), then
+  // everything in flight lands, the outbox drains, VictoriaMetrics makes it searchable.
+  for (let i = 0; i < REPLICAS; i++) {
+    await until(`replica ${i} back`, up(`http://127.0.0.1:${ports[i]}/api/health`), 120_000);
+  }
   await sleep(15_000);
   await fetch(`http://127.0.0.1:${vmPort}/internal/force_flush`).catch(() => undefined);
 
@@ -361,11 +365,17 @@ try {
   }
   let ackedCount = 0;
   let lost = 0;
+  const mqttIds = new Set(viaMqtt.map((t) => t.id));
+  const lostBy = { mqtt: 0, http: 0 };
   for (const [id, set] of acked) {
     ackedCount += set.size;
-    for (const ts of set) if (!stored.get(id)?.has(ts)) lost++;
+    for (const ts of set) {
+      if (stored.get(id)?.has(ts)) continue;
+      lost++;
+      lostBy[mqttIds.has(id) ? 'mqtt' : 'http']++;
+    }
   }
-  log(`points acknowledged ${ackedCount}, lost ${lost}`);
+  log(`points acknowledged ${ackedCount}, lost ${lost} (MQTT ${lostBy.mqtt}, HTTP ${lostBy.http})`);
   if (lost > 0) failures.push(`${lost} acknowledged points are not in VictoriaMetrics`);
 
   // 2. Each alarm raised once, its raise and return notified once.

@@ -138,7 +138,9 @@ export function buildServices(deps: ServiceDeps) {
     now,
     log: log.child({ module: 'alarms' }),
     owns: (monitorId) => cluster.ownsMonitor(monitorId),
-    onWritten: (transition) => alarmNotify.notifier.alarmWritten(transition),
+    // Notifications commit with the alarm they tell of; the sender looks once the commit is done.
+    recordNotifications: (tx, written) => alarmNotify.notifier.recordWritten(tx, written),
+    onWritten: () => alarmNotify.notifier.wake(),
   });
   // Partitions given up are dropped and their last transitions written before another replica
   // takes them; partitions taken resume from alarm history.

@@ -4,7 +4,7 @@ import { type Cluster, createSingleCluster } from './cluster.ts';
 import { clusterLive } from './live.ts';
 import { createPostgresCluster, MAX_PAYLOAD } from './postgres.ts';
 
-export type { Cluster, ClusterTopic } from './cluster.ts';
+export type { Cluster } from './cluster.ts';
 export { createSingleCluster } from './cluster.ts';
 
 interface Log {

@@ -1,5 +1,5 @@
 import type { LiveValue } from '@kilowatch/contract';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/index.ts';
 import {
   type EngineRule,
@@ -35,6 +35,11 @@ export interface AlarmRunnerDeps {
    * to fix, not to page someone about on every flap).
    */
   onWritten?: (transition: Transition & { alarmId: number; quiet: boolean }) => void;
+  /** Writes the notifications of a raise or return inside the transaction that wrote it. */
+  recordNotifications?: (
+    tx: Transaction<DB>,
+    written: { type: 'raise' | 'return'; alarmId: number; quiet: boolean },
+  ) => Promise<void>;
 }
 
 /** One rule watching one metric of one thing, through one monitor. */
@@ -171,7 +176,7 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
     const at = now();
     const stamp = new Date(at).toISOString();
     let quiet = false;
-    const alarmId = await db.transaction().execute(async (tx) => {
+    const write = async (tx: Transaction<DB>): Promise<number | null> => {
       const open = await repo.findOpen(tx, {
         monitorId: watch.monitor.id,
         ruleId: watch.rule.id,
@@ -239,6 +244,13 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
       if (!open) return null;
       await repo.updateHistory(tx, open.id, { status: returned(open.status), returnedAt: t.at }, stamp);
       return open.id;
+    };
+    const alarmId = await db.transaction().execute(async (tx) => {
+      const id = await write(tx);
+      // The notifications are queued in the same transaction: a replica killed after the commit
+      // has already left them in the outbox for another replica to send.
+      if (id !== null) await deps.recordNotifications?.(tx, { type: t.type, alarmId: id, quiet });
+      return id;
     });
     if (alarmId !== null) deps.onWritten?.({ ...t, alarmId, quiet });
   }
