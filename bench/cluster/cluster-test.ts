@@ -165,6 +165,7 @@ hook.listen(hookPort, '127.0.0.1');
 // --- the API through the load balancer -----------------------------------------------------
 const lb = `http://127.0.0.1:${lbPort}`;
 let token = '';
+// biome-ignore lint/suspicious/noExplicitAny: the script reads whatever each answer holds
 async function call(method: string, path: string, body?: unknown): Promise<{ status: number; data: any }> {
   for (let attempt = 0; ; attempt++) {
     try {
