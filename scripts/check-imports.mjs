@@ -45,8 +45,8 @@ export const RULES = [
   {
     name: 'server-floor',
     message:
-      'live/, db/, shared/, plugins/, telemetry/ and i18n/ are below the modules: they import no module, ingest, demo or simulator',
-    from: /^server\/src\/(live|db|shared|plugins|telemetry|i18n)\//,
+      'live/, db/, shared/, plugins/, telemetry/, i18n/ and cluster/ are below the modules: they import no module, ingest, demo or simulator',
+    from: /^server\/src\/(live|db|shared|plugins|telemetry|i18n|cluster)\//,
     fromNot: [TESTS],
     to: /^server\/src\/(modules|ingest|demo|simulator)\//,
   },

@@ -5,6 +5,7 @@ import Fastify, {
   LogController,
   type RouteOptions,
 } from 'fastify';
+import { createCluster, sharedJwtSecret, shareLive } from './cluster/index.ts';
 import type { Config } from './config.ts';
 import { type Database, migrateToLatest, openDatabase, ping } from './db/index.ts';
 import { HistoryProgress } from './demo/index.ts';
@@ -90,13 +91,18 @@ const redactUrl = (url: string): string => url.replace(/([?&](?:token|ticket)=)[
  * The whole server, ready to listen or to be driven with `inject`: migrations run, the first
  * admin exists, plugins then modules are registered. Closing it closes the database.
  */
-export async function buildApp(config: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(given: Config, options: AppOptions = {}): Promise<FastifyInstance> {
+  let config = given;
   const now = options.now ?? Date.now;
   const database = openDatabase(config.database);
   let firstStartAdmin: FirstStartAdmin | undefined;
   let telemetry: OpenedTelemetryStore;
   try {
     await migrateToLatest(database.db, database.dialect);
+    // Replicas without JWT_SECRET sign with one key, kept in the shared database (docs/cluster.md).
+    if (database.dialect === 'postgres' && !config.jwtSecretGiven) {
+      config = { ...config, jwtSecret: await sharedJwtSecret(database.db, config.jwtSecret) };
+    }
     firstStartAdmin = await ensureAdmin(database.db, config.adminPassword, new Date(now()));
     // Told at once: if a later step fails (a port in use), the generated password is not lost.
     if (firstStartAdmin) options.onFirstStartAdmin?.(firstStartAdmin);
@@ -172,11 +178,20 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   try {
-    const live = createMemoryLive((error) => app.log.error({ err: error }, 'live listener failed'));
-    const services = buildServices({ config, database, store: telemetry, live, now, log: app.log });
+    // Replicas on one PostgreSQL database coordinate through it (docs/cluster.md); it closes after
+    // the alarm runner has stopped (onClose hooks run last added first).
+    const cluster = createCluster(config.database, app.log.child({ module: 'cluster' }));
+    app.addHook('onClose', () => cluster.close());
+    await cluster.start();
+    const live = shareLive(
+      createMemoryLive((error) => app.log.error({ err: error }, 'live listener failed')),
+      cluster,
+      app.log.child({ module: 'live' }),
+    );
+    const services = buildServices({ config, database, store: telemetry, live, cluster, now, log: app.log });
     const { ingest, mqtt } = services;
     app.decorate('services', services);
-    const streamTickets = createStreamTickets(now);
+    const streamTickets = createStreamTickets(database.db, now);
     app.decorate('ingest', { service: ingest, mqtt });
     // Runs after MQTT stopped (last added first): every message being written finishes before the
     // store closes, so what was acknowledged is durable and nothing is cut half-way.

@@ -16,6 +16,11 @@ export interface Config {
   database: DatabaseConfig;
   /** Signs tokens; the login key is derived from it too, so rotating it logs everyone out. */
   jwtSecret: string;
+  /**
+   * True when JWT_SECRET was set. Unset on PostgreSQL, the first replica's key is kept in the
+   * database and every replica signs with it (cluster/secret.ts).
+   */
+  jwtSecretGiven: boolean;
   adminPassword: string | undefined;
   /** Seconds. */
   accessTokenTtl: number;
@@ -315,6 +320,7 @@ export function loadConfig(env: Env): Config {
     dataDir,
     database: databaseConfig,
     jwtSecret: jwtSecret(env, dataDir),
+    jwtSecretGiven: read(env, 'JWT_SECRET') !== undefined,
     adminPassword,
     accessTokenTtl,
     refreshTokenTtl,

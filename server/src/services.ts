@@ -1,5 +1,6 @@
 import { PlantCalendar } from '@kilowatch/contract';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Cluster } from './cluster/index.ts';
 import type { Config } from './config.ts';
 import { type Database, ping } from './db/index.ts';
 import { createIngestService, createMqttIngest } from './ingest/index.ts';
@@ -40,6 +41,8 @@ export interface ServiceDeps {
   database: Database;
   store: OpenedTelemetryStore;
   live: Live;
+  /** How this process coordinates with other replicas (cluster/; one process: nothing to tell). */
+  cluster: Cluster;
   now: () => number;
   log: FastifyBaseLogger;
 }
@@ -50,7 +53,7 @@ export interface ServiceDeps {
  * what they need from here instead of building their own.
  */
 export function buildServices(deps: ServiceDeps) {
-  const { config, live, now, log } = deps;
+  const { config, live, cluster, now, log } = deps;
   const { db } = deps.database;
   // Every service reads and writes telemetry through the timed store (/metrics).
   const metrics = createMetrics();
@@ -60,11 +63,16 @@ export function buildServices(deps: ServiceDeps) {
 
   // The catalog caches what these two services write: they tell it after every write. It is
   // declared below them; their onChange runs only on a write, by which time it exists.
-  const onChange = () => {
+  const metadataChanged = () => {
     catalog.changed();
     // Monitors on regions cover what is bound there now: the runner resolves them again.
     void alarmRunner.reload();
   };
+  const onChange = () => {
+    metadataChanged();
+    cluster.broadcast('catalog', '');
+  };
+  cluster.subscribe('catalog', metadataChanged);
   const things = createThingsService({ db, now, seen: () => store.lastSeen(), onChange });
   const regions = createRegionService({ db, now, onChange });
   const catalog = createCatalog({ things, regions });
@@ -140,14 +148,27 @@ export function buildServices(deps: ServiceDeps) {
     live,
     now,
     log: log.child({ module: 'alarms' }),
-    onWritten: (transition) => alarmNotify.notifier.alarmWritten(transition),
+    owns: (monitorId) => cluster.ownsMonitor(monitorId),
+    // Notifications commit with the alarm they tell of; the sender looks once the commit is done.
+    recordNotifications: (tx, written) => alarmNotify.notifier.recordWritten(tx, written),
+    onWritten: () => alarmNotify.notifier.wake(),
   });
+  // Partitions given up are dropped and their last transitions written before another replica
+  // takes them; partitions taken resume from alarm history.
+  cluster.onOwnershipChange(async () => {
+    await alarmRunner.reload();
+    await alarmRunner.flush();
+  });
+  cluster.subscribe('alarms', () => void alarmRunner.reload());
   const alarms = createAlarmsService({
     db,
     catalog,
     store,
     now,
-    onChange: () => void alarmRunner.reload(),
+    onChange: () => {
+      void alarmRunner.reload();
+      cluster.broadcast('alarms', '');
+    },
     onAction: (action) => alarmNotify.notifier.alarmActed(action),
   });
 

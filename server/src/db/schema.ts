@@ -54,6 +54,8 @@ export interface DB {
   sys_configs: SysConfigsTable;
   videos: VideosTable;
   login_failures: LoginFailuresTable;
+  stream_tickets: StreamTicketsTable;
+  server_secrets: ServerSecretsTable;
 }
 
 export interface ThingCategoriesTable {
@@ -719,4 +721,17 @@ export interface ExploreViewsTable {
   state: string;
   created_at: string;
   updated_at: string;
+}
+
+interface StreamTicketsTable {
+  /** SHA-256 (hex) of the ticket: the ticket itself is only ever in the URL that redeems it. */
+  ticket_hash: string;
+  access_token: string;
+  expires_at: string;
+}
+
+interface ServerSecretsTable {
+  /** 'jwt' */
+  name: string;
+  value: string;
 }

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
+import { createSingleCluster } from '../cluster/index.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { migrateToLatest, openDatabase } from '../db/index.ts';
 import { createMemoryLive } from '../live/index.ts';
@@ -115,6 +116,8 @@ try {
     database,
     store,
     live: createMemoryLive((error) => log.error({ err: error }, 'live listener failed')),
+    // A command run before the servers start: no replica to tell, no alarm partition to hold.
+    cluster: createSingleCluster(),
     now: Date.now,
     log,
   });

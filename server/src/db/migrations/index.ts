@@ -23,6 +23,7 @@ import * as tariffDemandWindow from './2026-11-27-0500-tariff-demand-window.ts';
 import * as alarmAnnunciations from './2026-11-27-0510-alarm-annunciations.ts';
 import * as exploreViews from './2026-11-27-0560-explore-views.ts';
 import * as regionTariffs from './2026-11-27-2010-region-tariffs.ts';
+import * as replicas from './2026-11-27-2300-replicas.ts';
 
 interface DialectMigration {
   // biome-ignore lint/suspicious/noExplicitAny: migrations are written against no schema type
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-27-0510-alarm-annunciations': alarmAnnunciations,
   '2026-11-27-0560-explore-views': exploreViews,
   '2026-11-27-2010-region-tariffs': regionTariffs,
+  '2026-11-27-2300-replicas': replicas,
 };
 
 /** The migrations with the dialect bound, as Kysely's Migrator expects them. */

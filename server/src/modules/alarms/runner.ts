@@ -1,5 +1,5 @@
 import type { LiveValue } from '@kilowatch/contract';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/index.ts';
 import {
   type EngineRule,
@@ -21,6 +21,11 @@ export interface AlarmRunnerDeps {
   live: { subscribe(fn: (values: readonly LiveValue[]) => void): () => void };
   now: () => number;
   log: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
+  /**
+   * Whether this process evaluates a monitor (cluster/: one replica per monitor). Every monitor
+   * when left out.
+   */
+  owns?: (monitorId: number) => boolean;
   /** How often delays and silence are checked, ms. */
   tickMs?: number;
   /** Told after each alarm written (the tests wait on it; notifications will hang here). */
@@ -30,6 +35,11 @@ export interface AlarmRunnerDeps {
    * to fix, not to page someone about on every flap).
    */
   onWritten?: (transition: Transition & { alarmId: number; quiet: boolean }) => void;
+  /** Writes the notifications of a raise or return inside the transaction that wrote it. */
+  recordNotifications?: (
+    tx: Transaction<DB>,
+    written: { type: 'raise' | 'return'; alarmId: number; quiet: boolean },
+  ) => Promise<void>;
 }
 
 /** One rule watching one metric of one thing, through one monitor. */
@@ -63,7 +73,7 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
   let watches = new Map<string, Watch>();
   let writing: Promise<void> = Promise.resolve();
   let loading: Promise<void> | undefined;
-  let reloadAsked = false;
+  let queued: Promise<void> | undefined;
   let unsubscribe: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
 
@@ -77,6 +87,7 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
     const openByKey = new Map(open.map((h) => [keyOf(h.monitorId, h.ruleId, h.thingId), h]));
     const next = new Map<string, Watch>();
     for (const monitor of monitors) {
+      if (deps.owns && !deps.owns(monitor.id)) continue;
       const applied = rules.filter((r) =>
         monitor.appliedType === 'rule' ? r.id === monitor.appliedId : r.templateId === monitor.appliedId,
       );
@@ -170,7 +181,7 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
     const at = now();
     const stamp = new Date(at).toISOString();
     let quiet = false;
-    const alarmId = await db.transaction().execute(async (tx) => {
+    const write = async (tx: Transaction<DB>): Promise<number | null> => {
       const open = await repo.findOpen(tx, {
         monitorId: watch.monitor.id,
         ruleId: watch.rule.id,
@@ -238,6 +249,13 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
       if (!open) return null;
       await repo.updateHistory(tx, open.id, { status: returned(open.status), returnedAt: t.at }, stamp);
       return open.id;
+    };
+    const alarmId = await db.transaction().execute(async (tx) => {
+      const id = await write(tx);
+      // The notifications are queued in the same transaction: a replica killed after the commit
+      // has already left them in the outbox for another replica to send.
+      if (id !== null) await deps.recordNotifications?.(tx, { type: t.type, alarmId: id, quiet });
+      return id;
     });
     if (alarmId !== null) deps.onWritten?.({ ...t, alarmId, quiet });
   }
@@ -271,20 +289,22 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
       .catch((error: unknown) => log.error({ err: error }, 'alarm shelf expiry failed'));
   }
 
-  /** Reloads rules, monitors and targets; asks made while one runs are folded into one more. */
+  /**
+   * Reloads rules, monitors and targets; asks made while one runs are folded into one more, and
+   * each resolves once a load begun after it has ended (a partition given up is dropped by then).
+   */
   function reload(): Promise<void> {
     if (loading) {
-      reloadAsked = true;
-      return loading;
+      queued ??= loading.then(() => {
+        queued = undefined;
+        return reload();
+      });
+      return queued;
     }
     loading = load()
       .catch((error: unknown) => log.error({ err: error }, 'alarm rules could not be loaded'))
       .finally(() => {
         loading = undefined;
-        if (reloadAsked) {
-          reloadAsked = false;
-          void reload();
-        }
       });
     return loading;
   }

@@ -58,13 +58,13 @@ const queryToken = (request: FastifyRequest): string | undefined => {
 };
 
 /** The access token behind the request's `?ticket=`; a ticket that is unknown, used or expired is refused. */
-const redeemTicket = (
+const redeemTicket = async (
   request: FastifyRequest,
   tickets: Pick<StreamTickets, 'redeem'>,
-): string | undefined => {
+): Promise<string | undefined> => {
   const { ticket } = request.query as { ticket?: unknown };
   if (typeof ticket !== 'string' || !ticket) return undefined;
-  const token = tickets.redeem(ticket);
+  const token = await tickets.redeem(ticket);
   if (!token) throw new AppError('UNAUTHORIZED', 401, {}, { message: 'auth.badStreamTicket' });
   return token;
 };
@@ -96,7 +96,8 @@ export function authenticate(
   api.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
     if (config.public) return;
-    const token = requestToken(request) ?? (config.streamTicket ? redeemTicket(request, tickets) : undefined);
+    const token =
+      requestToken(request) ?? (config.streamTicket ? await redeemTicket(request, tickets) : undefined);
     if (!token) throw new AppError('UNAUTHORIZED', 401);
     request.user = await service.authenticate(token);
     request.accessToken = token;

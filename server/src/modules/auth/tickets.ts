@@ -1,45 +1,52 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/index.ts';
 
 /** How long a stream ticket may wait for its stream (POST /api/query/live/ticket). */
 export const STREAM_TICKET_TTL_MS = 30_000;
-/** Tickets waiting at once, all users together: beyond, the oldest is dropped (memory stays bounded). */
-const MAX_WAITING = 10_000;
 
 export interface StreamTickets {
   /** A ticket standing for `accessToken` until it is used once or STREAM_TICKET_TTL_MS pass. */
-  issue(accessToken: string): { ticket: string; expiresIn: number };
+  issue(accessToken: string): Promise<{ ticket: string; expiresIn: number }>;
   /** The access token a ticket stands for, once: unknown, used or expired tickets answer null. */
-  redeem(ticket: string): string | null;
+  redeem(ticket: string): Promise<string | null>;
 }
+
+const hashOf = (ticket: string) => createHash('sha256').update(ticket).digest('hex');
 
 /**
  * Short-lived, single-use tickets for the live stream: EventSource cannot send headers, and an
  * access token in a URL ends up in proxies' logs and the browser's history for its whole lifetime.
- * The ticket is random (not derived from the token) and kept in this process only; the stream
+ * The ticket is random (not derived from the token) and kept in the database, by its hash, so the
+ * replica that opens the stream need not be the one that issued it (docs/cluster.md); the stream
  * keeps re-checking the token it stands for, so it still ends when that session does.
  */
-export function createStreamTickets(now: () => number): StreamTickets {
-  // Insertion order is expiry order (one lifetime for all), so pruning stops at the first live one.
-  const waiting = new Map<string, { accessToken: string; expiresAt: number }>();
-  const prune = () => {
-    const at = now();
-    for (const [ticket, entry] of waiting) {
-      if (entry.expiresAt > at && waiting.size <= MAX_WAITING) break;
-      waiting.delete(ticket);
-    }
-  };
+export function createStreamTickets(db: Kysely<DB>, now: () => number): StreamTickets {
   return {
-    issue(accessToken) {
-      prune();
+    async issue(accessToken) {
+      const at = now();
+      // Expired tickets go with the next issue: the table holds ~30 s of tickets, no sweeper needed.
+      await db.deleteFrom('stream_tickets').where('expires_at', '<=', new Date(at).toISOString()).execute();
       const ticket = randomBytes(24).toString('base64url');
-      waiting.set(ticket, { accessToken, expiresAt: now() + STREAM_TICKET_TTL_MS });
+      await db
+        .insertInto('stream_tickets')
+        .values({
+          ticket_hash: hashOf(ticket),
+          access_token: accessToken,
+          expires_at: new Date(at + STREAM_TICKET_TTL_MS).toISOString(),
+        })
+        .execute();
       return { ticket, expiresIn: STREAM_TICKET_TTL_MS / 1000 };
     },
-    redeem(ticket) {
-      const entry = waiting.get(ticket);
-      if (!entry) return null;
-      waiting.delete(ticket);
-      return entry.expiresAt > now() ? entry.accessToken : null;
+    async redeem(ticket) {
+      // One statement takes the row: of two replicas redeeming the same ticket, one gets it.
+      const row = await db
+        .deleteFrom('stream_tickets')
+        .where('ticket_hash', '=', hashOf(ticket))
+        .returning(['access_token', 'expires_at'])
+        .executeTakeFirst();
+      if (!row) return null;
+      return Date.parse(row.expires_at) > now() ? row.access_token : null;
     },
   };
 }

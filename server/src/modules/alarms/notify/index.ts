@@ -9,7 +9,7 @@ export { alarmNotifyRoutes };
 
 /**
  * Alarm notifications as the app wires them: the notifier (its hooks go to the alarm runner's
- * `onWritten` and the alarms service's `onAction`; `start()` once the app is ready, `stop()` on
+ * `recordNotifications` and `onWritten` and the alarms service's `onAction`; `start()` once the app is ready, `stop()` on
  * close) and the settings behind the /api/alarm/notify routes.
  */
 export function createAlarmNotify(deps: NotifierDeps & { db: Kysely<DB> }) {

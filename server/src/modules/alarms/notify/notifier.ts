@@ -85,23 +85,28 @@ export function createNotifier(deps: NotifierDeps) {
   let stopping = new AbortController();
 
   /** Renders the event for every route that takes it and writes them to the outbox. */
-  async function record(alarmId: number, event: NotifyEvent, action: ActionFacts | null): Promise<void> {
-    const facts = await repo.alarmFacts(db, alarmId);
+  async function record(
+    into: Kysely<DB>,
+    alarmId: number,
+    event: NotifyEvent,
+    action: ActionFacts | null,
+  ): Promise<void> {
+    const facts = await repo.alarmFacts(into, alarmId);
     if (!facts) return;
-    const takers = (await repo.routes(db)).filter((r) => routeTakes(r, facts.severity, event));
+    const takers = (await repo.routes(into)).filter((r) => routeTakes(r, facts.severity, event));
     if (takers.length === 0) return;
     const message = renderMessage(event, facts, action, deps.timeZone);
     await repo.enqueue(
-      db,
+      into,
       takers.map((r) => ({ routeId: r.id, alarmId, message })),
       iso(now()),
     );
-    pump();
   }
 
   function queue(alarmId: number, event: NotifyEvent, action: ActionFacts | null): void {
     queued = queued
-      .then(() => record(alarmId, event, action))
+      .then(() => record(db, alarmId, event, action))
+      .then(pump)
       .catch((error: unknown) => log.error({ err: error, alarmId, event }, 'alarm notification not queued'));
   }
 
@@ -196,6 +201,21 @@ export function createNotifier(deps: NotifierDeps) {
     /** The engine's hook (AlarmRunnerDeps.onWritten): a raise or a return was written. */
     alarmWritten(t: { type: 'raise' | 'return'; alarmId: number; quiet: boolean }): void {
       if (!t.quiet) queue(t.alarmId, t.type, null);
+    },
+    /**
+     * The engine's hook inside the transaction that wrote the raise or return (the runner's
+     * `recordNotifications`): the outbox rows commit with the alarm or not at all, so a replica
+     * killed between the two loses no notification (docs/cluster.md). Sent at the next pump.
+     */
+    recordWritten(
+      tx: Kysely<DB>,
+      t: { type: 'raise' | 'return'; alarmId: number; quiet: boolean },
+    ): Promise<void> {
+      return t.quiet ? Promise.resolve() : record(tx, t.alarmId, t.type, null);
+    },
+    /** Looks for due notifications now (after the engine's transaction committed). */
+    wake(): void {
+      pump();
     },
     /** The alarms service's hook: an operator acted on an alarm; only acknowledgements notify. */
     alarmActed(a: { alarmId: number; action: string; username: string; comment: string }): void {
