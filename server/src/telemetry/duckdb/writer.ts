@@ -5,6 +5,7 @@
 import { BIGINT, DOUBLE, type DuckDBConnection, DuckDBDataChunk, INTEGER } from '@duckdb/node-api';
 import { MINUTE, type PlantCalendar } from '@kilowatch/contract/calendar';
 import { floorTo } from '../buckets.ts';
+import { GroupCommit } from '../group-commit.ts';
 import { type Point, pointProblem, TelemetryWriteError } from '../store.ts';
 import { recompute } from './rollups.ts';
 import { int, type Lane, yieldToLoop } from './schema.ts';
@@ -16,12 +17,6 @@ import {
   type SeriesTable,
   sortAndDedupe,
 } from './series.ts';
-
-interface Pending {
-  points: readonly Point[];
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
 
 export interface WriterOptions {
   /** The writer connection (every write and maintenance statement runs on it, in order). */
@@ -40,19 +35,23 @@ export class Writer {
   private readonly lane: Lane;
   private readonly series: SeriesTable;
   private readonly calendar: PlantCalendar;
-  private readonly commitDelayMs: number;
-  private readonly maxBatchPoints: number;
-  private queue: Pending[] = [];
-  private queuedPoints = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private committing: Promise<void> | undefined;
+  private readonly commits: GroupCommit<readonly Point[]>;
 
   constructor(options: WriterOptions) {
     this.lane = options.lane;
     this.series = options.series;
     this.calendar = options.calendar;
-    this.commitDelayMs = options.commitDelayMs;
-    this.maxBatchPoints = options.maxBatchPoints;
+    this.commits = new GroupCommit({
+      delayMs: options.commitDelayMs,
+      maxSize: options.maxBatchPoints,
+      size: (points) => points.length,
+      commit: async (batches, n) => {
+        await this.lane.run((c) => this.commit(c, batches));
+        this.stats.commits++;
+        this.stats.points += n;
+      },
+      failure: 'telemetry commit failed',
+    });
   }
 
   /** Checks every point (none older than `from`), then queues them; resolves once durable. */
@@ -66,62 +65,17 @@ export class Writer {
         );
       }
     }
-    return new Promise<void>((resolve, reject) => {
-      this.queue.push({ points, resolve, reject });
-      this.queuedPoints += points.length;
-      if (this.committing) return;
-      if (this.queuedPoints >= this.maxBatchPoints) this.kick();
-      else this.timer ??= setTimeout(() => this.kick(), this.commitDelayMs);
-    });
+    return this.commits.add(points);
   }
 
   /** Commits everything queued; resolves when nothing is left. */
-  async flush(): Promise<void> {
-    this.kick();
-    while (this.committing) await this.committing;
+  flush(): Promise<void> {
+    return this.commits.flush();
   }
 
-  private kick(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.committing || this.queue.length === 0) return;
-    this.committing = this.drain().finally(() => {
-      this.committing = undefined;
-      if (this.queue.length > 0) this.kick();
-    });
-  }
-
-  /** Commits what is queued, batch after batch, until the queue is empty. */
-  private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch: Pending[] = [];
-      let n = 0;
-      while (
-        this.queue.length > 0 &&
-        (n === 0 || n + (this.queue[0]?.points.length ?? 0) <= this.maxBatchPoints)
-      ) {
-        const next = this.queue.shift() as Pending;
-        batch.push(next);
-        n += next.points.length;
-      }
-      this.queuedPoints -= n;
-      try {
-        await this.lane.run((c) => this.commit(c, batch));
-        this.stats.commits++;
-        this.stats.points += n;
-        for (const p of batch) p.resolve();
-      } catch (error) {
-        const failure = new TelemetryWriteError(`telemetry commit failed: ${(error as Error).message}`, {
-          cause: error,
-        });
-        for (const p of batch) p.reject(failure);
-      }
-    }
-  }
-
-  private group(batch: readonly Pending[], created: SeriesState[]): Group[] {
+  private group(batch: readonly (readonly Point[])[], created: SeriesState[]): Group[] {
     const groups: Group[] = [];
-    for (const { points } of batch) {
+    for (const points of batch) {
       for (const p of points) {
         let st = this.series.get(p.thingId, p.metric);
         if (!st) {
@@ -145,7 +99,7 @@ export class Writer {
     return groups;
   }
 
-  private async commit(c: DuckDBConnection, batch: readonly Pending[]): Promise<void> {
+  private async commit(c: DuckDBConnection, batch: readonly (readonly Point[])[]): Promise<void> {
     const created: SeriesState[] = [];
     const groups = this.group(batch, created);
     await c.run('BEGIN TRANSACTION');
