@@ -12,11 +12,14 @@ import {
   type BucketColumns,
   type BucketQuery,
   type BucketResult,
+  batchPoints,
+  batchProblem,
   bucketsOf,
   checkRetention,
   DEFAULT_RETENTION,
   type LatestValue,
   type Point,
+  type PointBatch,
   type PointColumns,
   pointProblem,
   type RetentionDays,
@@ -217,6 +220,14 @@ export class VictoriaTelemetryStore implements TelemetryStore {
       }
     }
     return this.commits.add(points);
+  }
+
+  /** Points go to VictoriaMetrics one by one anyway: the batch is checked, then written as points. */
+  writeBatch(batch: PointBatch): Promise<void> {
+    if (this.closed) return Promise.reject(new TelemetryWriteError('the telemetry store is closed'));
+    const bad = batchProblem(batch, this.writableFrom());
+    if (bad) return Promise.reject(new TelemetryWriteError(`${bad.at}: ${bad.problem}; nothing was written`));
+    return this.write(batchPoints(batch));
   }
 
   /**
