@@ -19,7 +19,7 @@ export interface Point {
 export interface PointBatch {
   thingId: number;
   metrics: readonly string[];
-  metric: Uint16Array;
+  metric: Uint32Array;
   ts: Float64Array;
   values: Float64Array;
 }

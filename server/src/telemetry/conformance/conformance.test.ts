@@ -601,7 +601,7 @@ describe.each(WINGS.map((w) => [w.name, w] as const))('the %s wing', (_name, win
       const batch = {
         thingId: 9,
         metrics,
-        metric: Uint16Array.from(rows.map((r) => r[0])),
+        metric: Uint32Array.from(rows.map((r) => r[0])),
         ts: Float64Array.from(rows.map((r) => r[1])),
         values: Float64Array.from(rows.map((r) => r[2])),
       };
