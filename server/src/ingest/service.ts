@@ -7,7 +7,7 @@ import { type Checked, checkItems, countValues, resultOf } from './check.ts';
 import type { LineError } from './line-protocol.ts';
 import { type BodyFormat, type Parsed, type ParseJob, parseBody } from './parse.ts';
 import { ParsePool, WORKER_MIN_BYTES } from './parse-pool.ts';
-import { type Incoming, telemetryItems } from './payload.ts';
+import type { Incoming } from './payload.ts';
 import { MAX_PAST_MS, type RejectReason } from './values.ts';
 
 /** The thing a message belongs to. */
@@ -182,9 +182,6 @@ export function createIngestService(deps: IngestDeps) {
         : tooLarge(device, source, parsed.total);
       return { kind: 'written', result, lineErrors: parsed.lineErrors };
     },
-
-    /** A decoded JSON payload as items (every ThingsBoard shape, see payload.ts). */
-    fromJson: telemetryItems,
 
     refused,
 
