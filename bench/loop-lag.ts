@@ -4,7 +4,7 @@
  * second. SIGUSR2 starts a new histogram, so the bench measures only while it sends.
  * The server itself is not changed for this.
  */
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 const file = process.env.LOOP_LAG_FILE;
@@ -14,8 +14,9 @@ if (file) {
   process.on('SIGUSR2', () => h.reset());
   const ms = (ns: number) => Math.round(ns / 1e4) / 100;
   setInterval(() => {
+    // Written aside, then renamed: the bench never reads half a file.
     writeFileSync(
-      file,
+      `${file}.tmp`,
       JSON.stringify({
         p50: ms(h.percentile(50)),
         p95: ms(h.percentile(95)),
@@ -24,5 +25,6 @@ if (file) {
         count: h.count,
       }),
     );
+    renameSync(`${file}.tmp`, file);
   }, 1000).unref();
 }
