@@ -10,6 +10,7 @@
  *     [--query-every 200] [--port 18710] [--mqtt-port 18881] [--prof] [--skip-baseline]
  *   npm run bench:ingest -w bench
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
@@ -97,8 +98,17 @@ interface RunResult {
   data: number[];
   serverCores: number;
   clientCores: number;
+  /** The server's event-loop delay while the bench sent (ms; absent for the baseline). */
+  lag?: LoopLag;
   bytesPerPoint: number;
   stats?: unknown;
+}
+
+interface LoopLag {
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
 }
 
 function summarize(label: string, rates: number[]) {
@@ -260,11 +270,20 @@ async function runServer(
 ): Promise<RunResult> {
   const dataDir = tempDir('kw-ingest-');
   const profDir = PROF ? tempDir('kw-ingest-prof-') : undefined;
+  const lagFile = join(dataDir, 'loop-lag.json');
   const server: Server = await startServer({
     dataDir,
     port: PORT,
     mqttPort: MQTT_PORT,
-    nodeArgs: profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [],
+    nodeArgs: [
+      ...(profDir ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []),
+      // tsx first: the preload is TypeScript (the harness adds tsx again for the server, a no-op).
+      '--import',
+      'tsx',
+      '--import',
+      join(import.meta.dirname, 'loop-lag.ts'),
+    ],
+    env: { LOOP_LAG_FILE: lagFile },
   });
   try {
     const api = new Api(server.base);
@@ -280,6 +299,7 @@ async function runServer(
     const stopAt = t0 + SECONDS * 1000;
     let stopTime = stopAt;
     const cpuServer0 = cpuSeconds(server.pid);
+    process.kill(server.pid, 'SIGUSR2');
     const cpuClient0 = process.cpuUsage();
     const queries = queryLoop(api, plant, () => stopped);
     const isOver = () => {
@@ -351,6 +371,8 @@ async function runServer(
     const cpuServer = cpuSeconds(server.pid) - cpuServer0;
     const cpuClient = process.cpuUsage(cpuClient0);
     await queries.done;
+    await sleep(1100);
+    const lag = JSON.parse(readFileSync(lagFile, 'utf8')) as LoopLag;
     const stats = await api.call<{ accepted: number; rejected: Record<string, number> }>(
       'GET',
       '/api/telemetry/stats',
@@ -371,6 +393,7 @@ async function runServer(
       data: queries.data,
       serverCores: cpuServer / seconds,
       clientCores: (cpuClient.user + cpuClient.system) / 1e6 / seconds,
+      lag,
       bytesPerPoint: bytes / stats.accepted,
       stats: { accepted: stats.accepted, rejected: stats.rejected },
     };
@@ -460,9 +483,9 @@ async function main() {
   const base = results.find((r) => r.label.startsWith('baseline'));
   log(`\nsummary (load average now ${loadAverage()}):`);
   log(
-    '| run | sustained points/s (median of windows) | p5–max of windows | vs baseline | target ≥ 300k | realtime median / p95 ms | data (last 5 min × 10 series) median / p95 ms | server CPU cores | client CPU cores | bytes/point |',
+    '| run | sustained points/s (median of windows) | p5–max of windows | vs baseline | target ≥ 300k | realtime median / p95 ms | data (last 5 min × 10 series) median / p95 ms | server CPU cores | client CPU cores | event-loop delay p50 / p95 / p99 / max ms | bytes/point |',
   );
-  log('|---|---:|---:|---:|---|---:|---:|---:|---:|---:|');
+  log('|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     const m = median(r.rates);
     const isBase = r === base;
@@ -475,7 +498,7 @@ async function main() {
           : ''
       } | ${r.data.length ? `${median(r.data).toFixed(1)} / ${quantile(r.data, 0.95).toFixed(1)} (${r.data.length})` : ''} | ${
         Number.isNaN(r.serverCores) ? '' : r.serverCores.toFixed(2)
-      } | ${r.clientCores.toFixed(2)} | ${r.bytesPerPoint.toFixed(2)} |`,
+      } | ${r.clientCores.toFixed(2)} | ${r.lag ? `${r.lag.p50} / ${r.lag.p95} / ${r.lag.p99} / ${r.lag.max}` : ''} | ${r.bytesPerPoint.toFixed(2)} |`,
     );
   }
 }
@@ -491,6 +514,10 @@ function report(r: RunResult) {
     `    during ingest: realtime median ${median(r.realtime).toFixed(2)} ms, p95 ${quantile(r.realtime, 0.95).toFixed(2)} ms, max ${Math.max(...r.realtime).toFixed(1)} ms (${r.realtime.length}); ` +
       `data last 5 min × 10 series median ${median(r.data).toFixed(2)} ms, p95 ${quantile(r.data, 0.95).toFixed(2)} ms, max ${Math.max(...r.data).toFixed(1)} ms (${r.data.length})`,
   );
+  if (r.lag)
+    log(
+      `    server event-loop delay during ingest: p50 ${r.lag.p50} ms, p95 ${r.lag.p95} ms, p99 ${r.lag.p99} ms, max ${r.lag.max} ms`,
+    );
 }
 
 await main();

@@ -15,7 +15,7 @@ export type Precision = 'ns' | 'us' | 'ms' | 's' | 'm' | 'h';
 
 type FieldValue = number | boolean | string;
 
-export interface Line {
+interface Line {
   /** 1-based line number in the body. */
   line: number;
   measurement: string;

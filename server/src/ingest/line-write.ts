@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { inflatedBody } from './device-http.ts';
-import { type LineError, type Precision, parseLineProtocol } from './line-protocol.ts';
+import type { LineError, Precision } from './line-protocol.ts';
 import type { Device, IngestService } from './service.ts';
 
 /** At most this many line errors are named in a 400's message. */
@@ -28,16 +28,16 @@ export async function writeLines(
 ): Promise<LineWrite> {
   const inflated = await inflatedBody(request);
   if (!inflated.ok) return inflated;
-  const parsed = parseLineProtocol(inflated.body.toString('utf8'), precision);
-  if (parsed.lines.length === 0 && parsed.errors.length > 0) {
-    service.refused('line', thing.identifier, 'bad message', describe(parsed.errors));
-    return { status: 400, message: `unable to parse: ${describe(parsed.errors)}` };
+  const outcome = await service.acceptBody(thing, inflated.body, { kind: 'line', precision }, 'line');
+  if (outcome.kind === 'no lines') {
+    service.refused('line', thing.identifier, 'bad message', describe(outcome.errors));
+    return { status: 400, message: `unable to parse: ${describe(outcome.errors)}` };
   }
-  for (const e of parsed.errors)
-    service.refused('line', thing.identifier, 'bad message', `line ${e.line}: ${e.message}`);
-  const result = await service.accept(thing, service.fromLines(parsed.lines), 'line');
+  // Only JSON bodies are undecodable; line protocol names each bad line instead.
+  if (outcome.kind === 'undecodable') return { status: 400, message: 'unable to parse' };
+  const { result, lineErrors } = outcome;
   const problems: LineError[] = [
-    ...parsed.errors,
+    ...lineErrors,
     ...result.rejected.map((r) => ({
       line: r.index,
       message: r.metric ? `${r.reason} "${r.metric}"` : r.reason,

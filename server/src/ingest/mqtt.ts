@@ -13,7 +13,6 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
 import { topicMatches, unsupportedVersionConnack, watchPacketSizes } from './mqtt-wire.ts';
-import { decodeJson } from './payload.ts';
 import type { Device, IngestService } from './service.ts';
 
 /** Topics of the connected device itself (ThingsBoard-style: the token says who `me` is). */
@@ -78,13 +77,15 @@ async function handleTelemetry(
   payload: Buffer | string,
 ): Promise<IngestResult> {
   // The same decoder as HTTP ingest, so both paths accept a byte-order mark and give the same reasons.
-  const json = decodeJson(payload);
-  if (!json.ok) {
-    const detail = json.error === 'empty' ? 'payload is empty' : `payload is not JSON: ${json.detail}`;
-    service.refused('mqtt', device.identifier, 'bad message', detail);
-    return { accepted: 0, rejected: [{ index: 0, metric: null, reason: 'bad message' }] };
-  }
-  return service.accept(device, service.fromJson(json.value), 'mqtt');
+  const body = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : payload;
+  const outcome = await service.acceptBody(device, body, { kind: 'json' }, 'mqtt');
+  if (outcome.kind === 'written') return outcome.result;
+  const detail =
+    outcome.kind === 'undecodable' && outcome.error === 'empty'
+      ? 'payload is empty'
+      : `payload is not JSON: ${outcome.kind === 'undecodable' ? outcome.detail : ''}`;
+  service.refused('mqtt', device.identifier, 'bad message', detail);
+  return { accepted: 0, rejected: [{ index: 0, metric: null, reason: 'bad message' }] };
 }
 
 /** Where a device learns what of its message was rejected (it may subscribe; QoS 0). */

@@ -13,7 +13,6 @@ import { acceptRawBodies, DEVICE_ROUTE, deviceToken, inflatedBody, requireDevice
 import type { Precision } from './line-protocol.ts';
 import { writeLines } from './line-write.ts';
 import type { MqttIngest } from './mqtt.ts';
-import { decodeJson } from './payload.ts';
 import type { Device, IngestService } from './service.ts';
 
 /** Line-protocol bodies (compressed) up to this size; Telegraf's default batch is far smaller. */
@@ -33,17 +32,19 @@ export const ingestRoutes: FastifyPluginAsync<{ service: IngestService; mqtt: Mq
     const inflated = await inflatedBody(request);
     if (!inflated.ok)
       return reply.status(inflated.status).send({ code: 'BAD_REQUEST', message: inflated.message });
-    const decoded = decodeJson(inflated.body);
-    if (!decoded.ok) {
-      service.refused('http', thing.identifier, 'bad message', decoded.detail ?? 'empty body');
+    const outcome = await service.acceptBody(thing, inflated.body, { kind: 'json' }, 'http');
+    if (outcome.kind !== 'written') {
+      const error = outcome.kind === 'undecodable' ? outcome.error : 'invalid';
+      const detail = outcome.kind === 'undecodable' ? outcome.detail : undefined;
+      service.refused('http', thing.identifier, 'bad message', detail ?? 'empty body');
       throw new AppError(
         'BAD_REQUEST',
         400,
-        { reason: decoded.detail ?? '' },
-        { message: decoded.error === 'empty' ? 'ingest.emptyBody' : 'ingest.badJson' },
+        { reason: detail ?? '' },
+        { message: error === 'empty' ? 'ingest.emptyBody' : 'ingest.badJson' },
       );
     }
-    const result = await service.accept(thing, service.fromJson(decoded.value), 'http');
+    const { result } = outcome;
     if (result.accepted === 0 && result.rejected.length > 0) {
       return reply.status(400).send({
         code: 'BAD_REQUEST',

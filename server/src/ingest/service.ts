@@ -2,10 +2,13 @@ import type { IngestResult, IngestStats, LiveValue } from '@kilowatch/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { createMemoryLive, type Live } from '../live/index.ts';
 import type { Catalog } from '../modules/catalog/index.ts';
-import type { Point, TelemetryStore } from '../telemetry/index.ts';
-import type { Line } from './line-protocol.ts';
-import { type Incoming, telemetryItems } from './payload.ts';
-import { coerce, MAX_PAST_MS, pointTime, type RejectReason } from './values.ts';
+import type { TelemetryStore } from '../telemetry/index.ts';
+import { type Checked, checkItems, countValues, resultOf } from './check.ts';
+import type { LineError } from './line-protocol.ts';
+import { type BodyFormat, type Parsed, type ParseJob, parseBody } from './parse.ts';
+import { ParsePool, WORKER_MIN_BYTES } from './parse-pool.ts';
+import type { Incoming } from './payload.ts';
+import { MAX_PAST_MS, type RejectReason } from './values.ts';
 
 /** The thing a message belongs to. */
 export interface Device {
@@ -28,6 +31,8 @@ export interface IngestDeps {
   writableFrom?: (now: number) => number;
   /** Where accepted values are published (latest values, subscribers); an in-memory hub if absent. */
   live?: Live;
+  /** Parses large bodies off the main thread; one of its own if absent (workers start on first use). */
+  parsePool?: ParsePool;
 }
 
 /** A repeated rejection of the same thing and reason is logged at most once per this. */
@@ -66,6 +71,50 @@ export function createIngestService(deps: IngestDeps) {
     noteError(source, thing, `${reason}: ${detail}`);
   }
 
+  /** Counts a message refused before its values could be read (unknown thing, bad JSON, wrong topic). */
+  function refused(source: Source, thing: string | null, reason: RejectReason, detail: string): void {
+    counters.received += 1;
+    counters.bySource[source] = (counters.bySource[source] ?? 0) + 1;
+    reject(source, thing, reason, 1, detail);
+  }
+
+  const pool = deps.parsePool ?? new ParsePool();
+  const oldestAt = (arrival: number) => Math.max(arrival - MAX_PAST_MS, deps.writableFrom?.(arrival) ?? 0);
+
+  function tooLarge(device: Device, source: Source, total: number): IngestResult {
+    counters.received += total;
+    counters.bySource[source] = (counters.bySource[source] ?? 0) + total;
+    reject(source, device.identifier, 'batch too large', total, `${total} values, at most ${deps.maxBatch}`);
+    return { accepted: 0, rejected: [{ index: 0, metric: null, reason: 'batch too large' }] };
+  }
+
+  /** Counts a checked batch, writes its numbers (resolves once durable), then publishes it. */
+  async function write(
+    device: Device,
+    source: Source,
+    total: number,
+    checked: Checked,
+  ): Promise<IngestResult> {
+    counters.received += total;
+    counters.bySource[source] = (counters.bySource[source] ?? 0) + total;
+    for (const r of checked.rejected)
+      reject(source, device.identifier, r.reason, 1, r.metric ? `${r.metric} (#${r.index})` : `#${r.index}`);
+    const n = checked.numbers;
+    await store.writeBatch(n);
+    const result = resultOf(checked);
+    counters.accepted += result.accepted;
+    const published: LiveValue[] = new Array(n.ts.length);
+    for (let i = 0; i < n.ts.length; i++)
+      published[i] = {
+        thingId: n.thingId,
+        metric: n.metrics[n.metric[i] as number] as string,
+        ts: n.ts[i] as number,
+        value: n.values[i] as number,
+      };
+    live.publish(checked.texts.length > 0 ? [...published, ...checked.texts] : published);
+    return result;
+  }
+
   return {
     /**
      * The thing owning a device access token. Without `cached` the database is asked (a CONNECT,
@@ -86,87 +135,55 @@ export function createIngestService(deps: IngestDeps) {
      */
     async accept(device: Device, items: readonly Incoming[], source: Source): Promise<IngestResult> {
       const arrival = now();
-      const oldest = Math.max(arrival - MAX_PAST_MS, deps.writableFrom?.(arrival) ?? 0);
-      const rejected: IngestResult['rejected'] = [];
-      const total = items.reduce(
-        (n, item) => n + (item.values === null ? 1 : item.values.length) + (item.unexpected?.length ?? 0),
-        0,
-      );
-      counters.received += total;
-      counters.bySource[source] = (counters.bySource[source] ?? 0) + total;
-      if (total > deps.maxBatch) {
-        reject(
-          source,
-          device.identifier,
-          'batch too large',
-          total,
-          `${total} values, at most ${deps.maxBatch}`,
-        );
-        return { accepted: 0, rejected: [{ index: 0, metric: null, reason: 'batch too large' }] };
-      }
+      const total = countValues(items);
+      if (total > deps.maxBatch) return tooLarge(device, source, total);
       const abilities = await catalog.abilitiesOf(device.id);
-      const points: Point[] = [];
-      const texts: LiveValue[] = [];
-      const refuse = (index: number, metric: string | null, reason: RejectReason, count = 1) => {
-        rejected.push({ index, metric, reason });
-        reject(source, device.identifier, reason, count, metric ? `${metric} (#${index})` : `#${index}`);
+      return write(
+        device,
+        source,
+        total,
+        checkItems(items, abilities, device.id, arrival, oldestAt(arrival)),
+      );
+    },
+
+    /**
+     * A whole body (JSON or line protocol) of one device: parsed and checked in a parse worker when
+     * large (the main thread stays free for queries), then written as accept() writes. Resolves
+     * once durable; a body that cannot be read at all is counted and answered as such.
+     */
+    async acceptBody(
+      device: Device,
+      body: Uint8Array,
+      format: BodyFormat,
+      source: Source,
+    ): Promise<
+      { kind: 'written'; result: IngestResult; lineErrors: LineError[] } | Exclude<Parsed, { kind: 'values' }>
+    > {
+      const arrival = now();
+      const abilities = await catalog.abilitiesOf(device.id);
+      const job: ParseJob = {
+        body,
+        format,
+        abilities: [...abilities].map(([key, a]) => [
+          key,
+          { identifier: a.identifier, dataType: a.dataType, enumOptions: a.enumOptions },
+        ]),
+        thingId: device.id,
+        arrival,
+        oldest: oldestAt(arrival),
+        maxBatch: deps.maxBatch,
       };
-      for (const item of items) {
-        if (item.values === null) {
-          refuse(item.index, null, 'bad message');
-          continue;
-        }
-        // A key beside ts/values makes the whole message bad: its values are not written either
-        // (a device sending {"__proto__":…,"values":…} is told, not half-taken).
-        if (item.unexpected?.length) {
-          for (const key of item.unexpected) refuse(item.index, key, 'bad message');
-          for (const [metric] of item.values) refuse(item.index, metric, 'bad message');
-          continue;
-        }
-        const ts = pointTime(item.ts, arrival, oldest);
-        if (ts === undefined) {
-          for (const [metric] of item.values) refuse(item.index, metric, 'bad timestamp');
-          continue;
-        }
-        for (const [key, raw] of item.values) {
-          let ability = abilities.get(key);
-          if (!ability && item.measurement !== undefined)
-            ability = abilities.get(`${item.measurement}_${key}`);
-          if (!ability) {
-            refuse(item.index, key, 'unknown metric');
-            continue;
-          }
-          const value = coerce(ability, raw);
-          if (value.kind === 'rejected') refuse(item.index, key, value.reason);
-          else if (value.kind === 'number')
-            points.push({ thingId: device.id, metric: ability.identifier, ts, value: value.value });
-          else texts.push({ thingId: device.id, metric: ability.identifier, ts, value: value.value });
-        }
-      }
-      await store.write(points);
-      const accepted = points.length + texts.length;
-      counters.accepted += accepted;
-      live.publish([
-        ...points.map((p) => ({ thingId: p.thingId, metric: p.metric, ts: p.ts, value: p.value })),
-        ...texts,
-      ]);
-      return { accepted, rejected };
+      const parsed = body.byteLength >= WORKER_MIN_BYTES ? await pool.parse(job) : parseBody(job);
+      if (parsed.kind !== 'values') return parsed;
+      for (const e of parsed.lineErrors)
+        refused(source, device.identifier, 'bad message', `line ${e.line}: ${e.message}`);
+      const result = parsed.checked
+        ? await write(device, source, parsed.total, parsed.checked)
+        : tooLarge(device, source, parsed.total);
+      return { kind: 'written', result, lineErrors: parsed.lineErrors };
     },
 
-    /** A decoded JSON payload as items (every ThingsBoard shape, see payload.ts). */
-    fromJson: telemetryItems,
-
-    /** Parsed line-protocol lines as items (index = line number; tags are not used). */
-    fromLines(lines: readonly Line[]): Incoming[] {
-      return lines.map((l) => ({ index: l.line, ts: l.ts, values: l.fields, measurement: l.measurement }));
-    },
-
-    /** Counts a message refused before its values could be read (unknown thing, bad JSON, wrong topic). */
-    refused(source: Source, thing: string | null, reason: RejectReason, detail: string): void {
-      counters.received += 1;
-      counters.bySource[source] = (counters.bySource[source] ?? 0) + 1;
-      reject(source, thing, reason, 1, detail);
-    },
+    refused,
 
     /** Records a failure that is not a rejection (store error, broker error) as the last error. */
     failed(source: Source, thing: string | null, message: string): void {

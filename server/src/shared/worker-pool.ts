@@ -34,3 +34,22 @@ export function runInWorker<T>(task: URL, input: unknown, transfer: Transferable
   });
   return pool.run(input, { filename: task.href, transferList: transfer as never });
 }
+
+/**
+ * A pool of its own for one task module, for a steady stream of small tasks that must not queue
+ * behind a report or a backtest (ingest's parsing). Threads start on first use.
+ */
+export function dedicatedPool(task: URL, threads: number, idleMs = 10 * 60_000) {
+  const own = new Piscina({
+    filename: task.href,
+    minThreads: 0,
+    maxThreads: threads,
+    idleTimeout: idleMs,
+    execArgv: ['--import', TSX_LOADER],
+  });
+  return {
+    run: <T>(input: unknown, transfer: Transferable[] = []): Promise<T> =>
+      own.run(input, { transferList: transfer as never }),
+    close: () => own.close(),
+  };
+}

@@ -12,6 +12,18 @@ export interface Point {
   value: number;
 }
 
+/**
+ * Numbers of one thing as columns (what ingest parses off the main thread): value `i` is
+ * `values[i]` of metric `metrics[metric[i]]` at `ts[i]` ms. No object per value.
+ */
+export interface PointBatch {
+  thingId: number;
+  metrics: readonly string[];
+  metric: Uint32Array;
+  ts: Float64Array;
+  values: Float64Array;
+}
+
 export interface SeriesKey {
   thingId: number;
   metric: string;
@@ -135,6 +147,8 @@ export interface ThingSeen {
 export interface TelemetryStore {
   /** Resolves once the points are durable (acknowledge only after this). Batches are group-committed. */
   write(points: readonly Point[]): Promise<void>;
+  /** `write()` of a column batch: the same checks, the same group commit and durability. */
+  writeBatch(batch: PointBatch): Promise<void>;
   /** Bucketed aggregates over a range for these series, from the coarsest resolution that answers exactly. */
   buckets(query: BucketQuery): Promise<BucketResult>;
   /** The same answer as columns (see BucketColumns). */
@@ -203,6 +217,42 @@ export function pointProblem(p: Point, from: number): string | undefined {
           : p.ts < from
             ? `ts is older than the raw retention allows (${new Date(from).toISOString()})`
             : undefined;
+}
+
+/** `pointProblem()` of a column batch: the first point that cannot be stored and why (undefined: none). */
+export function batchProblem(b: PointBatch, from: number): { at: string; problem: string } | undefined {
+  const n = b.ts.length;
+  if (b.metric.length !== n || b.values.length !== n)
+    return { at: `batch of thing ${b.thingId}`, problem: 'columns of different lengths' };
+  const probe: Point = { thingId: b.thingId, metric: '', ts: 0, value: 0 };
+  for (let i = 0; i < n; i++) {
+    const ts = b.ts[i] as number;
+    const value = b.values[i] as number;
+    const metric = b.metrics[b.metric[i] as number] as string;
+    // The common case checked inline; the message comes from pointProblem, so both say the same.
+    if (Number.isFinite(value) && Number.isSafeInteger(ts) && ts >= from && metric) continue;
+    probe.metric = metric ?? '';
+    probe.ts = ts;
+    probe.value = value;
+    const problem = pointProblem(probe, from) ?? 'metric index out of range';
+    return { at: `point ${b.thingId}/${probe.metric}@${ts}`, problem };
+  }
+  if (!Number.isSafeInteger(b.thingId))
+    return { at: `batch of thing ${b.thingId}`, problem: 'thingId must be an integer' };
+  return undefined;
+}
+
+/** The points of a column batch as objects (for wings that send points one by one anyway). */
+export function batchPoints(b: PointBatch): Point[] {
+  const out: Point[] = new Array(b.ts.length);
+  for (let i = 0; i < b.ts.length; i++)
+    out[i] = {
+      thingId: b.thingId,
+      metric: b.metrics[b.metric[i] as number] as string,
+      ts: b.ts[i] as number,
+      value: b.values[i] as number,
+    };
+  return out;
 }
 
 /** Days each resolution is kept; day rollups are kept forever. */

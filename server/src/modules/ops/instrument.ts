@@ -25,16 +25,17 @@ export function instrumentStore<S extends { write(points: readonly unknown[]): P
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
       if (typeof value !== 'function') return value;
-      if (property === 'write') {
-        return async (points: readonly unknown[]) => {
+      // Points come one by one (write) or as a thing's column batch (writeBatch, what ingest uses).
+      if (property === 'write' || property === 'writeBatch') {
+        return async (points: readonly unknown[] | { ts: { length: number } }) => {
           const start = process.hrtime.bigint();
           try {
-            await target.write(points);
+            await value.call(target, points);
           } catch (error) {
             metrics.storeWriteFailed();
             throw error;
           }
-          metrics.storeWritten(seconds(start), points.length);
+          metrics.storeWritten(seconds(start), 'ts' in points ? points.ts.length : points.length);
         };
       }
       if (typeof property === 'string' && STORE_READS.has(property)) {
@@ -52,13 +53,22 @@ export function instrumentStore<S extends { write(points: readonly unknown[]): P
   });
 }
 
+/** What one write of the ingest service answers. */
+interface IngestOutcome {
+  accepted: number;
+  rejected: readonly { reason: string }[];
+}
+
 /** What of the ingest service is counted (ops does not import ingest: the shape is enough). */
 interface CountedIngest {
-  accept(
+  accept(device: never, items: never, source: string): Promise<IngestOutcome>;
+  /** A whole body (HTTP, line protocol, MQTT): `written` carries the outcome of its values. */
+  acceptBody(
     device: never,
-    items: never,
+    body: never,
+    format: never,
     source: string,
-  ): Promise<{ accepted: number; rejected: readonly { reason: string }[] }>;
+  ): Promise<{ kind: string; result?: IngestOutcome }>;
   refused(source: string, thing: string | null, reason: string, detail: string): void;
 }
 
@@ -71,27 +81,37 @@ export function instrumentIngest<I extends CountedIngest>(
   metrics: Pick<Metrics, 'ingestAccepted' | 'ingestRejected'>,
 ): { ingest: I; settled: () => Promise<void> } {
   const running = new Set<Promise<unknown>>();
-  const accept = (async (device: never, items: never, source: string) => {
-    const call = ingest.accept(device, items, source);
+  const count = (source: string, result: IngestOutcome) => {
+    metrics.ingestAccepted(source, result.accepted);
+    const byReason = new Map<string, number>();
+    for (const r of result.rejected) byReason.set(r.reason, (byReason.get(r.reason) ?? 0) + 1);
+    for (const [reason, n] of byReason) metrics.ingestRejected(source, reason, n);
+  };
+  const tracked = async <T>(call: Promise<T>): Promise<T> => {
     running.add(call);
     try {
-      const result = await call;
-      metrics.ingestAccepted(source, result.accepted);
-      const byReason = new Map<string, number>();
-      for (const r of result.rejected) byReason.set(r.reason, (byReason.get(r.reason) ?? 0) + 1);
-      for (const [reason, count] of byReason) metrics.ingestRejected(source, reason, count);
-      return result;
+      return await call;
     } finally {
       running.delete(call);
     }
+  };
+  const accept = (async (device: never, items: never, source: string) => {
+    const result = await tracked(ingest.accept(device, items, source));
+    count(source, result);
+    return result;
   }) as I['accept'];
+  const acceptBody = (async (device: never, body: never, format: never, source: string) => {
+    const outcome = await tracked(ingest.acceptBody(device, body, format, source));
+    if (outcome.result) count(source, outcome.result);
+    return outcome;
+  }) as I['acceptBody'];
   const refused = (source: string, thing: string | null, reason: string, detail: string) => {
     metrics.ingestRejected(source, reason, 1);
     ingest.refused(source, thing, reason, detail);
   };
   return {
-    ingest: { ...ingest, accept, refused },
-    /** Resolves once every accept() under way now has finished (however it ended). */
+    ingest: { ...ingest, accept, acceptBody, refused },
+    /** Resolves once every write under way now has finished (however it ended). */
     async settled() {
       while (running.size > 0) await Promise.allSettled([...running]);
     },

@@ -586,6 +586,44 @@ describe.each(WINGS.map((w) => [w.name, w] as const))('the %s wing', (_name, win
       expect(store.writableFrom(T0 + 100 * DAY)).toBe(T0 + 10 * DAY);
     });
 
+    it('writeBatch stores what write stores, a resent time replaced, and refuses the same points', async () => {
+      const cols = await openOn(wing);
+      const objs = await openOn(wing);
+      const metrics = ['v', 'w'];
+      const rows: [metric: number, ts: number, value: number][] = [
+        [0, T0 + 20_000, 2],
+        [1, T0, 7],
+        [0, T0, 1],
+        [0, T0 + 10_000, 1.5],
+        [1, T0 + 10_000, 8],
+        [0, T0 + 20_000, 3], // resent: the last written wins
+      ];
+      const batch = {
+        thingId: 9,
+        metrics,
+        metric: Uint32Array.from(rows.map((r) => r[0])),
+        ts: Float64Array.from(rows.map((r) => r[1])),
+        values: Float64Array.from(rows.map((r) => r[2])),
+      };
+      await cols.writeBatch(batch);
+      await objs.write(
+        rows.map(([m, ts, value]) => ({ thingId: 9, metric: metrics[m] as string, ts, value })),
+      );
+      for (const metric of metrics) {
+        const k = { thingId: 9, metric };
+        expect(await cols.points(k, T0, T0 + MINUTE, 10)).toEqual(await objs.points(k, T0, T0 + MINUTE, 10));
+      }
+      expect((await cols.points(key, T0, T0 + MINUTE, 10)).map((p) => p.value)).toEqual([1, 1.5, 3]);
+      expect(cols.latest([{ thingId: 9, metric: 'w' }])).toEqual([
+        { thingId: 9, metric: 'w', ts: T0 + 10_000, value: 8 },
+      ]);
+      const bad = { ...batch, values: Float64Array.from([1, 2, Number.NaN, 4, 5, 6]) };
+      await expect(cols.writeBatch(bad)).rejects.toThrow(/value must be a finite number/);
+      const old = { ...batch, ts: Float64Array.from([T0, T0 - 200 * DAY, T0, T0, T0, T0]) };
+      await expect(cols.writeBatch(old)).rejects.toThrow(/retention/);
+      expect(await cols.points(key, T0, T0 + MINUTE, 10)).toHaveLength(3);
+    });
+
     it('stores any metric identifier (quotes, backslashes, spaces, Chinese) as it is', async () => {
       const store = await openOn(wing);
       const odd = { thingId: 12, metric: 'a"b\\c 温度{x="1"}' };

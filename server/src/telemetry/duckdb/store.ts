@@ -21,6 +21,7 @@ import {
   type EdgeGrid,
   type LatestValue,
   type Point,
+  type PointBatch,
   type PointColumns,
   type RetentionDays,
   type SeriesKey,
@@ -181,6 +182,11 @@ export class DuckDBTelemetryStore implements TelemetryStore {
     if (this.closed) return Promise.reject(new TelemetryWriteError('the telemetry store is closed'));
     if (points.length === 0) return Promise.resolve();
     return this.writer.write(points, this.writableFrom());
+  }
+
+  writeBatch(batch: PointBatch): Promise<void> {
+    if (this.closed) return Promise.reject(new TelemetryWriteError('the telemetry store is closed'));
+    return this.writer.writeBatch(batch, this.writableFrom());
   }
 
   // ---------------------------------------------------------------- reads

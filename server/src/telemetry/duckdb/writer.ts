@@ -2,10 +2,19 @@
  * Writes: points checked, queued, and group-committed (concurrent write() calls share one
  * transaction) with their rollups; the memory view of each series is updated once durable.
  */
-import { BIGINT, DOUBLE, type DuckDBConnection, DuckDBDataChunk, INTEGER } from '@duckdb/node-api';
+import { endianness } from 'node:os';
+import {
+  BIGINT,
+  DOUBLE,
+  type DuckDBConnection,
+  DuckDBDataChunk,
+  type DuckDBVector,
+  INTEGER,
+} from '@duckdb/node-api';
 import { MINUTE, type PlantCalendar } from '@kilowatch/contract/calendar';
 import { floorTo } from '../buckets.ts';
-import { type Point, pointProblem, TelemetryWriteError } from '../store.ts';
+import { GroupCommit } from '../group-commit.ts';
+import { batchProblem, type Point, type PointBatch, pointProblem, TelemetryWriteError } from '../store.ts';
 import { recompute } from './rollups.ts';
 import { int, type Lane, yieldToLoop } from './schema.ts';
 import {
@@ -17,11 +26,10 @@ import {
   sortAndDedupe,
 } from './series.ts';
 
-interface Pending {
-  points: readonly Point[];
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
+/** What one write() or writeBatch() call queued. */
+type Written = readonly Point[] | PointBatch;
+
+const sizeOf = (w: Written) => ('ts' in w ? w.ts.length : w.length);
 
 export interface WriterOptions {
   /** The writer connection (every write and maintenance statement runs on it, in order). */
@@ -40,19 +48,23 @@ export class Writer {
   private readonly lane: Lane;
   private readonly series: SeriesTable;
   private readonly calendar: PlantCalendar;
-  private readonly commitDelayMs: number;
-  private readonly maxBatchPoints: number;
-  private queue: Pending[] = [];
-  private queuedPoints = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private committing: Promise<void> | undefined;
+  private readonly commits: GroupCommit<Written>;
 
   constructor(options: WriterOptions) {
     this.lane = options.lane;
     this.series = options.series;
     this.calendar = options.calendar;
-    this.commitDelayMs = options.commitDelayMs;
-    this.maxBatchPoints = options.maxBatchPoints;
+    this.commits = new GroupCommit({
+      delayMs: options.commitDelayMs,
+      maxSize: options.maxBatchPoints,
+      size: sizeOf,
+      commit: async (batches, n) => {
+        await this.lane.run((c) => this.commit(c, batches));
+        this.stats.commits++;
+        this.stats.points += n;
+      },
+      failure: 'telemetry commit failed',
+    });
   }
 
   /** Checks every point (none older than `from`), then queues them; resolves once durable. */
@@ -66,74 +78,51 @@ export class Writer {
         );
       }
     }
-    return new Promise<void>((resolve, reject) => {
-      this.queue.push({ points, resolve, reject });
-      this.queuedPoints += points.length;
-      if (this.committing) return;
-      if (this.queuedPoints >= this.maxBatchPoints) this.kick();
-      else this.timer ??= setTimeout(() => this.kick(), this.commitDelayMs);
-    });
+    return this.commits.add(points);
+  }
+
+  /** write() of a column batch. */
+  writeBatch(batch: PointBatch, from: number): Promise<void> {
+    if (batch.ts.length === 0) return Promise.resolve();
+    const bad = batchProblem(batch, from);
+    if (bad) return Promise.reject(new TelemetryWriteError(`${bad.at}: ${bad.problem}; nothing was written`));
+    return this.commits.add(batch);
   }
 
   /** Commits everything queued; resolves when nothing is left. */
-  async flush(): Promise<void> {
-    this.kick();
-    while (this.committing) await this.committing;
+  flush(): Promise<void> {
+    return this.commits.flush();
   }
 
-  private kick(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.committing || this.queue.length === 0) return;
-    this.committing = this.drain().finally(() => {
-      this.committing = undefined;
-      if (this.queue.length > 0) this.kick();
-    });
-  }
-
-  /** Commits what is queued, batch after batch, until the queue is empty. */
-  private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch: Pending[] = [];
-      let n = 0;
-      while (
-        this.queue.length > 0 &&
-        (n === 0 || n + (this.queue[0]?.points.length ?? 0) <= this.maxBatchPoints)
-      ) {
-        const next = this.queue.shift() as Pending;
-        batch.push(next);
-        n += next.points.length;
-      }
-      this.queuedPoints -= n;
-      try {
-        await this.lane.run((c) => this.commit(c, batch));
-        this.stats.commits++;
-        this.stats.points += n;
-        for (const p of batch) p.resolve();
-      } catch (error) {
-        const failure = new TelemetryWriteError(`telemetry commit failed: ${(error as Error).message}`, {
-          cause: error,
-        });
-        for (const p of batch) p.reject(failure);
-      }
-    }
-  }
-
-  private group(batch: readonly Pending[], created: SeriesState[]): Group[] {
+  private group(batch: readonly Written[], created: SeriesState[]): Group[] {
     const groups: Group[] = [];
-    for (const { points } of batch) {
-      for (const p of points) {
-        let st = this.series.get(p.thingId, p.metric);
-        if (!st) {
-          st = this.series.create(p.thingId, p.metric);
-          created.push(st);
+    const groupOf = (thingId: number, metric: string): Group => {
+      let st = this.series.get(thingId, metric);
+      if (!st) {
+        st = this.series.create(thingId, metric);
+        created.push(st);
+      }
+      let g = st.group;
+      if (!g) {
+        g = { st, ts: [], values: [] };
+        st.group = g;
+        groups.push(g);
+      }
+      return g;
+    };
+    for (const written of batch) {
+      if ('ts' in written) {
+        // A column batch: one series lookup per metric, not per value.
+        const byMetric = written.metrics.map((m) => groupOf(written.thingId, m));
+        for (let i = 0; i < written.ts.length; i++) {
+          const g = byMetric[written.metric[i] as number] as Group;
+          g.ts.push(written.ts[i] as number);
+          g.values.push(written.values[i] as number);
         }
-        let g = st.group;
-        if (!g) {
-          g = { st, ts: [], values: [] };
-          st.group = g;
-          groups.push(g);
-        }
+        continue;
+      }
+      for (const p of written) {
+        const g = groupOf(p.thingId, p.metric);
         g.ts.push(p.ts);
         g.values.push(p.value);
       }
@@ -145,7 +134,7 @@ export class Writer {
     return groups;
   }
 
-  private async commit(c: DuckDBConnection, batch: readonly Pending[]): Promise<void> {
+  private async commit(c: DuckDBConnection, batch: readonly Written[]): Promise<void> {
     const created: SeriesState[] = [];
     const groups = this.group(batch, created);
     await c.run('BEGIN TRANSACTION');
@@ -266,34 +255,72 @@ export class Writer {
   }
 }
 
+/**
+ * The typed array behind a fixed-width vector of a new data chunk, which `flush()` copies into the
+ * chunk. @duckdb/node-api 1.5 keeps it in a field its typings mark private (it has no public
+ * bulk setter; `setItem` would need a BigInt per timestamp), so its shape is checked here: a
+ * release that changes it fails the first write loudly, not silently.
+ */
+function itemsOf<A extends Int32Array | BigInt64Array | Float64Array>(
+  vector: DuckDBVector,
+  kind: { new (length: number): A },
+): A {
+  const items = (vector as unknown as { items?: unknown }).items;
+  if (!(items instanceof kind) || items.length !== vector.itemCount)
+    throw new Error(`@duckdb/node-api: a ${vector.type} vector holds no ${kind.name} of its items`);
+  return items;
+}
+
+/** Which 32-bit half of a native int64 comes first in memory. */
+const [LOW, HIGH] = endianness() === 'LE' ? [0, 1] : [1, 0];
+
+/** Rows per data chunk (DuckDB's vector size). */
+const CHUNK = 2048;
+
+/**
+ * Appends the groups' points to `raw` a data chunk at a time, each column filled as a typed array
+ * (no BigInt or array per value): ts, below 2^53, goes in as its two 32-bit halves.
+ */
 async function appendRaw(c: DuckDBConnection, groups: readonly Group[]): Promise<void> {
+  const total = groups.reduce((n, g) => n + g.ts.length, 0);
   const app = await c.createAppender('raw');
-  const CHUNK = 2048;
   let chunks = 0;
-  let sid: number[] = [];
-  let ts: bigint[] = [];
-  let val: number[] = [];
-  const flush = () => {
-    const chunk = DuckDBDataChunk.create([INTEGER, BIGINT, DOUBLE], sid.length);
-    chunk.setColumns([sid, ts, val]);
-    app.appendDataChunk(chunk);
-    sid = [];
-    ts = [];
-    val = [];
-  };
-  for (const g of groups) {
-    const id = g.st.id;
-    for (let i = 0; i < g.ts.length; i++) {
-      sid.push(id);
-      ts.push(BigInt(g.ts[i] as number));
-      val.push(g.values[i] as number);
-      if (sid.length === CHUNK) {
-        flush();
-        // Let queries and acknowledgements run between chunks of a large batch.
-        if (++chunks % 8 === 0) await yieldToLoop();
+  let gi = 0;
+  let i = 0;
+  for (let done = 0; done < total; ) {
+    const rows = Math.min(CHUNK, total - done);
+    const chunk = DuckDBDataChunk.create([INTEGER, BIGINT, DOUBLE], rows);
+    const sidVector = chunk.getColumnVector(0);
+    const tsVector = chunk.getColumnVector(1);
+    const valVector = chunk.getColumnVector(2);
+    const sid = itemsOf(sidVector, Int32Array);
+    const ts = itemsOf(tsVector, BigInt64Array);
+    const val = itemsOf(valVector, Float64Array);
+    const words = new Uint32Array(ts.buffer, ts.byteOffset, rows * 2);
+    for (let r = 0; r < rows; ) {
+      const g = groups[gi] as Group;
+      const take = Math.min(rows - r, g.ts.length - i);
+      sid.fill(g.st.id, r, r + take);
+      for (let k = 0; k < take; k++) {
+        const t = g.ts[i + k] as number;
+        words[2 * (r + k) + LOW] = t >>> 0;
+        words[2 * (r + k) + HIGH] = Math.floor(t / 0x1_0000_0000);
+        val[r + k] = g.values[i + k] as number;
+      }
+      r += take;
+      i += take;
+      if (i === g.ts.length) {
+        gi++;
+        i = 0;
       }
     }
+    sidVector.flush();
+    tsVector.flush();
+    valVector.flush();
+    app.appendDataChunk(chunk);
+    done += rows;
+    // Let queries and acknowledgements run between chunks of a large batch.
+    if (++chunks % 8 === 0) await yieldToLoop();
   }
-  if (sid.length > 0) flush();
   app.closeSync();
 }

@@ -1,5 +1,6 @@
 import { DAY, MINUTE, PlantCalendar } from '@kilowatch/contract/calendar';
 import { ceilTo, nextInterval } from '../buckets.ts';
+import { GroupCommit } from '../group-commit.ts';
 import {
   columnsFromSamples,
   downsampleSamples,
@@ -11,11 +12,14 @@ import {
   type BucketColumns,
   type BucketQuery,
   type BucketResult,
+  batchPoints,
+  batchProblem,
   bucketsOf,
   checkRetention,
   DEFAULT_RETENTION,
   type LatestValue,
   type Point,
+  type PointBatch,
   type PointColumns,
   pointProblem,
   type RetentionDays,
@@ -52,12 +56,6 @@ interface SeriesState extends SeriesKey {
   latestValue: number;
 }
 
-interface Pending {
-  points: readonly Point[];
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
-
 /** The points of one series in a batch, sorted by time, one per timestamp (the last written). */
 interface Group {
   st: SeriesState;
@@ -88,13 +86,8 @@ export class VictoriaTelemetryStore implements TelemetryStore {
   private readonly now: () => number;
   private readonly name: string;
   private readonly client: VictoriaClient;
-  private readonly commitDelayMs: number;
-  private readonly maxBatchPoints: number;
+  private readonly commits: GroupCommit<readonly Point[]>;
   private readonly things = new Map<number, Map<string, SeriesState>>();
-  private queue: Pending[] = [];
-  private queuedPoints = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private committing: Promise<void> | undefined;
   private closed = false;
 
   private constructor(options: VictoriaStoreOptions) {
@@ -104,8 +97,17 @@ export class VictoriaTelemetryStore implements TelemetryStore {
     this.name = options.name ?? 'kilowatch';
     if (!/^[a-zA-Z_:][a-zA-Z0-9_:]*$/.test(this.name)) throw new RangeError(`bad metric name ${this.name}`);
     this.client = new VictoriaClient(endpoints(options.url, options.selectUrl));
-    this.commitDelayMs = options.commitDelayMs ?? 5;
-    this.maxBatchPoints = options.maxBatchPoints ?? 250_000;
+    this.commits = new GroupCommit({
+      delayMs: options.commitDelayMs ?? 5,
+      maxSize: options.maxBatchPoints ?? 250_000,
+      size: (points) => points.length,
+      commit: async (batches, n) => {
+        await this.commit(batches);
+        this.stats.commits++;
+        this.stats.points += n;
+      },
+      failure: 'telemetry write failed',
+    });
   }
 
   static async open(options: VictoriaStoreOptions): Promise<VictoriaTelemetryStore> {
@@ -217,50 +219,15 @@ export class VictoriaTelemetryStore implements TelemetryStore {
         );
       }
     }
-    return new Promise<void>((resolve, reject) => {
-      this.queue.push({ points, resolve, reject });
-      this.queuedPoints += points.length;
-      if (this.committing) return;
-      if (this.queuedPoints >= this.maxBatchPoints) this.kick();
-      else this.timer ??= setTimeout(() => this.kick(), this.commitDelayMs);
-    });
+    return this.commits.add(points);
   }
 
-  private kick(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.committing || this.queue.length === 0) return;
-    this.committing = this.drain().finally(() => {
-      this.committing = undefined;
-      if (this.queue.length > 0) this.kick();
-    });
-  }
-
-  private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch: Pending[] = [];
-      let n = 0;
-      while (
-        this.queue.length > 0 &&
-        (n === 0 || n + (this.queue[0]?.points.length ?? 0) <= this.maxBatchPoints)
-      ) {
-        const next = this.queue.shift() as Pending;
-        batch.push(next);
-        n += next.points.length;
-      }
-      this.queuedPoints -= n;
-      try {
-        await this.commit(batch);
-        this.stats.commits++;
-        this.stats.points += n;
-        for (const p of batch) p.resolve();
-      } catch (error) {
-        const failure = new TelemetryWriteError(`telemetry write failed: ${(error as Error).message}`, {
-          cause: error,
-        });
-        for (const p of batch) p.reject(failure);
-      }
-    }
+  /** Points go to VictoriaMetrics one by one anyway: the batch is checked, then written as points. */
+  writeBatch(batch: PointBatch): Promise<void> {
+    if (this.closed) return Promise.reject(new TelemetryWriteError('the telemetry store is closed'));
+    const bad = batchProblem(batch, this.writableFrom());
+    if (bad) return Promise.reject(new TelemetryWriteError(`${bad.at}: ${bad.problem}; nothing was written`));
+    return this.write(batchPoints(batch));
   }
 
   /**
@@ -269,9 +236,9 @@ export class VictoriaTelemetryStore implements TelemetryStore {
    * changes a stored one rewrites its series (export, delete, import with the new value), so the
    * last written wins as in the DuckDB wing.
    */
-  private async commit(batch: readonly Pending[]): Promise<void> {
+  private async commit(batch: readonly (readonly Point[])[]): Promise<void> {
     const groups = new Map<SeriesState, Group>();
-    for (const { points } of batch) {
+    for (const points of batch) {
       for (const p of points) {
         const st = this.ensure(p.thingId, p.metric);
         let g = groups.get(st);
@@ -540,8 +507,7 @@ export class VictoriaTelemetryStore implements TelemetryStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.kick();
-    while (this.committing) await this.committing;
+    await this.commits.flush();
   }
 }
 

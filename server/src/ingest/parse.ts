@@ -1,0 +1,59 @@
+import { type AbilityRule, type Checked, checkItems, countValues } from './check.ts';
+import { type LineError, type Precision, parseLineProtocol } from './line-protocol.ts';
+import { decodeJson, telemetryItems } from './payload.ts';
+
+/** How a body is written: ThingsBoard JSON (HTTP, MQTT) or InfluxDB line protocol. */
+export type BodyFormat = { kind: 'json' } | { kind: 'line'; precision: Precision };
+
+/** Everything a body's parsing and checking needs: plain data, so it crosses to a worker. */
+export interface ParseJob {
+  body: Uint8Array;
+  format: BodyFormat;
+  abilities: [key: string, rule: AbilityRule][];
+  thingId: number;
+  arrival: number;
+  oldest: number;
+  maxBatch: number;
+}
+
+export type Parsed =
+  /** JSON that does not parse, or an empty body. */
+  | { kind: 'undecodable'; error: 'empty' | 'invalid'; detail?: string }
+  /** Line protocol of which no line parses. */
+  | { kind: 'no lines'; errors: LineError[] }
+  /** `checked` is null when the body holds more than maxBatch values (`total`). */
+  | { kind: 'values'; total: number; lineErrors: LineError[]; checked: Checked | null };
+
+/** Decodes, parses and checks a body (on the main thread for small bodies, else in a parse worker). */
+export function parseBody(job: ParseJob): Parsed {
+  let items: ReturnType<typeof telemetryItems>;
+  let lineErrors: LineError[] = [];
+  if (job.format.kind === 'json') {
+    const decoded = decodeJson(Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength));
+    if (!decoded.ok) return { kind: 'undecodable', error: decoded.error, detail: decoded.detail };
+    items = telemetryItems(decoded.value);
+  } else {
+    const parsed = parseLineProtocol(
+      Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength).toString('utf8'),
+      job.format.precision,
+    );
+    if (parsed.lines.length === 0 && parsed.errors.length > 0)
+      return { kind: 'no lines', errors: parsed.errors };
+    lineErrors = parsed.errors;
+    items = parsed.lines.map((l) => ({
+      index: l.line,
+      ts: l.ts,
+      values: l.fields,
+      measurement: l.measurement,
+    }));
+  }
+  const total = countValues(items);
+  if (total > job.maxBatch) return { kind: 'values', total, lineErrors, checked: null };
+  const abilities = new Map(job.abilities);
+  return {
+    kind: 'values',
+    total,
+    lineErrors,
+    checked: checkItems(items, abilities, job.thingId, job.arrival, job.oldest),
+  };
+}
