@@ -9,13 +9,13 @@ import './styles.css';
 
 installGlobalErrorLogging();
 // A user who chose en or es gets the page in it from the first paint.
-await i18nReady;
-const router = createRouter();
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Providers>
-      <RouterProvider router={router} />
-    </Providers>
-  </StrictMode>,
-);
+void i18nReady.then(() => {
+  const router = createRouter();
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <Providers>
+        <RouterProvider router={router} />
+      </Providers>
+    </StrictMode>,
+  );
+});

@@ -14,6 +14,10 @@ afterEach(() => {
 // which takes longer than that on a loaded 2-core CI machine. A real failure still fails, later.
 if (hasDom) configure({ asyncUtilTimeout: 5000 });
 
+// The console loads the features' messages after login (lib/i18n.ts); components under test get
+// them from the start, as a screen does.
+if (hasDom) await (await import('./lib/i18n.ts')).featureMessagesReady();
+
 // antd's responsive helpers (Grid, Table) call window.matchMedia, which jsdom lacks.
 if (hasDom)
   window.matchMedia ??= (query: string) =>

@@ -15,6 +15,7 @@ import { RouteErrorBoundary } from '../features/pages/RouteErrorBoundary.tsx';
 import { screens as regionScreens } from '../features/regions/index.ts';
 import { screens as systemScreens } from '../features/system/index.ts';
 import { screens as videoScreens } from '../features/video/index.ts';
+import { featureMessagesReady } from '../lib/i18n.ts';
 import type { ScreenMap } from '../lib/lazy-screen.tsx';
 import { ParentRedirect } from './ParentRedirect.tsx';
 import { runGuard } from './run-guard.ts';
@@ -96,8 +97,12 @@ const routeObjects: RouteObject[] = [
       { path: '/401', lazy: errorPage(401) },
       ...standaloneObjects(ROUTES),
       {
-        // Loaded after login: the login page's first load stays small (bundle-budget.test.ts).
-        lazy: async () => ({ Component: (await import('../layout/MainLayout.tsx')).MainLayout }),
+        // Loaded after login, with the features' messages its screens need: the login page's first
+        // load stays small (e2e/tests/login-budget.spec.ts).
+        lazy: async () => {
+          const [layout] = await Promise.all([import('../layout/MainLayout.tsx'), featureMessagesReady()]);
+          return { Component: layout.MainLayout };
+        },
         children: [{ path: '/', element: <Navigate to="/home" replace /> }, ...leafObjects(ROUTES)],
       },
       { path: '*', element: <Navigate to="/404" replace /> },

@@ -1,5 +1,4 @@
 import { redirect } from 'react-router';
-import { getMe } from '../api/auth.ts';
 import { isCanceled } from '../lib/http.ts';
 import { t } from '../lib/i18n.ts';
 import { isTokenExpired } from '../lib/jwt.ts';
@@ -39,6 +38,8 @@ export async function runGuard(url: URL, signal?: AbortSignal): Promise<null> {
     if (decision.kind === 'allow') return null;
     if (decision.kind === 'redirect') throw redirect(decision.to);
     try {
+      // Loaded here, not with the login page, which has no session to load.
+      const { getMe } = await import('../api/auth.ts');
       const me = await getMe(signal);
       if (me.userLevel == null || me.roles.length === 0) throw new Error(t('guard.verifyFailed'));
       useSession.getState().setUser(me);

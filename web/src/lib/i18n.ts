@@ -15,8 +15,8 @@ type Messages = { [key: string]: string | Messages };
 const shellLocales = import.meta.glob<Messages>(['../locales/en.json', '../locales/es.json'], {
   import: 'default',
 });
-// Features' messages load beside the first render, not in it: the login page shows only the
-// shell's, and every screen waits for them (featureMessagesReady, lib/lazy-screen.tsx).
+// Features' messages load after login, with the first screen or the layout (featureMessagesReady):
+// the login page shows only the shell's.
 const featureLocales = import.meta.glob<Messages>(
   ['../features/*/locales/*.json', '../components/*/locales/*.json'],
   { import: 'default' },
@@ -35,14 +35,19 @@ const pick = <T>(modules: Record<string, () => Promise<T>>, language: Language) 
 const featureMessages = async (language: Language): Promise<Messages> =>
   merge({}, await pick(featureLocales, language));
 
+const shellMessages = async (language: Language): Promise<Messages> =>
+  language === 'zh' ? zh : pick(shellLocales, language).then(([m]) => m ?? {});
+
 /** The shell's and every feature's messages in `language`. */
 export async function loadMessages(language: Language): Promise<Messages> {
-  const [shell, features] = await Promise.all([
-    language === 'zh' ? zh : pick(shellLocales, language).then(([m]) => m ?? {}),
-    featureMessages(language),
-  ]);
+  const [shell, features] = await Promise.all([shellMessages(language), featureMessages(language)]);
   return merge(shell, [features]);
 }
+
+/** Set by the first screen or the layout: from then on every language loads whole. */
+let featuresWanted = false;
+/** The languages whose features' messages are in i18next (or on their way). */
+const featuresLoaded = new Map<Language, Promise<void>>();
 
 export const isLanguage = (v: unknown): v is Language => LANGUAGES.includes(v as Language);
 
@@ -59,8 +64,13 @@ export const i18nReady = i18n
     init() {},
     read(language: string, _namespace: string, done: (error: unknown, messages: Messages | null) => void) {
       if (!isLanguage(language)) return done(null, {});
-      loadMessages(language).then(
-        (messages) => done(null, messages),
+      // A language chosen once screens are showing arrives whole, so no screen shows a key.
+      const whole = featuresWanted;
+      (whole ? loadMessages(language) : shellMessages(language)).then(
+        (messages) => {
+          if (whole) featuresLoaded.set(language, Promise.resolve());
+          done(null, messages);
+        },
         (error: unknown) => done(error, null),
       );
     },
@@ -76,16 +86,31 @@ export const i18nReady = i18n
     react: { bindI18nStore: 'added' },
   });
 
-/**
- * The features' Chinese messages: the shell's are bundled, these follow the first render. Other
- * languages arrive whole through the backend above. Screens await this before they show.
- */
-const zhFeatures = featureMessages('zh').then((messages) => {
-  i18n.addResourceBundle('zh', 'translation', messages, true, false);
+/** Adds every feature's messages in `language` to i18next, once. */
+function addFeatureMessages(language: Language): Promise<void> {
+  let loaded = featuresLoaded.get(language);
+  if (!loaded) {
+    loaded = featureMessages(language).then((messages) => {
+      i18n.addResourceBundle(language, 'translation', messages, true, false);
+    });
+    featuresLoaded.set(language, loaded);
+  }
+  return loaded;
+}
+
+// A language whose shell-only load was under way when the features were first wanted.
+i18n.on('languageChanged', (language) => {
+  if (featuresWanted && isLanguage(language)) void addFeatureMessages(language);
 });
 
-/** Resolves once every feature's messages are in (for the bundled Chinese; others come whole). */
-export const featureMessagesReady = (): Promise<void> => zhFeatures;
+/**
+ * Loads every feature's messages in the current language (the first call after login; later ones
+ * return at once) and resolves once they are in. Screens and the layout await it before they show.
+ */
+export const featureMessagesReady = (): Promise<void> => {
+  featuresWanted = true;
+  return addFeatureMessages(currentLanguage());
+};
 
 export const t = (key: string, options?: Record<string, unknown>) => i18n.t(key, options);
 export const currentLanguage = (): Language => (isLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE);
