@@ -95,3 +95,14 @@ export async function updateCategory(
     .where('id', '=', id)
     .execute();
 }
+
+/** The names of the categories among `ids` that exist. */
+export async function categoryNames(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('thing_categories')
+    .select(['id', 'name'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}

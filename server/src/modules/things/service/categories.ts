@@ -64,6 +64,11 @@ export function categoryService(ctx: ServiceContext) {
       );
     },
 
+    /** The names of the categories among `ids` that exist (the catalog's answer to other modules). */
+    categoryNames(ids: readonly number[]): Promise<Map<number, string>> {
+      return repo.categoryNames(db, ids);
+    },
+
     // ---- category abilities ----
 
     async categoryAbilities(categoryId: number): Promise<CategoryAbility[]> {
