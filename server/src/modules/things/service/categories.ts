@@ -4,6 +4,7 @@ import type {
   CategoryAbility,
   CategoryAbilityInput,
   CategoryInput,
+  PageResult,
 } from '@kilowatch/contract';
 import { AppError } from '../../../errors.ts';
 import * as repo from '../repository/index.ts';
@@ -12,7 +13,6 @@ import {
   mergeAbility,
   nameTaken,
   notFound,
-  type Paged,
   type Paging,
   paging,
   requiredName,
@@ -23,7 +23,7 @@ import {
 export function categoryService(ctx: ServiceContext) {
   const { db, isoNow, requireCategory, write, assertNameFree, deleteNamed, assertCumulativeIsNumber } = ctx;
   return {
-    async listCategories(query: Paging & { name?: string }): Promise<Paged<Category>> {
+    async listCategories(query: Paging & { name?: string }): Promise<PageResult<Category>> {
       const p = paging(query);
       return { ...(await repo.listCategories(db, { ...p, name: query.name?.trim() })), ...p };
     },

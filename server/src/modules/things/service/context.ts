@@ -25,13 +25,6 @@ export interface Paging {
   pageSize?: number;
 }
 
-export interface Paged<T> {
-  list: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
-
 /** How many names a "still in use" message lists before it says "…". */
 const IN_USE_NAMES = 10;
 

@@ -1,11 +1,10 @@
-import type { EffectiveAbility, Model, ModelAbilityPatch, ModelInput } from '@kilowatch/contract';
+import type { EffectiveAbility, Model, ModelAbilityPatch, ModelInput, PageResult } from '@kilowatch/contract';
 import { AppError } from '../../../errors.ts';
 import * as repo from '../repository/index.ts';
 import {
   mergeAbility,
   nameTaken,
   notFound,
-  type Paged,
   type Paging,
   paging,
   requiredName,
@@ -25,7 +24,7 @@ export function modelService(ctx: ServiceContext) {
     assertCumulativeIsNumber,
   } = ctx;
   return {
-    async listModels(query: Paging & { name?: string; categoryId?: number }): Promise<Paged<Model>> {
+    async listModels(query: Paging & { name?: string; categoryId?: number }): Promise<PageResult<Model>> {
       const p = paging(query);
       return {
         ...(await repo.listModels(db, { ...p, name: query.name?.trim(), categoryId: query.categoryId })),

@@ -1,5 +1,4 @@
-import type { PlantCalendar, QueryComparison, ResourceType } from '@kilowatch/contract';
-import type { ChartQuery } from '../../../api/telemetry.ts';
+import type { MetricQuery, PlantCalendar, QueryComparison, ResourceType } from '@kilowatch/contract';
 import type { ChartMetric } from '../../../components/charts/metrics.ts';
 import { PERIOD_BUCKET, type Period, periodRange } from '../../../components/charts/period.ts';
 import { isAdditive } from '../../../components/charts/series.ts';
@@ -22,7 +21,7 @@ export function periodQuery(
   time: number,
   calendar: PlantCalendar,
   compare: QueryComparison | null = null,
-): ChartQuery {
+): MetricQuery {
   const range = periodRange(period, time, calendar);
   const region = resource.resourceType === 'region';
   return {
