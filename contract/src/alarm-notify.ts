@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { SEVERITIES } from './alarms.ts';
+import { SEVERITIES } from './alarm-rules.ts';
 import { IdParams, Ok, Page, PageQuery } from './common.ts';
 import { endpoint } from './endpoint.ts';
 

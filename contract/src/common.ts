@@ -40,6 +40,14 @@ export const Page = <T extends TSchema>(item: T) =>
     pageSize: Type.Integer(),
   });
 
+/** What `Page(item)` answers, as a type: the server's paged services and the console's tables use it. */
+export interface PageResult<T> {
+  list: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
 export const ERROR_CODES = [
   'BAD_REQUEST',
   'VALIDATION',

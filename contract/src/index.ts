@@ -1,4 +1,7 @@
+export * from './alarm-health.ts';
+export * from './alarm-maintenance.ts';
 export * from './alarm-notify.ts';
+export * from './alarm-rules.ts';
 export * from './alarms.ts';
 export * from './auth.ts';
 export * from './board.ts';

@@ -94,7 +94,7 @@ test('a published point raises an alarm; the bell rings; acknowledging it with a
   await expect(toast(page, '告警已确认')).toBeVisible();
   await expect(drawer.getByTestId('alarm-trail')).toContainText('已到现场，降载运行');
   await expect(drawer.getByText('已确认').first()).toBeVisible();
-  // removeWarn makes the bell ask at once, not at its next 10 s poll.
+  // The action's invalidation of the alarm queries makes the bell ask at once, not at its next 10 s poll.
   await expect.poll(() => bellCount(page), { timeout: 5_000 }).toBeLessThan(ringing);
   await finalScreenshot(page, testInfo, 'alarm-detail');
 

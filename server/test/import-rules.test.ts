@@ -172,6 +172,9 @@ const resolvedProbes: ResolvedProbe[] = [
   { file: 'contract/src/r16.ts', imports: '../../server/src/errors.ts', refused: 'contract-is-the-floor' },
   { file: 'contract/src/r17.ts', imports: '../../web/src/lib/http.ts', refused: 'contract-is-the-floor' },
   { file: 'contract/src/r18.ts', imports: './common.ts', refused: null },
+  { file: 'contract/src/r18b.ts', imports: 'kysely', refused: 'contract-is-the-floor' },
+  { file: 'contract/src/r18c.ts', imports: 'node:fs', refused: 'contract-is-the-floor' },
+  { file: 'contract/src/r18d.ts', imports: 'typebox', refused: null },
   {
     file: 'server/src/modules/things/service/r19.ts',
     imports: '../../../services.ts',

@@ -12,7 +12,7 @@ import { migrateToLatest, openDatabase } from '../db/index.ts';
 import { createMemoryLive } from '../live/index.ts';
 import { buildServices } from '../services.ts';
 import { DEFAULT_SEED, PlantGenerator } from '../simulator/index.ts';
-import { type DuckDBTelemetryStore, openTelemetryStore } from '../telemetry/index.ts';
+import { type OpenedTelemetryStore, openTelemetryStore } from '../telemetry/index.ts';
 import { backfill, type DemoServices, loadPlant, seedPlant } from './index.ts';
 
 const DAY = 86_400_000;
@@ -77,7 +77,7 @@ if (days > config.telemetry.retention.rawDays) {
 }
 
 const storeFile = join(config.dataDir, 'telemetry.duckdb');
-async function openStore(): Promise<DuckDBTelemetryStore> {
+async function openStore(): Promise<OpenedTelemetryStore> {
   try {
     return await openTelemetryStore({
       dataDir: config.dataDir,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlantGenerator, type SimThingSpec } from '../simulator/index.ts';
-import { DEFAULT_RETENTION, type DuckDBTelemetryStore, openTelemetryStore } from '../telemetry/index.ts';
+import { DEFAULT_RETENTION, type OpenedTelemetryStore, openTelemetryStore } from '../telemetry/index.ts';
 import { backfill } from './backfill.ts';
 
 const STEP = 10_000;
@@ -25,7 +25,7 @@ things.push({
 
 describe('backfill', () => {
   let dir: string;
-  let store: DuckDBTelemetryStore;
+  let store: OpenedTelemetryStore;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kilowatch-backfill-'));
     store = await openTelemetryStore({

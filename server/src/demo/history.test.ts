@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PlantGenerator, type SimThing } from '../simulator/index.ts';
-import { DEFAULT_RETENTION, type DuckDBTelemetryStore, openTelemetryStore } from '../telemetry/index.ts';
+import { DEFAULT_RETENTION, type OpenedTelemetryStore, openTelemetryStore } from '../telemetry/index.ts';
 import { HistoryProgress, startHistory } from './history.ts';
 
 const ZONE = 'Asia/Shanghai';
@@ -24,7 +24,7 @@ const meters = (n: number): SimThing[] =>
 
 describe("the demo plant's history on the first start", { timeout: 120_000 }, () => {
   let dir: string;
-  let store: DuckDBTelemetryStore;
+  let store: OpenedTelemetryStore;
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kilowatch-history-'));
     store = await openTelemetryStore({ dataDir: dir, timeZone: ZONE, retention: DEFAULT_RETENTION });

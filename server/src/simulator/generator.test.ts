@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MOTOR_TEMP_LIMIT, PlantGenerator, REPLACE_PERIOD_HOURS, type ThingModel } from './generator.ts';
+import { overheat, replacedAt } from './events.ts';
+import { PlantGenerator } from './generator.ts';
 import { METRICS, type SimThingSpec } from './kinds.ts';
+import type { ThingModel } from './model.ts';
 import { planThings } from './plant.ts';
+import { MOTOR_TEMP_LIMIT, REPLACE_PERIOD_HOURS } from './shapes.ts';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -140,7 +143,7 @@ describe('demo plant generator', () => {
     let replaced: { m: ThingModel; at: number } | undefined;
     for (let i = 1; i < 500 && !replaced; i++) {
       const m = g.model({ ...meter, identifier: `AL-9-${i}` });
-      const at = g.replacedAt(m, Math.floor(to / HOUR));
+      const at = replacedAt(m, Math.floor(to / HOUR));
       if (at !== undefined && at * HOUR > from) replaced = { m, at: at * HOUR };
     }
     expect(replaced).toBeDefined();
@@ -162,7 +165,7 @@ describe('demo plant generator', () => {
         const values = series(g, other, metric, MONDAY, MONDAY + 7 * DAY, 20 * 60_000);
         const resets = values.filter((p, i) => i > 0 && p.value < (values[i - 1]?.value ?? 0));
         expect(resets.length, `${spec.identifier} ${metric}`).toBeLessThanOrEqual(1);
-        if (resets.length === 1) expect(g.replacedAt(other, Math.floor(resets[0]!.ts / HOUR))).toBeDefined();
+        if (resets.length === 1) expect(replacedAt(other, Math.floor(resets[0]!.ts / HOUR))).toBeDefined();
       }
     }
   });
@@ -253,7 +256,7 @@ describe('demo plant generator', () => {
       const m = g.model(spec);
       let since: number | undefined;
       for (const { ts, value } of series(g, m, 'motorTemp', MONDAY - days * DAY, MONDAY, 60_000)) {
-        if (!g.overheat(m, ts)) healthy = Math.max(healthy, value);
+        if (!overheat(m, ts)) healthy = Math.max(healthy, value);
         if (value > MOTOR_TEMP_LIMIT) since ??= ts;
         // Below the limit less the demo rule's deadband: its alarm returns.
         else if (since !== undefined && value < MOTOR_TEMP_LIMIT - 5) {

@@ -1,5 +1,27 @@
 import { PlantCalendar } from '@kilowatch/contract/calendar';
-import { type LoadProfile, METRICS, type SimThingSpec } from './kinds.ts';
+import { compressorUpTo, isRunning, pressure } from './compressor.ts';
+import { fireState, overheat, replacedAt, silent } from './events.ts';
+import { clamp, noise, round, stringKey, uniform } from './hash.ts';
+import { METRICS, type SimThingSpec } from './kinds.ts';
+import type { CompressorHour, ThingModel } from './model.ts';
+import {
+  ANCHOR_BASE_HOUR,
+  COMPRESSOR_LOAD,
+  COOLING_BASE,
+  HEATING_BASE,
+  INITIAL_TAN_PHI,
+  LINE_IDLE_LOAD,
+  LOAD_LOSS,
+  NO_LOAD_LOSS,
+  powerFactorAt,
+  SALT,
+  TRANSFORMER_METER_NOISE,
+  TRANSFORMER_PF,
+  TRIP_CHANCE,
+  tanPhiAt,
+  WEEKDAY,
+  WEEKEND_FACTOR,
+} from './shapes.ts';
 import { isElectricLoad } from './topology.ts';
 
 // Local copies: imported bindings cost a getter call each under tsx, and these are in the hot path.
@@ -14,228 +36,11 @@ const DAY = 86_400_000;
  * integrals, so the live publisher and the backfill produce identical values for the same
  * instant, and counters continue from history into live data without a seam.
  */
-
-// ---- shapes ------------------------------------------------------------------------------------
-
-/**
- * Load (fraction of rated) at each local hour of a working day. Shifts 08–16 and 16–24, lunch and
- * dinner dips, a night base load; the office works 08–18.
- */
-const WEEKDAY: Record<LoadProfile, readonly number[]> = {
-  // 0     1     2     3     4     5     6     7     8     9     10    11
-  production: [
-    0.24, 0.22, 0.22, 0.22, 0.22, 0.23, 0.26, 0.45, 0.86, 0.93, 0.94, 0.92,
-    // 12  13    14    15    16    17    18    19    20    21    22    23
-    0.7, 0.9, 0.94, 0.93, 0.8, 0.86, 0.88, 0.86, 0.76, 0.84, 0.82, 0.58,
-  ],
-  office: [
-    0.16, 0.15, 0.15, 0.15, 0.15, 0.15, 0.18, 0.32, 0.82, 0.95, 0.96, 0.94, 0.78, 0.92, 0.96, 0.95, 0.92,
-    0.74, 0.42, 0.3, 0.26, 0.24, 0.18, 0.16,
-  ],
-  utility: [
-    0.3, 0.28, 0.28, 0.28, 0.28, 0.29, 0.33, 0.5, 0.85, 0.92, 0.93, 0.91, 0.74, 0.9, 0.93, 0.92, 0.82, 0.84,
-    0.84, 0.82, 0.74, 0.8, 0.78, 0.56,
-  ],
-};
-/** Weekends run at about 30 % of a weekday (maintenance crew, base load). */
-const WEEKEND_FACTOR = 0.3;
-
-const SALT = {
-  day: 1,
-  hour: 2,
-  sample: 3,
-  gap: 4,
-  gapStart: 5,
-  gapLength: 6,
-  replace: 7,
-  replaceAt: 8,
-  anchor: 9,
-  initial: 10,
-  volt: 11,
-  bus: 12,
-  freq: 13,
-  pf: 14,
-  amp: 15,
-  trip: 16,
-  tripAt: 17,
-  cycles: 18,
-  scale: 19,
-  pressure: 20,
-  alarm: 21,
-  alarmAt: 22,
-  alarmLength: 23,
-  fault: 24,
-  faultAt: 25,
-  faultLength: 26,
-  smoke: 27,
-  temp: 28,
-  overheat: 29,
-  overheatAt: 30,
-  overheatRise: 31,
-  overheatCool: 32,
-  overheatPeak: 33,
-  motor: 34,
-  weather: 35,
-  phase: 36,
-} as const;
-
-/** Hourly chance that a device goes silent for 2–15 minutes (a gap in its series). */
-const GAP_CHANCE = 0.004;
-/** Counters of meters may be replaced (reset to 0): chance per 45-day period. */
-export const REPLACE_PERIOD_HOURS = 45 * 24;
-const REPLACE_CHANCE = 0.03;
-/** Chance per hour that a running compressor trips; it then stays off for the next hour. */
-const TRIP_CHANCE = 0.002;
-/** Fire sensors: chance per 6-hour block of an alarm (3–12 min) and of a fault (20–90 min). */
-const FIRE_BLOCK_MS = 6 * HOUR;
-const ALARM_CHANCE = 0.006;
-const FAULT_CHANCE = 0.002;
-/**
- * Compressor motors: chance per 3-hour block of overheating (a clogged cooler, a failing fan). The
- * winding heats for 10–20 minutes towards 110–125 ℃ (less on a light load: a stopped motor makes no
- * heat), then cools back in 15–25 minutes, passing the limit for about ten minutes.
- */
-const OVERHEAT_BLOCK_MS = 3 * HOUR;
-const OVERHEAT_CHANCE = 0.12;
-/** Where the demo's rule 电机温度过高 rings (demo/alarm-rules.ts); a healthy motor stays below 90 ℃. */
-export const MOTOR_TEMP_LIMIT = 105;
-/** Compressor pressure band (MPa): loads at the low limit, unloads at the high one. */
-const PRESSURE_LOW = 0.62;
-const PRESSURE_HIGH = 0.72;
-/** Counters start at a meter's installation: an hour index before 2025 (per thing). */
-const ANCHOR_BASE_HOUR = Date.UTC(2025, 0, 1) / HOUR;
-const COMPRESSOR_LOAD = 0.88;
-/**
- * Mean power factor (cos φ) of a load running at `load` × rated: induction motors draw about the
- * same magnetising current at any load, so a light load has the poorer factor; 0.85 idle to 0.95
- * at rated. The meters' PF and the reactive counters (EQ) both follow it.
- */
-const powerFactorAt = (load: number): number => 0.85 + 0.1 * clamp(load, 0, 1);
-/** Reactive per active energy (tan φ) at `load`. */
-const tanPhiAt = (load: number): number => {
-  const pf = powerFactorAt(load);
-  return Math.sqrt(1 - pf * pf) / pf;
-};
-/** A reactive counter's reading at installation, per kWh of the active one (tan φ of a typical load). */
-const INITIAL_TAN_PHI = 0.45;
-const TRANSFORMER_PF = 0.92;
-/**
- * A distribution transformer's losses per kVA of its rating, of the order of an energy-efficient
- * oil-immersed one (GB 20052): the no-load (iron) loss, drawn whenever it is energised, and the
- * load (copper) loss at rated current, which grows with the square of the load. Together 0.6–1 %
- * of its input over a working day, more on a weekend night when little else runs.
- */
-const NO_LOAD_LOSS = 0.0008;
-const LOAD_LOSS = 0.0085;
-/** The transformer's input meter's own error (class 0.2S): ±0.1 %. */
-const TRANSFORMER_METER_NOISE = 0.001;
-/**
- * Production lines make nothing below this load (the night and weekend base load: lighting,
- * standby, fans); above it their output grows with the load. Energy is then about a fixed part
- * plus a part per piece: what an EnPI baseline regresses (docs/enpi.md).
- */
-const LINE_IDLE_LOAD = 0.3;
-/**
- * Heating and cooling follow the day's mean outdoor temperature: the office draws +3 % of its
- * load per degree below 18 ℃ and +4 % per degree above 24 ℃, the utilities (pumps, compressors'
- * cooling) +2 % per degree above 24 ℃; degree days explain part of the plant's energy.
- */
-export const HEATING_BASE = 18;
-const COOLING_BASE = 24;
-
-// ---- thing models --------------------------------------------------------------------------------
-
-interface CompressorHour {
-  h: number;
-  /** Share of the hour on load, 0..1. */
-  duty: number;
-  cycles: number;
-  /** Fraction of the hour at which it tripped (1: no trip). */
-  tripAt: number;
-  /** Whether it was still running when the previous hour ended (no start at this hour's start). */
-  prevOn: boolean;
-}
-
-/** A thing with its derived parameters and its counter cache; made by `PlantGenerator.model`. */
-export interface ThingModel {
-  readonly spec: SimThingSpec;
-  readonly metrics: readonly string[];
-  readonly key: number;
-  /** First hour of its counters (installation). */
-  readonly anchor: number;
-  /** Counter readings at the anchor (index by counter). */
-  readonly initial: readonly number[];
-  /** Compressors: demand scale (lead machines high, lag machines low). */
-  readonly scale: number;
-  /** Transformers: the models of the loads it supplies (its own, so their caches stay apart). */
-  readonly supplies: readonly ThingModel[];
-  /** Transformers: the loads' energy (kWh) over hours tH0 and tH1 (cache of `loadEnergy`). */
-  tH0: number;
-  tE0: number;
-  tH1: number;
-  tE1: number;
-  // knot cache (hour → demand), last three hours
-  kH: number;
-  kPrev: number;
-  k0: number;
-  k1: number;
-  // counter prefix: sums over whole hours [segStart, pH)
-  segStart: number;
-  /** Hour whose segment start `segOfH` is (cache of `replacedAt`). */
-  segH: number;
-  segOfH: number;
-  pH: number;
-  pQ0: number;
-  pQ1: number;
-  /** Last compressor hour plan (cache). */
-  plan: CompressorHour | undefined;
-}
-
 export interface GeneratorOptions {
   seed?: number;
   /** IANA zone of the plant: shifts and weekends are local. */
   timeZone: string;
 }
-
-// ---- deterministic randomness: hashes of (key, salt, index), no state ----
-
-/** A 32-bit integer finaliser (lowbias32): good avalanche, a few multiplications. */
-const mix = (x: number): number => {
-  let h = x | 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x21f0aaad);
-  h ^= h >>> 15;
-  h = Math.imul(h, 0x735a2d97);
-  h ^= h >>> 15;
-  return h >>> 0;
-};
-
-const TWO_32 = 4_294_967_296;
-
-/** Uniform in [0, 1) from a key, a salt and an index (indices beyond 2³² wrap, harmlessly). */
-const uniform = (key: number, salt: number, index: number): number =>
-  mix(mix(key ^ Math.imul(salt, 0x9e3779b1)) ^ (index | 0) ^ Math.floor(index / TWO_32)) / TWO_32;
-
-/**
- * Centred noise in (−1, 1) with a triangular distribution (sum of two uniforms), from one hash:
- * small deviations are common, the extremes rare.
- */
-const noise = (key: number, salt: number, index: number): number => {
-  const h = mix(mix(key ^ Math.imul(salt, 0x85ebca77)) ^ (index | 0));
-  return ((h & 0xffff) + (h >>> 16)) / 65_536 - 1;
-};
-
-/** FNV-1a of a string, mixed: the key of a thing is the hash of its identifier and the seed. */
-const stringKey = (text: string, seed: number): number => {
-  let h = 0x811c9dc5 ^ seed;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return mix(h);
-};
-
-const clamp = (x: number, lo: number, hi: number) => (x < lo ? lo : x > hi ? hi : x);
 
 /** The generator of one plant (one seed, one time zone); shared by all its things. */
 export class PlantGenerator {
@@ -374,33 +179,6 @@ export class PlantGenerator {
     m.kH = h;
   }
 
-  // ---- silence, replacement ----
-
-  /** Whether the thing is silent (sends nothing) at `ts`: a gap of 2–15 minutes, ~once per 10 days. */
-  silent(m: ThingModel, ts: number): boolean {
-    const h = Math.floor(ts / HOUR);
-    if (uniform(m.key, SALT.gap, h) >= GAP_CHANCE) return false;
-    const start = h * HOUR + Math.floor(uniform(m.key, SALT.gapStart, h) * 45) * 60_000;
-    const length = (2 + Math.floor(uniform(m.key, SALT.gapLength, h) * 14)) * 60_000;
-    return ts >= start && ts < start + length;
-  }
-
-  /** Hour the meter was last replaced at or before hour `h` (its counter restarted at 0), if any. */
-  replacedAt(m: ThingModel, h: number): number | undefined {
-    if (m.spec.kind !== 'meter' && m.spec.kind !== 'water' && m.spec.kind !== 'gas') return undefined;
-    for (
-      let p = Math.floor(h / REPLACE_PERIOD_HOURS);
-      p * REPLACE_PERIOD_HOURS + REPLACE_PERIOD_HOURS > m.anchor;
-      p--
-    ) {
-      if (uniform(m.key, SALT.replace, p) >= REPLACE_CHANCE) continue;
-      const at =
-        p * REPLACE_PERIOD_HOURS + Math.floor(uniform(m.key, SALT.replaceAt, p) * REPLACE_PERIOD_HOURS);
-      if (at <= h && at > m.anchor) return at;
-    }
-    return undefined;
-  }
-
   // ---- compressors ----
 
   private tripHash(m: ThingModel, h: number): boolean {
@@ -440,24 +218,6 @@ export class PlantGenerator {
     return plan;
   }
 
-  /** Hours on load in hour `p.h` up to fraction f, and the starts (off → on) up to f. */
-  private compressorUpTo(p: CompressorHour, f: number): [onHours: number, starts: number] {
-    if (p.duty <= 0) return [0, 0];
-    const end = Math.min(f, p.tripAt);
-    if (p.duty >= 1) return [Math.max(end, 0), !p.prevOn && p.tripAt > 0 && f >= 0 ? 1 : 0];
-    const slot = 1 / p.cycles;
-    const onPart = p.duty * slot;
-    let on = 0;
-    let starts = 0;
-    for (let c = 0; c < p.cycles; c++) {
-      const s = c * slot;
-      if (s > f || s >= p.tripAt) break;
-      on += clamp(end - s, 0, onPart);
-      if (c > 0 || !p.prevOn) starts++;
-    }
-    return [on, starts];
-  }
-
   // ---- counters ----
 
   /**
@@ -465,7 +225,7 @@ export class PlantGenerator {
    * reactive energy, at the power factor of the hour's mean load); compressors: on-hours, starts.
    */
   private hourly(m: ThingModel, h: number, k0: number, k1: number): [number, number] {
-    if (m.spec.kind === 'compressor') return this.compressorUpTo(this.compressorHour(m, h), 1);
+    if (m.spec.kind === 'compressor') return compressorUpTo(this.compressorHour(m, h), 1);
     // Transformers: in kWh, what its loads drew in the hour plus its losses at their mean power.
     if (m.spec.kind === 'transformer') {
       const loads = this.loadEnergy(m, h);
@@ -480,7 +240,7 @@ export class PlantGenerator {
   /** Sums from the counter's segment start to hour h (prefix cache, advanced incrementally). */
   private prefix(m: ThingModel, h: number): void {
     if (m.segH !== h) {
-      m.segOfH = this.replacedAt(m, h) ?? m.anchor;
+      m.segOfH = replacedAt(m, h) ?? m.anchor;
       m.segH = h;
     }
     const seg = m.segOfH;
@@ -516,7 +276,7 @@ export class PlantGenerator {
     let q0 = m.pQ0;
     let q1 = m.pQ1;
     if (m.spec.kind === 'compressor') {
-      const [on, starts] = this.compressorUpTo(this.compressorHour(m, h), f);
+      const [on, starts] = compressorUpTo(this.compressorHour(m, h), f);
       q0 += on;
       q1 += starts;
     } else if (m.spec.kind === 'transformer') {
@@ -540,7 +300,7 @@ export class PlantGenerator {
   /** A load's energy (kWh) in hour `h` up to fraction `f`: the integral of its mean power. */
   private energyUpTo(load: ThingModel, h: number, f: number): number {
     if (load.spec.kind === 'compressor') {
-      return load.spec.rated * COMPRESSOR_LOAD * this.compressorUpTo(this.compressorHour(load, h), f)[0];
+      return load.spec.rated * COMPRESSOR_LOAD * compressorUpTo(this.compressorHour(load, h), f)[0];
     }
     this.knots(load, h);
     return load.spec.rated * (load.k0 * f + ((load.k1 - load.k0) * f * f) / 2);
@@ -554,7 +314,7 @@ export class PlantGenerator {
     for (const load of m.supplies) {
       energy +=
         load.spec.kind === 'compressor'
-          ? load.spec.rated * COMPRESSOR_LOAD * this.compressorUpTo(this.compressorHour(load, h), 1)[0]
+          ? load.spec.rated * COMPRESSOR_LOAD * compressorUpTo(this.compressorHour(load, h), 1)[0]
           : (load.spec.rated * (this.knot(load, h) + this.knot(load, h + 1))) / 2;
     }
     m.tH0 = m.tH1;
@@ -595,7 +355,7 @@ export class PlantGenerator {
    * the thing is silent at that instant (it sends nothing: a gap).
    */
   sample(m: ThingModel, ts: number, out: Float64Array | number[]): boolean {
-    if (this.silent(m, ts)) return false;
+    if (silent(m, ts)) return false;
     const h = Math.floor(ts / HOUR);
     const f = (ts - h * HOUR) / HOUR;
     const sec = Math.floor(ts / 1000);
@@ -692,7 +452,7 @@ export class PlantGenerator {
         return true;
       }
       case 'fire': {
-        const state = this.fireState(m, ts);
+        const state = fireState(m, ts);
         const ambient = this.ambient(h, f) + 3;
         if (state.kind === 'alarm') {
           // Smoke builds up over a few minutes; the detector alarms from its threshold (~1 %/m) on.
@@ -722,53 +482,10 @@ export class PlantGenerator {
     const heat = before + (this.duty(m, h) - before) * f;
     const cold = this.ambient(h, f) + 10;
     const normal = cold + 52 * heat;
-    const episode = this.overheat(m, ts);
+    const episode = overheat(m, ts);
     // A motor on load half the time or more reaches the peak; a lightly loaded one stays cooler.
     const hot = episode ? Math.min(1, 2 * heat) * episode.share * Math.max(0, episode.peak - normal) : 0;
     return normal + hot + 0.4 * noise(m.key, SALT.motor, Math.floor(ts / 1000));
-  }
-
-  /**
-   * An overheating episode of a compressor motor under way at `ts`: its peak (℃) and how far
-   * towards it the winding is (0–1: a linear rise, then a cooling that slows as it nears normal).
-   */
-  overheat(
-    m: ThingModel,
-    ts: number,
-  ): { start: number; end: number; peak: number; share: number } | undefined {
-    const block = Math.floor(ts / OVERHEAT_BLOCK_MS);
-    if (uniform(m.key, SALT.overheat, block) >= OVERHEAT_CHANCE) return undefined;
-    const start =
-      block * OVERHEAT_BLOCK_MS +
-      Math.floor(uniform(m.key, SALT.overheatAt, block) * (OVERHEAT_BLOCK_MS - HOUR));
-    const rise = (10 + 10 * uniform(m.key, SALT.overheatRise, block)) * 60_000;
-    const cool = (15 + 10 * uniform(m.key, SALT.overheatCool, block)) * 60_000;
-    if (ts < start || ts >= start + rise + cool) return undefined;
-    const peak = MOTOR_TEMP_LIMIT + 5 + 15 * uniform(m.key, SALT.overheatPeak, block);
-    const x = ts - start;
-    const share = x < rise ? x / rise : (1 - (x - rise) / cool) ** 2;
-    return { start, end: start + rise + cool, peak, share };
-  }
-
-  /** A fire sensor's condition at `ts`: normal, an alarm (smoke level %/m) or a fault. */
-  fireState(
-    m: ThingModel,
-    ts: number,
-  ): { kind: 'normal' } | { kind: 'alarm'; start: number; level: number } | { kind: 'fault' } {
-    const block = Math.floor(ts / FIRE_BLOCK_MS);
-    const base = block * FIRE_BLOCK_MS;
-    if (uniform(m.key, SALT.alarm, block) < ALARM_CHANCE) {
-      const start = base + Math.floor(uniform(m.key, SALT.alarmAt, block) * (FIRE_BLOCK_MS - 15 * 60_000));
-      const length = (3 + 9 * uniform(m.key, SALT.alarmLength, block)) * 60_000;
-      if (ts >= start && ts < start + length)
-        return { kind: 'alarm', start, level: 3 + 5 * uniform(m.key, SALT.alarmLength + 1, block) };
-    }
-    if (uniform(m.key, SALT.fault, block) < FAULT_CHANCE) {
-      const start = base + Math.floor(uniform(m.key, SALT.faultAt, block) * (FIRE_BLOCK_MS - 95 * 60_000));
-      const length = (20 + 70 * uniform(m.key, SALT.faultLength, block)) * 60_000;
-      if (ts >= start && ts < start + length) return { kind: 'fault' };
-    }
-    return { kind: 'normal' };
   }
 
   /** The values at `ts` keyed by metric identifier, or undefined when the thing is silent. */
@@ -781,31 +498,4 @@ export class PlantGenerator {
     });
     return values;
   }
-}
-
-const round = (x: number, digits: number): number => {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
-};
-
-function isRunning(p: CompressorHour, f: number): boolean {
-  if (p.duty <= 0 || f >= p.tripAt) return false;
-  if (p.duty >= 1) return true;
-  const slot = 1 / p.cycles;
-  return f - Math.floor(f / slot) * slot < p.duty * slot;
-}
-
-/**
- * Outlet pressure (MPa) of the hysteresis control: it rises from the low to the high limit while
- * the machine is on load and falls back while it is off; a tripped machine loses pressure.
- */
-function pressure(p: CompressorHour, f: number): number {
-  if (f >= p.tripAt) return 0.45;
-  if (p.duty <= 0) return 0.6;
-  if (p.duty >= 1) return 0.67;
-  const slot = 1 / p.cycles;
-  const x = f - Math.floor(f / slot) * slot;
-  const on = p.duty * slot;
-  const band = PRESSURE_HIGH - PRESSURE_LOW;
-  return x < on ? PRESSURE_LOW + (band * x) / on : PRESSURE_HIGH - (band * (x - on)) / (slot - on);
 }

@@ -12,13 +12,9 @@ import {
   startPublisher,
 } from './publisher.ts';
 
-export {
-  HEATING_BASE,
-  MOTOR_TEMP_LIMIT,
-  PlantGenerator,
-  type ThingModel,
-} from './generator.ts';
+export { PlantGenerator } from './generator.ts';
 export { type Kind, METRICS, type SimThingSpec } from './kinds.ts';
+export type { ThingModel } from './model.ts';
 export {
   ATTR,
   attributesOf,
@@ -34,6 +30,7 @@ export {
   type ThingPlan,
 } from './plant.ts';
 export type { Logger, SimThing } from './publisher.ts';
+export { HEATING_BASE, MOTOR_TEMP_LIMIT } from './shapes.ts';
 export { supplyTopology } from './topology.ts';
 
 /** The generator's seed: live publishing and the backfill must use the same one. */

@@ -1,6 +1,7 @@
 import mqtt, { type MqttClient } from 'mqtt';
-import type { PlantGenerator, ThingModel } from './generator.ts';
+import type { PlantGenerator } from './generator.ts';
 import type { SimThingSpec } from './kinds.ts';
+import type { ThingModel } from './model.ts';
 
 /** The topic a device publishes its telemetry on (ThingsBoard style: the token says who it is). */
 const TELEMETRY_TOPIC = 'v1/devices/me/telemetry';

@@ -70,10 +70,6 @@ import { keys } from './keys.ts';
 export const ALARM_POLL_MS = 10_000;
 const BELL_PAGE_SIZE = 5;
 
-/** The window event an alarm action fires so the bell asks again at once (spec §4). */
-export const REMOVE_WARN_EVENT = 'removeWarn';
-export const fireRemoveWarn = () => window.dispatchEvent(new Event(REMOVE_WARN_EVENT));
-
 // ---- history ------------------------------------------------------------------------------------
 
 export const getAlarmHistory = (query: AlarmHistoryQuery, silent = true) =>
@@ -204,13 +200,14 @@ function useAlarmMutation<V, R>(fn: (v: V) => Promise<R>) {
   });
 }
 
-/** Acknowledge, comment, shelve, unshelve or close; the bell is told through `removeWarn`. */
+/**
+ * Acknowledge, comment, shelve, unshelve or close. Its invalidation of `keys.alarms.all` is the one
+ * signal of the change: the bell's key is under it, so the bell asks again at once (spec §4).
+ */
 export const useAlarmAction = () =>
-  useAlarmMutation(async ({ id, body }: { id: number; body: AlarmActionBody }) => {
-    const detail = await call(alarmHistoryAction, { params: { id }, body });
-    fireRemoveWarn();
-    return detail;
-  });
+  useAlarmMutation(({ id, body }: { id: number; body: AlarmActionBody }) =>
+    call(alarmHistoryAction, { params: { id }, body }),
+  );
 
 // ---- rules --------------------------------------------------------------------------------------
 
@@ -294,13 +291,9 @@ export const useOutOfService = (query: OutOfServiceQuery, enabled = true) =>
     enabled,
   });
 
-/** Taking an alarm out of service closes its open alarm: the bell is told, like after an action. */
+/** Taking an alarm out of service closes its open alarm: the invalidation tells the bell, as after an action. */
 export const useTakeOutOfService = () =>
-  useAlarmMutation(async (body: OutOfServiceInput) => {
-    const entry = await call(alarmOutOfServiceCreate, { body });
-    fireRemoveWarn();
-    return entry;
-  });
+  useAlarmMutation((body: OutOfServiceInput) => call(alarmOutOfServiceCreate, { body }));
 
 export const useReturnToService = () =>
   useAlarmMutation((id: number) => call(alarmOutOfServiceDelete, { params: { id } }));

@@ -1,9 +1,4 @@
-import {
-  type Aggregator,
-  type MetricConfigPatch,
-  metricConfigList,
-  metricConfigSave,
-} from '@kilowatch/contract';
+import { type MetricConfigPatch, metricConfigList, metricConfigSave } from '@kilowatch/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '../lib/call.ts';
 import { keys, type ResourceRef } from './keys.ts';
@@ -11,11 +6,6 @@ import { keys, type ResourceRef } from './keys.ts';
 export type { ResourceRef } from './keys.ts';
 
 /** Which metrics a resource's charts show (/api/query/config), cached under `keys.metricConfigs`. */
-
-/** MetricConfigPatch with `aggregator` typed (same reason as telemetry.ts's ChartQuery). */
-export type ConfigPatch = Omit<MetricConfigPatch, 'configs'> & {
-  configs: (Omit<MetricConfigPatch['configs'][number], 'aggregator'> & { aggregator?: Aggregator })[];
-};
 
 const fetchMetricConfigs = (r: ResourceRef) =>
   call(metricConfigList, {
@@ -30,7 +20,7 @@ export const metricConfigsQuery = (r: ResourceRef | null) =>
     enabled: r !== null,
   });
 
-const saveMetricConfigs = (body: ConfigPatch) => call(metricConfigSave, { body });
+const saveMetricConfigs = (body: MetricConfigPatch) => call(metricConfigSave, { body });
 
 /** PATCH /api/query/config; the answer replaces the cached list of that resource. */
 export function useSaveMetricConfigs() {

@@ -1,10 +1,4 @@
-import {
-  type GroupByTime,
-  type MetricQuery,
-  type Period,
-  type QueryAggregator,
-  queryData,
-} from '@kilowatch/contract';
+import { type MetricQuery, queryData } from '@kilowatch/contract';
 import { call } from '../lib/call.ts';
 import { plantZone } from '../lib/plant-calendar.ts';
 
@@ -12,17 +6,6 @@ import { plantZone } from '../lib/plant-calendar.ts';
  * Telemetry reads of the chart screens (spec §7 "Query and monitoring"), shared by monitoring,
  * home and later analysis/KPI; cached under `keys.telemetry` (api/keys.ts).
  */
-
-/**
- * MetricQuery with its literal unions spelled out: contract/src/query.ts builds them with
- * Type.Union over a mapped array, whose static type is `undefined` (see things.ts's note).
- * Same wire shape; drop this once the contract uses Type.Enum there.
- */
-export type ChartQuery = Omit<MetricQuery, 'aggregator' | 'groupByTime' | 'period'> & {
-  aggregator?: QueryAggregator;
-  groupByTime?: GroupByTime | 'auto';
-  period?: Period;
-};
 
 export interface DataCallOptions {
   /** The request's stamp (Date.now() string); the server echoes it in the answer. */
@@ -34,7 +17,7 @@ export interface DataCallOptions {
  * POST /api/query/data?seq=. Silent (charts poll; no 加载中... flash) and allowed to run
  * concurrently with the other charts' calls.
  */
-export const fetchMetricData = async (query: ChartQuery, { seq, signal }: DataCallOptions = {}) => {
+export const fetchMetricData = async (query: MetricQuery, { seq, signal }: DataCallOptions = {}) => {
   const answer = await call(queryData, {
     body: query,
     query: { seq: seq ?? undefined },

@@ -1,12 +1,10 @@
 import { BellOutlined, MutedOutlined, SoundOutlined } from '@ant-design/icons';
 import { type AlarmHistoryItem, SEVERITIES, type Severity } from '@kilowatch/contract';
-import { useQueryClient } from '@tanstack/react-query';
 import { Badge, Button, Empty, Popover, Tooltip } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { REMOVE_WARN_EVENT, useBellAlarms } from '../api/alarms.ts';
-import { keys } from '../api/keys.ts';
+import { useBellAlarms } from '../api/alarms.ts';
 import { alarmValueText } from '../lib/alarm-value.ts';
 import { formatPlantTime } from '../lib/plant-calendar.ts';
 import { AlarmSound, type AlarmSoundOptions } from './alarm-sound.ts';
@@ -58,14 +56,13 @@ function useAlarmSound(ringing: boolean, severity: Severity, options?: AlarmSoun
 }
 
 /**
- * The top bar's bell (spec §2, §4): polls the ringing alarms every 10 s and on `removeWarn`,
- * shows their count and the newest five, and sounds while any ring. "Mute until a new alarm"
+ * The top bar's bell (spec §2, §4): polls the ringing alarms every 10 s and whenever an alarm write
+ * invalidates `keys.alarms.all` (its key is under it), shows their count and the newest five, and sounds while any ring. "Mute until a new alarm"
  * silences it until an alarm not in the list at mute time appears (bell-mute.ts).
  */
 export function AlarmBell({ sound: soundOptions }: { sound?: AlarmSoundOptions } = {}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { data } = useBellAlarms();
   const [open, setOpen] = useState(false);
   const [mute, setMute] = useState<BellMute>(null);
@@ -74,12 +71,6 @@ export function AlarmBell({ sound: soundOptions }: { sound?: AlarmSoundOptions }
   // Any navigation (a tab, the menu, back) closes the dropdown.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the location is the trigger
   useEffect(() => setOpen(false), [pathname, search]);
-
-  useEffect(() => {
-    const refresh = () => void queryClient.invalidateQueries({ queryKey: keys.alarms.bell() });
-    window.addEventListener(REMOVE_WARN_EVENT, refresh);
-    return () => window.removeEventListener(REMOVE_WARN_EVENT, refresh);
-  }, [queryClient]);
 
   const list = useMemo(() => data?.list ?? [], [data]);
   const size = data?.size ?? 0;

@@ -2,7 +2,7 @@ import type { AlarmHistoryItem } from '@kilowatch/contract';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../lib/i18n.ts';
-import { fireRemoveWarn } from '../api/alarms.ts';
+import { keys } from '../api/keys.ts';
 import { useSession } from '../lib/session.ts';
 import { type FetchCall, mockApi, renderScreen } from '../testing/render-with-api.tsx';
 import { AlarmBell, cutName } from './AlarmBell.tsx';
@@ -131,27 +131,31 @@ describe('<AlarmBell>', { timeout: 30_000 }, () => {
     expect(items[1]!.textContent).toContain('A rule name that is …');
   });
 
-  it('polls every 10 s and at once on a removeWarn event', async () => {
+  it('polls every 10 s and at once when an alarm write invalidates the alarms', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    renderScreen(<AlarmBell sound={{ makeContext: () => fakeAudio().context!, hasGesture: () => true }} />);
+    const { client } = renderScreen(
+      <AlarmBell sound={{ makeContext: () => fakeAudio().context!, hasGesture: () => true }} />,
+    );
     await waitFor(() => expect(bellCalls()).toHaveLength(1));
     await act(() => vi.advanceTimersByTimeAsync(9_000));
     expect(bellCalls()).toHaveLength(1);
     await act(() => vi.advanceTimersByTimeAsync(1_100));
     await waitFor(() => expect(bellCalls()).toHaveLength(2));
-    act(() => fireRemoveWarn());
+    await act(() => client.invalidateQueries({ queryKey: keys.alarms.all }));
     await waitFor(() => expect(bellCalls()).toHaveLength(3));
   });
 
   it('sounds while alarms ring and stops when the count falls to 0', async () => {
     const audio = fakeAudio();
     answer = { list: [alarm(1, { severity: 'critical' })], size: 1 };
-    renderScreen(<AlarmBell sound={{ makeContext: () => audio.context!, hasGesture: () => true }} />);
+    const { client } = renderScreen(
+      <AlarmBell sound={{ makeContext: () => audio.context!, hasGesture: () => true }} />,
+    );
     await waitFor(() => expect(audio.beeps.length).toBe(SEVERITY_TONES.critical.beeps));
     expect(audio.beeps[0]).toBe(SEVERITY_TONES.critical.hz);
     answer = { list: [], size: 0 };
     const before = audio.beeps.length;
-    act(() => fireRemoveWarn());
+    await act(() => client.invalidateQueries({ queryKey: keys.alarms.all }));
     await waitFor(() =>
       expect(screen.getByTestId('alarm-bell').getAttribute('aria-label')).toBe('告警 0 条'),
     );
@@ -176,20 +180,22 @@ describe('<AlarmBell>', { timeout: 30_000 }, () => {
   it('"mute until a new alarm" stays muted for the same alarms and ends on a newer one', async () => {
     const audio = fakeAudio();
     answer = { list: [alarm(3)], size: 1 };
-    renderScreen(<AlarmBell sound={{ makeContext: () => audio.context!, hasGesture: () => true }} />);
+    const { client } = renderScreen(
+      <AlarmBell sound={{ makeContext: () => audio.context!, hasGesture: () => true }} />,
+    );
     await waitFor(() => expect(audio.beeps.length).toBeGreaterThan(0));
     fireEvent.click(screen.getByTestId('alarm-bell'));
     fireEvent.click(await screen.findByTestId('alarm-bell-mute'));
     expect(screen.getByTestId('alarm-bell-mute').textContent).toContain('取消静音');
     expect(screen.getByRole('img', { name: '已静音，出现新告警时恢复' })).toBeTruthy();
-    act(() => fireRemoveWarn());
+    await act(() => client.invalidateQueries({ queryKey: keys.alarms.all }));
     await waitFor(() => expect(bellCalls().length).toBe(2));
     expect(screen.getByTestId('alarm-bell-mute').textContent).toContain('取消静音');
     const silent = audio.beeps.length;
     await new Promise((r) => setTimeout(r, 2_300));
     expect(audio.beeps.length).toBe(silent);
     answer = { list: [alarm(4), alarm(3)], size: 2 };
-    act(() => fireRemoveWarn());
+    await act(() => client.invalidateQueries({ queryKey: keys.alarms.all }));
     await waitFor(() => expect(screen.getByTestId('alarm-bell-mute').textContent).toContain('静音至新告警'));
     expect(screen.queryByTestId('alarm-bell-muted')).toBeNull();
     await waitFor(() => expect(audio.beeps.length).toBeGreaterThan(silent));

@@ -1,6 +1,5 @@
 import { DEFAULT_PAGE_SIZE } from '@kilowatch/contract';
-import { useCallback } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchPatch } from './search-patch.ts';
 
 export interface TableParams {
   page: number;
@@ -15,26 +14,11 @@ const positive = (value: string | null, fallback: number) => {
 
 /** Paging and the name search kept in the address, so a reload or a shared link keeps them. */
 export function useTableParams(): [TableParams, (next: Partial<TableParams>) => void] {
-  const [search, setSearch] = useSearchParams();
+  const [search, patch] = useSearchPatch();
   const params: TableParams = {
     page: positive(search.get('page'), 1),
     pageSize: positive(search.get('pageSize'), DEFAULT_PAGE_SIZE),
     name: search.get('name') ?? '',
   };
-  const update = useCallback(
-    (next: Partial<TableParams>) =>
-      setSearch(
-        (prev) => {
-          const merged = new URLSearchParams(prev);
-          for (const [key, value] of Object.entries(next)) {
-            if (value === '' || value === undefined) merged.delete(key);
-            else merged.set(key, String(value));
-          }
-          return merged;
-        },
-        { replace: true },
-      ),
-    [setSearch],
-  );
-  return [params, update];
+  return [params, patch];
 }

@@ -22,7 +22,7 @@ import * as repo from './repository.ts';
 export interface BoardDeps {
   db: Kysely<DB>;
   /** Checks a component's thing or region and its metrics (the KPI component rules). */
-  catalog: Pick<Catalog, 'select' | 'categoryAbilities'>;
+  catalog: Pick<Catalog, 'select' | 'categoryAbilities' | 'categoryNames'>;
   regions: Pick<RegionService, 'exists'>;
   now: () => number;
 }
@@ -73,12 +73,8 @@ export function createBoardService(deps: BoardDeps) {
 
   async function checkCategory(id: number | null | undefined) {
     if (id == null) return;
-    const found = await db
-      .selectFrom('thing_categories')
-      .select('id')
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!found) throw new AppError('NOT_FOUND', 404, { id }, { message: 'things.categoryNotFound' });
+    if (!(await deps.catalog.categoryNames([id])).has(id))
+      throw new AppError('NOT_FOUND', 404, { id }, { message: 'things.categoryNotFound' });
   }
 
   /**

@@ -51,6 +51,7 @@ function fixture() {
       return snapshot;
     },
     categoryAbilities: async () => [],
+    categoryNames: async () => new Map(),
   };
   const regionReads: RegionReads = {
     bindings: async (id, { successor }) => {

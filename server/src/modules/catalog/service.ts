@@ -14,6 +14,7 @@ export interface ThingReads {
   thingByIdentifier(identifier: string): Promise<Thing | undefined>;
   effectiveAbilities(thingIds: readonly number[]): Promise<Map<number, EffectiveAbility[]>>;
   categoryAbilities(categoryId: number): Promise<CategoryAbility[]>;
+  categoryNames(ids: readonly number[]): Promise<ReadonlyMap<number, string>>;
 }
 
 /** The reads of the regions service the catalog answers from. */
@@ -202,6 +203,13 @@ export function createCatalog(deps: CatalogDeps) {
     /** A category's abilities (what a region of that category may show before anything is bound). */
     categoryAbilities: (categoryId: number): Promise<CategoryAbility[]> =>
       deps.things.categoryAbilities(categoryId),
+
+    /**
+     * The names of the categories among `ids` that exist: how other modules check a category and
+     * name it (they read no `thing_categories`). Not cached: a renamed category shows at once.
+     */
+    categoryNames: (ids: readonly number[]): Promise<ReadonlyMap<number, string>> =>
+      deps.things.categoryNames(ids),
 
     /** Called by the things and regions services after every write (committed or not). */
     changed(): void {

@@ -1,5 +1,5 @@
-import type { Aggregator, MetricConfig } from '@kilowatch/contract';
-import type { ConfigPatch, ResourceRef } from '../../api/metric-configs.ts';
+import type { Aggregator, MetricConfig, MetricConfigPatch } from '@kilowatch/contract';
+import type { ResourceRef } from '../../api/metric-configs.ts';
 import { lineSources, MAX_CHART_METRICS, type MetricSource } from './metrics.ts';
 import { isSpecialMetric } from './series.ts';
 import { paletteColor } from './theme.ts';
@@ -69,7 +69,7 @@ export function moveRow<T>(rows: readonly T[], index: number, delta: -1 | 1): T[
 export const enabledCount = (rows: readonly SettingRow[]) => rows.filter((r) => r.enabled).length;
 
 /** The PATCH body: the whole list in its order (the order is the configs' sort). */
-export const toPatch = (resource: ResourceRef, rows: readonly SettingRow[]): ConfigPatch => ({
+export const toPatch = (resource: ResourceRef, rows: readonly SettingRow[]): MetricConfigPatch => ({
   resourceType: resource.resourceType,
   resourceId: resource.resourceId,
   categoryId: resource.categoryId ?? null,

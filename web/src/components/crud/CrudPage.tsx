@@ -1,4 +1,5 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import type { PageResult } from '@kilowatch/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   Button,
@@ -18,18 +19,11 @@ import { notify } from '../../lib/notify.ts';
 import { type TableParams, useTableParams } from '../../lib/table-params.ts';
 import { useConfirmDelete } from './confirm-delete.tsx';
 
-interface PageOf<T> {
-  list: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
-
 export interface CrudPageProps<Row extends { id: number }, Values> {
   /** Query-key root, e.g. ['thing', 'categories']; mutations invalidate everything under it. */
   queryKey: readonly unknown[];
   title: ReactNode;
-  fetchPage(params: TableParams): Promise<PageOf<Row>>;
+  fetchPage(params: TableParams): Promise<PageResult<Row>>;
   columns: TableColumnsType<Row>;
   /** Form items of the create/edit dialog; omit to make the page read-only. */
   renderForm?(form: FormInstance<Values>, editing: Row | null): ReactNode;

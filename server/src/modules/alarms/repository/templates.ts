@@ -5,32 +5,30 @@ import { containsPattern, type Db, pageRows } from '../../../db/sql.ts';
 // ---- templates -----------------------------------------------------------------------------------
 
 function templateBase(db: Db) {
-  return db
-    .selectFrom('alarm_templates as t')
-    .innerJoin('thing_categories as c', 'c.id', 't.category_id')
-    .select((eb) => [
-      't.id',
-      't.name',
-      't.category_id',
-      'c.name as category_name',
-      't.description',
-      't.created_at',
-      't.updated_at',
-      eb
-        .selectFrom('alarm_rules as r')
-        .whereRef('r.template_id', '=', 't.id')
-        .select((e) => e.fn.countAll<number | string>().as('n'))
-        .as('rules'),
-    ]);
+  return db.selectFrom('alarm_templates as t').select((eb) => [
+    't.id',
+    't.name',
+    't.category_id',
+    't.description',
+    't.created_at',
+    't.updated_at',
+    eb
+      .selectFrom('alarm_rules as r')
+      .whereRef('r.template_id', '=', 't.id')
+      .select((e) => e.fn.countAll<number | string>().as('n'))
+      .as('rules'),
+  ]);
 }
 
 type TemplateSelect = Awaited<ReturnType<ReturnType<typeof templateBase>['executeTakeFirstOrThrow']>>;
 
-const toTemplate = (t: TemplateSelect): AlarmTemplate => ({
+/** A template as stored; the service names its category through the catalog. */
+export type TemplateRecord = Omit<AlarmTemplate, 'categoryName'>;
+
+const toTemplate = (t: TemplateSelect): TemplateRecord => ({
   id: t.id,
   name: t.name,
   categoryId: t.category_id,
-  categoryName: t.category_name,
   description: t.description,
   rules: Number(t.rules ?? 0),
   createdAt: t.created_at,
@@ -40,7 +38,7 @@ const toTemplate = (t: TemplateSelect): AlarmTemplate => ({
 export async function listTemplates(
   db: Db,
   query: { page: number; pageSize: number; name?: string | undefined },
-): Promise<{ list: AlarmTemplate[]; total: number }> {
+): Promise<{ list: TemplateRecord[]; total: number }> {
   let base = templateBase(db);
   if (query.name)
     base = base.where(sql<boolean>`lower(t.name) like ${containsPattern(query.name)} escape '\\'`);
@@ -48,7 +46,7 @@ export async function listTemplates(
   return { list: rows.map(toTemplate), total };
 }
 
-export async function findTemplate(db: Db, id: number): Promise<AlarmTemplate | undefined> {
+export async function findTemplate(db: Db, id: number): Promise<TemplateRecord | undefined> {
   const row = await templateBase(db).where('t.id', '=', id).executeTakeFirst();
   return row && toTemplate(row);
 }

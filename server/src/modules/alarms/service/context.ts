@@ -16,9 +16,10 @@ import * as repo from '../repository/index.ts';
 // What every part of the alarms service shares: its dependencies, the checks of a rule, and how
 // rules and history rows become what the API answers.
 
-/** What the alarms service needs of the catalog (modules/catalog): category abilities, and targets. */
+/** What the alarms service needs of the catalog (modules/catalog): categories, their abilities, targets. */
 export interface AlarmCatalog {
   categoryAbilities(categoryId: number): Promise<CategoryAbility[]>;
+  categoryNames(ids: readonly number[]): Promise<ReadonlyMap<number, string>>;
   select(selection: {
     resourceType: 'thing' | 'region';
     id: number;
@@ -176,12 +177,7 @@ export function serviceContext(deps: AlarmsDeps) {
   }
 
   async function checkCategory(categoryId: number): Promise<void> {
-    const found = await db
-      .selectFrom('thing_categories')
-      .select('id')
-      .where('id', '=', categoryId)
-      .executeTakeFirst();
-    if (!found)
+    if (!(await catalog.categoryNames([categoryId])).has(categoryId))
       throw new AppError('UNPROCESSABLE', 422, { id: categoryId }, { message: 'alarm.categoryUnknown' });
   }
 

@@ -1,4 +1,4 @@
-import type { AlarmTemplateInput, AlarmTemplateQuery } from '@kilowatch/contract';
+import type { AlarmTemplate, AlarmTemplateInput, AlarmTemplateQuery } from '@kilowatch/contract';
 import { isUniqueViolation, page as pageOf } from '../../../db/sql.ts';
 import { AppError } from '../../../errors.ts';
 import * as repo from '../repository/index.ts';
@@ -6,18 +6,31 @@ import { iso, notFound, type ServiceContext } from './context.ts';
 
 /** Rule templates. */
 export function templateService(ctx: ServiceContext) {
-  const { db, now, changed, checkCategory } = ctx;
+  const { db, catalog, now, changed, checkCategory } = ctx;
+
+  /** Templates with their categories' names, from the catalog. */
+  async function named(records: repo.TemplateRecord[]): Promise<AlarmTemplate[]> {
+    const names = await catalog.categoryNames(records.map((t) => t.categoryId));
+    return records.map((t) => ({ ...t, categoryName: names.get(t.categoryId) ?? '' }));
+  }
+
+  async function getTemplate(id: number): Promise<AlarmTemplate> {
+    const record = await repo.findTemplate(db, id);
+    if (!record) throw notFound();
+    return (await named([record]))[0]!;
+  }
+
   return {
     async listTemplates(query: AlarmTemplateQuery) {
       const { page, pageSize } = pageOf(query);
-      return { ...(await repo.listTemplates(db, { ...query, page, pageSize })), page, pageSize };
+      const { list, total } = await repo.listTemplates(db, { ...query, page, pageSize });
+      return { list: await named(list), total, page, pageSize };
     },
 
     async createTemplate(input: AlarmTemplateInput) {
       await checkCategory(input.categoryId);
       try {
-        const id = await repo.insertTemplate(db, input, iso(now()));
-        return (await repo.findTemplate(db, id))!;
+        return getTemplate(await repo.insertTemplate(db, input, iso(now())));
       } catch (error) {
         if (isUniqueViolation(error))
           throw new AppError('CONFLICT', 409, { name: input.name }, { message: 'alarm.templateExists' });
@@ -40,7 +53,7 @@ export function templateService(ctx: ServiceContext) {
         throw error;
       }
       changed();
-      return (await repo.findTemplate(db, id))!;
+      return getTemplate(id);
     },
 
     async deleteTemplate(id: number): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Category } from '@kilowatch/contract';
-import { type ExpressionBuilder, sql } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
 import type { DB } from '../../../db/index.ts';
 import type { ThingCategoriesTable } from '../../../db/schema.ts';
 import type { Db } from '../../../db/sql.ts';
@@ -70,16 +70,6 @@ export async function findCategory(db: Db, id: number): Promise<Category | undef
   return row && toCategory(row);
 }
 
-/** The category whose name equals `name` ignoring case (the unique index's rule). */
-export async function findCategoryIdByName(db: Db, name: string): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('thing_categories')
-    .select('id')
-    .where(sql<string>`lower(name)`, '=', name.toLowerCase())
-    .executeTakeFirst();
-  return row?.id;
-}
-
 export async function insertCategory(
   db: Db,
   input: { name: string; description: string },
@@ -106,28 +96,13 @@ export async function updateCategory(
     .execute();
 }
 
-/** Deletes the category and, by cascade, its abilities. */
-export async function deleteCategory(db: Db, id: number): Promise<void> {
-  await db.deleteFrom('thing_categories').where('id', '=', id).execute();
-}
-
-/** How many models a category has and the first `limit` of their names. */
-export async function modelsOfCategory(
-  db: Db,
-  categoryId: number,
-  limit: number,
-): Promise<{ count: number; names: string[] }> {
-  const { count } = await db
-    .selectFrom('thing_models')
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .where('category_id', '=', categoryId)
-    .executeTakeFirstOrThrow();
+/** The names of the categories among `ids` that exist. */
+export async function categoryNames(db: Db, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
   const rows = await db
-    .selectFrom('thing_models')
-    .select('name')
-    .where('category_id', '=', categoryId)
-    .orderBy('id')
-    .limit(limit)
+    .selectFrom('thing_categories')
+    .select(['id', 'name'])
+    .where('id', 'in', [...new Set(ids)])
     .execute();
-  return { count: Number(count), names: rows.map((r) => r.name) };
+  return new Map(rows.map((r) => [r.id, r.name]));
 }

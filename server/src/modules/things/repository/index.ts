@@ -3,5 +3,6 @@
 export * from './abilities.ts';
 export * from './categories.ts';
 export * from './models.ts';
+export * from './named.ts';
 export * from './rows.ts';
 export * from './things.ts';

@@ -1,5 +1,5 @@
 import type { Model } from '@kilowatch/contract';
-import { type ExpressionBuilder, sql } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
 import type { DB } from '../../../db/index.ts';
 import type { ThingCategoriesTable, ThingModelsTable } from '../../../db/schema.ts';
 import type { Db } from '../../../db/sql.ts';
@@ -74,20 +74,6 @@ export async function findModel(db: Db, id: number): Promise<Model | undefined> 
   return row && toModel(row);
 }
 
-export async function findModelIdByName(
-  db: Db,
-  categoryId: number,
-  name: string,
-): Promise<number | undefined> {
-  const row = await db
-    .selectFrom('thing_models')
-    .select('id')
-    .where('category_id', '=', categoryId)
-    .where(sql<string>`lower(name)`, '=', name.toLowerCase())
-    .executeTakeFirst();
-  return row?.id;
-}
-
 /** Every model with its category's name: what an import resolves model names against. */
 export async function allModelNames(
   db: Db,
@@ -136,30 +122,4 @@ export async function updateModel(
     .set({ category_id: input.categoryId, name: input.name, description: input.description, updated_at: now })
     .where('id', '=', id)
     .execute();
-}
-
-/** Deletes the model and, by cascade, its overrides. */
-export async function deleteModel(db: Db, id: number): Promise<void> {
-  await db.deleteFrom('thing_models').where('id', '=', id).execute();
-}
-
-/** How many things use a model and the first `limit` of their names. */
-export async function thingsOfModel(
-  db: Db,
-  modelId: number,
-  limit: number,
-): Promise<{ count: number; names: string[] }> {
-  const { count } = await db
-    .selectFrom('things')
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .where('model_id', '=', modelId)
-    .executeTakeFirstOrThrow();
-  const rows = await db
-    .selectFrom('things')
-    .select('name')
-    .where('model_id', '=', modelId)
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  return { count: Number(count), names: rows.map((r) => r.name) };
 }

@@ -4,35 +4,35 @@ import type {
   CategoryAbility,
   CategoryAbilityInput,
   CategoryInput,
+  PageResult,
 } from '@kilowatch/contract';
 import { AppError } from '../../../errors.ts';
 import * as repo from '../repository/index.ts';
 import {
   defaultAggregator,
-  IN_USE_NAMES,
+  mergeAbility,
+  nameTaken,
   notFound,
-  type Paged,
   type Paging,
   paging,
-  refuseWhileUsed,
   requiredName,
   type ServiceContext,
 } from './context.ts';
 
 /** Categories and the abilities their things measure. */
 export function categoryService(ctx: ServiceContext) {
-  const { db, isoNow, requireCategory, write, assertCategoryNameFree, assertCumulativeIsNumber } = ctx;
+  const { db, isoNow, requireCategory, write, assertNameFree, deleteNamed, assertCumulativeIsNumber } = ctx;
   return {
-    async listCategories(query: Paging & { name?: string }): Promise<Paged<Category>> {
+    async listCategories(query: Paging & { name?: string }): Promise<PageResult<Category>> {
       const p = paging(query);
       return { ...(await repo.listCategories(db, { ...p, name: query.name?.trim() })), ...p };
     },
 
     async createCategory(input: CategoryInput): Promise<Category> {
       const name = requiredName(input.name);
-      const conflict = () => new AppError('CONFLICT', 409, { name }, { message: 'things.categoryNameTaken' });
+      const conflict = () => nameTaken('thing_categories', name, '');
       return write(async (trx) => {
-        await assertCategoryNameFree(trx, name);
+        await assertNameFree(trx, 'thing_categories', name);
         const id = await repo.insertCategory(trx, { name, description: input.description ?? '' }, isoNow());
         return requireCategory(trx, id);
       }, conflict);
@@ -40,10 +40,10 @@ export function categoryService(ctx: ServiceContext) {
 
     async updateCategory(id: number, input: CategoryInput): Promise<Category> {
       const name = requiredName(input.name);
-      const conflict = () => new AppError('CONFLICT', 409, { name }, { message: 'things.categoryNameTaken' });
+      const conflict = () => nameTaken('thing_categories', name, '');
       return write(async (trx) => {
         const current = await requireCategory(trx, id);
-        await assertCategoryNameFree(trx, name, id);
+        await assertNameFree(trx, 'thing_categories', name, { exceptId: id });
         await repo.updateCategory(
           trx,
           id,
@@ -58,16 +58,15 @@ export function categoryService(ctx: ServiceContext) {
     async deleteCategory(id: number): Promise<void> {
       await write(
         async (trx) => {
-          const category = await requireCategory(trx, id);
-          refuseWhileUsed(
-            category.name,
-            await repo.modelsOfCategory(trx, id, IN_USE_NAMES),
-            'things.categoryInUse',
-          );
-          await repo.deleteCategory(trx, id);
+          await deleteNamed(trx, 'thing_categories', await requireCategory(trx, id));
         },
         () => new AppError('CONFLICT', 409),
       );
+    },
+
+    /** The names of the categories among `ids` that exist (the catalog's answer to other modules). */
+    categoryNames(ids: readonly number[]): Promise<Map<number, string>> {
+      return repo.categoryNames(db, ids);
     },
 
     // ---- category abilities ----
@@ -127,13 +126,9 @@ export function categoryService(ctx: ServiceContext) {
               );
             }
             const next = {
-              name: change.name === undefined ? ability.name : requiredName(change.name),
-              unit: change.unit?.trim() ?? ability.unit,
+              ...mergeAbility<never>(ability, change),
               dataType: change.dataType ?? ability.dataType,
-              aggregator: change.aggregator ?? ability.aggregator,
-              cumulative: change.cumulative ?? ability.cumulative,
               enumOptions: change.enumOptions ?? ability.enumOptions,
-              sort: change.sort ?? ability.sort,
             };
             assertCumulativeIsNumber({ identifier: ability.identifier, ...next });
             await repo.updateCategoryAbility(trx, ability.id, next, stamp);

@@ -25,15 +25,8 @@ export interface Paging {
   pageSize?: number;
 }
 
-export interface Paged<T> {
-  list: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-}
-
 /** How many names a "still in use" message lists before it says "…". */
-export const IN_USE_NAMES = 10;
+const IN_USE_NAMES = 10;
 
 /** A device credential: 32 random bytes, base64url (43 characters). */
 export const newAccessToken = (): string => randomBytes(32).toString('base64url');
@@ -48,11 +41,7 @@ const namesList = ({ count, names }: { count: number; names: string[] }) =>
   count > names.length ? `${names.join(', ')}, …` : names.join(', ');
 
 /** 409 naming what still uses `name` (the first IN_USE_NAMES of them), when anything does. */
-export function refuseWhileUsed(
-  name: string,
-  users: { count: number; names: string[] },
-  message: MessageKey,
-): void {
+function refuseWhileUsed(name: string, users: { count: number; names: string[] }, message: MessageKey): void {
   if (users.count > 0) {
     throw new AppError('CONFLICT', 409, { name, count: users.count, names: namesList(users) }, { message });
   }
@@ -67,6 +56,38 @@ export const requiredName = (name: string, field = 'name'): string => {
   if (!trimmed) throw new AppError('VALIDATION', 400, { field }, { message: 'validation.required' });
   return trimmed;
 };
+
+/** The 409 of a name another category (or another model of the category `category`) has. */
+export const nameTaken = (table: repo.NamedTable, name: string, category: string) =>
+  table === 'thing_categories'
+    ? new AppError('CONFLICT', 409, { name }, { message: 'things.categoryNameTaken' })
+    : new AppError('CONFLICT', 409, { name, category }, { message: 'things.modelNameTaken' });
+
+/** The fields a category's ability and a model's override of it share; `Unset` is null in an override. */
+interface AbilityFields<Unset> {
+  name: string | Unset;
+  unit: string | Unset;
+  aggregator: Aggregator | Unset;
+  cumulative: boolean | Unset;
+  sort: number | Unset;
+}
+
+/**
+ * A patch over an ability's (or an override's) current fields: what it leaves out stays, a name
+ * given must not be blank, a unit is trimmed. The one merge of both editors.
+ */
+export function mergeAbility<Unset>(
+  current: AbilityFields<Unset>,
+  patch: { name?: string; unit?: string; aggregator?: Aggregator; cumulative?: boolean; sort?: number },
+): AbilityFields<Unset> {
+  return {
+    name: patch.name === undefined ? current.name : requiredName(patch.name),
+    unit: patch.unit?.trim() ?? current.unit,
+    aggregator: patch.aggregator ?? current.aggregator,
+    cumulative: patch.cumulative ?? current.cumulative,
+    sort: patch.sort ?? current.sort,
+  };
+}
 
 /** Only numeric abilities can accumulate; defaults follow from the kind of value. */
 export const defaultAggregator = (cumulative: boolean): Aggregator => (cumulative ? 'sum' : 'avg');
@@ -112,23 +133,22 @@ export function serviceContext(deps: ThingsServiceDeps) {
     }
   }
 
-  async function assertCategoryNameFree(trx: Db, name: string, exceptId?: number) {
-    const taken = await repo.findCategoryIdByName(trx, name);
-    if (taken !== undefined && taken !== exceptId) {
-      throw new AppError('CONFLICT', 409, { name }, { message: 'things.categoryNameTaken' });
-    }
+  /** 409 when another category (or another model of `category`) has the name, ignoring case. */
+  async function assertNameFree(
+    trx: Db,
+    table: repo.NamedTable,
+    name: string,
+    { exceptId, category }: { exceptId?: number; category?: Category } = {},
+  ) {
+    const taken = await repo.findIdByName(trx, table, name, category?.id);
+    if (taken !== undefined && taken !== exceptId) throw nameTaken(table, name, category?.name ?? '');
   }
 
-  async function assertModelNameFree(trx: Db, category: Category, name: string, exceptId?: number) {
-    const taken = await repo.findModelIdByName(trx, category.id, name);
-    if (taken !== undefined && taken !== exceptId) {
-      throw new AppError(
-        'CONFLICT',
-        409,
-        { name, category: category.name },
-        { message: 'things.modelNameTaken' },
-      );
-    }
+  /** Deletes a category or a model; refused (409, naming them) while models or things use it. */
+  async function deleteNamed(trx: Db, table: repo.NamedTable, entity: { id: number; name: string }) {
+    const message = table === 'thing_categories' ? 'things.categoryInUse' : 'things.modelInUse';
+    refuseWhileUsed(entity.name, await repo.usersOf(trx, table, entity.id, IN_USE_NAMES), message);
+    await repo.deleteNamed(trx, table, entity.id);
   }
 
   async function assertIdentifierFree(trx: Db, identifier: string, exceptId?: number) {
@@ -161,8 +181,8 @@ export function serviceContext(deps: ThingsServiceDeps) {
     requireThing,
     missingReference,
     write,
-    assertCategoryNameFree,
-    assertModelNameFree,
+    assertNameFree,
+    deleteNamed,
     assertIdentifierFree,
     assertCumulativeIsNumber,
     db,

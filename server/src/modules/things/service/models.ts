@@ -1,23 +1,30 @@
-import type { EffectiveAbility, Model, ModelAbilityPatch, ModelInput } from '@kilowatch/contract';
+import type { EffectiveAbility, Model, ModelAbilityPatch, ModelInput, PageResult } from '@kilowatch/contract';
 import { AppError } from '../../../errors.ts';
 import * as repo from '../repository/index.ts';
 import {
-  IN_USE_NAMES,
+  mergeAbility,
+  nameTaken,
   notFound,
-  type Paged,
   type Paging,
   paging,
-  refuseWhileUsed,
   requiredName,
   type ServiceContext,
 } from './context.ts';
 
 /** Models of a category and their overrides of its abilities. */
 export function modelService(ctx: ServiceContext) {
-  const { db, isoNow, requireModel, missingReference, write, assertModelNameFree, assertCumulativeIsNumber } =
-    ctx;
+  const {
+    db,
+    isoNow,
+    requireModel,
+    missingReference,
+    write,
+    assertNameFree,
+    deleteNamed,
+    assertCumulativeIsNumber,
+  } = ctx;
   return {
-    async listModels(query: Paging & { name?: string; categoryId?: number }): Promise<Paged<Model>> {
+    async listModels(query: Paging & { name?: string; categoryId?: number }): Promise<PageResult<Model>> {
       const p = paging(query);
       return {
         ...(await repo.listModels(db, { ...p, name: query.name?.trim(), categoryId: query.categoryId })),
@@ -28,13 +35,12 @@ export function modelService(ctx: ServiceContext) {
     async createModel(input: ModelInput): Promise<Model> {
       const name = requiredName(input.name);
       let categoryName = '';
-      const conflict = () =>
-        new AppError('CONFLICT', 409, { name, category: categoryName }, { message: 'things.modelNameTaken' });
+      const conflict = () => nameTaken('thing_models', name, categoryName);
       return write(async (trx) => {
         const category = await repo.findCategory(trx, input.categoryId);
         if (!category) throw missingReference('things.categoryNotFound', input.categoryId);
         categoryName = category.name;
-        await assertModelNameFree(trx, category, name);
+        await assertNameFree(trx, 'thing_models', name, { category });
         const id = await repo.insertModel(
           trx,
           { categoryId: category.id, name, description: input.description ?? '' },
@@ -51,14 +57,13 @@ export function modelService(ctx: ServiceContext) {
     async updateModel(id: number, input: ModelInput): Promise<Model> {
       const name = requiredName(input.name);
       let categoryName = '';
-      const conflict = () =>
-        new AppError('CONFLICT', 409, { name, category: categoryName }, { message: 'things.modelNameTaken' });
+      const conflict = () => nameTaken('thing_models', name, categoryName);
       return write(async (trx) => {
         const current = await requireModel(trx, id);
         const category = await repo.findCategory(trx, input.categoryId);
         if (!category) throw missingReference('things.categoryNotFound', input.categoryId);
         categoryName = category.name;
-        await assertModelNameFree(trx, category, name, id);
+        await assertNameFree(trx, 'thing_models', name, { exceptId: id, category });
         if (category.id !== current.categoryId) {
           await repo.deleteModelOverrides(trx, id);
           await repo.deleteAbilityRemovalsOfModel(trx, id);
@@ -77,9 +82,7 @@ export function modelService(ctx: ServiceContext) {
     async deleteModel(id: number): Promise<void> {
       await write(
         async (trx) => {
-          const model = await requireModel(trx, id);
-          refuseWhileUsed(model.name, await repo.thingsOfModel(trx, id, IN_USE_NAMES), 'things.modelInUse');
-          await repo.deleteModel(trx, id);
+          await deleteNamed(trx, 'thing_models', await requireModel(trx, id));
         },
         () => new AppError('CONFLICT', 409),
       );
@@ -117,13 +120,7 @@ export function modelService(ctx: ServiceContext) {
               cumulative: null,
               sort: null,
             };
-            const next: repo.OverrideValues = {
-              name: patch.name === undefined ? current.name : requiredName(patch.name),
-              unit: patch.unit?.trim() ?? current.unit,
-              aggregator: patch.aggregator ?? current.aggregator,
-              cumulative: patch.cumulative ?? current.cumulative,
-              sort: patch.sort ?? current.sort,
-            };
+            const next: repo.OverrideValues = mergeAbility<null>(current, patch);
             assertCumulativeIsNumber({
               identifier: ability.identifier,
               dataType: ability.dataType,

@@ -1,5 +1,6 @@
 import type {
   EffectiveAbility,
+  PageResult,
   Presence,
   Thing,
   ThingInput,
@@ -12,7 +13,6 @@ import * as repo from '../repository/index.ts';
 import {
   newAccessToken,
   notFound,
-  type Paged,
   type Paging,
   paging,
   requiredName,
@@ -25,7 +25,7 @@ export function thingService(ctx: ServiceContext) {
   return {
     async listThings(
       query: Paging & { name?: string; categoryId?: number; modelId?: number },
-    ): Promise<Paged<Thing>> {
+    ): Promise<PageResult<Thing>> {
       const p = paging(query);
       return {
         ...(await repo.listThings(db, {
@@ -44,7 +44,7 @@ export function thingService(ctx: ServiceContext) {
      */
     async listThingsWithPresence(
       query: Paging & repo.ThingFilters & { presence?: Presence },
-    ): Promise<Paged<ThingListItem>> {
+    ): Promise<PageResult<ThingListItem>> {
       const p = paging(query);
       const filters = { name: query.name?.trim(), categoryId: query.categoryId, modelId: query.modelId };
       const seen = deps.seen?.() ?? new Map<number, ThingSeen>();

@@ -17,10 +17,11 @@ import {
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { useAlarmHealth } from '../../../api/alarms.ts';
 import { EChart } from '../../../components/charts/index.ts';
 import { formatPlantTime as formatTime, usePlantCalendar } from '../../../lib/plant-calendar.ts';
+import { useSearchPatch } from '../../../lib/search-patch.ts';
 import { HISTORY_PATH } from '../abilities.ts';
 import {
   HEALTH_MAX_DAYS,
@@ -49,7 +50,7 @@ const alarmLink = (id: number) => `${HISTORY_PATH}?id=${id}`;
 export function AlarmHealthTab() {
   const { t } = useTranslation();
   const calendar = usePlantCalendar();
-  const [search, setSearch] = useSearchParams();
+  const [search, patchSearch] = useSearchPatch();
   const range = healthRangeOf(search, calendar, Date.now());
   const health = useAlarmHealth({ startTime: range.start, endTime: range.end });
   const data = health.data;
@@ -59,16 +60,8 @@ export function AlarmHealthTab() {
     const [from, to] = values ?? [];
     if (!from || !to) return;
     const days = [from, to].map(plantDayOf);
-    setSearch(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        const r = rangeOfDays(calendar, days[0]!, days[1]!);
-        next.set('from', r.from);
-        next.set('to', r.to);
-        return next;
-      },
-      { replace: true },
-    );
+    const r = rangeOfDays(calendar, days[0]!, days[1]!);
+    patchSearch({ from: r.from, to: r.to });
   };
 
   const option = useMemo(

@@ -19,7 +19,6 @@ import {
 import type { Dayjs } from 'dayjs';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { getAlarmHistory, useAlarmHistory } from '../../../api/alarms.ts';
 import { useExport } from '../../../components/charts/export/ExportMenu.tsx';
 import type { Sheet } from '../../../components/charts/export/sheet.ts';
@@ -30,6 +29,7 @@ import {
   toPicker,
   usePlantCalendar,
 } from '../../../lib/plant-calendar.ts';
+import { useSearchPatch } from '../../../lib/search-patch.ts';
 import { HISTORY_PAGE_SIZE, historyQueryOf } from '../lib/history-params.ts';
 import { AlarmDetailDrawer } from './AlarmDetailDrawer.tsx';
 import { SeverityTag, STATE_NAMES, StateTag } from './tags.tsx';
@@ -89,7 +89,7 @@ export function historySheet(rows: readonly AlarmHistoryItem[], t: T): Sheet {
 /** The alarm history (spec §3, §7): filters in the address, `?id=` opens one alarm's detail. */
 export function AlarmHistoryScreen() {
   const { t } = useTranslation();
-  const [search, setSearch] = useSearchParams();
+  const [search, patchSearch] = useSearchPatch();
   const query = historyQueryOf(search);
   const history = useAlarmHistory(query);
   const [form] = Form.useForm<FilterValues>();
@@ -115,18 +115,7 @@ export function AlarmHistoryScreen() {
     }
   }
 
-  const update = (next: Record<string, string | number | undefined | null>) =>
-    setSearch(
-      (prev) => {
-        const merged = new URLSearchParams(prev);
-        for (const [key, value] of Object.entries(next)) {
-          if (value === undefined || value === null || value === '') merged.delete(key);
-          else merged.set(key, String(value));
-        }
-        return merged;
-      },
-      { replace: true },
-    );
+  const update = patchSearch;
 
   // The form shows what the address says (a bell link, back and forward).
   const calendar = usePlantCalendar();
@@ -269,7 +258,10 @@ export function AlarmHistoryScreen() {
             <Button
               onClick={() => {
                 form.resetFields();
-                setSearch(openId ? { id: String(openId) } : {}, { replace: true });
+                // Every filter goes; an open alarm stays open.
+                patchSearch(
+                  Object.fromEntries([...search.keys()].filter((k) => k !== 'id').map((k) => [k, null])),
+                );
               }}
             >
               {t('alarms.history.reset')}

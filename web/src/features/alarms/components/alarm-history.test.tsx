@@ -2,7 +2,6 @@ import type { AlarmDetail, AlarmHistoryItem } from '@kilowatch/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../../../lib/i18n.ts';
-import { REMOVE_WARN_EVENT } from '../../../api/alarms.ts';
 import i18n from '../../../lib/i18n.ts';
 import { useSession } from '../../../lib/session.ts';
 import { type FetchCall, mockApi, recordToasts, renderScreen } from '../../../testing/render-with-api.tsx';
@@ -100,26 +99,27 @@ describe('<AlarmHistoryScreen>', { timeout: 30_000 }, () => {
     expect(await screen.findByText('没有符合条件的告警')).toBeTruthy();
   });
 
-  it('?id= opens the alarm; acknowledging with a comment posts it and fires removeWarn', async () => {
+  it('?id= opens the alarm; acknowledging with a comment posts it and asks the alarms again', async () => {
     // The drawer's chart asks /api/query/data too: the action is the POST to …/actions.
     const isAction = (c: FetchCall) => c.method === 'POST' && c.path.endsWith('/actions');
     api((c) => (isAction(c) ? { body: detail(2) } : undefined));
     const toasts = recordToasts();
-    const warned = vi.fn();
-    window.addEventListener(REMOVE_WARN_EVENT, warned);
+    const lists = () => calls.filter((c) => c.method === 'GET' && c.path === '/api/alarm/history').length;
     renderScreen(<AlarmHistoryScreen />, '/alarm_center/alarm_history?id=5');
     const drawer = await screen.findByTestId('alarm-detail');
     await within(drawer).findByText('温度 95 °C');
     fireEvent.change(within(drawer).getByTestId('alarm-comment'), { target: { value: ' 已到现场 ' } });
+    await waitFor(() => expect(lists()).toBeGreaterThan(0));
+    const before = lists();
     fireEvent.click(within(drawer).getByTestId('alarm-acknowledge'));
     await waitFor(() => expect(calls.some(isAction)).toBe(true));
     expect(calls.find(isAction)).toMatchObject({
       path: '/api/alarm/history/5/actions',
       body: { action: 'acknowledge', comment: '已到现场' },
     });
-    await waitFor(() => expect(warned).toHaveBeenCalled());
+    // The one signal of the change: the alarms' queries (the list here, the bell in the top bar) refetch.
+    await waitFor(() => expect(lists()).toBeGreaterThan(before));
     await waitFor(() => expect(toasts).toContainEqual({ kind: 'success', text: '告警已确认' }));
-    window.removeEventListener(REMOVE_WARN_EVENT, warned);
   });
 
   it('close shows only with the alarm_history grant or admin', async () => {

@@ -10,7 +10,6 @@ import {
 import { App, Button, Card, Empty, InputNumber, Space, Switch, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import {
   useBoardComponents,
   useBoardPages,
@@ -25,6 +24,7 @@ import {
 } from '../../../api/board.ts';
 import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
 import { useComponentEditor } from '../../../components/report-grid/index.ts';
+import { useSearchPatch } from '../../../lib/search-patch.ts';
 import { isAdmin, isGranted, useSession } from '../../../lib/session.ts';
 import { BoardCarousel } from './BoardCarousel.tsx';
 import { PageDialog } from './PageDialog.tsx';
@@ -42,7 +42,7 @@ export function BoardScreen() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const confirmDelete = useConfirmDelete();
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useSearchPatch();
   const roles = useSession((s) => s.roles);
   const grants = useSession((s) => s.routes);
   const canEdit = isAdmin(roles) || isGranted(grants, BOARD_PATH);
@@ -56,19 +56,6 @@ export function BoardScreen() {
   const selectedId = Number(params.get('page')) || list[0]?.id || null;
   const selected = list.find((p) => p.id === selectedId) ?? null;
   const playing = params.get('play') === '1';
-
-  const update = (change: Record<string, string | null>) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [k, v] of Object.entries(change)) {
-          if (v === null) next.delete(k);
-          else next.set(k, v);
-        }
-        return next;
-      },
-      { replace: true },
-    );
 
   if (playing) return <BoardCarousel onExit={() => update({ play: null })} />;
 

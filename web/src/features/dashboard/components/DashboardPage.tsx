@@ -7,9 +7,10 @@ import {
 import { theme as antdTheme, Button, ConfigProvider, Space, Tooltip } from 'antd';
 import { type CSSProperties, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useOverview } from '../../../api/dashboard.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
+import { useSearchPatch } from '../../../lib/search-patch.ts';
 import { isAdmin, isGranted, useSession } from '../../../lib/session.ts';
 import { useFullscreen, useNow, useViewportScale } from '../lib/hooks.ts';
 import styles from './dashboard.module.css';
@@ -43,7 +44,7 @@ export const DASHBOARD_PATH = '/dashboard';
 export function DashboardPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
+  const [params, patchParams] = useSearchPatch();
   const kiosk = params.get('kiosk') === '1';
   const scale = useViewportScale();
   // Presence and the day's window need no finer tick; the clock ticks by itself, so the page's
@@ -55,16 +56,7 @@ export function DashboardPage() {
   const canEdit = !kiosk && (isAdmin(roles) || isGranted(grants, DASHBOARD_PATH));
   const overview = useOverview();
 
-  const setKiosk = (on: boolean) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        if (on) next.set('kiosk', '1');
-        else next.delete('kiosk');
-        return next;
-      },
-      { replace: true },
-    );
+  const setKiosk = (on: boolean) => patchParams({ kiosk: on ? '1' : null });
 
   // antd's own sizes follow the page's, so buttons and inputs are as readable on the wall as text.
   const antdTheme_ = useMemo(

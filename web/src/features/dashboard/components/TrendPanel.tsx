@@ -1,10 +1,10 @@
-import type { Overview, QueryResult } from '@kilowatch/contract';
+import type { MetricQuery, Overview, QueryResult } from '@kilowatch/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useTargetAlarmSpans } from '../../../api/alarms.ts';
 import { keys } from '../../../api/keys.ts';
-import { type ChartQuery, fetchMetricData } from '../../../api/telemetry.ts';
+import { fetchMetricData } from '../../../api/telemetry.ts';
 import {
   buildCartesianOption,
   buildSeries,
@@ -31,7 +31,7 @@ export function fewValueLabels<O extends { yAxis?: unknown }>(option: O): O {
   return { ...option, yAxis: axes.map((axis: object) => ({ ...axis, scale: false, splitNumber: 2 })) };
 }
 
-function useTrend(query: ChartQuery | null) {
+function useTrend(query: MetricQuery | null) {
   return useQuery({
     queryKey: query ? keys.telemetry.data(query) : keys.telemetry.idle('dashboard-trend'),
     queryFn: ({ signal }) => fetchMetricData(query!, { signal }),

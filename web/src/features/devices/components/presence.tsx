@@ -3,8 +3,9 @@ import { PRESENCE_STATES, type Presence } from '@kilowatch/contract';
 import { Badge, Button, Select, Tooltip, Typography } from 'antd';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useHref, useSearchParams } from 'react-router';
+import { useHref } from 'react-router';
 import { formatPlantTime } from '../../../lib/plant-calendar.ts';
+import { useSearchPatch } from '../../../lib/search-patch.ts';
 
 const STATUS: Record<Presence, 'success' | 'default' | 'warning'> = {
   online: 'success',
@@ -14,23 +15,10 @@ const STATUS: Record<Presence, 'success' | 'default' | 'warning'> = {
 
 /** The presence filter of the device list, kept in the address (`?presence=`) like the others. */
 export function usePresenceFilter(): [Presence | undefined, (next: Presence | undefined) => void] {
-  const [search, setSearch] = useSearchParams();
+  const [search, patch] = useSearchPatch();
   const raw = search.get('presence');
   const value = PRESENCE_STATES.find((p) => p === raw);
-  const update = useCallback(
-    (next: Presence | undefined) =>
-      setSearch(
-        (prev) => {
-          const merged = new URLSearchParams(prev);
-          if (next) merged.set('presence', next);
-          else merged.delete('presence');
-          merged.delete('page');
-          return merged;
-        },
-        { replace: true },
-      ),
-    [setSearch],
-  );
+  const update = useCallback((next: Presence | undefined) => patch({ presence: next, page: null }), [patch]);
   return [value, update];
 }
 

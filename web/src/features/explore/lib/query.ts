@@ -1,5 +1,4 @@
-import type { EffectiveAbility, ExploreSeries } from '@kilowatch/contract';
-import type { ChartQuery } from '../../../api/telemetry.ts';
+import type { EffectiveAbility, ExploreSeries, MetricQuery } from '@kilowatch/contract';
 
 /** Points a series asks for at most: a panel is about as wide as a screen. */
 export const EXPLORE_MAX_POINTS = 1500;
@@ -20,7 +19,7 @@ export function seriesQuery(
   s: ExploreSeries,
   ability: EffectiveAbility | undefined,
   range: { start: number; end: number },
-): ChartQuery {
+): MetricQuery {
   const bucketed = isCounterAbility(ability) || range.end - range.start > RAW_SPAN_MS;
   return {
     resourceType: s.resourceType,

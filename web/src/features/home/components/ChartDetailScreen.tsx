@@ -4,7 +4,7 @@ import { Button, Card, DatePicker, Empty, Segmented, Select, Space, Typography }
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useTargetAlarmSpans } from '../../../api/alarms.ts';
 import { metricConfigsQuery } from '../../../api/metric-configs.ts';
 import { plantTimeZone } from '../../../api/telemetry.ts';
@@ -28,6 +28,7 @@ import {
   yoyCompare,
 } from '../../../components/charts/index.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
+import { useSearchPatch } from '../../../lib/search-patch.ts';
 import { useAllSources, usePeriodData } from '../hooks/home.ts';
 import { formatDateParam, parseDetailParams, yoyOptionsFor } from '../lib/detail-params.ts';
 import { chartKind, periodQuery } from '../lib/period-query.ts';
@@ -44,7 +45,7 @@ const DATE_PARAM = 'YYYY-MM-DD';
 export default function ChartDetailScreen() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
+  const [params, patchParams] = useSearchPatch();
   const calendar = usePlantCalendar();
   const state = useMemo(() => parseDetailParams(params, calendar), [params, calendar]);
   const { resource, period, date, yoy, compare } = state;
@@ -114,18 +115,7 @@ export default function ChartDetailScreen() {
 
   // The pickers work in the browser's zone: they show the plant's date as a local one.
   const pickerValue = (time: number) => dayjs(calendar.dateOf(time));
-  const set = (change: Record<string, string | null>) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [k, v] of Object.entries(change)) {
-          if (v === null) next.delete(k);
-          else next.set(k, v);
-        }
-        return next;
-      },
-      { replace: true },
-    );
+  const set = patchParams;
 
   if (!resource || !metric) {
     return (

@@ -1,10 +1,10 @@
-import { HOME_REFRESH_MS, type MetricConfig } from '@kilowatch/contract';
+import { HOME_REFRESH_MS, type MetricConfig, type MetricQuery } from '@kilowatch/contract';
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { keys } from '../../../api/keys.ts';
 import { metricConfigsQuery } from '../../../api/metric-configs.ts';
 import { regionTreeQuery } from '../../../api/regions.ts';
-import { type ChartQuery, fetchMetricData } from '../../../api/telemetry.ts';
+import { fetchMetricData } from '../../../api/telemetry.ts';
 import { categoryAbilitiesQuery, METADATA_STALE_MS, useCategories } from '../../../api/things.ts';
 import type { MetricSource } from '../../../components/charts/metrics.ts';
 
@@ -56,7 +56,7 @@ export function useAllSources(enabled: boolean): MetricSource[] {
  * A period chart's data, polled every 30 s (spec §9) without the loading overlay: the call is
  * silent (fetchMetricData), the previous answer stays on screen while the next one loads.
  */
-export const usePeriodData = (query: ChartQuery | null) =>
+export const usePeriodData = (query: MetricQuery | null) =>
   useQuery({
     queryKey: query ? keys.telemetry.data(query) : keys.telemetry.idle(),
     queryFn: ({ signal }) => fetchMetricData(query!, { signal }),

@@ -1,10 +1,10 @@
 import {
+  type MetricQuery,
   PERIOD_BUCKET,
   type PlantCalendar,
   type QueryComparison,
   type ResourceType,
 } from '@kilowatch/contract';
-import type { ChartQuery } from '../../../api/telemetry.ts';
 import type { ChartMetric } from '../../../components/charts/metrics.ts';
 import { type Period, periodRange } from '../../../components/charts/period.ts';
 import { isAdditive } from '../../../components/charts/series.ts';
@@ -27,7 +27,7 @@ export function periodQuery(
   time: number,
   calendar: PlantCalendar,
   compare: QueryComparison | null = null,
-): ChartQuery {
+): MetricQuery {
   const range = periodRange(period, time, calendar);
   const region = resource.resourceType === 'region';
   return {

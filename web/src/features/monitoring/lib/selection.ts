@@ -1,6 +1,6 @@
 import type { RegionNode } from '@kilowatch/contract';
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchPatch } from '../../../lib/search-patch.ts';
 import { defaultSelection, type Selection } from './tree.ts';
 
 const positiveInt = (v: string | null): number | null => {
@@ -26,24 +26,9 @@ export const effectiveSelection = (
 
 /** Selection and category filter in the address; updates replace the history entry. */
 export function useMonitorParams() {
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useSearchPatch();
   const selection = useMemo(() => parseSelection(params), [params]);
   const categoryId = parseCategory(params);
-  const update = useCallback(
-    (change: Record<string, string | number | null>) =>
-      setParams(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          for (const [k, v] of Object.entries(change)) {
-            if (v === null || v === '') next.delete(k);
-            else next.set(k, String(v));
-          }
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
   const select = useCallback(
     (s: Selection) => update({ resourceType: s.resourceType, resourceId: s.resourceId }),
     [update],

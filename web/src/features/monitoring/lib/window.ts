@@ -1,5 +1,5 @@
+import type { MetricQuery } from '@kilowatch/contract';
 import { DEFAULT_HISTORY_HOURS, type PlantCalendar, REALTIME_WINDOW_MINUTES } from '@kilowatch/contract';
-import type { ChartQuery } from '../../../api/telemetry.ts';
 import { isConsumption } from '../../../components/charts/labels.ts';
 import type { ChartMetric } from '../../../components/charts/metrics.ts';
 import type { Selection } from './tree.ts';
@@ -69,7 +69,7 @@ function metricQuery(
   metric: ChartMetric,
   range: { start: number; end: number },
   categoryId: number | null,
-): ChartQuery {
+): MetricQuery {
   const region = selection.resourceType === 'region';
   return {
     resourceType: selection.resourceType,
@@ -106,7 +106,7 @@ export function realtimeQuery(
   metric: ChartMetric,
   seq: string,
   categoryId: number | null,
-): ChartQuery {
+): MetricQuery {
   const query = metricQuery(selection, metric, realtimeWindow(seq), categoryId);
   return isConsumption(metric) ? { ...query, groupByTime: 'minute', groupByInterval: 1 } : query;
 }
@@ -121,7 +121,7 @@ export function todayQuery(
   seq: string,
   categoryId: number | null,
   calendar: PlantCalendar,
-): ChartQuery {
+): MetricQuery {
   const range = calendar.periodRange('day', Number(seq));
   const { combine: _perThing, ...query } = metricQuery(selection, metric, range, categoryId);
   return { ...query, groupByTime: 'day', groupByInterval: 1 };
@@ -133,7 +133,7 @@ export function historyQuery(
   metric: ChartMetric,
   range: { start: number; end: number },
   categoryId: number | null,
-): ChartQuery {
+): MetricQuery {
   const query = metricQuery(selection, metric, range, categoryId);
   // Consumption is per bucket even over short spans: raw points would plot the register.
   if (isConsumption(metric)) return { ...query, groupByTime: 'auto', maxPoints: MAX_HISTORY_POINTS };
@@ -149,7 +149,7 @@ export function summaryQuery(
   metric: ChartMetric,
   range: { start: number; end: number },
   categoryId: number | null,
-): ChartQuery {
+): MetricQuery {
   const minutes = Math.max(1, Math.min(100000, Math.ceil((range.end - range.start) / 60_000)));
   // One figure for a region: the server combines its things by the metric's nature (contract
   // defaultCombine), so the per-thing `combine: 'none'` of the line query is dropped.

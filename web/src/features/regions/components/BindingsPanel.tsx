@@ -3,32 +3,22 @@ import type { Binding, RegionNode } from '@kilowatch/contract';
 import { Button, Card, Empty, Flex, Result, Select, Switch, Table, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { useBindings, useUnbindThings } from '../../../api/regions.ts';
 import { useCategories } from '../../../api/things.ts';
 import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
+import { useSearchPatch } from '../../../lib/search-patch.ts';
 import { useAbilities } from '../abilities.ts';
 import { BindThingsModal } from './BindThingsModal.tsx';
 
 /** The binding filters, kept in the address (`successor=1`, `categoryId=3`). */
 function useBindingFilters() {
-  const [search, setSearch] = useSearchParams();
+  const [search, patch] = useSearchPatch();
   const categoryId = Number(search.get('categoryId')) || undefined;
   const successor = search.get('successor') === '1';
-  const set = (key: string, value: string | undefined) =>
-    setSearch(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        if (value) next.set(key, value);
-        else next.delete(key);
-        return next;
-      },
-      { replace: true },
-    );
   return {
     filters: { categoryId, successor },
-    setCategoryId: (id?: number) => set('categoryId', id ? String(id) : undefined),
-    setSuccessor: (on: boolean) => set('successor', on ? '1' : undefined),
+    setCategoryId: (id?: number) => patch({ categoryId: id || null }),
+    setSuccessor: (on: boolean) => patch({ successor: on ? '1' : null }),
   };
 }
 

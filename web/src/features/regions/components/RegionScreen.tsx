@@ -1,7 +1,7 @@
 import type { RegionNode } from '@kilowatch/contract';
 import { Col, Row } from 'antd';
-import { useSearchParams } from 'react-router';
 import { useRegionTree } from '../../../api/regions.ts';
+import { useSearchPatch } from '../../../lib/search-patch.ts';
 import { BindingsPanel } from './BindingsPanel.tsx';
 import { RegionTreePanel } from './RegionTreePanel.tsx';
 
@@ -17,21 +17,12 @@ const findNode = (nodes: RegionNode[], id: number): RegionNode | null => {
 /** /region (区域管理): the region tree on the left, the selected region's devices on the right. */
 export function RegionScreen() {
   const tree = useRegionTree();
-  const [search, setSearch] = useSearchParams();
+  const [search, patch] = useSearchPatch();
   // The selected region lives in the address, so a reload or a shared link keeps it.
   const selectedId = Number(search.get('region')) || null;
   const selected = selectedId == null ? null : findNode(tree.data ?? [], selectedId);
 
-  const onSelect = (region: RegionNode | null) =>
-    setSearch(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        if (region) next.set('region', String(region.id));
-        else next.delete('region');
-        return next;
-      },
-      { replace: true },
-    );
+  const onSelect = (region: RegionNode | null) => patch({ region: region?.id ?? null });
 
   return (
     <Row gutter={[16, 16]} align="stretch">

@@ -2,8 +2,8 @@ import { PERIODS, type Period } from '@kilowatch/contract';
 import { Card, Col, Empty, Row } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { useReportTree } from '../../../../api/reports.ts';
+import { useSearchPatch } from '../../../../lib/search-patch.ts';
 import { isAdmin, isGranted, useSession } from '../../../../lib/session.ts';
 import { flatten } from '../lib/tree.ts';
 import { ReportTree } from './ReportTree.tsx';
@@ -21,7 +21,7 @@ const isPeriod = (value: string | null): value is Period =>
  */
 export function KpiScreen() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useSearchPatch();
   const tree = useReportTree();
   const roles = useSession((s) => s.roles);
   const grants = useSession((s) => s.routes);
@@ -34,19 +34,6 @@ export function KpiScreen() {
   const periodParam = params.get('period');
   const period: Period = isPeriod(periodParam) ? periodParam : 'day';
   const time = Number(params.get('time')) || Date.now();
-
-  const update = (change: Record<string, string | null>) =>
-    setParams(
-      (prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [k, v] of Object.entries(change)) {
-          if (v === null) next.delete(k);
-          else next.set(k, v);
-        }
-        return next;
-      },
-      { replace: true },
-    );
 
   return (
     // The report keeps at least a phone's width: narrower, it goes under the tree.
