@@ -180,7 +180,10 @@ describe.each(dialects())('video labels API on %s', (dialect) => {
     const gates = (await admin.get('/api/videos?name=门口&page=2&pageSize=2')).body.data;
     expect(gates).toMatchObject({ total: 4, page: 2 });
     expect(gates.list.map((v: { name: string }) => v.name)).toEqual(['10#门口', '11#门口']);
-    expect((await admin.get('/api/videos?page=9&pageSize=2')).body.data).toMatchObject({ list: [], total: 5 });
+    expect((await admin.get('/api/videos?page=9&pageSize=2')).body.data).toMatchObject({
+      list: [],
+      total: 5,
+    });
   });
 
   it("lists cameras to every user without RTSP sources, and a device's own and nearby ones", async () => {
