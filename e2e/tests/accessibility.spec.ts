@@ -17,6 +17,9 @@ const ROUTES = [
   '/energy_monitor/explore',
   '/analysis/report',
   '/analysis/kpi',
+  '/analysis/tariff',
+  '/analysis/bill',
+  '/analysis/enpi',
   '/alarm_center/alarm_history',
   '/alarm_center/alarm_rule',
   '/video',
@@ -115,6 +118,17 @@ async function scanEverything(page: Page, theme: 'default' | 'highContrast') {
       onRoute.push({ rule: 'main count', impact: 'moderate', help: String(mains), nodes: [], count: mains });
     if (onRoute.length) found[route] = onRoute;
   }
+  // The new tariff's dialog: its lists of holidays and worked days are pickers of several dates,
+  // each a group named by its label (antd's multiple picker keeps its own input hidden).
+  await page.goto('/#/analysis/tariff');
+  await settle(page);
+  await page.getByRole('button', { name: /新建方案/ }).click();
+  const dialog = page.getByRole('dialog', { name: '新建方案' });
+  await expect(dialog.getByRole('group', { name: '节假日' })).toBeVisible();
+  await expect(dialog.getByRole('group', { name: '调休上班日' })).toBeVisible();
+  await settle(page);
+  const inDialog = await violations(page, theme);
+  if (inDialog.length) found['/analysis/tariff new tariff dialog'] = inDialog;
   expect(found, `${theme} theme: serious or moderate axe violations`).toEqual({});
 }
 

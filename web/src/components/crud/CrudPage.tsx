@@ -18,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { notify } from '../../lib/notify.ts';
 import { type TableParams, useTableParams } from '../../lib/table-params.ts';
 import { useConfirmDelete } from './confirm-delete.tsx';
+import { IconAction } from './IconAction.tsx';
 
 export interface CrudPageProps<Row extends { id: number }, Values> {
   /** Query-key root, e.g. ['thing', 'categories']; mutations invalidate everything under it. */
@@ -33,6 +34,8 @@ export interface CrudPageProps<Row extends { id: number }, Values> {
   remove?(row: Row): Promise<unknown>;
   /** Extra buttons per row, before edit/delete. */
   rowActions?(row: Row): ReactNode;
+  /** Edit and delete as icons with their names on hover (IconAction), for a table with many actions. */
+  iconActions?: boolean;
   toolbar?: ReactNode;
   searchPlaceholder?: string;
   /** Width of the create/edit dialog. */
@@ -118,22 +121,38 @@ export function CrudPage<Row extends { id: number }, Values>(props: CrudPageProp
             render: (_, row) => (
               <Space size={4} wrap={false}>
                 {props.rowActions?.(row)}
-                {props.update && props.renderForm && (
-                  <Button size="small" type="link" icon={<EditOutlined />} onClick={() => openDialog(row)}>
-                    {t('crud.edit')}
-                  </Button>
-                )}
-                {props.remove && (
-                  <Button
-                    size="small"
-                    type="link"
-                    danger
-                    icon={<DeleteOutlined />}
-                    onClick={() => confirmDelete(row)}
-                  >
-                    {t('crud.delete')}
-                  </Button>
-                )}
+                {props.update &&
+                  props.renderForm &&
+                  (props.iconActions ? (
+                    <IconAction
+                      label={t('crud.edit')}
+                      icon={<EditOutlined />}
+                      onClick={() => openDialog(row)}
+                    />
+                  ) : (
+                    <Button size="small" type="link" icon={<EditOutlined />} onClick={() => openDialog(row)}>
+                      {t('crud.edit')}
+                    </Button>
+                  ))}
+                {props.remove &&
+                  (props.iconActions ? (
+                    <IconAction
+                      label={t('crud.delete')}
+                      icon={<DeleteOutlined />}
+                      danger
+                      onClick={() => confirmDelete(row)}
+                    />
+                  ) : (
+                    <Button
+                      size="small"
+                      type="link"
+                      danger
+                      icon={<DeleteOutlined />}
+                      onClick={() => confirmDelete(row)}
+                    >
+                      {t('crud.delete')}
+                    </Button>
+                  ))}
               </Space>
             ),
           },
@@ -184,7 +203,11 @@ export function CrudPage<Row extends { id: number }, Values>(props: CrudPageProp
         dataSource={query.data?.list ?? []}
         columns={[...props.columns, ...actionsColumn]}
         expandable={props.expandable}
-        scroll={{ x: 'max-content' }}
+        // As wide as the card, its cells wrapping first (auto layout, not max-content, which keeps
+        // every cell on one line): the table scrolls only when its columns cannot narrow further,
+        // so no column starts hidden under the fixed actions column.
+        scroll={{ x: true }}
+        tableLayout="auto"
         pagination={{
           current: params.page,
           pageSize: params.pageSize,

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useThingEvents } from '../../api/alarms.ts';
 import { usePlantCalendar } from '../../lib/plant-calendar.ts';
+import { IconAction } from '../crud/IconAction.tsx';
 
 const SPANS = { '24h': 24 * 3_600_000, '7d': 7 * 24 * 3_600_000, '30d': 30 * 24 * 3_600_000 } as const;
 type Span = keyof typeof SPANS;
@@ -34,20 +35,26 @@ export function ThingEventsButton({
 }: {
   thingId: number;
   name: string;
+  /** As an icon in a table's actions column (IconAction), not a labelled button. */
   link?: boolean;
 }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
+  const label = t('thingEvents.open');
   return (
     <>
-      <Button
-        icon={<HistoryOutlined />}
-        onClick={() => setOpen(true)}
-        data-testid="thing-events"
-        {...(link ? { size: 'small' as const, type: 'link' as const } : {})}
-      >
-        {t('thingEvents.open')}
-      </Button>
+      {link ? (
+        <IconAction
+          label={label}
+          icon={<HistoryOutlined />}
+          onClick={() => setOpen(true)}
+          data-testid="thing-events"
+        />
+      ) : (
+        <Button icon={<HistoryOutlined />} onClick={() => setOpen(true)} data-testid="thing-events">
+          {label}
+        </Button>
+      )}
       {open && <ThingEventsDrawer thingId={thingId} name={name} onClose={() => setOpen(false)} />}
     </>
   );

@@ -40,22 +40,27 @@ const toVideo = (r: VideoRow): Video => ({
   recordingUrl: r.recording_url,
 });
 
+/**
+ * A page of the labels whose name contains the keyword, in natural order of names (1#, 2#, … 10#,
+ * as the device list and the monitoring screen): the ids are sorted here, before paging, since
+ * neither SQL dialect collates numbers naturally; a plant has at most a few hundred cameras.
+ */
 export async function listVideos(
   db: Db,
   { keyword, limit, offset }: { keyword?: string; limit: number; offset: number },
 ): Promise<{ videos: Video[]; total: number }> {
-  let rows = selectVideos(db);
-  let total = db.selectFrom('videos').select((eb) => eb.fn.countAll<number | string>().as('count'));
+  let names = db.selectFrom('videos').select(['videos.id', 'videos.name']);
   if (keyword) {
     const pattern = sql<string>`${containsPattern(keyword)} escape '\\'`;
-    rows = rows.where(sql`lower(${sql.ref('videos.name')})`, 'like', pattern);
-    total = total.where(sql`lower(${sql.ref('videos.name')})`, 'like', pattern);
+    names = names.where(sql`lower(${sql.ref('videos.name')})`, 'like', pattern);
   }
-  const [found, { count }] = await Promise.all([
-    rows.orderBy('videos.id').limit(limit).offset(offset).execute(),
-    total.executeTakeFirstOrThrow(),
-  ]);
-  return { videos: found.map(toVideo), total: Number(count) };
+  const ordered = (await names.execute()).sort((a, b) => naturalCompare(a.name, b.name) || a.id - b.id);
+  const ids = ordered.slice(offset, offset + limit).map((r) => r.id);
+  if (ids.length === 0) return { videos: [], total: ordered.length };
+  const byId = new Map(
+    (await selectVideos(db).where('videos.id', 'in', ids).execute()).map((r) => [r.id, toVideo(r)]),
+  );
+  return { videos: ids.flatMap((id) => byId.get(id) ?? []), total: ordered.length };
 }
 
 export async function findVideo(db: Db, id: number): Promise<Video | undefined> {

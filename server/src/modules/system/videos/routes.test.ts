@@ -169,6 +169,23 @@ describe.each(dialects())('video labels API on %s', (dialect) => {
     expect(cameras.map((c) => c.name)).toEqual(['1#门口', '2#门口', '10#门口']);
   });
 
+  it('pages the admin list in natural order of names, sorted before paging, the keyword kept', async () => {
+    for (const name of ['10#门口', '2#门口', '11#门口', '1#门口', '3#仓库'])
+      expect((await admin.post('/api/videos', { name, streamUrl: 'http://gw/cam.m3u8' })).status).toBe(200);
+    const names = async (query: string) =>
+      ((await admin.get(`/api/videos?${query}`)).body.data.list as { name: string }[]).map((v) => v.name);
+    expect(await names('page=1&pageSize=2')).toEqual(['1#门口', '2#门口']);
+    expect(await names('page=2&pageSize=2')).toEqual(['3#仓库', '10#门口']);
+    expect(await names('page=3&pageSize=2')).toEqual(['11#门口']);
+    const gates = (await admin.get('/api/videos?name=门口&page=2&pageSize=2')).body.data;
+    expect(gates).toMatchObject({ total: 4, page: 2 });
+    expect(gates.list.map((v: { name: string }) => v.name)).toEqual(['10#门口', '11#门口']);
+    expect((await admin.get('/api/videos?page=9&pageSize=2')).body.data).toMatchObject({
+      list: [],
+      total: 5,
+    });
+  });
+
   it("lists cameras to every user without RTSP sources, and a device's own and nearby ones", async () => {
     const { things } = await seedDevices(admin, 2);
     const hall = (await admin.post('/api/regions', { name: 'Hall' })).body.data;

@@ -201,7 +201,9 @@ export function RulesTab() {
         loading={rules.isFetching}
         dataSource={rules.data?.list ?? []}
         columns={columns}
-        scroll={{ x: 'max-content' }}
+        // Cells wrap before the table scrolls: no column starts under the fixed one at 1366 px.
+        scroll={{ x: true }}
+        tableLayout="auto"
         locale={{
           emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('alarms.rule.empty')} />,
         }}

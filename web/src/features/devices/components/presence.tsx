@@ -1,9 +1,10 @@
 import { LineChartOutlined } from '@ant-design/icons';
 import { PRESENCE_STATES, type Presence } from '@kilowatch/contract';
-import { Badge, Button, Select, Tooltip, Typography } from 'antd';
+import { Badge, Select, Tooltip, Typography } from 'antd';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHref } from 'react-router';
+import { IconAction } from '../../../components/crud/IconAction.tsx';
 import { formatPlantTime } from '../../../lib/plant-calendar.ts';
 import { useSearchPatch } from '../../../lib/search-patch.ts';
 
@@ -46,7 +47,12 @@ export function PresenceSelect({
 export function PresenceTag({ presence }: { presence: Presence }) {
   const { t } = useTranslation();
   return (
-    <Badge status={STATUS[presence]} text={t(`devices.presence.${presence}`)} data-presence={presence} />
+    <Badge
+      status={STATUS[presence]}
+      text={t(`devices.presence.${presence}`)}
+      data-presence={presence}
+      style={{ whiteSpace: 'nowrap' }}
+    />
   );
 }
 
@@ -57,18 +63,17 @@ export function LastSeen({ at }: { at: number | null }) {
   const minutes = Math.max(0, Math.round((Date.now() - at) / 60_000));
   return (
     <Tooltip title={t('devices.presence.ago', { count: minutes })}>
-      <span>{formatPlantTime(at)}</span>
+      <span style={{ whiteSpace: 'nowrap' }}>{formatPlantTime(at)}</span>
     </Tooltip>
   );
 }
 
-/** A link to the real-time screen with this device selected. */
+/**
+ * A link to the real-time screen with this device selected: an icon (its name on hover and to
+ * screen readers) in the device table's fixed actions column, which stays narrow in every language.
+ */
 export function LiveDataLink({ thingId }: { thingId: number }) {
   const { t } = useTranslation();
   const href = useHref(`/energy_monitor/realtime?resourceType=thing&resourceId=${thingId}`);
-  return (
-    <Button size="small" type="link" icon={<LineChartOutlined />} href={href}>
-      {t('devices.presence.liveData')}
-    </Button>
-  );
+  return <IconAction label={t('devices.presence.liveData')} icon={<LineChartOutlined />} href={href} />;
 }

@@ -10,8 +10,10 @@ import {
   Select,
   Space,
   TreeSelect,
+  Typography,
 } from 'antd';
 import dayjs from 'dayjs';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useEnpiAbilities, useSaveEnpi } from '../../../../api/enpi.ts';
 import { abilityLabel } from '../../../../components/charts/index.ts';
@@ -33,7 +35,9 @@ const IDENTIFIER = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /**
  * The metric of a chosen source, picked from its abilities by name and unit (the same name its
- * charts and the report use), not typed as an identifier.
+ * charts and the report use), not typed as an identifier. A metric the source lacks (one kept from
+ * the source chosen before, or an ability its devices no longer have) is cleared once the source's
+ * abilities are in, and a line says which one went, so the select never shows a bare identifier.
  */
 function MetricSelect({
   target,
@@ -55,7 +59,15 @@ function MetricSelect({
   const abilities = useEnpiAbilities(
     source ? { resourceType: source.resourceType, resourceId: source.resourceId } : null,
   );
-  return (
+  const lacking =
+    target && value && abilities.data && !abilities.data.some((a) => a.identifier === value) ? value : null;
+  const [dropped, setDropped] = useState<{ target: string; metric: string } | null>(null);
+  useEffect(() => {
+    if (!lacking || !target) return;
+    setDropped({ target, metric: lacking });
+    onChange?.('');
+  }, [lacking, target, onChange]);
+  const select = (
     <Select
       aria-label={label}
       data-testid={testId}
@@ -73,6 +85,15 @@ function MetricSelect({
         label: abilityLabel(a, a.identifier, offered),
       }))}
     />
+  );
+  if (!dropped || dropped.target !== target || value) return select;
+  return (
+    <>
+      {select}
+      <Typography.Text type="warning" data-testid={`${testId}-dropped`}>
+        {t('enpi.metricDropped', { metric: dropped.metric })}
+      </Typography.Text>
+    </>
   );
 }
 

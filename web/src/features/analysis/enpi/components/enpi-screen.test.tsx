@@ -192,6 +192,48 @@ describe('the EnPI screen', { timeout: 30_000 }, () => {
     expect(screen.queryByDisplayValue('EP')).toBeNull();
   });
 
+  it('clears a metric the newly chosen source lacks and says which one went', async () => {
+    const node = (id: number, name: string) => ({
+      id,
+      parentId: null,
+      name,
+      description: '',
+      thingId: null,
+      resourceType: 'region',
+      dimensions: [],
+      level: 1,
+      sort: id,
+      isClick: true,
+      children: [],
+    });
+    calls = mockApi((c) => {
+      if (c.path === '/api/enpi' && c.method === 'GET') return { body: [enpi] };
+      if (c.path === '/api/enpi/7/report') return { body: current };
+      if (c.path === '/api/enpi/7/outputs') return { body: outputs };
+      if (c.path === '/api/regions') return { body: [node(1, '一号车间'), node(2, '锅炉房')] };
+      if (c.path === '/api/filter-groups') return { body: [] };
+      if (c.path === '/api/enpi/abilities')
+        return {
+          body:
+            c.query.get('resourceId') === '2'
+              ? [{ identifier: 'gas', name: '天然气用量', unit: 'm³', cumulative: true, things: 1 }]
+              : [{ identifier: 'EP', name: '正向有功电能', unit: 'kWh', cumulative: true, things: 3 }],
+        };
+      return undefined;
+    });
+    renderScreen(<EnpiScreen />, '/analysis/enpi');
+    fireEvent.click(await screen.findByRole('button', { name: '编辑' }, SLOW));
+    const energy = await screen.findByTestId('enpi-energy-metric');
+    await waitFor(() => expect(energy.textContent).toContain('正向有功电能 (kWh)'));
+    const source = screen.getByTestId('enpi-energy');
+    fireEvent.mouseDown(source.querySelector('.ant-select-selector') ?? source);
+    fireEvent.click(await screen.findByTitle('锅炉房'));
+    // Once the boiler room's abilities are in, EP (and its name, which the select remembered) goes.
+    const dropped = await screen.findByTestId('enpi-energy-metric-dropped', {}, SLOW);
+    expect(dropped.textContent).toBe('所选来源没有指标「EP」，请重新选择');
+    expect(energy.textContent).toBe('选择指标');
+  });
+
   it('validates the definition form in the user language', async () => {
     renderScreen(<EnpiScreen />, '/analysis/enpi');
     fireEvent.click(await screen.findByTestId('enpi-create', {}, SLOW));

@@ -30,6 +30,44 @@ const datesRule = {
 };
 
 /**
+ * A list of days picked on a calendar, in a group named by its field's label: antd's multiple
+ * picker keeps its input hidden and passes neither `id` nor `aria-label` on, so assistive
+ * technology met the chosen dates with no name for them.
+ */
+function DatesField({
+  id,
+  label,
+  testId,
+  value,
+  onChange,
+}: {
+  id?: string;
+  label: string;
+  testId: string;
+  value?: Dayjs[];
+  onChange?: (days: Dayjs[] | null) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <fieldset
+      id={id}
+      aria-label={label}
+      data-testid={testId}
+      style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}
+    >
+      <DatePicker
+        multiple
+        value={value}
+        onChange={onChange}
+        style={{ width: '100%' }}
+        maxTagCount="responsive"
+        placeholder={t('tariffs.datesPlaceholder')}
+      />
+    </fieldset>
+  );
+}
+
+/**
  * A tariff's name, weekend and day lists; a new one also takes its first version. A change of
  * a past day's type asks first (it recomputes past costs).
  */
@@ -140,14 +178,7 @@ export function TariffDialog({ tariff, onClose }: { tariff: Tariff | null; onClo
           getValueProps={asDays}
           normalize={asDates}
         >
-          <DatePicker
-            multiple
-            aria-label={t(`tariffs.${name}`)}
-            data-testid={`tariff-${name}`}
-            style={{ width: '100%' }}
-            maxTagCount="responsive"
-            placeholder={t('tariffs.datesPlaceholder')}
-          />
+          <DatesField label={t(`tariffs.${name}`)} testId={`tariff-${name}`} />
         </Form.Item>
       ))}
     </Form>
