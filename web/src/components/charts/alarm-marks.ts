@@ -118,7 +118,16 @@ export function alarmMarksSeries(
       symbol: ['none', 'triangle'],
       symbolSize: 8,
       lineStyle: { type: 'solid', width: 1.5 },
-      label: { show: named, formatter: '{b}', position: 'insideEndTop', fontSize: 11 },
+      // Along the line on its right, from the top, cut to 120 px: on its left a mark at the axis's
+      // start wrote over the y-axis labels, and a long device and rule name ran under the x axis.
+      label: {
+        show: named,
+        formatter: '{b}',
+        position: 'insideEndBottom',
+        fontSize: 11,
+        width: 120,
+        overflow: 'truncate',
+      },
       data: raises as never,
     },
   };
