@@ -17,6 +17,7 @@ import {
 } from '../../../api/alarms.ts';
 import { useCategoryOptions } from '../../../api/things.ts';
 import { useConfirmDelete } from '../../../components/crud/confirm-delete.tsx';
+import { IconAction } from '../../../components/crud/IconAction.tsx';
 import { notify } from '../../../lib/notify.ts';
 import { useAlarmAbilities } from '../abilities.ts';
 import { AbilityName, ConditionText } from './AbilityName.tsx';
@@ -107,34 +108,27 @@ export function RulesTab() {
             fixed: 'right' as const,
             render: (_: unknown, r: AlarmRule) => (
               <Space size={4} wrap={false}>
-                <Button
-                  size="small"
-                  type="link"
+                {/* Icons named on hover and to screen readers: the fixed columns stay narrow in
+                    every language (in Spanish the worded actions hid the watched devices at 1366). */}
+                <IconAction
+                  label={t('crud.edit')}
                   icon={<EditOutlined />}
                   onClick={() => setEditing({ rule: r })}
-                >
-                  {t('crud.edit')}
-                </Button>
-                <Button
-                  size="small"
-                  type="link"
+                />
+                <IconAction
+                  label={t('alarms.monitor.apply')}
                   icon={<NodeIndexOutlined />}
                   onClick={() =>
                     setApplying({ type: 'rule', id: r.id, name: r.name, categoryId: r.categoryId })
                   }
                   data-testid="rule-apply"
-                >
-                  {t('alarms.monitor.apply')}
-                </Button>
-                <Button
-                  size="small"
-                  type="link"
-                  danger
+                />
+                <IconAction
+                  label={t('crud.delete')}
                   icon={<DeleteOutlined />}
+                  danger
                   onClick={() => confirmDelete(r)}
-                >
-                  {t('crud.delete')}
-                </Button>
+                />
               </Space>
             ),
           },
