@@ -27,7 +27,7 @@ import { keys } from './keys.ts';
  * refreshes `keys.reports.all` (names, publication and components show in the tree and the grid).
  */
 
-export const reportTreeQuery = () =>
+const reportTreeQuery = () =>
   queryOptions({ queryKey: keys.reports.tree(), queryFn: () => call(reportTree, { silent: true }) });
 
 export const useReportTree = () => useQuery(reportTreeQuery());

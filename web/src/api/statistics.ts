@@ -23,7 +23,7 @@ import { keys } from './keys.ts';
  */
 
 /** Quiet: a range with nothing to draw (422, no such metric there) is the screen's empty state, not a toast. */
-export const fetchStatistics = (body: StatisticsQuery, signal?: AbortSignal) =>
+const fetchStatistics = (body: StatisticsQuery, signal?: AbortSignal) =>
   call(statisticsRange, { body, silent: true, quiet: true, signal });
 
 /** A statistics range, polled every 30 s (spec §9) without the overlay; the last answer stays shown. */

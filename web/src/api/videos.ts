@@ -25,10 +25,10 @@ export const updateVideo = (id: number, body: VideoInput) => call(videoUpdate, {
 export const deleteVideo = (id: number) => call(videoDelete, { params: { id } });
 
 /** The cameras to watch; with `thingId`, a device's own cameras, then its regions' (nearest first). */
-export const getCameras = (thingId: number | null = null) =>
+const getCameras = (thingId: number | null = null) =>
   call(videoCameras, { query: { thingId: thingId ?? undefined }, silent: true });
 
-export const camerasQuery = (thingId: number | null = null) =>
+const camerasQuery = (thingId: number | null = null) =>
   queryOptions({ queryKey: keys.videos.cameras(thingId), queryFn: () => getCameras(thingId) });
 
 export const useCameras = (thingId: number | null = null, options: { enabled?: boolean } = {}) =>

@@ -1,8 +1,2 @@
-export { checkComponent, fitted, nextPlace } from './rules.ts';
-export {
-  type ComponentGrid,
-  createComponentGrid,
-  type GridComponent,
-  type GridComponentInput,
-  type GridSpec,
-} from './store.ts';
+export { checkComponent } from './rules.ts';
+export { createComponentGrid } from './store.ts';

@@ -199,6 +199,6 @@ export function createComponentGrid<Owner extends string, Chart extends string>(
   return grid;
 }
 
-export type ComponentGrid<Owner extends string, Chart extends string> = ReturnType<
+type ComponentGrid<Owner extends string, Chart extends string> = ReturnType<
   typeof createComponentGrid<Owner, Chart>
 >;

@@ -4,7 +4,7 @@
  * rest of the server: its rooms import each other, nothing else imports them.
  */
 
-export { createTariffService, type TariffService } from './bills/service.ts';
+export { createTariffService } from './bills/service.ts';
 export { type Fit, fitOls } from './enpi/regression.ts';
 export { enpiRoutes } from './enpi/routes.ts';
 export { createEnpiService } from './enpi/service.ts';

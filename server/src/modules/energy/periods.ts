@@ -48,4 +48,4 @@ export function createPeriods(calendar: PlantCalendar) {
   };
 }
 
-export type Periods = ReturnType<typeof createPeriods>;
+type Periods = ReturnType<typeof createPeriods>;

@@ -29,7 +29,7 @@ const ROWS_PER_WAIT = 500;
 /** Numbers in CSV: 2 decimals; text goes through the one writer the console's exports use too. */
 const csvNumber = (value: number): string => value.toFixed(STATISTICS_DECIMALS);
 
-export interface SheetSpec {
+interface SheetSpec {
   name: string;
   /** Columns and rows kept in view; the first row after the heading is the bold header. */
   frozen?: { x: number; y: number };

@@ -11,7 +11,7 @@ import { colorDot, type Html, html } from '../../lib/html.ts';
  * shows as typed.
  */
 
-export const SEVERITY_COLOURS: Record<Severity, string> = {
+const SEVERITY_COLOURS: Record<Severity, string> = {
   critical: '#a8071a',
   major: '#f5222d',
   minor: '#fa8c16',
@@ -56,7 +56,7 @@ function bucketIndex(starts: readonly number[], ms: number): number {
 }
 
 /** What a click on a mark carries. */
-export interface AlarmMarkData {
+interface AlarmMarkData {
   alarmId: number;
 }
 

@@ -25,7 +25,7 @@ export const YOY_OPTIONS = ['none', 'yesterday', 'lastWeek', 'date'] as const;
 export type YoyOption = (typeof YOY_OPTIONS)[number];
 
 /** Hours back of the fixed options: yesterday -24 h, lastWeek -168 h. */
-export const YOY_HOURS = { yesterday: 24, lastWeek: 168 } as const;
+const YOY_HOURS = { yesterday: 24, lastWeek: 168 } as const;
 
 /**
  * The query's `compare` for a year-on-year option: -24 h, -168 h, or the period that holds the

@@ -4,7 +4,7 @@ import ReactGridLayout, { type Layout, useContainerWidth } from 'react-grid-layo
 import 'react-grid-layout/css/styles.css';
 
 /** Row height and gaps of the grid, in pixels. */
-export const ROW_HEIGHT = 40;
+const ROW_HEIGHT = 40;
 const MARGIN = 12;
 /** Below this width (a phone) the components stack in one column, in reading order, fixed. */
 const STACK_BELOW = 576;

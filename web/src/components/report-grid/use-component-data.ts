@@ -7,7 +7,7 @@ import { usePlantCalendar } from '../../lib/plant-calendar.ts';
 import type { MetricAnswer } from './component-series.ts';
 
 /** Spec §9: analysis views refresh every 30 s. */
-export const KPI_REFRESH_MS = 30_000;
+const KPI_REFRESH_MS = 30_000;
 
 /**
  * A component's metrics over the report's period, each with its comparison, from the telemetry

@@ -9,7 +9,7 @@ import { counterIncrement, type SeriesKey, type TelemetryStore } from '../../../
  */
 
 /** The utilities' demand window. */
-export const DEMAND_WINDOW = 15 * MINUTE;
+const DEMAND_WINDOW = 15 * MINUTE;
 /** The register is sampled on this grid: sliding windows move by it, fixed ones start on every 15th. */
 export const DEMAND_STEP = MINUTE;
 

@@ -12,14 +12,14 @@
  *   0.64 → 17 %).
  */
 
-export interface AdjustmentTable {
+interface AdjustmentTable {
   target: number;
   /** Reduction (%) for an actual factor of target + 0.01, + 0.02, …; the last applies up to 1.00. */
   reductions: readonly number[];
 }
 
 /** The tables' reduction columns, as printed. */
-export const PF_TABLES: Readonly<Record<'0.9' | '0.85' | '0.8', AdjustmentTable>> = {
+const PF_TABLES: Readonly<Record<'0.9' | '0.85' | '0.8', AdjustmentTable>> = {
   // 0.91 0.15, 0.92 0.30, 0.93 0.45, 0.94 0.60, 0.95–1.00 0.75
   '0.9': { target: 0.9, reductions: [0.15, 0.3, 0.45, 0.6, 0.75] },
   // 0.86 0.1 … 0.90 0.5, 0.91 0.65, 0.92 0.80, 0.93 0.95, 0.94–1.00 1.10

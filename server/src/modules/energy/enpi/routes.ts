@@ -17,7 +17,7 @@ import { route } from '../../../plugins/route.ts';
 import type { EnpiService } from './service.ts';
 
 /** Where the console edits EnPI definitions and their outputs: writes need it (docs/permissions.md). */
-export const ENPI_RESOURCE = '/analysis/enpi';
+const ENPI_RESOURCE = '/analysis/enpi';
 
 /**
  * /api/enpi: definitions, entered outputs and the report. Reading is open to every logged-in

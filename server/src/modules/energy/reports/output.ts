@@ -13,9 +13,7 @@ import { runInWorker } from '../../../shared/worker-pool.ts';
 import { COUNT_FORMAT, NUMBER_FORMAT } from '../sheets.ts';
 
 /** Answers one telemetry query (the query service's `data`). */
-export type AskQuery = (
-  query: NonNullable<ReturnType<typeof componentQueries>>[number],
-) => Promise<QueryResult>;
+type AskQuery = (query: NonNullable<ReturnType<typeof componentQueries>>[number]) => Promise<QueryResult>;
 
 export interface ReportOutputInput {
   name: string;
@@ -55,7 +53,7 @@ function sheetName(title: string, taken: Set<string>): string {
 }
 
 /** One sheet of a report's workbook, as plain data: it is built in a worker (workbook-worker.ts). */
-export interface ReportSheet {
+interface ReportSheet {
   name: string;
   /** Lines above the table (title, period, plant), one row each, then a blank row. */
   heading: string[];
@@ -106,7 +104,7 @@ export async function reportWorkbook(input: ReportOutputInput): Promise<Buffer> 
 }
 
 /** The sheets of a report over one period (see `reportWorkbook`). */
-export async function reportBook(input: ReportOutputInput): Promise<ReportBook> {
+async function reportBook(input: ReportOutputInput): Promise<ReportBook> {
   const { language, calendar, period, time } = input;
   const t = (key: MessageKey, params?: Record<string, string | number>) => translate(language, key, params);
   const range = input.range ?? calendar.periodRange(period, time);

@@ -22,7 +22,7 @@ export interface ScheduleRecord extends ReportScheduleInput {
   updatedAt: string;
 }
 
-export function scheduleOut(r: ScheduleRow): ScheduleRecord {
+function scheduleOut(r: ScheduleRow): ScheduleRecord {
   return {
     id: r.id,
     reportId: r.report_id,
@@ -40,7 +40,7 @@ export function scheduleOut(r: ScheduleRow): ScheduleRecord {
   };
 }
 
-export function runOut(r: RunRow): ReportScheduleRun {
+function runOut(r: RunRow): ReportScheduleRun {
   return {
     id: r.id,
     scheduleId: r.schedule_id,

@@ -41,9 +41,9 @@ export interface ReportSchedulesDeps {
  * SMTP send (15 s per step); a process that died mid-run frees the schedule after this and another
  * sends it (docs/report-schedules.md).
  */
-export const SCHEDULE_LEASE_MS = 10 * 60_000;
+const SCHEDULE_LEASE_MS = 10 * 60_000;
 /** How often the runner prunes runs older than the retention (scheduleRunRetentionDays). */
-export const PRUNE_EVERY_MS = 60 * 60_000;
+const PRUNE_EVERY_MS = 60 * 60_000;
 /** Due schedules taken per look; the rest are taken at the next. */
 const PER_LOOK = 20;
 

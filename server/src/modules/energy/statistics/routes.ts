@@ -32,12 +32,12 @@ const SCREEN = '/analysis/report';
 const HEAVY = { config: { heavy: true } };
 
 /** Things read and priced per ERP chunk, at most. */
-export const ERP_CHUNK = 100;
+const ERP_CHUNK = 100;
 /**
  * Values (things × buckets) read per ERP chunk: a chunk is read and priced in one pass of the
  * event loop, so a long range reads fewer things at a time (at least one).
  */
-export const ERP_CHUNK_CELLS = 20_000;
+const ERP_CHUNK_CELLS = 20_000;
 
 /** /api/statistics (docs/statistics.md). Reading and exporting is open to every logged-in user. */
 export const statisticsRoutes: FastifyPluginAsync<{

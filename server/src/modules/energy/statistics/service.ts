@@ -53,7 +53,7 @@ const READ_CELLS = 20_000;
 const badRange = () => new AppError('BAD_REQUEST', 400, {}, { message: 'statistics.badRange' });
 
 /** A series' value over the whole range, by its aggregator. */
-export function totalOf(values: readonly (number | null)[], aggregator: QueryAggregator): number | null {
+function totalOf(values: readonly (number | null)[], aggregator: QueryAggregator): number | null {
   const present = values.filter((v): v is number => v !== null);
   if (present.length === 0) return null;
   switch (aggregator) {

@@ -15,7 +15,7 @@ import {
 } from '@kilowatch/contract';
 
 /** A version as pricing needs it: its id, start and body. */
-export type PricedVersion = TariffVersionBody & { id: number };
+type PricedVersion = TariffVersionBody & { id: number };
 
 export interface PricedTariff {
   rules: DayRules;

@@ -26,7 +26,7 @@ export interface PlantTariffStore {
 }
 
 /** Where the console edits tariffs: writes need it (docs/permissions.md). */
-export const TARIFF_RESOURCE = '/analysis/tariff';
+const TARIFF_RESOURCE = '/analysis/tariff';
 
 /**
  * /api/tariffs and POST /api/statistics/range/TPFC. Reading tariffs, costs and bills is open to

@@ -18,7 +18,7 @@ export const EXAMPLE_DAY: BandSpan[] = [
  * The example's prices on bands with edges at :15 and :45 (hours 7, 10, 11, 14 and 21 each hold
  * one): a quarter-hour tariff, for the test and bench of its reads.
  */
-export const QUARTER_DAY: BandSpan[] = [
+const QUARTER_DAY: BandSpan[] = [
   { band: 'valley', from: '00:00', to: '07:15' },
   { band: 'flat', from: '07:15', to: '10:45' },
   { band: 'tip', from: '10:45', to: '11:45' },

@@ -17,7 +17,7 @@ const isHttp = (url: string) => /^https?:\/\//i.test(url);
  * a camera behind a gateway (docs/video.md). A label sent without `protocol` (as before playback
  * existed) is 'hls' when its address is http(s), 'rtsp' otherwise.
  */
-export function playbackFields(
+function playbackFields(
   input: VideoInput,
 ): Pick<repo.VideoFields, 'protocol' | 'playUrl' | 'recordingKind' | 'recordingUrl'> {
   const protocol: VideoProtocol = input.protocol ?? (isHttp(input.streamUrl) ? 'hls' : 'rtsp');
@@ -37,7 +37,7 @@ export function playbackFields(
 }
 
 /** What the monitoring screen may know of a label: no RTSP source (it holds the camera's password). */
-export const toCamera = (video: Video, match: Camera['match'] = null): Camera => ({
+const toCamera = (video: Video, match: Camera['match'] = null): Camera => ({
   id: video.id,
   name: video.name,
   regionId: video.regionId,

@@ -3,7 +3,7 @@ import type { ChartOption } from '../../../components/charts/index.ts';
 import { plantTimeAxis } from './plant-time-axis.ts';
 
 /** How much of the metric shows before the alarm and after its return. */
-export const CHART_MARGIN_MS = 3_600_000;
+const CHART_MARGIN_MS = 3_600_000;
 
 /**
  * The detail chart's range: from an hour before the alarm to an hour after its return, or to now

@@ -16,7 +16,7 @@ const STATE_COLOR = {
 } as const;
 
 /** The reason under an error, in the user's language. */
-export function useErrorText() {
+function useErrorText() {
   const { t } = useTranslation();
   return (error: PlayerError) =>
     error.key === 'http'

@@ -5,9 +5,9 @@
  */
 
 /** Seconds of recording shown before the moment asked for, so the viewer sees what led to it. */
-export const RECORDING_LEAD_S = 30;
+const RECORDING_LEAD_S = 30;
 /** Length of the window an NVR template asks for. */
-export const RECORDING_WINDOW_S = 300;
+const RECORDING_WINDOW_S = 300;
 
 /** What the offset needs of a playlist's segments (hls.js `Fragment` has these). */
 export interface TimedSegment {

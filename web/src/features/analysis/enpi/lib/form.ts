@@ -20,7 +20,7 @@ export interface EnpiFormValues {
   variables: EnpiVariable[];
 }
 
-export const targetValue = (s: Pick<EnpiSource, 'resourceType' | 'resourceId'>) =>
+const targetValue = (s: Pick<EnpiSource, 'resourceType' | 'resourceId'>) =>
   `${s.resourceType}:${s.resourceId}`;
 
 export function sourceOf(target: string, metric: string): EnpiSource {

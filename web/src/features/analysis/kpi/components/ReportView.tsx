@@ -42,7 +42,7 @@ export interface ReportViewProps {
 }
 
 /** The stable link of a report (spec: a published report keeps it). */
-export const reportLink = (id: number) =>
+const reportLink = (id: number) =>
   `${window.location.origin}${window.location.pathname}#/analysis/kpi?report=${id}`;
 
 /**

@@ -51,10 +51,7 @@ const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
 const RUN_COLOR = { running: 'processing', sent: 'success', failed: 'error' } as const;
 
 /** "Daily at 07:00", "Every Monday at 07:00", "Monthly on day 31 at 07:00". */
-export const scheduleWhen = (
-  t: TFunction,
-  s: Pick<ReportSchedule, 'frequency' | 'weekday' | 'monthDay' | 'time'>,
-) =>
+const scheduleWhen = (t: TFunction, s: Pick<ReportSchedule, 'frequency' | 'weekday' | 'monthDay' | 'time'>) =>
   t(`kpi.schedule.every.${s.frequency}`, {
     time: s.time,
     weekday: t(`kpi.schedule.days.${s.weekday}`),

@@ -14,7 +14,7 @@ import { notify } from '../../../../lib/notify.ts';
 import { usePlantCalendar } from '../../../../lib/plant-calendar.ts';
 
 /** Spec §4: the export type defaults to standard. */
-export const DEFAULT_EXPORT_TYPE: ExportType = 'standard';
+const DEFAULT_EXPORT_TYPE: ExportType = 'standard';
 
 const save = (blob: Blob, name: string) => {
   const href = URL.createObjectURL(blob);
@@ -28,7 +28,7 @@ const save = (blob: Blob, name: string) => {
 };
 
 /** 1.2 MB, 340 KB, 12 B: how much of the file has arrived. */
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
   if (bytes >= 1024) return `${(bytes / 1024).toFixed(0)} KB`;
   return `${bytes} B`;

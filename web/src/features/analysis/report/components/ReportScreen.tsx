@@ -46,7 +46,7 @@ import { FilterGroupsDialog } from './FilterGroupsDialog.tsx';
 
 const PICKER = { day: 'date', month: 'month', year: 'year' } as const;
 /** The route whose grant lets a user edit filter groups (the server checks the same). */
-export const STATISTICS_GRANT = '/analysis/report';
+const STATISTICS_GRANT = '/analysis/report';
 
 interface TreeOption {
   value: string;

@@ -4,7 +4,7 @@ import { paletteColor } from '../../../../components/charts/index.ts';
 import { format2 } from './statistics.ts';
 
 /** Series beyond this many are left to the top list: a bar chart of 200 things reads as noise. */
-export const MAX_CHART_SERIES = 10;
+const MAX_CHART_SERIES = 10;
 
 /**
  * The statistics chart: a bar per series and period, the SUM line over them (spec §9), and the

@@ -22,7 +22,7 @@ export const DEFAULT_PERIOD: Period = 'day';
  */
 export const RANGE_PRESETS = ['beforeLast', 'last', 'current', 'date'] as const;
 export type RangePreset = (typeof RANGE_PRESETS)[number];
-export const DEFAULT_RANGE_INDEX = 2;
+const DEFAULT_RANGE_INDEX = 2;
 export const DEFAULT_RANGE: RangePreset = RANGE_PRESETS[DEFAULT_RANGE_INDEX];
 
 /** A time inside the period a preset names (`chosen` for a date). */

@@ -33,7 +33,7 @@ export interface StripSegment {
   price: number | null;
 }
 
-export const stripSegments = (stretches: readonly DayStretch[]): StripSegment[] =>
+const stripSegments = (stretches: readonly DayStretch[]): StripSegment[] =>
   stretches.map((s) => ({
     band: s.band,
     left: (s.from / MINUTES_PER_DAY) * 100,
@@ -63,7 +63,7 @@ export function dayStrip<V extends TariffVersionBody>(
 }
 
 /** Hours a band holds in the strip (for the legend). */
-export const bandHours = (segments: readonly StripSegment[]): Partial<Record<BandKind, number>> => {
+const bandHours = (segments: readonly StripSegment[]): Partial<Record<BandKind, number>> => {
   const out: Partial<Record<BandKind, number>> = {};
   for (const s of segments) out[s.band] = (out[s.band] ?? 0) + (s.width / 100) * 24;
   return out;
