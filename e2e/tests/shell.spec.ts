@@ -9,10 +9,14 @@ test('admin logs in, works with tabs, switches languages and logs out', async ({
   await expectPath(page, '/home');
   await expect(page.getByTestId('breadcrumb')).toContainText('首页');
 
+  // Each screen is opened once the last one shows: a screen still loading when the next is clicked
+  // never becomes current (the navigation to it is superseded), so it gets no tab.
   await openFromMenu(page, '能源监控', '实时监控');
   await expectPath(page, '/energy_monitor/realtime');
+  await expect(tabs(page).filter({ hasText: '实时监控' })).toBeVisible();
   await openFromMenu(page, '告警中心', '告警规则');
   await expectPath(page, '/alarm_center/alarm_rule');
+  await expect(tabs(page).filter({ hasText: '告警规则' })).toBeVisible();
   await openFromMenu(page, '区域管理');
   await expectPath(page, '/region');
   await expect(tabs(page)).toHaveCount(4);
