@@ -23,14 +23,20 @@ let skipped = 0;
 
 console.info(`\n== Unit and API tests (SQLite${process.env.TEST_DATABASE_URL ? ' and PostgreSQL' : ''}) ==`);
 const vitestJson = join(reports, 'vitest.json');
+const vitestOutcomes = join(reports, 'vitest-outcomes.json');
 if (
-  run('npx', [
-    'vitest',
-    'run',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${vitestJson}`,
-  ]) !== 0
+  run(
+    'npx',
+    [
+      'vitest',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      '--reporter=./scripts/vitest-outcomes.mjs',
+      `--outputFile.json=${vitestJson}`,
+    ],
+    { VITEST_OUTCOMES: vitestOutcomes },
+  ) !== 0
 )
   failedSuites++;
 const unit = readJson(vitestJson);
@@ -66,5 +72,20 @@ if (!existsSync(chromium)) {
   } else if (status !== 0) failed++;
 }
 
+/** The failed and flaky tests by name, last, where a CI log that keeps only its tail shows them. */
+const outcomes = [];
+const unitOutcomes = readJson(vitestOutcomes);
+for (const { test, error } of unitOutcomes?.failed ?? [])
+  outcomes.push(`FAILED  ${test}\n          ${error}`);
+for (const { test } of unitOutcomes?.flaky ?? []) outcomes.push(`flaky   ${test} (passed on its retry)`);
+const e2eReport = readJson(join(reports, 'e2e.json'));
+const specs = (suite) => [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(specs)];
+for (const spec of (e2eReport?.suites ?? []).flatMap(specs)) {
+  const states = spec.tests.map((t) => t.status);
+  const name = `${spec.file}:${spec.line} › ${spec.title}`;
+  if (states.includes('unexpected')) outcomes.push(`FAILED  ${name}`);
+  else if (states.includes('flaky')) outcomes.push(`flaky   ${name} (passed on its retry)`);
+}
+if (outcomes.length) console.info(`\n${outcomes.join('\n')}`);
 console.info(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failedSuites || failed ? 1 : 0);

@@ -11,5 +11,7 @@ export default defineProject({
     // The first render of a screen imports antd and friends: seconds on a loaded 2-core machine.
     testTimeout: 15000,
     setupFiles: ['./src/test-setup.ts'],
+    // Under CI a failed test runs once more; `npm test` names it (see the root vitest.config.ts).
+    retry: process.env.CI ? 1 : 0,
   },
 });
