@@ -17,6 +17,23 @@ export async function expectPath(page: Page, path: string) {
   await expect(page).toHaveURL(new RegExp(`#${path.replace(/[?]/g, '\\?')}$`));
 }
 
+const LANGUAGE_CODES = { 中文: 'zh', English: 'en', Español: 'es' } as const;
+
+/**
+ * Chooses a language from the navbar's switch and waits until the page is in it. A menu opened while
+ * the last choice's menu is still closing can take the click on its way out: choose again until the
+ * page says it switched.
+ */
+export async function chooseLanguage(page: Page, name: keyof typeof LANGUAGE_CODES) {
+  await expect(async () => {
+    const item = page.getByRole('menuitem', { name });
+    if (!(await item.isVisible())) await page.getByTestId('language-switch').click();
+    await item.click({ timeout: 3_000 });
+    await expect(page.locator('html')).toHaveAttribute('lang', LANGUAGE_CODES[name], { timeout: 3_000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(page.getByRole('menuitem', { name })).toBeHidden();
+}
+
 /** A suffix that keeps names of one run apart from the demo plant and from earlier runs. */
 export const uniqueSuffix = () =>
   `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
@@ -34,8 +51,10 @@ export async function pickOption(page: Page, field: Locator, option: string, sea
   if (search !== undefined) await field.fill(search);
   const exact = new RegExp(`^${option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
   // A searching select re-renders its options when the server's answer arrives, which can swallow
-  // a click made just before: click again until the choice closes the dropdown.
+  // a click made just before, and a select whose options arrive late can close its empty dropdown:
+  // open it again and click again until the choice closes the dropdown.
   await expect(async () => {
+    if (!(await openDropdown(page).count())) await field.click();
     await openDropdown(page)
       .locator('.ant-select-item-option')
       .filter({ hasText: exact })

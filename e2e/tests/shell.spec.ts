@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { ADMIN, EDITOR } from './accounts.ts';
-import { expectPath, finalScreenshot, login, openFromMenu, tabs } from './helpers.ts';
+import { chooseLanguage, expectPath, finalScreenshot, login, openFromMenu, tabs } from './helpers.ts';
 
 test('admin logs in, works with tabs, switches languages and logs out', async ({ page }, testInfo) => {
   await page.goto('/');
@@ -27,18 +27,15 @@ test('admin logs in, works with tabs, switches languages and logs out', async ({
   await expect(tabs(page)).toHaveText('告警规则');
   await expectPath(page, '/alarm_center/alarm_rule');
 
-  await page.getByTestId('language-switch').click();
-  await page.getByRole('menuitem', { name: 'English' }).click();
+  await chooseLanguage(page, 'English');
   await expect(page.getByText('Switch Language Success')).toBeVisible();
   await expect(tabs(page)).toHaveText('Alarm rules');
   await expect(page.getByTestId('sidebar-menu')).toContainText('Energy monitoring');
 
-  await page.getByTestId('language-switch').click();
-  await page.getByRole('menuitem', { name: 'Español' }).click();
+  await chooseLanguage(page, 'Español');
   await expect(tabs(page)).toHaveText('Reglas de alarma');
 
-  await page.getByTestId('language-switch').click();
-  await page.getByRole('menuitem', { name: '中文' }).click();
+  await chooseLanguage(page, '中文');
   await expect(tabs(page)).toHaveText('告警规则');
 
   await page.reload();
