@@ -1,0 +1,166 @@
+/**
+ * Memory soak (issue 24): a server under a steady stream over MQTT with console queries polling, its
+ * RSS sampled for `--minutes`. Prints the RSS curve (a line a minute), the slope of a least-squares
+ * line over the last `--tail` minutes, and exits non-zero when that slope is above `--max-slope` MB/min.
+ *
+ * The stream: `--things` devices (10 values each, QoS 1 to v1/devices/me/telemetry) stamped with the
+ * wall clock, one message every `--interval` ms each: 200 things every 200 ms are 10,000 points/s.
+ * The console: every 5 s the realtime values of 10 things, the last 5 minutes of 10 series raw, and
+ * today's energy statistics of the plant by hour, as the overview and monitoring screens poll.
+ *
+ *   npx tsx bench/soak-bench.ts [--minutes 60] [--tail 20] [--things 200] [--interval 200]
+ *     [--max-slope 1] [--port 19060]
+ */
+import { readFileSync } from 'node:fs';
+import type { MqttClient } from 'mqtt';
+import {
+  Api,
+  createPlant,
+  fmt,
+  loadAverage,
+  log,
+  METRICS,
+  MINUTE,
+  machine,
+  median,
+  numArg,
+  quantile,
+  removeDir,
+  SECOND,
+  sleep,
+  startServer,
+  tempDir,
+} from './harness.ts';
+
+const MINUTES = numArg('minutes', 60);
+const TAIL = numArg('tail', 20);
+const THINGS = numArg('things', 200);
+const INTERVAL = numArg('interval', 200);
+const MAX_SLOPE = numArg('max-slope', 1);
+const PORT = numArg('port', 19060);
+
+const status = (pid: number, field: string): number => {
+  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(text.match(new RegExp(`${field}:\\s+(\\d+)`))?.[1] ?? 0) / 1024;
+};
+
+/** Least-squares slope of y over x. */
+function slope(xs: readonly number[], ys: readonly number[]): number {
+  const n = xs.length;
+  const mx = xs.reduce((a, b) => a + b, 0) / n;
+  const my = ys.reduce((a, b) => a + b, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < n; i++) {
+    num += ((xs[i] as number) - mx) * ((ys[i] as number) - my);
+    den += ((xs[i] as number) - mx) ** 2;
+  }
+  return den ? num / den : 0;
+}
+
+async function main() {
+  const rate = (THINGS * METRICS.length * 1000) / INTERVAL;
+  log(
+    `soak-bench: ${machine()}; ${THINGS} things × ${METRICS.length} values every ${INTERVAL} ms = ${fmt(rate)} points/s over MQTT QoS 1, console queries every 5 s, ${MINUTES} min`,
+  );
+  const dataDir = tempDir('kilowatch-soak-');
+  const server = await startServer({ dataDir, port: PORT, mqttPort: PORT + 1 });
+  const clients: MqttClient[] = [];
+  const timers: NodeJS.Timeout[] = [];
+  let acked = 0;
+  let publishErrors = 0;
+  try {
+    const api = new Api(server.base);
+    await api.login();
+    const plant = await createPlant(api, THINGS);
+    const { default: mqtt } = await import('mqtt');
+    const energy = plant.things.map(() => 0);
+    for (const [t, thing] of plant.things.entries()) {
+      const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${server.mqttPort}`, {
+        username: thing.token,
+        password: 'x',
+        clientId: `soak-${t}`,
+        protocolVersion: 4,
+        reconnectPeriod: 1000,
+      });
+      clients.push(client);
+      const send = () => {
+        const p = 50 + 40 * Math.sin(Date.now() / 60_000 + t);
+        energy[t] = (energy[t] as number) + (p * INTERVAL) / 3_600_000;
+        const values: Record<string, number> = { EP: energy[t] as number, P: p, T: 20 + (t % 10) };
+        for (const m of METRICS) values[m] ??= 220 + Math.random();
+        client
+          .publishAsync('v1/devices/me/telemetry', JSON.stringify({ ts: Date.now(), values }), { qos: 1 })
+          .then(
+            () => (acked += METRICS.length),
+            () => publishErrors++,
+          );
+      };
+      // Spread over the interval, so the stream is steady rather than a burst every interval.
+      timers.push(setTimeout(() => timers.push(setInterval(send, INTERVAL)), (t * INTERVAL) / THINGS));
+    }
+
+    const ten = plant.things.slice(0, 10).map((t) => t.id);
+    const queryMs: number[] = [];
+    let queryErrors = 0;
+    const poll = async () => {
+      const now = Date.now();
+      const started = performance.now();
+      try {
+        await Promise.all([
+          ...ten.map((id) => api.call('GET', `/api/query/realtime?resourceType=thing&resourceId=${id}`)),
+          api.call('POST', '/api/query/data', {
+            resourceType: 'region',
+            resourceId: plant.tenRegion,
+            metricIdentifier: 'P',
+            combine: 'none',
+            startTime: now - 5 * MINUTE,
+            endTime: now,
+          }),
+          api.call('POST', '/api/statistics/range', {
+            metricIdentifier: 'EP',
+            period: 'day',
+            resourceType: 'region',
+            resourceIds: [plant.allRegion],
+          }),
+        ]);
+        queryMs.push(performance.now() - started);
+      } catch (error) {
+        if (queryErrors++ < 5) console.error(`  query failed: ${(error as Error).message}`);
+      }
+    };
+    timers.push(setInterval(() => void poll(), 5 * SECOND));
+
+    const minutes: number[] = [];
+    const rss: number[] = [];
+    const t0 = Date.now();
+    log('minute  RSS MB  peak MB  points acked  query p50 / p95 ms  load');
+    for (let minute = 1; minute <= MINUTES; minute++) {
+      await sleep(t0 + minute * MINUTE - Date.now());
+      const now = status(server.pid, 'VmRSS');
+      minutes.push(minute);
+      rss.push(now);
+      const recent = queryMs.splice(0);
+      log(
+        `${String(minute).padStart(6)}  ${fmt(now).padStart(6)}  ${fmt(status(server.pid, 'VmHWM')).padStart(7)}  ${fmt(acked).padStart(12)}  ${fmt(median(recent), 0).padStart(6)} / ${fmt(quantile(recent, 0.95), 0).padStart(5)}  ${loadAverage()}`,
+      );
+    }
+    const from = Math.max(0, minutes.length - TAIL);
+    const tailSlope = slope(minutes.slice(from), rss.slice(from));
+    const ok = tailSlope <= MAX_SLOPE && publishErrors === 0;
+    log(
+      `\nRSS ${fmt(rss[0] ?? 0)} → ${fmt(rss.at(-1) ?? 0)} MB over ${MINUTES} min; slope over the last ${minutes.length - from} min: ${fmt(tailSlope, 2)} MB/min (goal ≤ ${MAX_SLOPE}) ${ok ? 'OK' : 'MISSED'}`,
+    );
+    log(
+      `points acknowledged ${fmt(acked)} (${fmt(acked / (MINUTES * 60))}/s), publish errors ${publishErrors}, query errors ${queryErrors}`,
+    );
+    process.exitCode = ok ? 0 : 1;
+  } finally {
+    for (const timer of timers) clearInterval(timer);
+    await Promise.all(clients.map((c) => c.endAsync().catch(() => undefined)));
+    await server.stop();
+    removeDir(dataDir);
+  }
+}
+
+await main();
