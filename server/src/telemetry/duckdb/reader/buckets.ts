@@ -24,6 +24,7 @@ import { lastBeforeMinute } from '../rollups.ts';
 import { columns, doubleColumns, int } from '../schema.ts';
 import { aggregateRun, lowerBound, type SeriesState } from '../series.ts';
 import type { ReadContext } from './context.ts';
+import { hourStartsAfter, readHourEdges } from './hour-edges.ts';
 
 /**
  * `buckets()` answered from a given resolution (tests and benchmarks compare them); it must tile
@@ -169,14 +170,17 @@ async function aggregate(
   const { index, lo, hi, atStart } = indexSql(g, col);
   const delta = aggregator === 'delta';
   // A counter's bucket also takes the reading stamped on its end (interval-ending): delta reads
-  // the row at `hi`, and with `hours` the first row of the hour after each hour asked for.
-  // Written as one IN list first (the hours and the hours after them) and the test of the hour's
-  // first row after it: an OR of two IN lists cost DuckDB 3× the whole read (bench/README.md).
+  // the row at `hi`, and with `hours` the first row of the hour after each hour asked for: from
+  // the hour rows apart where the grid allows (hour-edges.ts), else here, written as one IN list
+  // first (the hours and the hours after them) and the test of the hour's first row after it: an
+  // OR of two IN lists cost DuckDB 3× the whole read (bench/README.md).
+  const apart =
+    delta && hours && resolution !== 'raw' && g.kind === 'fixed' ? hourStartsAfter(g, hours) : null;
   const hourList = hours?.map((h) => int(h / HOUR)).join(',');
   const withNext = [...new Set(hours?.flatMap((h) => [h / HOUR, h / HOUR + 1]))].map(int).join(',');
   const inHours = !hours
     ? ''
-    : delta
+    : delta && !apart
       ? ` AND ${col} // ${HOUR} IN (${withNext}) AND (${col} // ${HOUR} IN (${hourList}) OR ${col} % ${HOUR} = 0)`
       : ` AND ${col} // ${HOUR} IN (${hourList})`;
   const below = delta ? '<=' : '<';
@@ -247,9 +251,11 @@ async function aggregate(
       FROM ${resolution} WHERE series_id IN (${ids}) AND bucket >= ${int(lo)} AND bucket ${below} ${int(hi)}${inHours}
       GROUP BY series_id, bi`;
   }
-  const [sid, bi, cnt, val, lts, gap, ei, fts, fv] = (await ctx
-    .reader()
-    .run((c) => doubleColumns(c, sql))) as [
+  const [read] = await Promise.all([
+    ctx.reader().run((c) => doubleColumns(c, sql)),
+    apart && edges && g.kind === 'fixed' ? readHourEdges(ctx, ids, g, apart, row, edges) : null,
+  ]);
+  const [sid, bi, cnt, val, lts, gap, ei, fts, fv] = read as [
     Float64Array,
     Float64Array,
     Float64Array,
