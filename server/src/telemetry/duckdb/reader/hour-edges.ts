@@ -8,9 +8,9 @@ import type { ReadContext } from './context.ts';
  * stamped on the start of the hour after each, which closes the hour's last bucket. Where every
  * hour start is a bucket start, those are the hour starts not asked for themselves, and only
  * their `inc_edge` is wanted (their own buckets stay empty). The hour rows hold it: an hour row's
- * `inc_edge` is its first minute row's (`rollupAggregates`). Asking the minute rows instead took a
- * second IN list over every minute row of the range, which cost half the whole read
- * (bench/README.md, "Issue 19 measured again on a quiet machine"). Null when the grid does not
+ * `inc_edge` is that of its minute row on the hour's start (`rollupAggregates`). Asking the minute
+ * rows instead took a second IN list over every minute row of the range, which made the read half
+ * as dear again (bench/README.md, "Issue 19 measured a third time"). Null when the grid does not
  * allow it (the caller then reads those rows with the others).
  */
 export function hourStartsAfter(g: Grid, hours: readonly number[]): number[] | null {
