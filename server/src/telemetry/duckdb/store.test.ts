@@ -572,8 +572,10 @@ describe('reading only some hours', () => {
         ts: t,
         value: t < T0 + 9 * HOUR + 17 * MINUTE ? 100 + (t - T0) / 20_000 : (t - T0) / 60_000,
       });
+    // The reading on the range's end closes hour 23's last bucket.
+    pts.push({ ...a, ts: T0 + DAY, value: DAY / 60_000 });
     await store.write(pts);
-    const hours = [T0 + 3 * HOUR, T0 + 9 * HOUR, T0 + 10 * HOUR, T0 + 21 * HOUR];
+    const hours = [T0 + 3 * HOUR, T0 + 9 * HOUR, T0 + 10 * HOUR, T0 + 21 * HOUR, T0 + 23 * HOUR];
     const query = {
       series: [a],
       start: T0,

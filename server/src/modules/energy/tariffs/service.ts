@@ -129,13 +129,12 @@ export function createTariffBook(deps: TariffBookDeps) {
     resourceType: 'thing' | 'region',
     resourceId: number,
   ): Promise<{ tariff: Tariff; source: TariffSource } | null> {
-    const [own, tree, tariffs] = await Promise.all([
-      repo.listRegionTariffs(db),
-      deps.regions ? deps.regions() : Promise.resolve([] as RegionNode[]),
-      repo.listTariffs(db),
-    ]);
+    const [own, tariffs] = await Promise.all([repo.listRegionTariffs(db), repo.listTariffs(db)]);
     const byId = new Map(tariffs.map((t) => [t.id, t]));
-    const tariffOf = new Map(own.map((r) => [r.regionId, r.tariffId]));
+    const tariffOf = new Map(own.filter((r) => byId.has(r.tariffId)).map((r) => [r.regionId, r.tariffId]));
+    // Where no region has a tariff of its own the tree decides nothing, and the overview asks on
+    // every load: building the tree with its meters took 0.65 ms of 200 meters' overview.
+    const tree: RegionNode[] = tariffOf.size > 0 && deps.regions ? await deps.regions() : [];
     // Every path from a root to the target: a region once, a meter once per region it is bound in.
     const paths: RegionNode[][] = [];
     const walk = (nodes: readonly RegionNode[], above: RegionNode[]) => {
