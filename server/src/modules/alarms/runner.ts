@@ -26,6 +26,12 @@ export interface AlarmRunnerDeps {
    * when left out.
    */
   owns?: (monitorId: number) => boolean;
+  /**
+   * Keeps each watch's delays and recent raises in the database (alarm_timers) whenever they
+   * change, and resumes them on load: replicas set it, so a monitor taken over mid-delay raises on
+   * time (docs/cluster.md). One process keeps them in memory only.
+   */
+  keepTimers?: boolean;
   /** How often delays and silence are checked, ms. */
   tickMs?: number;
   /** Told after each alarm written (the tests wait on it; notifications will hang here). */
@@ -59,6 +65,39 @@ interface Watch {
 
 const keyOf = (monitorId: number, ruleId: number, thingId: number) => `${monitorId}:${ruleId}:${thingId}`;
 
+/** A watch's timer state as it is now, to be written. */
+function timerOf(w: Watch): repo.TimerRecord {
+  const t = w.track;
+  return {
+    monitorId: w.monitor.id,
+    ruleId: w.rule.id,
+    thingId: w.thingId,
+    holding: t.holding,
+    changeSince: t.changeSince,
+    lastAt: t.lastAt,
+    lastValue: t.lastValue,
+    raises: [...t.raises],
+  };
+}
+
+/**
+ * A watch's track resumed from its stored timer state, on top of what its open alarm says. History
+ * decides whether the alarm is active: a delay stored before a transition that was written after
+ * it (the timer's own write was lost) is spent, not resumed.
+ */
+function resume(track: Track, timer: repo.TimerRecord): Track {
+  const next = { ...track, raises: timer.raises };
+  if (timer.changeSince === null || timer.holding === track.active) return next;
+  if (track.lastAt !== null && timer.lastAt !== null && timer.lastAt < track.lastAt) return next;
+  return {
+    ...next,
+    holding: timer.holding,
+    changeSince: timer.changeSince,
+    lastAt: timer.lastAt,
+    lastValue: timer.lastValue,
+  };
+}
+
 /**
  * The live alarm engine: it subscribes to the live hub, runs each value of a watched metric through
  * the pure engine, and writes raises and returns to alarm history on a queue of its own, so ingest
@@ -78,13 +117,15 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
   let timer: NodeJS.Timeout | undefined;
 
   async function load(): Promise<void> {
-    const [rules, monitors, open, outOfService] = await Promise.all([
+    const [rules, monitors, open, outOfService, timers] = await Promise.all([
       repo.enabledRules(db),
       repo.allMonitors(db),
       repo.openHistory(db),
       allOutOfService(db),
+      deps.keepTimers ? repo.allTimers(db) : [],
     ]);
     const openByKey = new Map(open.map((h) => [keyOf(h.monitorId, h.ruleId, h.thingId), h]));
+    const timerByKey = new Map(timers.map((t) => [keyOf(t.monitorId, t.ruleId, t.thingId), t]));
     const next = new Map<string, Watch>();
     for (const monitor of monitors) {
       if (deps.owns && !deps.owns(monitor.id)) continue;
@@ -131,6 +172,8 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
             } else if (alarm?.returnedAt != null) {
               track = { ...track, lastAt: alarm.returnedAt };
             }
+            const timer = timerByKey.get(key);
+            if (timer) track = resume(track, timer);
           }
           next.set(key, {
             key,
@@ -165,19 +208,28 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
   /** When each batch of transitions still waiting for its history write was judged, oldest first. */
   const waiting: number[] = [];
 
-  function write(watch: Watch, transitions: readonly Transition[]): void {
-    if (transitions.length === 0) return;
+  /**
+   * Queues the history writes of `transitions`, and with `timer` the watch's timer state as it is
+   * now: in the last transition's transaction, or alone when a delay began or ended with none.
+   */
+  function write(watch: Watch, transitions: readonly Transition[], timer?: repo.TimerRecord): void {
+    if (transitions.length === 0 && !timer) return;
     const snapshot = { ...watch };
     waiting.push(now());
     writing = writing
       .then(async () => {
-        for (const t of transitions) await persist(snapshot, t);
+        if (transitions.length === 0 && timer) {
+          await repo.saveTimer(db, timer, new Date(now()).toISOString());
+          return;
+        }
+        for (const [i, t] of transitions.entries())
+          await persist(snapshot, t, i === transitions.length - 1 ? timer : undefined);
       })
       .catch((error: unknown) => log.error({ err: error, watch: watch.key }, 'alarm history write failed'))
       .finally(() => waiting.shift());
   }
 
-  async function persist(watch: Watch, t: Transition): Promise<void> {
+  async function persist(watch: Watch, t: Transition, timer?: repo.TimerRecord): Promise<void> {
     const at = now();
     const stamp = new Date(at).toISOString();
     let quiet = false;
@@ -255,6 +307,7 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
       // The notifications are queued in the same transaction: a replica killed after the commit
       // has already left them in the outbox for another replica to send.
       if (id !== null) await deps.recordNotifications?.(tx, { type: t.type, alarmId: id, quiet });
+      if (timer) await repo.saveTimer(tx, timer, stamp);
       return id;
     });
     if (alarmId !== null) deps.onWritten?.({ ...t, alarmId, quiet });
@@ -264,6 +317,17 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
   // nothing is allocated for a value no watch takes (bench/alarm-ingest-bench.ts).
   const transitions: Transition[] = [];
 
+  /**
+   * Writes what judging a watch changed: its transitions, and (keepTimers) its timer state when a
+   * delay began, ended or was raised or returned through — never for a point that changed neither.
+   */
+  function judged(w: Watch, since: number | null): void {
+    const timerChanged =
+      deps.keepTimers === true && (transitions.length > 0 || w.track.changeSince !== since);
+    if (transitions.length === 0 && !timerChanged) return;
+    write(w, transitions.splice(0), timerChanged ? timerOf(w) : undefined);
+  }
+
   function onValues(values: readonly LiveValue[]): void {
     if (byThing.size === 0) return;
     const at = now();
@@ -272,8 +336,9 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
       if (!list) continue;
       const point = { at: v.ts, value: v.value };
       for (const w of list) {
+        const since = w.track.changeSince;
         pointInPlace(w.engine, w.track, point, at, transitions);
-        if (transitions.length > 0) write(w, transitions.splice(0));
+        judged(w, since);
       }
     }
   }
@@ -281,8 +346,9 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
   function tick(): void {
     const at = now();
     for (const w of watches.values()) {
+      const since = w.track.changeSince;
       tickInPlace(w.engine, w.track, at, transitions);
-      if (transitions.length > 0) write(w, transitions.splice(0));
+      judged(w, since);
     }
     writing = writing
       .then(() => repo.expireShelves(db, at))
