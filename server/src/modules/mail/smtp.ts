@@ -25,6 +25,8 @@ export interface Mail {
   to: readonly string[];
   subject: string;
   text: string;
+  /** The Message-ID, when a resend of the same mail must carry the same one (its receivers dedupe). */
+  messageId?: string;
   attachments?: readonly { filename: string; content: Buffer; contentType: string }[];
 }
 
@@ -55,6 +57,7 @@ export async function sendMail(server: SmtpServer, mail: Mail, stop?: AbortSigna
       to: [...mail.to],
       subject: mail.subject,
       text: mail.text,
+      ...(mail.messageId ? { messageId: mail.messageId } : {}),
       ...(mail.attachments ? { attachments: mail.attachments.map((a) => ({ ...a })) } : {}),
     });
   } finally {
