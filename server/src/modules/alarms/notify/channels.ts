@@ -135,14 +135,13 @@ export function sendEmail(
   stop?: AbortSignal,
   deliveryKey?: string,
 ): Promise<void> {
-  const domain = server.from.split('@')[1]?.replace(/>.*$/, '') || 'kilowatch.invalid';
   return sendMail(
     server,
     {
       to: recipients,
       subject: message.subject,
       text: message.text,
-      ...(deliveryKey ? { messageId: `<${deliveryKey}@${domain}>` } : {}),
+      ...(deliveryKey ? { messageId: deliveryKey } : {}),
     },
     stop,
   );
