@@ -23,9 +23,12 @@ describe.each(dialects())('alarm monitors taken over from a dead replica on %s',
   let plant: Plant;
   let ruleId: number;
 
-  /** A replica's runner: it sees what its hub is given, and owns every monitor once started. */
-  function replica() {
-    const listeners = new Set<(values: readonly LiveValue[]) => void>();
+  type Hub = Set<(values: readonly LiveValue[]) => void>;
+  /**
+   * A replica's runner: it sees what its hub is given (a hub of its own unless one is shared, as
+   * the cluster's live hub is), and owns every monitor while `owner.owns`.
+   */
+  function replica(listeners: Hub = new Set(), owner = { owns: true }) {
     const runner = createAlarmRunner({
       db,
       catalog: t.app.services.catalog,
@@ -38,6 +41,7 @@ describe.each(dialects())('alarm monitors taken over from a dead replica on %s',
       now: t.clock.now,
       log: silent,
       keepTimers: true,
+      owns: () => owner.owns,
       tickMs: 3_600_000,
       recordNotifications: (tx, written) => t.app.services.alarmNotify.notifier.recordWritten(tx, written),
     });
@@ -53,9 +57,8 @@ describe.each(dialects())('alarm monitors taken over from a dead replica on %s',
         runner.tick();
         await runner.flush();
       },
-      /** Killed: its hub goes quiet and its timers stop; nothing is flushed or given back. */
+      /** Killed: it hears nothing more and its timers stop; nothing is flushed or given back. */
       die() {
-        listeners.clear();
         void runner.stop();
       },
     };
@@ -81,7 +84,7 @@ describe.each(dialects())('alarm monitors taken over from a dead replica on %s',
     await t.app.services.alarmRunner.stop();
     await t.app.services.alarmNotify.notifier.stop();
     api = apiAs(() => t.app, (await login(t.app)).token);
-    plant = await seedPlant(api, 3);
+    plant = await seedPlant(api, 4);
     const rule = await api.post('/api/alarm/rules', {
       name: '功率过高',
       ability: 'P',
@@ -241,6 +244,47 @@ describe.each(dialects())('alarm monitors taken over from a dead replica on %s',
     await b.tick();
     expect((await rows(shelvedMeter!.id))[0]).toMatchObject({ shelved_until: null, active: 1 });
     expect(await rows(shelvedMeter!.id)).toHaveLength(1);
+    b.die();
+  });
+
+  it('judges the values that arrived while nobody owned the monitor: no false raise, no missed one', async () => {
+    const meter = plant.things[3]!.id;
+    const hub: Hub = new Set();
+    const a = replica(hub);
+    const bOwner = { owns: false };
+    const b = replica(hub, bOwner);
+    await a.runner.start();
+    await b.runner.start();
+    const t0 = t.clock.now();
+    await a.point(meter, 95);
+    t.clock.advance(2_000);
+    a.die();
+    // A is dead and B does not own the monitor yet: the value falls back below the limit.
+    await b.point(meter, 60, 3_000);
+    t.clock.advance(6_000);
+    bOwner.owns = true;
+    await b.runner.reload();
+    await b.runner.flush();
+    t.clock.advance(4_000);
+    await b.tick();
+    // The delay begun at t0 was cut at t0 + 5 s: nothing raises at t0 + 10 s.
+    expect(await rows(meter)).toHaveLength(0);
+    expect(
+      await db.selectFrom('alarm_timers').selectAll().where('thing_id', '=', meter).executeTakeFirst(),
+    ).toMatchObject({ holding: 0, change_since: null, last_at: iso(t0 + 5_000) });
+
+    // Again, now the value goes above the limit in the gap and nothing else arrives after it.
+    bOwner.owns = false;
+    await b.runner.reload();
+    const t1 = t.clock.now() + 1_000;
+    await b.point(meter, 97, 1_000);
+    t.clock.advance(3_000);
+    bOwner.owns = true;
+    await b.runner.reload();
+    await b.runner.flush();
+    t.clock.advance(8_000);
+    await b.tick();
+    expect(await rows(meter)).toMatchObject([{ alarm_at: iso(t1 + 10_000), value: '97' }]);
     b.die();
   });
 });

@@ -12,6 +12,7 @@ import {
 import { fillMessage } from './engine/message.ts';
 import { raised, reraised, returned } from './engine/state.ts';
 import { allOutOfService, covers } from './out-of-service.ts';
+import { createRecentValues } from './recent-values.ts';
 import * as repo from './repository/index.ts';
 import type { AlarmCatalog } from './service/index.ts';
 
@@ -63,6 +64,12 @@ interface Watch {
   track: Track;
 }
 
+/**
+ * How long a replica keeps the values of monitors it does not own: beyond the 15 s within which a
+ * dead replica's partitions are taken again (measured 1–2.5 s, docs/cluster.md).
+ */
+const REPLAY_MS = 20_000;
+
 const keyOf = (monitorId: number, ruleId: number, thingId: number) => `${monitorId}:${ruleId}:${thingId}`;
 
 /** A watch's timer state as it is now, to be written. */
@@ -86,16 +93,12 @@ function timerOf(w: Watch): repo.TimerRecord {
  * it (the timer's own write was lost) is spent, not resumed.
  */
 function resume(track: Track, timer: repo.TimerRecord): Track {
-  const next = { ...track, raises: timer.raises };
+  const stale = track.lastAt !== null && (timer.lastAt === null || timer.lastAt < track.lastAt);
+  if (stale) return { ...track, raises: timer.raises };
+  // The state as the dead owner last wrote it, at `timer.lastAt`: points after it are judged again.
+  const next = { ...track, raises: timer.raises, lastAt: timer.lastAt, lastValue: timer.lastValue };
   if (timer.changeSince === null || timer.holding === track.active) return next;
-  if (track.lastAt !== null && timer.lastAt !== null && timer.lastAt < track.lastAt) return next;
-  return {
-    ...next,
-    holding: timer.holding,
-    changeSince: timer.changeSince,
-    lastAt: timer.lastAt,
-    lastValue: timer.lastValue,
-  };
+  return { ...next, holding: timer.holding, changeSince: timer.changeSince };
 }
 
 /**
@@ -115,6 +118,9 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
   let queued: Promise<void> | undefined;
   let unsubscribe: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
+  /** Monitors seen at the last load and owned by another replica. */
+  let skipped = new Set<number>();
+  const recent = deps.keepTimers && deps.owns ? createRecentValues(REPLAY_MS, now) : undefined;
 
   async function load(): Promise<void> {
     const [rules, monitors, open, outOfService, timers] = await Promise.all([
@@ -127,8 +133,14 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
     const openByKey = new Map(open.map((h) => [keyOf(h.monitorId, h.ruleId, h.thingId), h]));
     const timerByKey = new Map(timers.map((t) => [keyOf(t.monitorId, t.ruleId, t.thingId), t]));
     const next = new Map<string, Watch>();
+    /** Watches of monitors this replica has just taken: they judge the values kept meanwhile. */
+    const taken: Watch[] = [];
+    const notOwned = new Set<number>();
     for (const monitor of monitors) {
-      if (deps.owns && !deps.owns(monitor.id)) continue;
+      if (deps.owns && !deps.owns(monitor.id)) {
+        notOwned.add(monitor.id);
+        continue;
+      }
       const applied = rules.filter((r) =>
         monitor.appliedType === 'rule' ? r.id === monitor.appliedId : r.templateId === monitor.appliedId,
       );
@@ -175,7 +187,7 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
             const timer = timerByKey.get(key);
             if (timer) track = resume(track, timer);
           }
-          next.set(key, {
+          const watch: Watch = {
             key,
             monitor,
             rule,
@@ -186,7 +198,9 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
             regionName: monitor.targetType === 'region' ? resolved.name : '',
             unit: resolved.abilities?.get(thing.id)?.find((a) => a.identifier === rule.ability)?.unit ?? '',
             track,
-          });
+          };
+          next.set(key, watch);
+          if (!previous && skipped.has(monitor.id)) taken.push(watch);
         }
       }
     }
@@ -203,6 +217,26 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
     }
     watches = next;
     byThing = index;
+    skipped = notOwned;
+    if (taken.length > 0) replay(taken);
+  }
+
+  /** Judges the kept values newer than each taken watch's state (recent-values.ts). */
+  function replay(taken: readonly Watch[]): void {
+    const byPair = new Map<string, Watch[]>();
+    for (const w of taken) {
+      const pair = `${w.thingId}\u0000${w.rule.ability}`;
+      byPair.set(pair, [...(byPair.get(pair) ?? []), w]);
+    }
+    recent?.forEach((v, arrivedAt) => {
+      const list = byPair.get(`${v.thingId}\u0000${v.metric}`);
+      if (!list) return;
+      for (const w of list) {
+        const since = w.track.changeSince;
+        pointInPlace(w.engine, w.track, { at: v.ts, value: v.value }, arrivedAt, transitions);
+        judged(w, since);
+      }
+    });
   }
 
   /** When each batch of transitions still waiting for its history write was judged, oldest first. */
@@ -329,6 +363,7 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
   }
 
   function onValues(values: readonly LiveValue[]): void {
+    recent?.add(values);
     if (byThing.size === 0) return;
     const at = now();
     for (const v of values) {
