@@ -6,8 +6,9 @@
  * goes above its alarm limit once, at its own time spread over the run. Afterwards:
  * - every acknowledged point (PUBACK from the broker, 200 from the load balancer) is in
  *   VictoriaMetrics;
- * - each thing's alarm was raised once (one history row, one annunciation) and its raise and its
- *   return notified once each (a webhook receiver counts them);
+ * - each thing's alarm was raised once (one history row, one annunciation), 4 s (the rule's on-delay)
+ *   after its first point above the limit, returned 4 s (off-delay) after its first below, and its
+ *   raise and its return notified once each (a webhook receiver counts them);
  * - after each kill, every alarm partition was held again within 15 s;
  * - the console (Chromium through the load balancer, console.ts) stayed logged in on a board whose
  *   tile shows a meter's live value, with no error page, and after each kill its value and its live
@@ -36,6 +37,8 @@ const killEvery = numArg('kill-every', 60) * 1000;
 const thingCount = numArg('things', 40);
 const lbPort = numArg('lb-port', 8096);
 const auxPort = numArg('aux-port', 18993);
+/** The alarm rule's on- and off-delay, s. */
+const DELAY_S = 4;
 const REPLICAS = 3;
 /** Free ports picked once: a replica comes back on its own port (its MQTT session id names it). */
 const freePort = (): Promise<number> =>
@@ -272,8 +275,9 @@ try {
     name: '功率过高',
     ability: 'P',
     condition: { kind: 'threshold', op: '>', value: 80 },
-    onDelay: 0,
-    offDelay: 0,
+    // Delays, so a kill lands inside some of them: the next owner must raise and return on time.
+    onDelay: DELAY_S,
+    offDelay: DELAY_S,
     deadband: 2,
     severity: 'major',
     message: '{thing} {value}',
@@ -459,14 +463,19 @@ try {
   if (lost > 0) failures.push(`${lost} acknowledged points are not in VictoriaMetrics`);
 
   // 2. Each alarm raised once, its raise and return notified once.
-  const rows = await admin.query<{ thing_id: number; id: number; returned_at: string | null }>(
-    `select thing_id, id, returned_at from ${schema}.alarm_history order by id`,
-  );
+  const rows = await admin.query<{
+    thing_id: number;
+    id: number;
+    alarm_at: string;
+    returned_at: string | null;
+  }>(`select thing_id, id, alarm_at, returned_at from ${schema}.alarm_history order by id`);
   const annunciations = await admin.query<{ thing_id: number; n: string }>(
     `select thing_id, count(*) as n from ${schema}.alarm_annunciations group by thing_id`,
   );
   const raisedOf = new Map(annunciations.rows.map((r) => [r.thing_id, Number(r.n)]));
   let missing = 0;
+  let onTime = 0;
+  const lateBy: number[] = [];
   for (const t of things) {
     const mine = rows.rows.filter((r) => r.thing_id === t.id);
     const raised = raisedOf.get(t.id) ?? 0;
@@ -475,13 +484,34 @@ try {
       failures.push(`thing ${t.identifier}: ${mine.length} history rows, ${raised} raises (1 expected)`);
       continue;
     }
-    const alarm = mine[0] as { id: number; returned_at: string | null };
+    const alarm = mine[0] as { id: number; alarm_at: string; returned_at: string | null };
+    // Raised DELAY_S after its first point above the limit, returned DELAY_S after the first below.
+    const firstHigh = t0 + Math.ceil((highAt(things.indexOf(t)) - t0) / 2000) * 2000;
+    const firstLow = t0 + Math.ceil((highAt(things.indexOf(t)) + 10_000 - t0) / 2000) * 2000;
+    // Later than that only when the point that began the delay did not reach the owner in time: an
+    // HTTP point sent to the replica just killed is lost (the device does not retry), an MQTT one
+    // waits for that replica's return. Never earlier, and never more than 15 s late.
+    for (const [kind, at, due] of [
+      ['raised', alarm.alarm_at, firstHigh + DELAY_S * 1000],
+      ['returned', alarm.returned_at, firstLow + DELAY_S * 1000],
+    ] as const) {
+      const late = at === null ? Number.POSITIVE_INFINITY : Date.parse(at) - due;
+      if (late === 0) onTime++;
+      else lateBy.push(late / 1000);
+      if (late < 0 || late > 15_000)
+        failures.push(
+          `alarm ${alarm.id} (${t.identifier}): ${kind} ${at}, due ${new Date(due).toISOString()}`,
+        );
+    }
     for (const event of ['raise', 'return']) {
       const n = notified.get(`${alarm.id}:${event}`) ?? 0;
       if (n !== 1) failures.push(`alarm ${alarm.id} (${t.identifier}): ${event} notified ${n} times`);
     }
   }
   log(`alarms: ${rows.rowCount} history rows for ${thingCount} things, ${missing} not raised exactly once`);
+  log(
+    `raises and returns at their delay's end: ${onTime} of ${thingCount * 2}; the others late by (s) ${lateBy.join(', ') || '-'}`,
+  );
   log(`failovers (ms): ${failovers.join(', ')}`);
   // 3. The console: logged in, no error page, live values back within the bound after each kill.
   const c = consoleSeen;

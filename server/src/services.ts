@@ -149,6 +149,7 @@ export function buildServices(deps: ServiceDeps) {
     now,
     log: log.child({ module: 'alarms' }),
     owns: (monitorId) => cluster.ownsMonitor(monitorId),
+    keepTimers: cluster.mode === 'replica',
     // Notifications commit with the alarm they tell of; the sender looks once the commit is done.
     recordNotifications: (tx, written) => alarmNotify.notifier.recordWritten(tx, written),
     onWritten: () => alarmNotify.notifier.wake(),

@@ -24,6 +24,7 @@ import * as alarmAnnunciations from './2026-11-27-0510-alarm-annunciations.ts';
 import * as exploreViews from './2026-11-27-0560-explore-views.ts';
 import * as regionTariffs from './2026-11-27-2010-region-tariffs.ts';
 import * as replicas from './2026-11-27-2300-replicas.ts';
+import * as alarmTimers from './2026-11-28-0200-alarm-timers.ts';
 
 interface DialectMigration {
   // biome-ignore lint/suspicious/noExplicitAny: migrations are written against no schema type
@@ -58,6 +59,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '2026-11-27-0560-explore-views': exploreViews,
   '2026-11-27-2010-region-tariffs': regionTariffs,
   '2026-11-27-2300-replicas': replicas,
+  '2026-11-28-0200-alarm-timers': alarmTimers,
 };
 
 /** The migrations with the dialect bound, as Kysely's Migrator expects them. */

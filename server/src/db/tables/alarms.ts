@@ -10,6 +10,7 @@ export interface AlarmsDB {
   alarm_annunciations: AlarmAnnunciationsTable;
   alarm_actions: AlarmActionsTable;
   alarm_maintenance: AlarmMaintenanceTable;
+  alarm_timers: AlarmTimersTable;
 }
 
 interface AlarmTemplatesTable {
@@ -50,6 +51,21 @@ interface AlarmMonitorsTable {
   target_type: string;
   target_id: number;
   created_at: string;
+}
+
+/** A watch's delay and chatter state (migration 2026-11-28-0200; docs/cluster.md). */
+interface AlarmTimersTable {
+  monitor_id: number;
+  rule_id: number;
+  thing_id: number;
+  holding: number;
+  change_since: string | null;
+  last_at: string | null;
+  /** JSON: a number or a string. */
+  last_value: string | null;
+  /** JSON array of epoch milliseconds. */
+  raises: string;
+  updated_at: string;
 }
 
 interface AlarmHistoryTable {

@@ -12,6 +12,7 @@ import {
 import { fillMessage } from './engine/message.ts';
 import { raised, reraised, returned } from './engine/state.ts';
 import { allOutOfService, covers } from './out-of-service.ts';
+import { createRecentValues } from './recent-values.ts';
 import * as repo from './repository/index.ts';
 import type { AlarmCatalog } from './service/index.ts';
 
@@ -26,6 +27,12 @@ export interface AlarmRunnerDeps {
    * when left out.
    */
   owns?: (monitorId: number) => boolean;
+  /**
+   * Keeps each watch's delays and recent raises in the database (alarm_timers) whenever they
+   * change, and resumes them on load: replicas set it, so a monitor taken over mid-delay raises on
+   * time (docs/cluster.md). One process keeps them in memory only.
+   */
+  keepTimers?: boolean;
   /** How often delays and silence are checked, ms. */
   tickMs?: number;
   /** Told after each alarm written (the tests wait on it; notifications will hang here). */
@@ -57,7 +64,42 @@ interface Watch {
   track: Track;
 }
 
+/**
+ * How long a replica keeps the values of monitors it does not own: beyond the 15 s within which a
+ * dead replica's partitions are taken again (measured 1–2.5 s, docs/cluster.md).
+ */
+const REPLAY_MS = 20_000;
+
 const keyOf = (monitorId: number, ruleId: number, thingId: number) => `${monitorId}:${ruleId}:${thingId}`;
+
+/** A watch's timer state as it is now, to be written. */
+function timerOf(w: Watch): repo.TimerRecord {
+  const t = w.track;
+  return {
+    monitorId: w.monitor.id,
+    ruleId: w.rule.id,
+    thingId: w.thingId,
+    holding: t.holding,
+    changeSince: t.changeSince,
+    lastAt: t.lastAt,
+    lastValue: t.lastValue,
+    raises: [...t.raises],
+  };
+}
+
+/**
+ * A watch's track resumed from its stored timer state, on top of what its open alarm says. History
+ * decides whether the alarm is active: a delay stored before a transition that was written after
+ * it (the timer's own write was lost) is spent, not resumed.
+ */
+function resume(track: Track, timer: repo.TimerRecord): Track {
+  const stale = track.lastAt !== null && (timer.lastAt === null || timer.lastAt < track.lastAt);
+  if (stale) return { ...track, raises: timer.raises };
+  // The state as the dead owner last wrote it, at `timer.lastAt`: points after it are judged again.
+  const next = { ...track, raises: timer.raises, lastAt: timer.lastAt, lastValue: timer.lastValue };
+  if (timer.changeSince === null || timer.holding === track.active) return next;
+  return { ...next, holding: timer.holding, changeSince: timer.changeSince };
+}
 
 /**
  * The live alarm engine: it subscribes to the live hub, runs each value of a watched metric through
@@ -76,18 +118,29 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
   let queued: Promise<void> | undefined;
   let unsubscribe: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
+  /** Monitors seen at the last load and owned by another replica. */
+  let skipped = new Set<number>();
+  const recent = deps.keepTimers && deps.owns ? createRecentValues(REPLAY_MS, now) : undefined;
 
   async function load(): Promise<void> {
-    const [rules, monitors, open, outOfService] = await Promise.all([
+    const [rules, monitors, open, outOfService, timers] = await Promise.all([
       repo.enabledRules(db),
       repo.allMonitors(db),
       repo.openHistory(db),
       allOutOfService(db),
+      deps.keepTimers ? repo.allTimers(db) : [],
     ]);
     const openByKey = new Map(open.map((h) => [keyOf(h.monitorId, h.ruleId, h.thingId), h]));
+    const timerByKey = new Map(timers.map((t) => [keyOf(t.monitorId, t.ruleId, t.thingId), t]));
     const next = new Map<string, Watch>();
+    /** Watches of monitors this replica has just taken: they judge the values kept meanwhile. */
+    const taken: Watch[] = [];
+    const notOwned = new Set<number>();
     for (const monitor of monitors) {
-      if (deps.owns && !deps.owns(monitor.id)) continue;
+      if (deps.owns && !deps.owns(monitor.id)) {
+        notOwned.add(monitor.id);
+        continue;
+      }
       const applied = rules.filter((r) =>
         monitor.appliedType === 'rule' ? r.id === monitor.appliedId : r.templateId === monitor.appliedId,
       );
@@ -131,8 +184,10 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
             } else if (alarm?.returnedAt != null) {
               track = { ...track, lastAt: alarm.returnedAt };
             }
+            const timer = timerByKey.get(key);
+            if (timer) track = resume(track, timer);
           }
-          next.set(key, {
+          const watch: Watch = {
             key,
             monitor,
             rule,
@@ -143,7 +198,9 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
             regionName: monitor.targetType === 'region' ? resolved.name : '',
             unit: resolved.abilities?.get(thing.id)?.find((a) => a.identifier === rule.ability)?.unit ?? '',
             track,
-          });
+          };
+          next.set(key, watch);
+          if (!previous && skipped.has(monitor.id)) taken.push(watch);
         }
       }
     }
@@ -160,24 +217,53 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
     }
     watches = next;
     byThing = index;
+    skipped = notOwned;
+    if (taken.length > 0) replay(taken);
+  }
+
+  /** Judges the kept values newer than each taken watch's state (recent-values.ts). */
+  function replay(taken: readonly Watch[]): void {
+    const byPair = new Map<string, Watch[]>();
+    for (const w of taken) {
+      const pair = `${w.thingId}\u0000${w.rule.ability}`;
+      byPair.set(pair, [...(byPair.get(pair) ?? []), w]);
+    }
+    recent?.forEach((v, arrivedAt) => {
+      const list = byPair.get(`${v.thingId}\u0000${v.metric}`);
+      if (!list) return;
+      for (const w of list) {
+        const since = w.track.changeSince;
+        pointInPlace(w.engine, w.track, { at: v.ts, value: v.value }, arrivedAt, transitions);
+        judged(w, since);
+      }
+    });
   }
 
   /** When each batch of transitions still waiting for its history write was judged, oldest first. */
   const waiting: number[] = [];
 
-  function write(watch: Watch, transitions: readonly Transition[]): void {
-    if (transitions.length === 0) return;
+  /**
+   * Queues the history writes of `transitions`, and with `timer` the watch's timer state as it is
+   * now: in the last transition's transaction, or alone when a delay began or ended with none.
+   */
+  function write(watch: Watch, transitions: readonly Transition[], timer?: repo.TimerRecord): void {
+    if (transitions.length === 0 && !timer) return;
     const snapshot = { ...watch };
     waiting.push(now());
     writing = writing
       .then(async () => {
-        for (const t of transitions) await persist(snapshot, t);
+        if (transitions.length === 0 && timer) {
+          await repo.saveTimer(db, timer, new Date(now()).toISOString());
+          return;
+        }
+        for (const [i, t] of transitions.entries())
+          await persist(snapshot, t, i === transitions.length - 1 ? timer : undefined);
       })
       .catch((error: unknown) => log.error({ err: error, watch: watch.key }, 'alarm history write failed'))
       .finally(() => waiting.shift());
   }
 
-  async function persist(watch: Watch, t: Transition): Promise<void> {
+  async function persist(watch: Watch, t: Transition, timer?: repo.TimerRecord): Promise<void> {
     const at = now();
     const stamp = new Date(at).toISOString();
     let quiet = false;
@@ -255,6 +341,7 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
       // The notifications are queued in the same transaction: a replica killed after the commit
       // has already left them in the outbox for another replica to send.
       if (id !== null) await deps.recordNotifications?.(tx, { type: t.type, alarmId: id, quiet });
+      if (timer) await repo.saveTimer(tx, timer, stamp);
       return id;
     });
     if (alarmId !== null) deps.onWritten?.({ ...t, alarmId, quiet });
@@ -264,7 +351,19 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
   // nothing is allocated for a value no watch takes (bench/alarm-ingest-bench.ts).
   const transitions: Transition[] = [];
 
+  /**
+   * Writes what judging a watch changed: its transitions, and (keepTimers) its timer state when a
+   * delay began, ended or was raised or returned through — never for a point that changed neither.
+   */
+  function judged(w: Watch, since: number | null): void {
+    const timerChanged =
+      deps.keepTimers === true && (transitions.length > 0 || w.track.changeSince !== since);
+    if (transitions.length === 0 && !timerChanged) return;
+    write(w, transitions.splice(0), timerChanged ? timerOf(w) : undefined);
+  }
+
   function onValues(values: readonly LiveValue[]): void {
+    recent?.add(values);
     if (byThing.size === 0) return;
     const at = now();
     for (const v of values) {
@@ -272,8 +371,9 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
       if (!list) continue;
       const point = { at: v.ts, value: v.value };
       for (const w of list) {
+        const since = w.track.changeSince;
         pointInPlace(w.engine, w.track, point, at, transitions);
-        if (transitions.length > 0) write(w, transitions.splice(0));
+        judged(w, since);
       }
     }
   }
@@ -281,8 +381,9 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
   function tick(): void {
     const at = now();
     for (const w of watches.values()) {
+      const since = w.track.changeSince;
       tickInPlace(w.engine, w.track, at, transitions);
-      if (transitions.length > 0) write(w, transitions.splice(0));
+      judged(w, since);
     }
     writing = writing
       .then(() => repo.expireShelves(db, at))

@@ -20,11 +20,19 @@ export class SmtpNotConfigured extends Error {
   }
 }
 
+/** The domain of a From address ('Name <a@b.example>' or 'a@b.example'). */
+const domainOf = (from: string) => /@([^>\s]+)/.exec(from)?.[1] ?? 'kilowatch.invalid';
+
 /** A mail as the alarm centre's and the scheduled reports' senders hand it over. */
 export interface Mail {
   to: readonly string[];
   subject: string;
   text: string;
+  /**
+   * The Message-ID's left part (the sender's domain is added), when every try of one mail must
+   * carry the same: mail stores keep one copy of a Message-ID.
+   */
+  messageId?: string;
   attachments?: readonly { filename: string; content: Buffer; contentType: string }[];
 }
 
@@ -55,6 +63,7 @@ export async function sendMail(server: SmtpServer, mail: Mail, stop?: AbortSigna
       to: [...mail.to],
       subject: mail.subject,
       text: mail.text,
+      ...(mail.messageId ? { messageId: `<${mail.messageId}@${domainOf(server.from)}>` } : {}),
       ...(mail.attachments ? { attachments: mail.attachments.map((a) => ({ ...a })) } : {}),
     });
   } finally {

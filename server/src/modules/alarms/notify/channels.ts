@@ -32,6 +32,13 @@ class WebhookTimeout extends Error {
 }
 
 /**
+ * The header naming a delivery: the same on every try of one notification, whichever replica makes
+ * it, so a receiver that remembers keys sees a resend after a replica's death as the one it had
+ * (the IETF draft's Idempotency-Key; docs/cluster.md).
+ */
+const DELIVERY_HEADER = 'idempotency-key';
+
+/**
  * Posts the message's JSON body; anything but a 2xx answer, or no answer in time, is a failure.
  * Internal addresses are refused unless `allow` lists them (shared/outbound-address.ts): the typed
  * host before connecting, and every address the name resolves to inside the connection's lookup.
@@ -43,6 +50,7 @@ export async function sendWebhook(
   message: NotifyMessage,
   allow: AllowList,
   stop?: AbortSignal,
+  deliveryKey?: string,
 ): Promise<void> {
   const url = new URL(target.url);
   checkUrlHost(url, allow);
@@ -53,6 +61,7 @@ export async function sendWebhook(
     'user-agent': 'Kilowatch-Alarms',
   };
   if (target.secret) headers[SIGNATURE_HEADER] = signature(target.secret, body);
+  if (deliveryKey) headers[DELIVERY_HEADER] = deliveryKey;
   const timeout = AbortSignal.timeout(target.timeoutMs);
   const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -115,12 +124,25 @@ export function failureOf(
   return { key: 'alarm.notify.test.unreachable', params: {} };
 }
 
-/** Mails the message's subject and text to the recipients through the configured SMTP server. */
+/**
+ * Mails the message's subject and text to the recipients through the configured SMTP server; with
+ * `deliveryKey`, every try carries the same Message-ID (mail stores drop a second copy of one).
+ */
 export function sendEmail(
   server: SmtpServer,
   recipients: readonly string[],
   message: NotifyMessage,
   stop?: AbortSignal,
+  deliveryKey?: string,
 ): Promise<void> {
-  return sendMail(server, { to: recipients, subject: message.subject, text: message.text }, stop);
+  return sendMail(
+    server,
+    {
+      to: recipients,
+      subject: message.subject,
+      text: message.text,
+      ...(deliveryKey ? { messageId: deliveryKey } : {}),
+    },
+    stop,
+  );
 }

@@ -54,6 +54,8 @@ const PRUNE_EVERY_MS = 3_600_000;
  * second notifier; one that died while sending frees its rows after this.
  */
 const CLAIM_LEASE_MS = 10 * 60_000;
+/** A notification's delivery key: its outbox row, so every try of it, on any replica, says the same. */
+const deliveryKey = (item: repo.OutboxRecord) => `kilowatch-alarm-${item.alarmId}-${item.event}-${item.id}`;
 const reason = (error: unknown) =>
   error instanceof Error
     ? error.cause instanceof Error
@@ -110,17 +112,21 @@ export function createNotifier(deps: NotifierDeps) {
       .catch((error: unknown) => log.error({ err: error, alarmId, event }, 'alarm notification not queued'));
   }
 
-  /** Sends through one route; throws why it failed. */
-  async function deliver(route: repo.RouteRecord, message: NotifyMessage): Promise<void> {
+  /**
+   * Sends through one route; throws why it failed. `key` names the delivery (an outbox row), the
+   * same on every try of it; a test send has none.
+   */
+  async function deliver(route: repo.RouteRecord, message: NotifyMessage, key?: string): Promise<void> {
     if (route.channel === 'webhook') {
       await senders.webhook(
         { url: route.url, secret: route.secret, timeoutMs: route.timeoutMs },
         message,
         await allowList(),
         stopping.signal,
+        key,
       );
     } else {
-      await senders.email(await repo.smtp(db), route.recipients, message, stopping.signal);
+      await senders.email(await repo.smtp(db), route.recipients, message, stopping.signal, key);
     }
   }
 
@@ -131,7 +137,7 @@ export function createNotifier(deps: NotifierDeps) {
       // A deleted route takes its outbox rows with it; one disabled since is not sent to.
       if (!route) return;
       if (!route.enabled) throw new Error('route disabled');
-      await deliver(route, item.message);
+      await deliver(route, item.message, deliveryKey(item));
       await repo.markSent(db, item.id, attempts, iso(now()));
     } catch (error) {
       // Cut short by a shutdown: not the receiver's failure; the row is due again at the next start.

@@ -6,6 +6,7 @@ import { buildTestApp, dialects, type TestApp } from '../../../../test/helpers.t
 import { smtpReceiver } from '../../../../test/smtp-receiver.ts';
 import type { DB } from '../../../db/index.ts';
 import { parseAllowList } from '../../../shared/outbound-address.ts';
+import { sendWebhook } from './channels.ts';
 import { signature } from './message.ts';
 import { createNotifier, type Notifier } from './notifier.ts';
 import * as repo from './repository.ts';
@@ -222,6 +223,62 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
       expect(hook.calls).toHaveLength(1);
       expect((await outbox()).at(-1)).toMatchObject({ status: 'sent', attempts: 1 });
     } finally {
+      await other.stop();
+      await hook.close();
+    }
+  });
+
+  it('a notifier killed after the receiver answered: the resend after its lease carries the same key', async () => {
+    const hook = await receiver(0);
+    // The first notifier's process dies once the receiver has answered, before it marks the row sent.
+    let died: () => void = () => {};
+    const dying = createNotifier({
+      db,
+      now: t.clock.now,
+      timeZone: 'Asia/Shanghai',
+      log: silent,
+      backoff,
+      allowList: loopbackAllowed,
+      senders: {
+        webhook: async (...args) => {
+          await sendWebhook(...args);
+          await new Promise<void>((resolve) => {
+            died = resolve;
+          });
+          throw new Error('killed');
+        },
+        email: async () => {},
+      },
+    });
+    const other = build();
+    try {
+      await settings.createRoute({
+        name: '值班',
+        channel: 'webhook',
+        url: hook.url,
+        severities: ['major'],
+        events: ['raise'],
+        enabled: true,
+      });
+      // Queued as the engine's transaction queues it: no sender is woken.
+      await notifier.recordWritten(db, { type: 'raise', alarmId: await alarm('major'), quiet: false });
+      const sending = dying.runDue();
+      while (hook.calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      // Within the lease nobody else sends it; after it, another replica does, under the same key.
+      await other.runDue();
+      expect(hook.calls).toHaveLength(1);
+      t.clock.advance(10 * 60_000 + 1);
+      await other.runDue();
+      expect(hook.calls).toHaveLength(2);
+      const [first, second] = hook.calls.map((c) => c.headers['idempotency-key']);
+      const row = (await outbox()).at(-1)!;
+      expect(first).toBe(`kilowatch-alarm-${row.alarm_id}-raise-${row.id}`);
+      expect(second).toBe(first);
+      expect(row).toMatchObject({ status: 'sent' });
+      died();
+      await sending;
+    } finally {
+      await dying.stop();
       await other.stop();
       await hook.close();
     }

@@ -5,3 +5,4 @@ export * from './maintenance.ts';
 export * from './monitors.ts';
 export * from './rules.ts';
 export * from './templates.ts';
+export * from './timers.ts';

@@ -232,6 +232,23 @@ export async function finishRun(
   return runOut(row);
 }
 
+/**
+ * Whether a scheduled run of `scheduleId` started at or after `since` (the due time being claimed)
+ * was sent: its process died before moving the schedule on, and the run is not to go twice.
+ */
+export async function sentSince(db: Db, scheduleId: number, since: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('report_schedule_runs')
+    .select('id')
+    .where('schedule_id', '=', scheduleId)
+    .where('trigger', '=', 'schedule')
+    .where('status', '=', 'sent')
+    .where('started_at', '>=', since)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Runs left `running` by a process that died (started before `before`) are failed as interrupted. */
 export async function failAbandonedRuns(db: Db, before: string, stamp: string): Promise<void> {
   await db

@@ -6,6 +6,7 @@ import { type Plant, seedPlant } from '../../../ingest/testing.ts';
 import type { Mail } from '../../mail/index.ts';
 import { editorWith, roleGranting } from '../../system/testing.ts';
 import { type Api, apiAs } from '../../things/testing.ts';
+import * as repo from './repository.ts';
 import { createReportSchedules } from './service.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read whatever the body holds
@@ -291,6 +292,66 @@ describe.each(dialects())('scheduled reports on %s', (dialect) => {
     expect(sent).toHaveLength(1);
     const runs = await ok<Body[]>(api.get(`/api/report-schedules/${schedule.id}/runs`));
     expect(runs.map((r) => r.status)).toEqual(['sent']);
+  });
+
+  it('a run sent by a replica killed before it moved the schedule on is not sent again after the lease', async () => {
+    const schedule = await ok(api.post(`/api/reports/${reportId}/schedules`, input()));
+    // Other schedules of the suite fall due too: only this one's mails count.
+    const sent: Mail[] = [];
+    const mailer = {
+      async send(mail: Mail) {
+        if (mail.messageId?.startsWith(`kilowatch-schedule-${schedule.id}-`)) sent.push(mail);
+      },
+    };
+    await t.app.services.reportSchedules.stop();
+    await advance(Date.parse(schedule.nextRunAt) - t.clock.now() + 1_000);
+    // The dead replica: it claimed the due run, sent it and recorded it, and died there.
+    const db = t.app.db.db;
+    const record = (await repo.scheduleById(db, schedule.id))!;
+    expect(
+      await repo.claim(
+        db,
+        record,
+        new Date(t.clock.now()).toISOString(),
+        new Date(t.clock.now() + 600_000).toISOString(),
+      ),
+    ).toBe(true);
+    const run = await repo.startRun(db, {
+      scheduleId: schedule.id,
+      trigger: 'schedule',
+      startedAt: new Date(t.clock.now()).toISOString(),
+      periodStart: schedule.nextRunAt,
+      periodEnd: schedule.nextRunAt,
+      recipients: ['energy@plant.example'],
+    });
+    await repo.finishRun(db, run.id, {
+      status: 'sent',
+      errorCode: null,
+      error: '',
+      at: new Date(t.clock.now()).toISOString(),
+    });
+
+    const other = extraRunner({ mailer, retentionDays: async () => 180 });
+    await other.runDue();
+    expect(sent).toHaveLength(0);
+    await advance(10 * 60_000 + 1_000);
+    await other.runDue();
+    expect(sent).toHaveLength(0);
+    const [listed] = (await ok<Body[]>(api.get(`/api/reports/${reportId}/schedules`))).filter(
+      (x) => x.id === schedule.id,
+    );
+    expect(Date.parse(listed!.nextRunAt as string)).toBeGreaterThan(t.clock.now());
+    expect(
+      (await ok<Body[]>(api.get(`/api/report-schedules/${schedule.id}/runs`))).map((r) => r.status),
+    ).toEqual(['sent']);
+    // The next due time is sent once, with a Message-ID its retries would share.
+    await advance(Date.parse(listed!.nextRunAt as string) - t.clock.now() + 1_000);
+    await other.runDue();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.messageId).toBe(
+      `kilowatch-schedule-${schedule.id}-${Date.parse(listed!.nextRunAt as string)}`,
+    );
+    await ok(api.del(`/api/report-schedules/${schedule.id}`));
   });
 
   it("keeps runs for the days the system setting says (180 by default), and each schedule's last run", async () => {

@@ -131,6 +131,8 @@ export function createReportSchedules(deps: ReportSchedulesDeps) {
         subject: translate(s.language, 'reportSchedules.mail.subject', params),
         text: translate(s.language, 'reportSchedules.mail.text', params),
         attachments: [{ filename: `${report.name}-${period}.xlsx`, content, contentType: XLSX }],
+        // A scheduled run retried after a replica's death is the same mail; "send now" is a new one.
+        ...(trigger === 'schedule' ? { messageId: `kilowatch-schedule-${s.id}-${at}` } : {}),
       };
     } catch (error) {
       log.warn({ err: error, scheduleId: s.id }, 'scheduled report not built');
@@ -180,6 +182,12 @@ export function createReportSchedules(deps: ReportSchedulesDeps) {
   async function runClaimed(s: repo.ScheduleRecord, lease: string, at: number): Promise<void> {
     // A runner stopped over several due times sends once, for the latest of them.
     const fired = latestRun(s, Date.parse(s.nextRunAt ?? iso(at)), at, calendar);
+    // A replica killed after sending this due time's run but before moving the schedule on left
+    // it due: its lease over, the run is not sent again, only the schedule moves (docs/cluster.md).
+    if (s.nextRunAt !== null && (await repo.sentSince(db, s.id, s.nextRunAt))) {
+      await repo.finishClaim(db, s, lease, iso(nextRun(s, fired, calendar)));
+      return;
+    }
     const run = await execute(s, 'schedule', fired).catch(async (error: unknown) => {
       await repo.finishClaim(db, s, lease, null);
       throw error;
