@@ -45,6 +45,7 @@ import {
   TIME_ZONE,
   tempDir,
 } from './harness.ts';
+import { writeSteps } from './line-writes.ts';
 
 const THINGS = flag('series')
   ? Math.max(1, Math.round(numArg('series', 200) / METRICS.length))
@@ -141,26 +142,14 @@ async function load(
 }
 
 /** The last LIVE_STEPS steps of every thing through the line-protocol write, like a running plant. */
-async function sendLiveTail(server: Server, plant: Plant) {
-  const row = new Float64Array(NM);
-  const bodies = plant.things.map(() => [] as string[]);
-  for (let i = steps - LIVE_STEPS; i < steps; i++) {
-    const ts = start + i * INTERVAL;
-    for (let t = 0; t < THINGS; t++) {
-      sample(t, i, ts, INTERVAL, counter, row);
-      bodies[t]?.push(`meter ${METRICS.map((m, a) => `${m}=${row[a]}`).join(',')} ${ts}`);
-    }
-  }
-  await Promise.all(
-    plant.things.map(async (thing, t) => {
-      const res = await fetch(`${server.base}/api/v2/write?precision=ms`, {
-        method: 'POST',
-        headers: { authorization: `Token ${thing.token}`, 'content-type': 'text/plain' },
-        body: bodies[t]?.join('\n'),
-      });
-      if (res.status !== 204) throw new Error(`live tail write: ${res.status} ${await res.text()}`);
-    }),
-  );
+function sendLiveTail(server: Server, plant: Plant) {
+  return writeSteps(server.base, plant, {
+    from: steps - LIVE_STEPS,
+    to: steps,
+    start,
+    intervalMs: INTERVAL,
+    counter,
+  });
 }
 
 /** `fn(i)` sends one request tagged `seq=<tag>-<i>`; server time from the request log. */
