@@ -401,6 +401,7 @@ describe.each(WINGS.map((w) => [w.name, w] as const))('the %s wing', (_name, win
         const columns = await store.bucketColumns(query);
         expect(bucketsOf(columns).buckets).toEqual((await store.buckets(query)).buckets);
         const n = columns.starts.length - 1;
+        expect(columns.values.length).toBe(4 * n);
         expect(columns.values.subarray(0, n)).toEqual(columns.values.subarray(3 * n));
       }
     }
