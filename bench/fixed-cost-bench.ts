@@ -9,6 +9,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeSteps } from './devices.ts';
 import {
   Api,
   createPlant,
@@ -24,7 +25,6 @@ import {
   startServer,
   tempDir,
 } from './harness.ts';
-import { writeSteps } from './line-writes.ts';
 
 const REQUESTS = numArg('requests', 300);
 const ROUNDS = numArg('rounds', 3);

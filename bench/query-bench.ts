@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { startVictoria, type VictoriaProcess } from '../server/src/telemetry/conformance/wings.ts';
 import { openTelemetryStore, type Point } from '../server/src/telemetry/index.ts';
+import { writeSteps } from './devices.ts';
 import {
   ABILITIES,
   Api,
@@ -45,7 +46,6 @@ import {
   TIME_ZONE,
   tempDir,
 } from './harness.ts';
-import { writeSteps } from './line-writes.ts';
 
 const THINGS = flag('series')
   ? Math.max(1, Math.round(numArg('series', 200) / METRICS.length))
