@@ -15,6 +15,8 @@
  *     [--mqtt-batch 500] [--mqtt-inflight 1] [--rate-guess 600000] [--port 19230] [--mqtt-port 19231] [--prof]
  *   npm run bench:alarm-ingest -w bench
  */
+
+import { mqttPayload, publishMqtt } from './devices.ts';
 import {
   Api,
   cpuSeconds,
@@ -27,9 +29,7 @@ import {
   METRICS,
   machine,
   median,
-  mqttPayload,
   numArg,
-  publishMqtt,
   quantile,
   removeDir,
   SECOND,

@@ -9,6 +9,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeSteps } from './devices.ts';
 import {
   Api,
   createPlant,
@@ -21,7 +22,6 @@ import {
   median,
   numArg,
   SECOND,
-  sample,
   startServer,
   tempDir,
 } from './harness.ts';
@@ -46,26 +46,13 @@ const api = new Api(server.base);
 await api.login();
 const plant = await createPlant(api, THINGS);
 const end = Math.floor(Date.now() / MINUTE) * MINUTE;
-const counter = new Float64Array(THINGS);
-const row = new Float64Array(METRICS.length);
-const bodies = plant.things.map(() => [] as string[]);
-for (let i = 0; i < STEPS; i++) {
-  const ts = end - (STEPS - i) * INTERVAL;
-  for (let t = 0; t < THINGS; t++) {
-    sample(t, i, ts, INTERVAL, counter, row);
-    bodies[t]?.push(`meter ${METRICS.map((m, a) => `${m}=${row[a]}`).join(',')} ${ts}`);
-  }
-}
-await Promise.all(
-  plant.things.map(async (thing, t) => {
-    const res = await fetch(`${server.base}/api/v2/write?precision=ms`, {
-      method: 'POST',
-      headers: { authorization: `Token ${thing.token}`, 'content-type': 'text/plain' },
-      body: bodies[t]?.join('\n'),
-    });
-    if (res.status !== 204) throw new Error(`write: ${res.status} ${await res.text()}`);
-  }),
-);
+await writeSteps(server.base, plant, {
+  from: 0,
+  to: STEPS,
+  start: end - STEPS * INTERVAL,
+  intervalMs: INTERVAL,
+  counter: new Float64Array(THINGS),
+});
 
 const last = end - INTERVAL;
 const thing = (plant.things[0] as { id: number }).id;

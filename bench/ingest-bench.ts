@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { BIGINT, DOUBLE, DuckDBDataChunk, DuckDBInstance, INTEGER } from '@duckdb/node-api';
+import { mqttPayload, publishMqtt } from './devices.ts';
 import {
   Api,
   cpuSeconds,
@@ -29,10 +30,8 @@ import {
   MINUTE,
   machine,
   median,
-  mqttPayload,
   numArg,
   type Plant,
-  publishMqtt,
   quantile,
   removeDir,
   type Server,

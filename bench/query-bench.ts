@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { startVictoria, type VictoriaProcess } from '../server/src/telemetry/conformance/wings.ts';
 import { openTelemetryStore, type Point } from '../server/src/telemetry/index.ts';
+import { writeSteps } from './devices.ts';
 import {
   ABILITIES,
   Api,
@@ -141,26 +142,14 @@ async function load(
 }
 
 /** The last LIVE_STEPS steps of every thing through the line-protocol write, like a running plant. */
-async function sendLiveTail(server: Server, plant: Plant) {
-  const row = new Float64Array(NM);
-  const bodies = plant.things.map(() => [] as string[]);
-  for (let i = steps - LIVE_STEPS; i < steps; i++) {
-    const ts = start + i * INTERVAL;
-    for (let t = 0; t < THINGS; t++) {
-      sample(t, i, ts, INTERVAL, counter, row);
-      bodies[t]?.push(`meter ${METRICS.map((m, a) => `${m}=${row[a]}`).join(',')} ${ts}`);
-    }
-  }
-  await Promise.all(
-    plant.things.map(async (thing, t) => {
-      const res = await fetch(`${server.base}/api/v2/write?precision=ms`, {
-        method: 'POST',
-        headers: { authorization: `Token ${thing.token}`, 'content-type': 'text/plain' },
-        body: bodies[t]?.join('\n'),
-      });
-      if (res.status !== 204) throw new Error(`live tail write: ${res.status} ${await res.text()}`);
-    }),
-  );
+function sendLiveTail(server: Server, plant: Plant) {
+  return writeSteps(server.base, plant, {
+    from: steps - LIVE_STEPS,
+    to: steps,
+    start,
+    intervalMs: INTERVAL,
+    counter,
+  });
 }
 
 /** `fn(i)` sends one request tagged `seq=<tag>-<i>`; server time from the request log. */

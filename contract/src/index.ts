@@ -25,5 +25,7 @@ export * from './query.ts';
 export * from './regions.ts';
 export * from './routes.ts';
 export * from './system.ts';
+export * from './thing-categories.ts';
+export { IDENTIFIER_PATTERN } from './thing-fields.ts';
 export * from './things.ts';
 export * from './units.ts';

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { RowId } from './common.ts';
 import { endpoint } from './endpoint.ts';
 import { ResourceTypeSchema } from './query.ts';
-import { AGGREGATORS } from './things.ts';
+import { AGGREGATORS } from './thing-categories.ts';
 
 // Type.Enum, not Type.Union of a mapped array: the latter's static type is `never`/`undefined`.
 const Aggregator = Type.Enum(AGGREGATORS);

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { MAX_EPOCH_MS, RowId } from './common.ts';
 import { CompareResult, QueryComparison } from './compare.ts';
 import { endpoint } from './endpoint.ts';
-import { AGGREGATORS } from './things.ts';
+import { AGGREGATORS } from './thing-categories.ts';
 
 /**
  * Telemetry queries (spec §3 param settings, chart time range, data point, query payload, device

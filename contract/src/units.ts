@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { Page } from './common.ts';
 import { endpoint } from './endpoint.ts';
-import { NameSearchQuery } from './things.ts';
+import { NameSearchQuery } from './thing-categories.ts';
 
 /** Measurement units abilities choose from (spec §9 unit cache). */
 export const Unit = Type.Object({

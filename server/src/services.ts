@@ -74,7 +74,12 @@ export function buildServices(deps: ServiceDeps) {
   };
   cluster.subscribe('catalog', metadataChanged);
   const things = createThingsService({ db, now, seen: () => store.lastSeen(), onChange });
-  const regions = createRegionService({ db, now, onChange });
+  const regions = createRegionService({
+    db,
+    now,
+    onChange,
+    categoryNames: (ids) => things.categoryNames(ids),
+  });
   const catalog = createCatalog({ things, regions });
 
   const counted = instrumentIngest(

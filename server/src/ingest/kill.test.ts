@@ -1,71 +1,25 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, login } from '../../test/helpers.ts';
+import { login } from '../../test/helpers.ts';
+import { lostPoints, meterServer, startServer } from '../../test/server-process.ts';
 import { buildApp } from '../app.ts';
-import { type Env, loadConfig } from '../config.ts';
 import { apiAs } from '../modules/things/testing.ts';
-import { freePort } from './testing.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const PER_BATCH = 50;
 const STEP_MS = 100;
 const dir = mkdtempSync(join(tmpdir(), 'kw-ingest-kill-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Starts `tsx server/src/server.ts` and resolves once it listens. */
-function startServer(env: Env): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(here, '../server.ts')], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('listening on')) resolve(child);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${out}`)));
-  });
-}
-
 describe('HTTP ingest across a SIGKILL', () => {
   it('keeps every acknowledged point', async () => {
-    const port = await freePort();
-    const env: Env = {
-      DATA_DIR: dir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      MQTT_PORT: '0',
-      SIMULATOR: 'off',
-      LOG_LEVEL: 'silent',
-      ADMIN_PASSWORD,
-      PLANT_TIMEZONE: 'UTC',
-      WEB_DIST: join(dir, 'no-web'),
-    };
-    const config = loadConfig(env);
-
     // A device to send as, created before the server starts.
-    let app = await buildApp(config);
-    const api = apiAs(() => app, (await login(app)).token);
-    const category = (await api.post('/api/thing/categories', { name: '电表' })).body.data;
-    await api.post(`/api/thing/categories/${category.id}/abilities`, {
-      identifier: 'P',
-      name: '功率',
-      unit: 'kW',
-    });
-    const model = (await api.post('/api/thing/models', { categoryId: category.id, name: 'A' })).body.data;
-    const thing = (await api.post('/api/thing/things', { identifier: 'K1', name: 'K1', modelId: model.id }))
-      .body.data;
-    const token = (await api.get(`/api/thing/things/${thing.id}/token`)).body.data.accessToken;
-    await app.close();
+    const { env, config, port, things } = await meterServer(dir, ['K1']);
+    const [thing] = things as [{ id: number; token: string }];
+    const token = thing.token;
 
-    const child = await startServer(env);
+    const { child } = await startServer(env);
     const t0 = Date.now() - 3_600_000;
     const acked: number[] = [];
     let next = 0;
@@ -107,7 +61,7 @@ describe('HTTP ingest across a SIGKILL', () => {
     expect(acked.length).toBeGreaterThanOrEqual(40);
 
     // Restart on the same data folder and read everything back through the query API.
-    app = await buildApp(config);
+    const app = await buildApp(config);
     try {
       const reader = apiAs(() => app, (await login(app)).token);
       const res = await reader.post('/api/query/data', {
@@ -122,13 +76,7 @@ describe('HTTP ingest across a SIGKILL', () => {
       const stored = new Map<number, number>(
         (res.body.data.result as { key: number; value: number }[]).map((p) => [p.key, p.value]),
       );
-      const lost: number[] = [];
-      for (const b of acked) {
-        for (let j = 0; j < PER_BATCH; j++) {
-          const i = b * PER_BATCH + j;
-          if (stored.get(t0 + i * STEP_MS) !== i) lost.push(i);
-        }
-      }
+      const lost = lostPoints(stored, acked, { t0, perBatch: PER_BATCH, stepMs: STEP_MS });
       expect(lost).toEqual([]);
     } finally {
       await app.close();

@@ -19,7 +19,7 @@ export { counterIncrement } from './counter.ts';
 export { downsample } from './downsample.ts';
 export { DuckDBTelemetryStore } from './duckdb/store.ts';
 export type * from './store.ts';
-export { DEFAULT_RETENTION, TelemetryWriteError } from './store.ts';
+export { DEFAULT_RETENTION } from './store.ts';
 export { VictoriaTelemetryStore } from './victoria/store.ts';
 
 export interface TelemetryStoreOptions {

@@ -198,7 +198,3 @@ export function createComponentGrid<Owner extends string, Chart extends string>(
   };
   return grid;
 }
-
-type ComponentGrid<Owner extends string, Chart extends string> = ReturnType<
-  typeof createComponentGrid<Owner, Chart>
->;

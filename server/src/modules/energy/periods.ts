@@ -47,5 +47,3 @@ export function createPeriods(calendar: PlantCalendar) {
     },
   };
 }
-
-type Periods = ReturnType<typeof createPeriods>;

@@ -1,17 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, login } from '../../../test/helpers.ts';
+import { lostPoints, meterServer, startServer } from '../../../test/server-process.ts';
 import { buildApp } from '../../app.ts';
-import { type Env, loadConfig } from '../../config.ts';
 import { freePort } from '../../ingest/testing.ts';
-import { apiAs } from '../things/testing.ts';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const PER_BATCH = 50;
 const STEP_MS = 100;
 /** Batches per sender path at most: 600 × 5 s stays inside the hour before now that they cover. */
@@ -19,58 +14,14 @@ const MAX_BATCHES = 600;
 const dir = mkdtempSync(join(tmpdir(), 'kw-ops-sigterm-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function startServer(env: Env): Promise<{ child: ChildProcess; output: () => string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(here, '../../server.ts')], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('listening on')) resolve({ child, output: () => out });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`server exited (${code}) before listening: ${out}`)));
-  });
-}
-
 describe('SIGTERM during ingest', () => {
   it('drains HTTP and MQTT, exits 0, and keeps every acknowledged point', async () => {
-    const [port, mqttPort] = [await freePort(), await freePort()];
-    const env: Env = {
-      DATA_DIR: dir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      MQTT_PORT: String(mqttPort),
-      SIMULATOR: 'off',
-      LOG_LEVEL: 'info',
-      ADMIN_PASSWORD,
-      PLANT_TIMEZONE: 'UTC',
-      WEB_DIST: join(dir, 'no-web'),
-    };
-    const config = loadConfig(env);
-    let app = await buildApp(config);
-    const api = apiAs(() => app, (await login(app)).token);
-    const category = (await api.post('/api/thing/categories', { name: '电表' })).body.data;
-    await api.post(`/api/thing/categories/${category.id}/abilities`, {
-      identifier: 'P',
-      name: '功率',
-      unit: 'kW',
+    const mqttPort = await freePort();
+    const { env, config, port, things } = await meterServer(dir, ['H1', 'Q1'], {
+      mqttPort,
+      logLevel: 'info',
     });
-    const model = (await api.post('/api/thing/models', { categoryId: category.id, name: 'A' })).body.data;
-    const made = async (identifier: string) => {
-      const thing = (await api.post('/api/thing/things', { identifier, name: identifier, modelId: model.id }))
-        .body.data;
-      return {
-        id: thing.id as number,
-        token: (await api.get(`/api/thing/things/${thing.id}/token`)).body.data.accessToken as string,
-      };
-    };
-    const httpThing = await made('H1');
-    const mqttThing = await made('Q1');
-    await app.close();
+    const [httpThing, mqttThing] = things as [{ id: number; token: string }, { id: number; token: string }];
 
     const { child, output } = await startServer(env);
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -142,7 +93,7 @@ describe('SIGTERM during ingest', () => {
     expect(acked.http.length + acked.mqtt.length).toBeGreaterThanOrEqual(40);
     expect(acked.mqtt.length).toBeGreaterThan(0);
 
-    app = await buildApp(config);
+    const app = await buildApp(config);
     try {
       for (const [thing, batches] of [
         [httpThing, acked.http],
@@ -155,13 +106,7 @@ describe('SIGTERM during ingest', () => {
           1_000_000,
         );
         const byTs = new Map(stored.map((p) => [p.ts, p.value]));
-        const lost: number[] = [];
-        for (const b of batches) {
-          for (let j = 0; j < PER_BATCH; j++) {
-            const i = b * PER_BATCH + j;
-            if (byTs.get(t0 + i * STEP_MS) !== i) lost.push(i);
-          }
-        }
+        const lost = lostPoints(byTs, batches, { t0, perBatch: PER_BATCH, stepMs: STEP_MS });
         expect(lost).toEqual([]);
       }
     } finally {

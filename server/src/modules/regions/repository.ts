@@ -112,10 +112,16 @@ export async function moveRegion(
 
 // ---- bindings -----------------------------------------------------------------------------------
 
+/**
+ * A bound thing without its category's name: the service names categories through the things
+ * module, so no table of categories is read here.
+ */
+export type ThingRow = Omit<Thing, 'categoryName'>;
+
 export interface BindingRow {
   regionId: number;
   regionName: string;
-  thing: Thing;
+  thing: ThingRow;
 }
 
 const parseSetting = (text: string): Thing['setting'] => {
@@ -133,7 +139,7 @@ const parseSetting = (text: string): Thing['setting'] => {
 
 /**
  * Things bound to the given regions (every region when `regionIds` is undefined), with their
- * model and category names; optionally only things of one category. Ordered by region, then
+ * model names; optionally only things of one category. Ordered by region, then
  * name in natural order.
  */
 export async function listBindings(
@@ -146,7 +152,6 @@ export async function listBindings(
     .innerJoin('regions', 'regions.id', 'region_things.region_id')
     .innerJoin('things', 'things.id', 'region_things.thing_id')
     .innerJoin('thing_models', 'thing_models.id', 'things.model_id')
-    .innerJoin('thing_categories', 'thing_categories.id', 'thing_models.category_id')
     .select(['region_things.region_id', 'regions.name as region_name', ...THING_COLUMNS]);
   if (regionIds) query = query.where('region_things.region_id', 'in', regionIds);
   if (categoryId !== undefined) query = query.where('thing_models.category_id', '=', categoryId);
@@ -164,7 +169,6 @@ export async function listBindings(
       modelId: r.model_id,
       modelName: r.model_name,
       categoryId: r.category_id,
-      categoryName: r.category_name,
       setting: parseSetting(r.setting),
       createdAt: r.created_at,
       updatedAt: r.updated_at,
@@ -172,7 +176,7 @@ export async function listBindings(
   }));
 }
 
-/** A thing's columns as both binding reads select them (things joined to model and category). */
+/** A thing's columns as both binding reads select them (things joined to their model). */
 const THING_COLUMNS = [
   'things.id',
   'things.identifier',
@@ -181,18 +185,19 @@ const THING_COLUMNS = [
   'things.model_id',
   'thing_models.name as model_name',
   'thing_models.category_id',
-  'thing_categories.name as category_name',
   'things.setting',
   'things.created_at',
   'things.updated_at',
 ] as const;
 
 /** Things bound to no region (optionally of one category), in natural order of names. */
-export async function listUnboundThings(db: Db, { categoryId }: { categoryId?: number }): Promise<Thing[]> {
+export async function listUnboundThings(
+  db: Db,
+  { categoryId }: { categoryId?: number },
+): Promise<ThingRow[]> {
   let query = db
     .selectFrom('things')
     .innerJoin('thing_models', 'thing_models.id', 'things.model_id')
-    .innerJoin('thing_categories', 'thing_categories.id', 'thing_models.category_id')
     .select(THING_COLUMNS)
     .where(({ not, exists, selectFrom }) =>
       not(
@@ -214,7 +219,6 @@ export async function listUnboundThings(db: Db, { categoryId }: { categoryId?: n
     modelId: r.model_id,
     modelName: r.model_name,
     categoryId: r.category_id,
-    categoryName: r.category_name,
     setting: parseSetting(r.setting),
     createdAt: r.created_at,
     updatedAt: r.updated_at,

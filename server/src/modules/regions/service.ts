@@ -22,6 +22,11 @@ export interface RegionServiceDeps {
   now: () => number;
   /** Told after every write (committed or not): the catalog drops what it cached (names, bindings). */
   onChange?: () => void;
+  /**
+   * The names of the categories among `ids` (the things service's): a binding's thing carries its
+   * category's name, and only the things module reads categories.
+   */
+  categoryNames: (ids: readonly number[]) => Promise<ReadonlyMap<number, string>>;
 }
 
 /** Region tree and thing bindings (spec §3 tree node, §7 Regions). */
@@ -35,6 +40,18 @@ export function createRegionService(deps: RegionServiceDeps) {
     } finally {
       deps.onChange?.();
     }
+  }
+
+  async function named(things: repo.ThingRow[]): Promise<Thing[]> {
+    const names = await deps.categoryNames([...new Set(things.map((t) => t.categoryId))]);
+    return things.map((t) => ({ ...t, categoryName: names.get(t.categoryId) ?? '' }));
+  }
+
+  /** Bindings with their things' category names. */
+  async function bindingsOf(query: Parameters<typeof repo.listBindings>[1]): Promise<Binding[]> {
+    const rows = await repo.listBindings(db, query);
+    const things = await named(rows.map((r) => r.thing));
+    return rows.map((r, i) => ({ ...r, thing: things[i] as Thing }));
   }
 
   async function requireRegion(id: number): Promise<RegionRecord> {
@@ -66,8 +83,8 @@ export function createRegionService(deps: RegionServiceDeps) {
     },
 
     /** Things bound to no region: monitoring trees show them in a group of their own. */
-    unbound: ({ categoryId }: { categoryId?: number }): Promise<Thing[]> =>
-      repo.listUnboundThings(db, { categoryId }),
+    unbound: async ({ categoryId }: { categoryId?: number }): Promise<Thing[]> =>
+      named(await repo.listUnboundThings(db, { categoryId })),
 
     async create(input: RegionInput): Promise<Region> {
       return changed(
@@ -154,15 +171,15 @@ export function createRegionService(deps: RegionServiceDeps) {
       if (!successor) {
         // One region: a lookup by id, not the whole tree.
         if (!(await repo.findRegion(db, id))) throw notFound();
-        return repo.listBindings(db, { regionIds: [id], categoryId });
+        return bindingsOf({ regionIds: [id], categoryId });
       }
       const regions = await repo.listRegions(db);
       if (!regions.some((r) => r.id === id)) throw notFound();
-      return repo.listBindings(db, { regionIds: subtreeIds(regions, id), categoryId });
+      return bindingsOf({ regionIds: subtreeIds(regions, id), categoryId });
     },
 
     async allBindings({ categoryId }: { categoryId?: number }): Promise<Binding[]> {
-      return repo.listBindings(db, { categoryId });
+      return bindingsOf({ categoryId });
     },
 
     async bind(id: number, thingIds: number[]): Promise<Binding[]> {
@@ -183,13 +200,13 @@ export function createRegionService(deps: RegionServiceDeps) {
           await repo.bindThings(trx, id, unique, iso());
         }),
       );
-      return repo.listBindings(db, { regionIds: [id] });
+      return bindingsOf({ regionIds: [id] });
     },
 
     async unbind(id: number, thingIds: number[]): Promise<Binding[]> {
       await requireRegion(id);
       await changed(repo.unbindThings(db, id, [...new Set(thingIds)]));
-      return repo.listBindings(db, { regionIds: [id] });
+      return bindingsOf({ regionIds: [id] });
     },
 
     /** A region by id, or undefined (one row, for other domains that only need its name). */

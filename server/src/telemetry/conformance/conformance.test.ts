@@ -8,7 +8,6 @@
 import { rmSync } from 'node:fs';
 import { DAY, HOUR, MINUTE, PlantCalendar } from '@kilowatch/contract/calendar';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { counterIncrement } from '../counter.ts';
 import type { OpenedTelemetryStore } from '../index.ts';
 import {
   type Bucket,
@@ -20,6 +19,7 @@ import {
   type SeriesKey,
   TelemetryWriteError,
 } from '../store.ts';
+import { brute, dataset, interleave, nextStart, random, writeShuffled } from './reference.ts';
 import {
   duckdbWing,
   startVictoria,
@@ -77,158 +77,6 @@ function facts(
     store as unknown as { describe(s: SeriesKey): { firstTs: number | null; intervalMs: number | null } }
   ).describe(s);
   return { firstTs: d.firstTs, gapToleranceMs: Math.max(3 * (d.intervalMs ?? 0), 60_000) };
-}
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/**
- * The reference: one bucket by brute force. Gauges take the samples in [bs, be); a counter's delta
- * the increments of the readings in (bs, be], each from the reading before it (interval-ending).
- */
-function brute(
-  pts: readonly { ts: number; value: number }[],
-  bs: number,
-  be: number,
-  agg: BucketAggregator,
-  info: { firstTs: number | null; gapToleranceMs: number },
-  now: number,
-): Pick<Bucket, 'value' | 'count' | 'complete'> {
-  // Points are sorted by time: only those around the bucket are looked at.
-  const firstAt = (t: number, after: boolean) => {
-    let lo = 0;
-    let hi = pts.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const x = (pts[mid] as { ts: number }).ts;
-      if (after ? x <= t : x < t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  const i0 = firstAt(bs, false);
-  const i1 = firstAt(be, false);
-  const prev = pts[i0 - 1];
-  const inside = pts.slice(i0, i1);
-  let closing = 0;
-  let closed = 0;
-  for (let i = firstAt(bs, true); i < firstAt(be, true); i++) {
-    closing++;
-    closed += counterIncrement(pts[i - 1]?.value, (pts[i] as { value: number }).value);
-  }
-  if (agg === 'delta' && closing === 0) return { value: null, count: 0, complete: false };
-  if (inside.length === 0) {
-    return agg === 'delta'
-      ? { value: closed, count: closing, complete: false }
-      : { value: agg === 'count' ? 0 : null, count: 0, complete: false };
-  }
-  let sum = 0;
-  let min = Number.POSITIVE_INFINITY;
-  let max = Number.NEGATIVE_INFINITY;
-  let maxGap = 0;
-  let p = prev;
-  for (const x of inside) {
-    sum += x.value;
-    min = Math.min(min, x.value);
-    max = Math.max(max, x.value);
-    if (p) maxGap = Math.max(maxGap, x.ts - p.ts);
-    p = x;
-  }
-  const n = inside.length;
-  const value = {
-    avg: sum / n,
-    sum,
-    max,
-    min,
-    count: n,
-    first: (inside[0] as { value: number }).value,
-    last: (inside[n - 1] as { value: number }).value,
-    delta: closed,
-  }[agg];
-  const complete =
-    be <= now &&
-    info.firstTs !== null &&
-    info.firstTs <= bs &&
-    maxGap <= info.gapToleranceMs &&
-    be - (inside[n - 1] as { ts: number }).ts <= info.gapToleranceMs;
-  return { value, count: agg === 'delta' ? closing : n, complete };
-}
-
-/** Random series: irregular spacing, some readings on bucket edges, rare long gaps, dyadic values (sums exact in any order), counters with resets. */
-function dataset(seed: number, start: number, days: number) {
-  const rnd = random(seed);
-  const series: (SeriesKey & { pts: { ts: number; value: number }[] })[] = [
-    { thingId: 1, metric: 'energy', pts: [] },
-    { thingId: 1, metric: 'power', pts: [] },
-    { thingId: 2, metric: 'temperature', pts: [] },
-  ];
-  for (const [k, s] of series.entries()) {
-    let ts = start + Math.floor(rnd() * 5 * MINUTE) + k * 7000;
-    let counter = Math.floor(rnd() * 4000) / 4;
-    while (ts < start + days * DAY) {
-      let value: number;
-      if (s.metric === 'energy') {
-        const r = rnd();
-        if (r < 0.002)
-          counter = Math.floor(rnd() * 40) / 4; // reset
-        else if (r < 0.01)
-          counter -= 0.25; // jitter
-        else counter += Math.floor(rnd() * 40) / 4;
-        value = counter;
-      } else {
-        value = Math.floor(rnd() * 8000 - 4000) / 4;
-      }
-      s.pts.push({ ts, value });
-      ts += rnd() < 0.002 ? 30 * MINUTE + Math.floor(rnd() * 3 * HOUR) : 2000 + Math.floor(rnd() * 38_000);
-      // Some readings on a whole minute (and so on hour and day edges): they close the bucket before.
-      if (rnd() < 0.1) ts = Math.ceil(ts / MINUTE) * MINUTE;
-    }
-  }
-  return series;
-}
-
-/** Writes the points in shuffled chunks (late and out-of-order data), some concurrently, with a few resends. */
-async function writeShuffled(store: OpenedTelemetryStore, points: Point[], seed: number): Promise<void> {
-  const rnd = random(seed);
-  const chunks: Point[][] = [];
-  for (let i = 0; i < points.length; ) {
-    const n = 1 + Math.floor(rnd() * 4000);
-    chunks.push(points.slice(i, i + n));
-    i += n;
-  }
-  for (let i = 0; i < chunks.length; i++) {
-    const j = Math.min(chunks.length - 1, i + Math.floor(rnd() * 4));
-    [chunks[i], chunks[j]] = [chunks[j] as Point[], chunks[i] as Point[]];
-  }
-  for (let i = 0; i < chunks.length; i += 3) {
-    await Promise.all(chunks.slice(i, i + 3).map((c) => store.write(c)));
-  }
-  // Resend a few points: stored once, not counted twice.
-  await store.write(points.filter((_, i) => i % 997 === 0));
-}
-
-function interleave(series: ReturnType<typeof dataset>): Point[] {
-  return series
-    .flatMap((s) => s.pts.map((p) => ({ thingId: s.thingId, metric: s.metric, ts: p.ts, value: p.value })))
-    .sort((a, b) => a.ts - b.ts);
-}
-
-function nextStart(cal: PlantCalendar, bucket: BucketSpec, start: number): number {
-  if ('widthMs' in bucket) {
-    if (bucket.widthMs % DAY === 0) return cal.dayStart(cal.dayOf(start) + bucket.widthMs / DAY);
-    return start + bucket.widthMs;
-  }
-  const m = PlantCalendar.monthOfDay(cal.dayOf(start)) + (bucket.calendar === 'month' ? 1 : 12);
-  return cal.dayStart(PlantCalendar.firstDayOfMonth(m));
 }
 
 /** Every answer without the informational `resolution` (each wing reads what it stores). */
@@ -438,6 +286,7 @@ describe.each(WINGS.map((w) => [w.name, w] as const))('the %s wing', (_name, win
       expect((await delta(store, HOUR, T0 + HOUR)).buckets[0]?.value).toBe(
         10 + 5 + 10 + 0 + 5.25 + 99_979 + 4,
       );
+      expect(await wing.staleRows(store)).toBe(0);
     });
 
     it('a late point splits the increment of the next reading; counts are the readings that close a bucket', async () => {
@@ -459,6 +308,7 @@ describe.each(WINGS.map((w) => [w.name, w] as const))('the %s wing', (_name, win
         [null, 0],
       ]);
       expect(store.latest([key])).toEqual([{ ...key, ts: T0 + 3 * HOUR, value: 150 }]);
+      expect(await wing.staleRows(store)).toBe(0);
     });
 
     it('a point resent at the same time replaces the stored one; resent unchanged, it is stored once', async () => {
@@ -480,6 +330,7 @@ describe.each(WINGS.map((w) => [w.name, w] as const))('the %s wing', (_name, win
       expect((await store.points(key, T0, T0 + MINUTE, 10)).map((p) => p.value)).toEqual([5, 2]);
       await store.write([{ ...key, ts: T0 + 1000, value: 3 }]); // the latest, changed
       expect(store.latest([key])).toEqual([{ ...key, ts: T0 + 1000, value: 3 }]);
+      expect(await wing.staleRows(store)).toBe(0);
     });
 
     it('quality: gaps, running buckets and buckets before the first sample are incomplete', async () => {
@@ -550,6 +401,7 @@ describe.each(WINGS.map((w) => [w.name, w] as const))('the %s wing', (_name, win
         const columns = await store.bucketColumns(query);
         expect(bucketsOf(columns).buckets).toEqual((await store.buckets(query)).buckets);
         const n = columns.starts.length - 1;
+        expect(columns.values.length).toBe(4 * n);
         expect(columns.values.subarray(0, n)).toEqual(columns.values.subarray(3 * n));
       }
     }

@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  type DuckDBTelemetryStore,
   type OpenedTelemetryStore,
   openTelemetryStore,
   type RetentionDays,
@@ -26,6 +27,11 @@ export interface WingOptions {
 export interface Wing {
   name: 'duckdb' | 'victoria';
   open(options: WingOptions): Promise<OpenedTelemetryStore>;
+  /**
+   * Rows the wing derived from the points that differ from what the points give now (DuckDB's
+   * minute, hour and day rollups; none for VictoriaMetrics, which keeps raw samples only).
+   */
+  staleRows(store: OpenedTelemetryStore): Promise<number>;
 }
 
 const VM_BIN = process.env.VICTORIA_METRICS_BIN ?? '/usr/bin/victoria-metrics';
@@ -54,6 +60,10 @@ export function duckdbWing(dirs: string[]): Wing {
         folders.set(key, dataDir);
       }
       return openTelemetryStore({ dataDir, timeZone, retention: RETENTION, now });
+    },
+    async staleRows(store) {
+      const { minute, hour, day } = await (store as DuckDBTelemetryStore).checkRollups();
+      return minute + hour + day;
     },
   };
 }
@@ -148,5 +158,6 @@ export function victoriaWing(vm: () => VictoriaProcess): Wing {
       }
       return VictoriaTelemetryStore.open({ url: vm().url, timeZone, retention: RETENTION, now, name });
     },
+    staleRows: async () => 0,
   };
 }

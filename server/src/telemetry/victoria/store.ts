@@ -1,13 +1,7 @@
 import { DAY, MINUTE, PlantCalendar } from '@kilowatch/contract/calendar';
-import { ceilTo, nextInterval } from '../buckets.ts';
+import { ceilTo } from '../buckets.ts';
 import { GroupCommit } from '../group-commit.ts';
-import {
-  columnsFromSamples,
-  downsampleSamples,
-  emptyColumns,
-  planBuckets,
-  type Samples,
-} from '../samples.ts';
+import { columnsFromSamples, downsampleSamples, emptyColumns, planBuckets } from '../samples.ts';
 import {
   type BucketColumns,
   type BucketQuery,
@@ -28,7 +22,10 @@ import {
   TelemetryWriteError,
   type ThingSeen,
 } from '../store.ts';
-import { type ExportedSeries, endpoints, selector, VictoriaClient } from './http.ts';
+import { endpoints, VictoriaClient } from './http.ts';
+import { samplesIn, samplesWithPrev } from './reader.ts';
+import { SeriesBook } from './series.ts';
+import { commitPoints } from './writer.ts';
 
 export interface VictoriaStoreOptions {
   /** TELEMETRY_URL: a single node (http://host:8428) or a cluster's vminsert path with its tenant. */
@@ -48,28 +45,8 @@ export interface VictoriaStoreOptions {
   maxBatchPoints?: number;
 }
 
-interface SeriesState extends SeriesKey {
-  selector: string;
-  firstTs: number | null;
-  intervalMs: number | null;
-  latestTs: number | null;
-  latestValue: number;
-}
-
-/** The points of one series in a batch, sorted by time, one per timestamp (the last written). */
-interface Group {
-  st: SeriesState;
-  ts: number[];
-  values: number[];
-}
-
 /** Series per export of a paged raw read (pointColumns). */
 const POINT_SERIES_PER_EXPORT = 16;
-/** How far before a read's range the samples are exported with it (to find the sample before it). */
-const PREV_LOOKBACK = 60 * MINUTE;
-/** Far enough in the future for "every sample" (VictoriaMetrics takes RFC 3339 times up to year 9999). */
-const FOREVER = Date.UTC(9999, 0, 1);
-
 /**
  * The VictoriaMetrics telemetry store: raw points as VictoriaMetrics series (`name{thing,metric}`),
  * buckets computed from the exported samples with the backend-neutral rules of ../samples.ts, so a
@@ -84,25 +61,23 @@ export class VictoriaTelemetryStore implements TelemetryStore {
   /** The DuckDB wing's counter upgrade has no counterpart here: nothing is ever upgraded. */
   readonly upgraded = null;
   private readonly now: () => number;
-  private readonly name: string;
   private readonly client: VictoriaClient;
   private readonly commits: GroupCommit<readonly Point[]>;
-  private readonly things = new Map<number, Map<string, SeriesState>>();
+  private readonly book: SeriesBook;
   private closed = false;
 
   private constructor(options: VictoriaStoreOptions) {
     this.calendar = new PlantCalendar(options.timeZone);
     this.retention = options.retention ?? DEFAULT_RETENTION;
     this.now = options.now ?? Date.now;
-    this.name = options.name ?? 'kilowatch';
-    if (!/^[a-zA-Z_:][a-zA-Z0-9_:]*$/.test(this.name)) throw new RangeError(`bad metric name ${this.name}`);
+    this.book = new SeriesBook(options.name ?? 'kilowatch');
     this.client = new VictoriaClient(endpoints(options.url, options.selectUrl));
     this.commits = new GroupCommit({
       delayMs: options.commitDelayMs ?? 5,
       maxSize: options.maxBatchPoints ?? 250_000,
       size: (points) => points.length,
       commit: async (batches, n) => {
-        await this.commit(batches);
+        this.stats.rewrites += await commitPoints(this.client, this.book, batches);
         this.stats.commits++;
         this.stats.points += n;
       },
@@ -113,91 +88,8 @@ export class VictoriaTelemetryStore implements TelemetryStore {
   static async open(options: VictoriaStoreOptions): Promise<VictoriaTelemetryStore> {
     checkRetention(options.retention ?? DEFAULT_RETENTION);
     const store = new VictoriaTelemetryStore(options);
-    await store.load();
+    await store.book.load(store.client, store.now());
     return store;
-  }
-
-  /**
-   * Fills the memory from VictoriaMetrics: every series' latest sample and first sample (instant
-   * queries over all time), and the typical interval from the last 15 minutes of samples.
-   */
-  private async load(): Promise<void> {
-    const at = Math.max(Date.now(), this.now()) + DAY;
-    // A window whose lookup reaches back before the epoch answers nothing (VictoriaMetrics also
-    // reads a step before the window): (1970-01-02, at].
-    const all = `{__name__="${this.name}"}[${at - DAY}ms]`;
-    const [last, lastTs, firstTs] = await Promise.all([
-      this.client.query(`last_over_time(${all})`, at),
-      this.client.query(`tlast_over_time(${all})`, at),
-      this.client.query(`tfirst_over_time(${all})`, at),
-    ]);
-    const seconds = (x: number) => Math.round(x * 1000);
-    for (const r of lastTs) {
-      const st = this.state(r.labels);
-      if (st) st.latestTs = seconds(r.value);
-    }
-    for (const r of last) {
-      const st = this.state(r.labels);
-      if (st) st.latestValue = r.value;
-    }
-    for (const r of firstTs) {
-      const st = this.state(r.labels);
-      if (st) st.firstTs = seconds(r.value);
-    }
-    let newest = Number.NEGATIVE_INFINITY;
-    for (const st of this.allSeries()) if (st.latestTs !== null) newest = Math.max(newest, st.latestTs);
-    if (!Number.isFinite(newest)) return;
-    const recent = await this.client.exportSeries(
-      [`{__name__="${this.name}"}`],
-      newest - 15 * MINUTE,
-      newest,
-    );
-    for (const s of recent) {
-      const st = this.state(s.labels);
-      if (st) st.intervalMs = nextInterval(null, null, s.ts);
-    }
-  }
-
-  /** The series of an exported label set (created in memory when new). */
-  private state(labels: Record<string, string>): SeriesState | undefined {
-    const thingId = Number(labels.thing);
-    const metric = labels.metric;
-    if (!Number.isSafeInteger(thingId) || metric === undefined) return undefined;
-    return this.ensure(thingId, metric);
-  }
-
-  private get(thingId: number, metric: string): SeriesState | undefined {
-    return this.things.get(thingId)?.get(metric);
-  }
-
-  private ensure(thingId: number, metric: string): SeriesState {
-    let m = this.things.get(thingId);
-    if (!m) {
-      m = new Map();
-      this.things.set(thingId, m);
-    }
-    let st = m.get(metric);
-    if (!st) {
-      st = {
-        thingId,
-        metric,
-        selector: selector({ __name__: this.name, thing: String(thingId), metric }),
-        firstTs: null,
-        intervalMs: null,
-        latestTs: null,
-        latestValue: 0,
-      };
-      m.set(metric, st);
-    }
-    return st;
-  }
-
-  private *allSeries(): Iterable<SeriesState> {
-    for (const m of this.things.values()) yield* m.values();
-  }
-
-  private labels(st: SeriesState): Record<string, string> {
-    return { __name__: this.name, thing: String(st.thingId), metric: st.metric };
   }
 
   // ---------------------------------------------------------------- writes
@@ -230,97 +122,18 @@ export class VictoriaTelemetryStore implements TelemetryStore {
     return this.write(batchPoints(batch));
   }
 
-  /**
-   * Sends a batch. VictoriaMetrics keeps every sample it is sent, also two at the same time, and
-   * cannot replace one sample: a point resent with the value it has is dropped, and a point that
-   * changes a stored one rewrites its series (export, delete, import with the new value), so the
-   * last written wins as in the DuckDB wing.
-   */
-  private async commit(batch: readonly (readonly Point[])[]): Promise<void> {
-    const groups = new Map<SeriesState, Group>();
-    for (const points of batch) {
-      for (const p of points) {
-        const st = this.ensure(p.thingId, p.metric);
-        let g = groups.get(st);
-        if (!g) {
-          g = { st, ts: [], values: [] };
-          groups.set(st, g);
-        }
-        g.ts.push(p.ts);
-        g.values.push(p.value);
-      }
-    }
-    for (const g of groups.values()) sortAndDedupe(g);
-    const overlapping = [...groups.values()].filter(
-      (g) => g.st.latestTs !== null && (g.ts[0] as number) <= (g.st.latestTs as number),
-    );
-    const rewrite = new Set<SeriesState>();
-    if (overlapping.length > 0) {
-      const lo = Math.min(...overlapping.map((g) => g.ts[0] as number));
-      const hi = Math.max(...overlapping.map((g) => g.ts[g.ts.length - 1] as number));
-      const stored = await this.client.exportSeries(
-        overlapping.map((g) => g.st.selector),
-        lo,
-        hi,
-      );
-      for (const s of stored) {
-        const st = this.state(s.labels);
-        const g = st && groups.get(st);
-        if (!g) continue;
-        const at = new Map(s.ts.map((t, i) => [t, s.values[i] as number]));
-        const keep = g.ts.map((t, i) => at.get(t) !== g.values[i]);
-        if (g.ts.some((t, i) => keep[i] && at.has(t))) rewrite.add(g.st);
-        else if (keep.includes(false)) {
-          g.ts = g.ts.filter((_, i) => keep[i]);
-          g.values = g.values.filter((_, i) => keep[i]);
-        }
-      }
-    }
-    const out: ExportedSeries[] = [];
-    if (rewrite.size > 0) {
-      const sel = [...rewrite].map((st) => st.selector);
-      const whole = await this.client.exportSeries(sel, 0, FOREVER);
-      for (const s of whole) {
-        const st = this.state(s.labels);
-        const g = st && groups.get(st);
-        if (!g) continue;
-        merge(g, s);
-      }
-      await this.client.deleteSeries(sel);
-      this.stats.rewrites += rewrite.size;
-    }
-    for (const g of groups.values()) {
-      if (g.ts.length > 0) out.push({ labels: this.labels(g.st), ts: g.ts, values: g.values });
-    }
-    await this.client.importSeries(out);
-    await this.client.flush();
-    for (const g of groups.values()) {
-      const st = g.st;
-      if (g.ts.length === 0) continue;
-      const first = g.ts[0] as number;
-      const last = g.ts[g.ts.length - 1] as number;
-      if (!rewrite.has(st) && (st.latestTs === null || first > st.latestTs))
-        st.intervalMs = nextInterval(st.intervalMs, st.latestTs, g.ts);
-      if (st.firstTs === null || first < st.firstTs) st.firstTs = first;
-      if (st.latestTs === null || last >= st.latestTs) {
-        st.latestTs = last;
-        st.latestValue = g.values[g.values.length - 1] as number;
-      }
-    }
-  }
-
   // ---------------------------------------------------------------- reads
 
   /** What the store knows of a series: its first sample, typical interval (as the DuckDB wing's describe). */
   describe(series: SeriesKey): { firstTs: number | null; intervalMs: number | null } | undefined {
-    const st = this.get(series.thingId, series.metric);
+    const st = this.book.get(series.thingId, series.metric);
     return st && st.latestTs !== null ? { firstTs: st.firstTs, intervalMs: st.intervalMs } : undefined;
   }
 
   latest(series: readonly SeriesKey[]): LatestValue[] {
     const out: LatestValue[] = [];
     for (const s of series) {
-      const st = this.get(s.thingId, s.metric);
+      const st = this.book.get(s.thingId, s.metric);
       if (st && st.latestTs !== null)
         out.push({ thingId: st.thingId, metric: st.metric, ts: st.latestTs, value: st.latestValue });
     }
@@ -329,7 +142,7 @@ export class VictoriaTelemetryStore implements TelemetryStore {
 
   lastSeen(): Map<number, ThingSeen> {
     const out = new Map<number, ThingSeen>();
-    for (const st of this.allSeries()) {
+    for (const st of this.book.all()) {
       if (st.latestTs === null) continue;
       const seen = out.get(st.thingId);
       if (!seen) {
@@ -343,76 +156,10 @@ export class VictoriaTelemetryStore implements TelemetryStore {
     return out;
   }
 
-  /** Stored series among these (once each), with samples. */
-  private known(series: readonly SeriesKey[]): SeriesState[] {
-    const out = new Set<SeriesState>();
-    for (const s of series) {
-      const st = this.get(s.thingId, s.metric);
-      if (st && st.latestTs !== null) out.add(st);
-    }
-    return [...out];
-  }
-
-  /** Samples of each series in [from, to] (ms, inclusive), by series. */
-  private async samplesIn(
-    states: readonly SeriesState[],
-    from: number,
-    to: number,
-  ): Promise<Map<SeriesState, ExportedSeries>> {
-    const out = new Map<SeriesState, ExportedSeries>();
-    if (states.length === 0 || to < from) return out;
-    for (const s of await this.client.exportSeries(
-      states.map((st) => st.selector),
-      from,
-      to,
-    )) {
-      const st = this.state(s.labels);
-      if (st) out.set(st, s);
-    }
-    return out;
-  }
-
-  /**
-   * Samples in [from, to] and the last sample before `from` of each series: exported together
-   * with the hour before `from`; a series whose previous sample is older asks for it alone.
-   */
-  private async samplesWithPrev(
-    states: readonly SeriesState[],
-    from: number,
-    to: number,
-  ): Promise<Map<SeriesState, Samples>> {
-    const wide = await this.samplesIn(states, from - PREV_LOOKBACK, to);
-    const out = new Map<SeriesState, Samples>();
-    const missing: SeriesState[] = [];
-    for (const st of states) {
-      const s = wide.get(st);
-      const ts = s?.ts ?? [];
-      const values = s?.values ?? [];
-      let i = 0;
-      while (i < ts.length && (ts[i] as number) < from) i++;
-      const prev = i > 0 ? { ts: ts[i - 1] as number, value: values[i - 1] as number } : null;
-      out.set(st, { ts: ts.slice(i), values: values.slice(i), prev });
-      if (!prev && st.firstTs !== null && st.firstTs < from - PREV_LOOKBACK) missing.push(st);
-    }
-    await Promise.all(
-      missing.map(async (st) => {
-        const at = from - PREV_LOOKBACK - 1;
-        const w = `${st.selector}[${at - (st.firstTs as number) + 1}ms]`;
-        const [v, t] = await Promise.all([
-          this.client.query(`last_over_time(${w})`, at),
-          this.client.query(`tlast_over_time(${w})`, at),
-        ]);
-        const s = out.get(st) as Samples;
-        if (v[0] && t[0]) s.prev = { ts: Math.round(t[0].value * 1000), value: v[0].value };
-      }),
-    );
-    return out;
-  }
-
   async points(series: SeriesKey, start: number, end: number, limit: number): Promise<Point[]> {
-    const [st] = this.known([series]);
+    const [st] = this.book.known([series]);
     if (!st || !(end > start) || limit <= 0) return [];
-    const s = (await this.samplesIn([st], Math.ceil(start), Math.ceil(end) - 1)).get(st);
+    const s = (await samplesIn(this.client, this.book, [st], Math.ceil(start), Math.ceil(end) - 1)).get(st);
     const n = Math.min(s?.ts.length ?? 0, Math.floor(limit));
     const out: Point[] = new Array(n);
     for (let i = 0; i < n; i++)
@@ -433,7 +180,7 @@ export class VictoriaTelemetryStore implements TelemetryStore {
     after?: number,
   ): Promise<PointColumns> {
     const empty = { index: new Float64Array(0), ts: new Float64Array(0), values: new Float64Array(0) };
-    if (this.known(series).length === 0 || !(end > start) || limit <= 0) return empty;
+    if (this.book.known(series).length === 0 || !(end > start) || limit <= 0) return empty;
     const index: number[] = [];
     const ts: number[] = [];
     const values: number[] = [];
@@ -442,10 +189,16 @@ export class VictoriaTelemetryStore implements TelemetryStore {
     // bill's demand over every meter's month) does not export the whole range for every page.
     for (let k0 = 0; k0 < series.length && ts.length < cap; k0 += POINT_SERIES_PER_EXPORT) {
       const keys = series.slice(k0, k0 + POINT_SERIES_PER_EXPORT);
-      const data = await this.samplesIn(this.known(keys), Math.ceil(start), Math.ceil(end) - 1);
+      const data = await samplesIn(
+        this.client,
+        this.book,
+        this.book.known(keys),
+        Math.ceil(start),
+        Math.ceil(end) - 1,
+      );
       keys.forEach((key, j) => {
         const k = k0 + j;
-        const st = this.get(key.thingId, key.metric);
+        const st = this.book.get(key.thingId, key.metric);
         const s = st && data.get(st);
         if (!s) return;
         for (let i = 0; i < s.ts.length && ts.length < cap; i++) {
@@ -463,15 +216,15 @@ export class VictoriaTelemetryStore implements TelemetryStore {
   async bucketColumns(query: BucketQuery): Promise<BucketColumns> {
     const plan = planBuckets(this.calendar, query);
     if (!plan) return emptyColumns(query.series, 'raw');
-    const states = this.known(query.series);
-    const samples = await this.samplesWithPrev(states, plan.from, plan.to);
+    const states = this.book.known(query.series);
+    const samples = await samplesWithPrev(this.client, this.book, states, plan.from, plan.to);
     const now = this.now();
     return columnsFromSamples(
       query,
       plan,
       (k) => {
         const key = query.series[k] as SeriesKey;
-        const st = this.get(key.thingId, key.metric);
+        const st = this.book.get(key.thingId, key.metric);
         const s = st && samples.get(st);
         return st && s ? { samples: s, facts: st } : undefined;
       },
@@ -484,9 +237,9 @@ export class VictoriaTelemetryStore implements TelemetryStore {
   }
 
   async downsample(series: SeriesKey, start: number, end: number, maxPoints: number): Promise<Point[]> {
-    const [st] = this.known([series]);
+    const [st] = this.book.known([series]);
     if (!st || !(end > start) || maxPoints < 1) return [];
-    const s = (await this.samplesIn([st], Math.ceil(start), Math.ceil(end) - 1)).get(st);
+    const s = (await samplesIn(this.client, this.book, [st], Math.ceil(start), Math.ceil(end) - 1)).get(st);
     return downsampleSamples(this.calendar, st, s?.ts ?? [], s?.values ?? [], start, end, maxPoints);
   }
 
@@ -498,43 +251,15 @@ export class VictoriaTelemetryStore implements TelemetryStore {
    */
   async applyRetention(_now: number): Promise<void> {}
 
-  /** Sends what is queued; later writes are refused. */
   /** VictoriaMetrics' /health on the insert side and, for a cluster, on vmselect. */
   async ping(): Promise<void> {
     await this.client.ping();
   }
 
+  /** Sends what is queued; later writes are refused. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.commits.flush();
   }
-}
-
-/** Sorts a group's points by time; of points at the same time, the last written wins. */
-function sortAndDedupe(g: Group): void {
-  const order = Array.from({ length: g.ts.length }, (_, i) => i);
-  order.sort((a, b) => (g.ts[a] as number) - (g.ts[b] as number) || a - b);
-  const ts: number[] = [];
-  const values: number[] = [];
-  for (const i of order) {
-    const t = g.ts[i] as number;
-    if (ts.length > 0 && ts[ts.length - 1] === t) values[values.length - 1] = g.values[i] as number;
-    else {
-      ts.push(t);
-      values.push(g.values[i] as number);
-    }
-  }
-  g.ts = ts;
-  g.values = values;
-}
-
-/** The stored samples of a series with the group's points in it (a point replaces a stored one at its time). */
-function merge(g: Group, stored: ExportedSeries): void {
-  const at = new Map<number, number>();
-  for (let i = 0; i < stored.ts.length; i++) at.set(stored.ts[i] as number, stored.values[i] as number);
-  for (let i = 0; i < g.ts.length; i++) at.set(g.ts[i] as number, g.values[i] as number);
-  const ts = [...at.keys()].sort((a, b) => a - b);
-  g.ts = ts;
-  g.values = ts.map((t) => at.get(t) as number);
 }

@@ -317,5 +317,3 @@ const symmetricDifference = (a: readonly string[], b: readonly string[]): string
 ];
 const sameList = (a: readonly number[], b: readonly number[]) =>
   a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]);
-
-type TariffBook = ReturnType<typeof createTariffBook>;

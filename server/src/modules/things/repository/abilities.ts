@@ -17,17 +17,43 @@ export interface AbilityValues {
   sort: number;
 }
 
-const toCategoryAbility = (row: Selectable<ThingCategoryAbilitiesTable>): CategoryAbility => ({
-  id: row.id,
-  categoryId: row.category_id,
+/** The one mapping between an ability's fields and its columns, both ways (effective rows too). */
+interface AbilityColumns {
+  identifier: string;
+  name: string;
+  unit: string;
+  data_type: string;
+  aggregator: string;
+  cumulative: number | string;
+  enum_options: string;
+  sort: number | string;
+}
+
+const fromColumns = (row: AbilityColumns): AbilityValues => ({
   identifier: row.identifier,
   name: row.name,
   unit: row.unit,
   dataType: row.data_type as DataType,
   aggregator: row.aggregator as Aggregator,
-  cumulative: row.cumulative !== 0,
+  cumulative: Number(row.cumulative) !== 0,
   enumOptions: parseJson(row.enum_options, []),
-  sort: row.sort,
+  sort: Number(row.sort),
+});
+
+const toColumns = (values: Omit<AbilityValues, 'identifier'>) => ({
+  name: values.name,
+  unit: values.unit,
+  data_type: values.dataType,
+  aggregator: values.aggregator,
+  cumulative: values.cumulative ? 1 : 0,
+  enum_options: JSON.stringify(values.enumOptions),
+  sort: values.sort,
+});
+
+const toCategoryAbility = (row: Selectable<ThingCategoryAbilitiesTable>): CategoryAbility => ({
+  id: row.id,
+  categoryId: row.category_id,
+  ...fromColumns(row),
 });
 
 export async function listCategoryAbilities(db: Db, categoryId: number): Promise<CategoryAbility[]> {
@@ -75,13 +101,7 @@ export async function insertCategoryAbility(
     .values({
       category_id: categoryId,
       identifier: values.identifier,
-      name: values.name,
-      unit: values.unit,
-      data_type: values.dataType,
-      aggregator: values.aggregator,
-      cumulative: values.cumulative ? 1 : 0,
-      enum_options: JSON.stringify(values.enumOptions),
-      sort: values.sort,
+      ...toColumns(values),
       created_at: now,
       updated_at: now,
     })
@@ -98,16 +118,7 @@ export async function updateCategoryAbility(
 ): Promise<void> {
   await db
     .updateTable('thing_category_abilities')
-    .set({
-      name: values.name,
-      unit: values.unit,
-      data_type: values.dataType,
-      aggregator: values.aggregator,
-      cumulative: values.cumulative ? 1 : 0,
-      enum_options: JSON.stringify(values.enumOptions),
-      sort: values.sort,
-      updated_at: now,
-    })
+    .set({ ...toColumns(values), updated_at: now })
     .where('id', '=', id)
     .execute();
 }
@@ -119,31 +130,16 @@ export async function deleteCategoryAbility(db: Db, id: number): Promise<void> {
 
 // ---- effective abilities ------------------------------------------------------------------------
 
-interface EffectiveRow {
+interface EffectiveRow extends AbilityColumns {
   ability_id: number;
   category_id: number;
-  identifier: string;
-  name: string;
-  unit: string;
-  data_type: string;
-  aggregator: string;
-  cumulative: number | string;
-  enum_options: string;
-  sort: number | string;
   overridden: number | string;
 }
 
 const toEffective = (row: EffectiveRow): EffectiveAbility => ({
   abilityId: row.ability_id,
   categoryId: row.category_id,
-  identifier: row.identifier,
-  name: row.name,
-  unit: row.unit,
-  dataType: row.data_type as DataType,
-  aggregator: row.aggregator as Aggregator,
-  cumulative: Number(row.cumulative) !== 0,
-  enumOptions: parseJson(row.enum_options, []),
-  sort: Number(row.sort),
+  ...fromColumns(row),
   overridden: Number(row.overridden) !== 0,
 });
 

@@ -4,14 +4,12 @@ import {
   Alert,
   Button,
   DatePicker,
-  Empty,
   Form,
   Input,
   Modal,
   Result,
   Segmented,
   Space,
-  Table,
   type TableColumnsType,
   Tag,
 } from 'antd';
@@ -25,6 +23,7 @@ import { notify } from '../../../lib/notify.ts';
 import { fromPicker, toPicker, usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { useAlarmAbilities } from '../abilities.ts';
 import type { Target } from '../lib/targets.ts';
+import { PagedTable } from './PagedTable.tsx';
 import { TargetPicker } from './TargetPicker.tsx';
 
 /** The reason's length the server takes (contract MaintenanceInput). */
@@ -151,26 +150,13 @@ export function MaintenanceTab() {
           onClick={() => (scope === 'open' ? setOpenAt(Date.now()) : void windows.refetch())}
         />
       </Space>
-      <Table<MaintenanceWindow>
-        rowKey="id"
-        loading={windows.isFetching}
-        dataSource={windows.data?.list ?? []}
+      <PagedTable<MaintenanceWindow>
+        query={windows}
         columns={columns}
-        scroll={{ x: 'max-content' }}
-        data-testid="maintenance-table"
-        locale={{
-          emptyText: (
-            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('alarms.maintenance.empty')} />
-          ),
-        }}
-        pagination={{
-          current: page.page,
-          pageSize: page.pageSize,
-          total: windows.data?.total ?? 0,
-          showSizeChanger: true,
-          showTotal: (total) => t('crud.total', { total }),
-          onChange: (p, pageSize) => setPage({ page: pageSize === page.pageSize ? p : 1, pageSize }),
-        }}
+        empty={t('alarms.maintenance.empty')}
+        page={page}
+        setPage={setPage}
+        testId="maintenance-table"
       />
       <PlanMaintenanceDialog open={planning} onClose={() => setPlanning(false)} />
     </>

@@ -1,23 +1,13 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { type NotifyOutboxItem, OUTBOX_STATUSES } from '@kilowatch/contract';
-import {
-  Button,
-  Card,
-  Empty,
-  Result,
-  Segmented,
-  Space,
-  Table,
-  type TableColumnsType,
-  Tag,
-  Typography,
-} from 'antd';
+import { Button, Card, Result, Segmented, Space, type TableColumnsType, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useNotifyOutbox, useNotifyRoutes } from '../../../api/alarms.ts';
 import { usePlantCalendar } from '../../../lib/plant-calendar.ts';
 import { HISTORY_PATH } from '../abilities.ts';
+import { PagedTable } from './PagedTable.tsx';
 
 // ---- outbox -------------------------------------------------------------------------------------
 
@@ -105,26 +95,13 @@ export function NotifyOutboxCard() {
           extra={<Button onClick={() => outbox.refetch()}>{t('common.retry')}</Button>}
         />
       ) : (
-        <Table<NotifyOutboxItem>
-          rowKey="id"
-          loading={outbox.isFetching}
-          dataSource={outbox.data?.list ?? []}
+        <PagedTable<NotifyOutboxItem>
+          query={outbox}
           columns={columns}
-          scroll={{ x: 'max-content' }}
-          data-testid="notify-outbox"
-          locale={{
-            emptyText: (
-              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('alarms.notify.outbox.empty')} />
-            ),
-          }}
-          pagination={{
-            current: page.page,
-            pageSize: page.pageSize,
-            total: outbox.data?.total ?? 0,
-            showSizeChanger: true,
-            showTotal: (total) => t('crud.total', { total }),
-            onChange: (p, pageSize) => setPage({ page: pageSize === page.pageSize ? p : 1, pageSize }),
-          }}
+          empty={t('alarms.notify.outbox.empty')}
+          page={page}
+          setPage={setPage}
+          testId="notify-outbox"
         />
       )}
     </Card>

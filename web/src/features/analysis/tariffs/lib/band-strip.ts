@@ -62,13 +62,6 @@ export function dayStrip<V extends TariffVersionBody>(
   };
 }
 
-/** Hours a band holds in the strip (for the legend). */
-const bandHours = (segments: readonly StripSegment[]): Partial<Record<BandKind, number>> => {
-  const out: Partial<Record<BandKind, number>> = {};
-  for (const s of segments) out[s.band] = (out[s.band] ?? 0) + (s.width / 100) * 24;
-  return out;
-};
-
 /** The strip of spans being edited (adjacent spans of one band merged), or null while they do not tile the day. */
 export function spanSegments(spans: readonly BandSpan[], prices: BandPrices): StripSegment[] | null {
   const day = bandsOfDay(spans);

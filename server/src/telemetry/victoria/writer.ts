@@ -1,0 +1,125 @@
+import { nextInterval } from '../buckets.ts';
+import type { Point } from '../store.ts';
+import type { ExportedSeries, VictoriaClient } from './http.ts';
+import type { SeriesBook, SeriesState } from './series.ts';
+
+/** The points of one series in a batch, sorted by time, one per timestamp (the last written). */
+interface Group {
+  st: SeriesState;
+  ts: number[];
+  values: number[];
+}
+
+/** Far enough in the future for "every sample" (VictoriaMetrics takes RFC 3339 times up to year 9999). */
+const FOREVER = Date.UTC(9999, 0, 1);
+
+/**
+ * Sends a batch and updates the book; answers how many series were rewritten. VictoriaMetrics
+ * keeps every sample it is sent, also two at the same time, and cannot replace one sample: a point
+ * resent with the value it has is dropped, and a point that changes a stored one rewrites its
+ * series (export, delete, import with the new value), so the last written wins as in the DuckDB wing.
+ */
+export async function commitPoints(
+  client: VictoriaClient,
+  book: SeriesBook,
+  batch: readonly (readonly Point[])[],
+): Promise<number> {
+  const groups = new Map<SeriesState, Group>();
+  for (const points of batch) {
+    for (const p of points) {
+      const st = book.ensure(p.thingId, p.metric);
+      let g = groups.get(st);
+      if (!g) {
+        g = { st, ts: [], values: [] };
+        groups.set(st, g);
+      }
+      g.ts.push(p.ts);
+      g.values.push(p.value);
+    }
+  }
+  for (const g of groups.values()) sortAndDedupe(g);
+  const overlapping = [...groups.values()].filter(
+    (g) => g.st.latestTs !== null && (g.ts[0] as number) <= (g.st.latestTs as number),
+  );
+  const rewrite = new Set<SeriesState>();
+  if (overlapping.length > 0) {
+    const lo = Math.min(...overlapping.map((g) => g.ts[0] as number));
+    const hi = Math.max(...overlapping.map((g) => g.ts[g.ts.length - 1] as number));
+    const stored = await client.exportSeries(
+      overlapping.map((g) => g.st.selector),
+      lo,
+      hi,
+    );
+    for (const s of stored) {
+      const st = book.state(s.labels);
+      const g = st && groups.get(st);
+      if (!g) continue;
+      const at = new Map(s.ts.map((t, i) => [t, s.values[i] as number]));
+      const keep = g.ts.map((t, i) => at.get(t) !== g.values[i]);
+      if (g.ts.some((t, i) => keep[i] && at.has(t))) rewrite.add(g.st);
+      else if (keep.includes(false)) {
+        g.ts = g.ts.filter((_, i) => keep[i]);
+        g.values = g.values.filter((_, i) => keep[i]);
+      }
+    }
+  }
+  const out: ExportedSeries[] = [];
+  if (rewrite.size > 0) {
+    const sel = [...rewrite].map((st) => st.selector);
+    const whole = await client.exportSeries(sel, 0, FOREVER);
+    for (const s of whole) {
+      const st = book.state(s.labels);
+      const g = st && groups.get(st);
+      if (!g) continue;
+      merge(g, s);
+    }
+    await client.deleteSeries(sel);
+  }
+  for (const g of groups.values()) {
+    if (g.ts.length > 0) out.push({ labels: book.labels(g.st), ts: g.ts, values: g.values });
+  }
+  await client.importSeries(out);
+  await client.flush();
+  for (const g of groups.values()) {
+    const st = g.st;
+    if (g.ts.length === 0) continue;
+    const first = g.ts[0] as number;
+    const last = g.ts[g.ts.length - 1] as number;
+    if (!rewrite.has(st) && (st.latestTs === null || first > st.latestTs))
+      st.intervalMs = nextInterval(st.intervalMs, st.latestTs, g.ts);
+    if (st.firstTs === null || first < st.firstTs) st.firstTs = first;
+    if (st.latestTs === null || last >= st.latestTs) {
+      st.latestTs = last;
+      st.latestValue = g.values[g.values.length - 1] as number;
+    }
+  }
+  return rewrite.size;
+}
+
+/** Sorts a group's points by time; of points at the same time, the last written wins. */
+function sortAndDedupe(g: Group): void {
+  const order = Array.from({ length: g.ts.length }, (_, i) => i);
+  order.sort((a, b) => (g.ts[a] as number) - (g.ts[b] as number) || a - b);
+  const ts: number[] = [];
+  const values: number[] = [];
+  for (const i of order) {
+    const t = g.ts[i] as number;
+    if (ts.length > 0 && ts[ts.length - 1] === t) values[values.length - 1] = g.values[i] as number;
+    else {
+      ts.push(t);
+      values.push(g.values[i] as number);
+    }
+  }
+  g.ts = ts;
+  g.values = values;
+}
+
+/** The stored samples of a series with the group's points in it (a point replaces a stored one at its time). */
+function merge(g: Group, stored: ExportedSeries): void {
+  const at = new Map<number, number>();
+  for (let i = 0; i < stored.ts.length; i++) at.set(stored.ts[i] as number, stored.values[i] as number);
+  for (let i = 0; i < g.ts.length; i++) at.set(g.ts[i] as number, g.values[i] as number);
+  const ts = [...at.keys()].sort((a, b) => a - b);
+  g.ts = ts;
+  g.values = ts.map((t) => at.get(t) as number);
+}
