@@ -194,7 +194,9 @@ export async function buildApp(given: Config, options: AppOptions = {}): Promise
     const streamTickets = createStreamTickets(database.db, now);
     app.decorate('ingest', { service: ingest, mqtt });
     // Runs after MQTT stopped (last added first): every message being written finishes before the
-    // store closes, so what was acknowledged is durable and nothing is cut half-way.
+    // store closes, so what was acknowledged is durable and nothing is cut half-way; then the
+    // parse workers end.
+    app.addHook('onClose', () => ingest.close());
     app.addHook('onClose', () => services.ops.ingestSettled());
     app.addHook('onClose', () => mqtt.stop());
 

@@ -1,7 +1,10 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { buildTestApp, login } from '../../test/helpers.ts';
+import { apiAs } from '../modules/things/testing.ts';
 import type { AbilityRule } from './check.ts';
 import { type ParseJob, parseBody } from './parse.ts';
 import { ParsePool, WORKER_MIN_BYTES } from './parse-pool.ts';
+import { seedPlant } from './testing.ts';
 
 const T0 = Date.UTC(2026, 10, 1);
 const rules: [string, AbilityRule][] = [
@@ -68,5 +71,38 @@ describe('the parse pool', () => {
       total: 3000,
       checked: null,
     });
+  });
+});
+
+describe('the parse pool in the app', () => {
+  it('ends its worker threads when the app closes (graceful shutdown)', async () => {
+    const pools: ParsePool[] = [];
+    const parse = ParsePool.prototype.parse;
+    const spy = vi.spyOn(ParsePool.prototype, 'parse').mockImplementation(function (this: ParsePool, j) {
+      pools.push(this);
+      return parse.call(this, j);
+    });
+    const t = await buildTestApp('sqlite');
+    try {
+      const api = apiAs(() => t.app, (await login(t.app)).token);
+      const m1 = (await seedPlant(api, 1)).things[0]!;
+      const now = t.clock.now();
+      const lines = Array.from({ length: 1_000 }, (_, i) => `m P=${i} ${now - 1_000_000 + i * 1_000}`);
+      const body = lines.join('\n');
+      expect(body.length).toBeGreaterThanOrEqual(WORKER_MIN_BYTES);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v2/write?precision=ms',
+        payload: body,
+        headers: { authorization: `Token ${m1.token}`, 'content-type': 'text/plain' },
+      });
+      expect(res.statusCode, res.body).toBe(204);
+      expect(pools).toHaveLength(1);
+      expect(pools[0]?.threads).toBeGreaterThan(0);
+    } finally {
+      await t.close();
+      spy.mockRestore();
+    }
+    expect(pools[0]?.threads).toBe(0);
   });
 });

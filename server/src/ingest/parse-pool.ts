@@ -27,4 +27,9 @@ export class ParsePool {
   close(): Promise<void> {
     return this.pool.close();
   }
+
+  /** Worker threads running now. */
+  get threads(): number {
+    return this.pool.threads();
+  }
 }

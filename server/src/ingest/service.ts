@@ -185,6 +185,14 @@ export function createIngestService(deps: IngestDeps) {
 
     refused,
 
+    /**
+     * Ends the parse workers once no body is being parsed (graceful shutdown, after ingest
+     * settled); a pool passed in `deps` is its owner's to close.
+     */
+    close(): Promise<void> {
+      return deps.parsePool ? Promise.resolve() : pool.close();
+    },
+
     /** Records a failure that is not a rejection (store error, broker error) as the last error. */
     failed(source: Source, thing: string | null, message: string): void {
       noteError(source, thing, message);

@@ -51,5 +51,7 @@ export function dedicatedPool(task: URL, threads: number, idleMs = 10 * 60_000) 
     run: <T>(input: unknown, transfer: Transferable[] = []): Promise<T> =>
       own.run(input, { transferList: transfer as never }),
     close: () => own.close(),
+    /** Worker threads running now (none before the first task and after close). */
+    threads: () => own.threads.length,
   };
 }

@@ -3,20 +3,12 @@
  * (minutes from raw points or from the batch in memory, hours from minutes, days from hours or
  * minutes on the plant calendar), rebuilt after a time-zone change, and checked on demand.
  */
-import { type DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBDataChunk, type DuckDBVector } from '@duckdb/node-api';
 import { HOUR, MINUTE, type PlantCalendar } from '@kilowatch/contract/calendar';
 import { ceilTo, floorTo } from '../buckets.ts';
 import { incrementSql } from '../counter.ts';
-import {
-  columns,
-  int,
-  type Lane,
-  RAW_AGGREGATES,
-  ROLLUP_TYPES,
-  rollupAggregates,
-  scalar,
-  yieldToLoop,
-} from './schema.ts';
+import { CHUNK, ChunkAppender, int64Words, itemsOf, type Slices, setInt64 } from './chunks.ts';
+import { columns, int, type Lane, RAW_AGGREGATES, ROLLUP_TYPES, rollupAggregates, scalar } from './schema.ts';
 import {
   aggregateRun,
   type Group,
@@ -34,6 +26,7 @@ export async function recompute(
   c: DuckDBConnection,
   cal: PlantCalendar,
   groups: readonly Group[],
+  slices: Slices,
 ): Promise<void> {
   interface Range {
     st: SeriesState;
@@ -147,7 +140,7 @@ export async function recompute(
       GROUP BY s.series_id, bucket`);
   }
   const inJs = ranges.filter((r) => r.js);
-  if (inJs.length > 0) await appendMinutes(c, inJs);
+  if (inJs.length > 0) await appendMinutes(c, inJs, slices);
 
   // Hours from minutes.
   const hLo = floorTo(gLo, HOUR);
@@ -348,48 +341,87 @@ async function appendMinutes(
     lo: number;
     prev: { ts: number; value: number } | null | undefined;
   }[],
+  slices: Slices,
 ): Promise<void> {
-  const app = await c.createAppender('minute');
-  let cols: (number | bigint | null)[][] = ROLLUP_TYPES.map(() => []);
-  const flush = () => {
-    const chunk = DuckDBDataChunk.create(ROLLUP_TYPES, cols[0]?.length ?? 0);
-    chunk.setColumns(cols as never);
-    app.appendDataChunk(chunk);
-    cols = ROLLUP_TYPES.map(() => []);
-  };
+  const app = new ChunkAppender(await c.createAppender('minute'));
+  let rows = 0;
+  let chunk = new MinuteChunk();
   const bucketOf = (t: number) => t - (t % MINUTE);
   for (const r of ranges) {
     const id = r.st.id;
     const emit = (bucket: number, a: MinuteAggregate) => {
-      const row = [
-        id,
-        BigInt(bucket),
-        a.cnt,
-        a.sum,
-        a.min,
-        a.max,
-        a.first,
-        BigInt(a.firstTs),
-        a.last,
-        BigInt(a.lastTs),
-        a.inc,
-        a.maxGap === null ? null : BigInt(a.maxGap),
-        BigInt(a.minTs),
-        BigInt(a.maxTs),
-        a.edge,
-      ];
-      for (let k = 0; k < row.length; k++) (cols[k] as unknown[]).push(row[k]);
-      if ((cols[0]?.length ?? 0) === 2048) flush();
+      chunk.set(rows++, id, bucket, a);
+      if (rows === CHUNK) {
+        chunk.appendTo(app, rows);
+        chunk = new MinuteChunk();
+        rows = 0;
+      }
     };
     // The stored samples of the first minute (in memory), then the batch.
     const head = lowerBound(r.st.recentTs, r.lo);
     const ts = r.st.recentTs.slice(head).concat(r.g.ts);
     const values = r.st.recentValues.slice(head).concat(r.g.values);
     aggregateRun(ts, values, 0, ts.length, r.prev ?? null, bucketOf, (b) => b, emit);
-    if (ts.length > 0 && (cols[0]?.length ?? 0) % 512 === 0) await yieldToLoop();
+    await slices.pause();
   }
-  if ((cols[0]?.length ?? 0) > 0) flush();
-  app.closeSync();
+  if (rows > 0) chunk.appendTo(app, rows);
+  app.close();
+}
+
+/** One data chunk of minute rows (ROLLUP_TYPES), its columns filled as typed arrays. */
+class MinuteChunk {
+  private readonly chunk = DuckDBDataChunk.create(ROLLUP_TYPES, CHUNK);
+  private readonly vectors = ROLLUP_TYPES.map((_, k) => this.chunk.getColumnVector(k));
+  private readonly id = itemsOf(this.vectors[0] as DuckDBVector, Int32Array);
+  private readonly bucket = this.int64(1);
+  private readonly cnt = itemsOf(this.vectors[2] as DuckDBVector, Int32Array);
+  private readonly sum = this.double(3);
+  private readonly min = this.double(4);
+  private readonly max = this.double(5);
+  private readonly first = this.double(6);
+  private readonly firstTs = this.int64(7);
+  private readonly last = this.double(8);
+  private readonly lastTs = this.int64(9);
+  private readonly inc = this.double(10);
+  private readonly maxGap = this.int64(11);
+  private readonly minTs = this.int64(12);
+  private readonly maxTs = this.int64(13);
+  private readonly edge = this.double(14);
+
+  set(row: number, id: number, bucket: number, a: MinuteAggregate): void {
+    this.id[row] = id;
+    setInt64(this.bucket, row, bucket);
+    this.cnt[row] = a.cnt;
+    this.sum[row] = a.sum;
+    this.min[row] = a.min;
+    this.max[row] = a.max;
+    this.first[row] = a.first;
+    setInt64(this.firstTs, row, a.firstTs);
+    this.last[row] = a.last;
+    setInt64(this.lastTs, row, a.lastTs);
+    this.inc[row] = a.inc;
+    if (a.maxGap === null) (this.vectors[11] as DuckDBVector).setItem(row, null);
+    else setInt64(this.maxGap, row, a.maxGap);
+    setInt64(this.minTs, row, a.minTs);
+    setInt64(this.maxTs, row, a.maxTs);
+    if (a.edge === null) (this.vectors[14] as DuckDBVector).setItem(row, null);
+    else this.edge[row] = a.edge;
+  }
+
+  /** Appends the first `rows` rows. */
+  appendTo(app: ChunkAppender, rows: number): void {
+    for (const v of this.vectors) v.flush();
+    this.chunk.rowCount = rows;
+    app.append(this.chunk);
+  }
+
+  private int64(k: number): Uint32Array {
+    return int64Words(this.vectors[k] as DuckDBVector);
+  }
+
+  private double(k: number): Float64Array {
+    return itemsOf(this.vectors[k] as DuckDBVector, Float64Array);
+  }
 }
 
 /** The meta row that says the rollups hold `inc_edge` (interval-ending counters). */

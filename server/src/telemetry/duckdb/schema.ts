@@ -119,6 +119,3 @@ export async function scalar(conn: DuckDBConnection, sql: string): Promise<numbe
   const [col] = await columns(conn, sql);
   return Number(col?.[0] ?? 0);
 }
-
-/** Lets queries and acknowledgements run between chunks of a large batch. */
-export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));

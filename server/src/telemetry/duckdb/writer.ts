@@ -2,21 +2,14 @@
  * Writes: points checked, queued, and group-committed (concurrent write() calls share one
  * transaction) with their rollups; the memory view of each series is updated once durable.
  */
-import { endianness } from 'node:os';
-import {
-  BIGINT,
-  DOUBLE,
-  type DuckDBConnection,
-  DuckDBDataChunk,
-  type DuckDBVector,
-  INTEGER,
-} from '@duckdb/node-api';
+import { BIGINT, DOUBLE, type DuckDBConnection, DuckDBDataChunk, INTEGER } from '@duckdb/node-api';
 import { MINUTE, type PlantCalendar } from '@kilowatch/contract/calendar';
 import { floorTo } from '../buckets.ts';
 import { GroupCommit } from '../group-commit.ts';
 import { batchProblem, type Point, type PointBatch, pointProblem, TelemetryWriteError } from '../store.ts';
+import { CHUNK, ChunkAppender, int64Words, itemsOf, Slices, setInt64 } from './chunks.ts';
 import { recompute } from './rollups.ts';
-import { int, type Lane, yieldToLoop } from './schema.ts';
+import { int, type Lane } from './schema.ts';
 import {
   estimateInterval,
   type Group,
@@ -94,7 +87,7 @@ export class Writer {
     return this.commits.flush();
   }
 
-  private group(batch: readonly Written[], created: SeriesState[]): Group[] {
+  private async group(batch: readonly Written[], created: SeriesState[], slices: Slices): Promise<Group[]> {
     const groups: Group[] = [];
     const groupOf = (thingId: number, metric: string): Group => {
       let st = this.series.get(thingId, metric);
@@ -119,24 +112,27 @@ export class Writer {
           g.ts.push(written.ts[i] as number);
           g.values.push(written.values[i] as number);
         }
-        continue;
+      } else {
+        for (const p of written) {
+          const g = groupOf(p.thingId, p.metric);
+          g.ts.push(p.ts);
+          g.values.push(p.value);
+        }
       }
-      for (const p of written) {
-        const g = groupOf(p.thingId, p.metric);
-        g.ts.push(p.ts);
-        g.values.push(p.value);
-      }
+      await slices.pause();
     }
     for (const g of groups) {
       g.st.group = undefined;
       sortAndDedupe(g);
+      await slices.pause();
     }
     return groups;
   }
 
   private async commit(c: DuckDBConnection, batch: readonly Written[]): Promise<void> {
     const created: SeriesState[] = [];
-    const groups = this.group(batch, created);
+    const slices = new Slices();
+    const groups = await this.group(batch, created, slices);
     await c.run('BEGIN TRANSACTION');
     try {
       if (created.length > 0) {
@@ -175,8 +171,8 @@ export class Writer {
           AND raw.ts >= ${int(lo)} AND raw.ts <= ${int(hi)}`);
       }
 
-      await appendRaw(c, groups);
-      await recompute(c, this.calendar, groups);
+      await appendRaw(c, groups, slices);
+      await recompute(c, this.calendar, groups, slices);
 
       const metaUpdates: string[] = [];
       for (const g of groups) {
@@ -256,35 +252,12 @@ export class Writer {
 }
 
 /**
- * The typed array behind a fixed-width vector of a new data chunk, which `flush()` copies into the
- * chunk. @duckdb/node-api 1.5 keeps it in a field its typings mark private (it has no public
- * bulk setter; `setItem` would need a BigInt per timestamp), so its shape is checked here: a
- * release that changes it fails the first write loudly, not silently.
- */
-function itemsOf<A extends Int32Array | BigInt64Array | Float64Array>(
-  vector: DuckDBVector,
-  kind: { new (length: number): A },
-): A {
-  const items = (vector as unknown as { items?: unknown }).items;
-  if (!(items instanceof kind) || items.length !== vector.itemCount)
-    throw new Error(`@duckdb/node-api: a ${vector.type} vector holds no ${kind.name} of its items`);
-  return items;
-}
-
-/** Which 32-bit half of a native int64 comes first in memory. */
-const [LOW, HIGH] = endianness() === 'LE' ? [0, 1] : [1, 0];
-
-/** Rows per data chunk (DuckDB's vector size). */
-const CHUNK = 2048;
-
-/**
  * Appends the groups' points to `raw` a data chunk at a time, each column filled as a typed array
- * (no BigInt or array per value): ts, below 2^53, goes in as its two 32-bit halves.
+ * (no BigInt or array per value); the event loop runs between slices of chunks.
  */
-async function appendRaw(c: DuckDBConnection, groups: readonly Group[]): Promise<void> {
+async function appendRaw(c: DuckDBConnection, groups: readonly Group[], slices: Slices): Promise<void> {
   const total = groups.reduce((n, g) => n + g.ts.length, 0);
-  const app = await c.createAppender('raw');
-  let chunks = 0;
+  const app = new ChunkAppender(await c.createAppender('raw'));
   let gi = 0;
   let i = 0;
   for (let done = 0; done < total; ) {
@@ -294,17 +267,14 @@ async function appendRaw(c: DuckDBConnection, groups: readonly Group[]): Promise
     const tsVector = chunk.getColumnVector(1);
     const valVector = chunk.getColumnVector(2);
     const sid = itemsOf(sidVector, Int32Array);
-    const ts = itemsOf(tsVector, BigInt64Array);
+    const words = int64Words(tsVector);
     const val = itemsOf(valVector, Float64Array);
-    const words = new Uint32Array(ts.buffer, ts.byteOffset, rows * 2);
     for (let r = 0; r < rows; ) {
       const g = groups[gi] as Group;
       const take = Math.min(rows - r, g.ts.length - i);
       sid.fill(g.st.id, r, r + take);
       for (let k = 0; k < take; k++) {
-        const t = g.ts[i + k] as number;
-        words[2 * (r + k) + LOW] = t >>> 0;
-        words[2 * (r + k) + HIGH] = Math.floor(t / 0x1_0000_0000);
+        setInt64(words, r + k, g.ts[i + k] as number);
         val[r + k] = g.values[i + k] as number;
       }
       r += take;
@@ -317,10 +287,9 @@ async function appendRaw(c: DuckDBConnection, groups: readonly Group[]): Promise
     sidVector.flush();
     tsVector.flush();
     valVector.flush();
-    app.appendDataChunk(chunk);
+    app.append(chunk);
     done += rows;
-    // Let queries and acknowledgements run between chunks of a large batch.
-    if (++chunks % 8 === 0) await yieldToLoop();
+    await slices.pause();
   }
-  app.closeSync();
+  app.close();
 }

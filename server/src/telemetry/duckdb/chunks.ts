@@ -1,0 +1,78 @@
+/**
+ * Data chunks filled as typed arrays, and the slices a large commit is cut into: the writer runs
+ * on the main thread, so no stretch of its JavaScript or appender work may hold realtime queries
+ * and acknowledgements longer than a few ms.
+ */
+import { endianness } from 'node:os';
+import type { DuckDBAppender, DuckDBDataChunk, DuckDBVector } from '@duckdb/node-api';
+
+/** Rows per data chunk (DuckDB's vector size). */
+export const CHUNK = 2048;
+
+/**
+ * Chunks an appender takes before it is flushed into the transaction. DuckDB flushes on its own
+ * only every 100 chunks (tens of ms on the main thread); a flush per chunk costs about 1 ms
+ * each (measured: 120 chunks flushed one by one took 2× as long as in eights).
+ */
+const FLUSH_CHUNKS = 8;
+
+/** How long the writer works before it lets the event loop run, ms. */
+const SLICE_MS = 4;
+
+/**
+ * The typed array behind a fixed-width vector of a new data chunk, which `flush()` copies into the
+ * chunk. @duckdb/node-api 1.5 keeps it in a field its typings mark private (it has no public
+ * bulk setter; `setItem` would need a BigInt per timestamp), so its shape is checked here: a
+ * release that changes it fails the first write loudly, not silently.
+ */
+export function itemsOf<A extends Int32Array | BigInt64Array | Float64Array>(
+  vector: DuckDBVector,
+  kind: { new (length: number): A },
+): A {
+  const items = (vector as unknown as { items?: unknown }).items;
+  if (!(items instanceof kind) || items.length !== vector.itemCount)
+    throw new Error(`@duckdb/node-api: a ${vector.type} vector holds no ${kind.name} of its items`);
+  return items;
+}
+
+/** Which 32-bit half of a native int64 comes first in memory. */
+const [LOW, HIGH] = endianness() === 'LE' ? [0, 1] : [1, 0];
+
+/** An int64 vector's items as 32-bit words, set by `setInt64` without a BigInt per value. */
+export function int64Words(vector: DuckDBVector): Uint32Array {
+  const items = itemsOf(vector, BigInt64Array);
+  return new Uint32Array(items.buffer, items.byteOffset, items.length * 2);
+}
+
+/** Stores an integer below 2^53 (a time, a gap) in row `row` of `int64Words`' array. */
+export function setInt64(words: Uint32Array, row: number, value: number): void {
+  words[2 * row + LOW] = value >>> 0;
+  words[2 * row + HIGH] = Math.floor(value / 0x1_0000_0000);
+}
+
+/** Lets the event loop run whenever the work since the last pause took a slice. */
+export class Slices {
+  private since = performance.now();
+
+  /** Resolves at once inside a slice; after a slice, once the loop has run. */
+  async pause(): Promise<void> {
+    if (performance.now() - this.since < SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.since = performance.now();
+  }
+}
+
+/** An appender flushed every few chunks, so none of its synchronous flushes is long. */
+export class ChunkAppender {
+  private chunks = 0;
+  constructor(private readonly app: DuckDBAppender) {}
+
+  append(chunk: DuckDBDataChunk): void {
+    this.app.appendDataChunk(chunk);
+    if (++this.chunks % FLUSH_CHUNKS === 0) this.app.flushSync();
+  }
+
+  close(): void {
+    this.app.closeSync();
+  }
+}
