@@ -548,6 +548,41 @@ describe('token refresh', () => {
     expect(session.useSession.getState().token).toBeNull();
   });
 
+  it('a refresh that meets a dying replica (network error, then 502) is tried again and keeps the session', async () => {
+    vi.useFakeTimers({ now: Date.now(), toFake: ['setTimeout'] });
+    signIn(expiredToken(), validToken('refresh'));
+    const fresh = { token: validToken(), refreshToken: validToken('refresh') };
+    let tries = 0;
+    stubFetch((url) => {
+      if (url !== '/api/auth/token') return json({ data: 'ok' });
+      tries++;
+      if (tries === 1) throw new TypeError('Failed to fetch');
+      if (tries === 2) return new Response('bad gateway', { status: 502 });
+      return json({ data: fresh });
+    });
+    const answer = http.http.get('/api/regions');
+    await vi.advanceTimersByTimeAsync(2000);
+    await expect(answer).resolves.toBe('ok');
+    expect(tries).toBe(3);
+    expect(toasts).toEqual([]);
+    expect(session.useSession.getState().token).toBe(fresh.token);
+    vi.useRealTimers();
+  });
+
+  it('a refresh that never reaches a server after its retries ends the session', async () => {
+    vi.useFakeTimers({ now: Date.now(), toFake: ['setTimeout'] });
+    signIn(expiredToken(), validToken('refresh'));
+    stubFetch(() => new Response(null, { status: 503 }));
+    const answer = http.http.get('/api/regions');
+    const settled = expect(answer).rejects.toMatchObject({ kind: 'session', status: 503 });
+    await vi.advanceTimersByTimeAsync(2000);
+    await settled;
+    expect(calls.filter((c) => c.url === '/api/auth/token')).toHaveLength(3);
+    expect(toasts).toEqual([{ level: 'error', text: '登录超时，请重新登录！' }]);
+    expect(session.useSession.getState().token).toBeNull();
+    vi.useRealTimers();
+  });
+
   it('two concurrent calls whose refresh fails show a single toast', async () => {
     signIn(expiredToken(), validToken('refresh'));
     stubFetch(() => json({ code: 'REFRESH_INVALID', message: 'x' }, { status: 401 }));

@@ -73,6 +73,10 @@ export function buildUrl(url: string, params?: Record<string, QueryValue>): stri
 const pending = new Map<string, AbortController>();
 
 let refreshing: Promise<string> | null = null;
+/** Answers of a gateway that reached no server: the refresh is tried again. */
+const UNREACHED = new Set([502, 503, 504]);
+const REFRESH_RETRIES = 2;
+const REFRESH_RETRY_MS = 1000;
 
 /** Swaps an expired access token for a new pair; one refresh at a time for all callers. */
 function refreshAccessToken(): Promise<string> {
@@ -83,14 +87,19 @@ function refreshAccessToken(): Promise<string> {
       endSessionAndGoToLogin();
       throw new HttpError('session', t('http.relogin'));
     }
-    let response: Response;
-    try {
+    let response: Response | null = null;
+    // A refresh that never reached a server (the network, or a load balancer answering 502–504 while
+    // a replica dies) is tried again before it counts as failed and ends the session (spec §4).
+    for (let attempt = 0; ; attempt++) {
       response = await fetch('/api/auth/token', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'Accept-Language': currentLanguage() },
         body: JSON.stringify({ refreshToken }),
-      });
-    } catch {
+      }).catch(() => null);
+      if ((response && !UNREACHED.has(response.status)) || attempt === REFRESH_RETRIES) break;
+      await new Promise((resolve) => setTimeout(resolve, REFRESH_RETRY_MS));
+    }
+    if (!response) {
       notify.error(t('http.sessionTimeout'));
       endSessionAndGoToLogin();
       throw new HttpError('session', t('http.sessionTimeout'));
