@@ -34,6 +34,12 @@ const once = (close: () => Promise<void>): (() => Promise<void>) => {
 export function openDatabase(config: DatabaseConfig): Database {
   if (config.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+    // PostgreSQL ends idle connections on a restart, a failover or an administrator's command; the
+    // pool drops such a client and connects anew when asked, but the event, unheard, would end the
+    // process. It is said once per connection, on the process's warning channel (stderr).
+    pool.on('error', (error) =>
+      process.emitWarning(`PostgreSQL ended an idle connection: ${error.message}`, 'KilowatchDatabase'),
+    );
     const db = new Kysely<DB>({ dialect: new SchemaScopedPostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: once(() => db.destroy()) };
   }
