@@ -17,7 +17,6 @@
  * binary, a temporary folder), and one table with both columns.
  */
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { startVictoria, type VictoriaProcess } from '../server/src/telemetry/conformance/wings.ts';
 import { openTelemetryStore, type Point } from '../server/src/telemetry/index.ts';
 import { writeSteps } from './devices.ts';
@@ -29,7 +28,6 @@ import {
   fileSize,
   flag,
   fmt,
-  HOUR,
   loadAverage,
   log,
   METRICS,
@@ -46,6 +44,7 @@ import {
   TIME_ZONE,
   tempDir,
 } from './harness.ts';
+import { rawComparison } from './raw-comparison.ts';
 
 const THINGS = flag('series')
   ? Math.max(1, Math.round(numArg('series', 200) / METRICS.length))
@@ -354,63 +353,6 @@ async function queries(api: Api, server: Server, plant: Plant) {
   for (const s of shapes) log(`  shape: ${s}`);
 }
 
-/** The rollup gain: the same answers from the raw table, DuckDB opened read-only on the store's file. */
-async function rawComparison(dataDir: string, plant: Plant) {
-  const instance = await DuckDBInstance.create(join(dataDir, 'telemetry.duckdb'), {
-    access_mode: 'READ_ONLY',
-    threads: '2',
-    memory_limit: '1GB',
-  });
-  const conn = await instance.connect();
-  const thing = (plant.things[0] as { id: number }).id;
-  const ids = (
-    await conn.runAndReadAll(`SELECT id FROM series WHERE thing_id = ${thing} AND metric = 'P'`)
-  ).getRows();
-  const sid = Number(ids[0]?.[0]);
-  const offset = 8 * HOUR; // Asia/Shanghai, no DST
-  const monthStart = end - DAYS * DAY;
-  const timed = async (name: string, sql: string, runs: number, note?: string) => {
-    await conn.runAndReadAll(sql);
-    const times: number[] = [];
-    let rows = 0;
-    for (let i = 0; i < runs; i++) {
-      const t = performance.now();
-      rows = (await conn.runAndReadAll(sql)).getRows().length;
-      times.push(performance.now() - t);
-    }
-    const m: Measured = {
-      name,
-      median: median(times),
-      p95: quantile(times, 0.95),
-      note: `${rows} rows${note ? `; ${note}` : ''}`,
-    };
-    results.push(m);
-    log(
-      `${name.padEnd(72)} median ${m.median.toFixed(2).padStart(7)} ms  p95 ${m.p95.toFixed(2).padStart(7)} ms  (${m.note})`,
-    );
-  };
-  await timed(
-    `raw DuckDB: 1 series × ${DAYS} days → daily avg, GROUP BY day over raw`,
-    `SELECT (ts + ${offset}) // ${DAY} AS d, avg(value), count(*) FROM raw
-     WHERE series_id = ${sid} AND ts >= ${monthStart} AND ts < ${end} GROUP BY d ORDER BY d`,
-    RUNS,
-  );
-  await timed(
-    'raw DuckDB: same from the day rollup rows',
-    `SELECT bucket, vsum / cnt, cnt FROM day WHERE series_id = ${sid} ORDER BY bucket`,
-    RUNS,
-  );
-  await timed(
-    `raw DuckDB: ${SERIES} series × ${DAYS} days → daily max − min, GROUP BY over raw`,
-    `SELECT series_id, (ts + ${offset}) // ${DAY} AS d, max(value) - min(value) FROM raw
-     WHERE ts >= ${monthStart} AND ts < ${end} GROUP BY ALL`,
-    5,
-    'plain GROUP BY: no reset or gap handling',
-  );
-  conn.closeSync();
-  instance.closeSync();
-}
-
 /** One pass: the plant through a server on this wing, the load, the queries. */
 async function pass(
   vm?: VictoriaProcess,
@@ -471,7 +413,7 @@ async function main() {
   log(`after the server stopped: ${(after / 1e6).toFixed(1)} MB = ${(after / total).toFixed(2)} bytes/point`);
 
   log('server stopped; the raw table for comparison (read-only):');
-  await rawComparison(dataDir, plant);
+  results.push(...(await rawComparison(dataDir, plant, { end, days: DAYS, runs: RUNS, series: SERIES })));
 
   let vmLoaded: { seconds: number; bytes: number } | undefined;
   if (WING === 'victoria') {
