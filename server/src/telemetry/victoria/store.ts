@@ -1,5 +1,5 @@
-import { DAY, MINUTE, PlantCalendar } from '@kilowatch/contract/calendar';
-import { ceilTo, nextInterval } from '../buckets.ts';
+import { DAY, HOUR, MINUTE, PlantCalendar } from '@kilowatch/contract/calendar';
+import { ceilTo, floorTo, nextInterval } from '../buckets.ts';
 import { GroupCommit } from '../group-commit.ts';
 import {
   columnsFromSamples,
@@ -29,6 +29,17 @@ import {
   type ThingSeen,
 } from '../store.ts';
 import { type ExportedSeries, endpoints, selector, VictoriaClient } from './http.ts';
+import {
+  type BucketFields,
+  bucketExpr,
+  columnsFromRollups,
+  edgeExpr,
+  FIELDS,
+  type HourRow,
+  hourRows,
+  rollupFits,
+  rollupSelector,
+} from './rollups.ts';
 
 export interface VictoriaStoreOptions {
   /** TELEMETRY_URL: a single node (http://host:8428) or a cluster's vminsert path with its tenant. */
@@ -46,6 +57,11 @@ export interface VictoriaStoreOptions {
   commitDelayMs?: number;
   /** Group commit: a batch is sent at once when it reaches this many points (default 250,000). */
   maxBatchPoints?: number;
+  /**
+   * Bucket queries over at least this many series × hours read the hour rollups (default 48);
+   * smaller ones read raw samples, which is faster for them. 0: always the rollups when they fit.
+   */
+  rollupMinHours?: number;
 }
 
 interface SeriesState extends SeriesKey {
@@ -67,8 +83,13 @@ interface Group {
 const POINT_SERIES_PER_EXPORT = 16;
 /** How far before a read's range the samples are exported with it (to find the sample before it). */
 const PREV_LOOKBACK = 60 * MINUTE;
-/** Far enough in the future for "every sample" (VictoriaMetrics takes RFC 3339 times up to year 9999). */
-const FOREVER = Date.UTC(9999, 0, 1);
+/**
+ * Far enough in the future for "every sample": VictoriaMetrics answers an export ending after
+ * 2262-04-11 (int64 nanoseconds) with nothing at all, which made a rewrite delete its series' samples.
+ */
+const FOREVER = Date.UTC(2262, 0, 1);
+/** Instant queries of a rollup read in flight at once. */
+const ROLLUP_QUERIES = 8;
 
 /**
  * The VictoriaMetrics telemetry store: raw points as VictoriaMetrics series (`name{thing,metric}`),
@@ -88,6 +109,7 @@ export class VictoriaTelemetryStore implements TelemetryStore {
   private readonly client: VictoriaClient;
   private readonly commits: GroupCommit<readonly Point[]>;
   private readonly things = new Map<number, Map<string, SeriesState>>();
+  private readonly rollupMinHours: number;
   private closed = false;
 
   private constructor(options: VictoriaStoreOptions) {
@@ -95,6 +117,7 @@ export class VictoriaTelemetryStore implements TelemetryStore {
     this.retention = options.retention ?? DEFAULT_RETENTION;
     this.now = options.now ?? Date.now;
     this.name = options.name ?? 'kilowatch';
+    this.rollupMinHours = options.rollupMinHours ?? 48;
     if (!/^[a-zA-Z_:][a-zA-Z0-9_:]*$/.test(this.name)) throw new RangeError(`bad metric name ${this.name}`);
     this.client = new VictoriaClient(endpoints(options.url, options.selectUrl));
     this.commits = new GroupCommit({
@@ -251,6 +274,7 @@ export class VictoriaTelemetryStore implements TelemetryStore {
       }
     }
     for (const g of groups.values()) sortAndDedupe(g);
+    const touched = new Map<SeriesState, number>();
     const overlapping = [...groups.values()].filter(
       (g) => g.st.latestTs !== null && (g.ts[0] as number) <= (g.st.latestTs as number),
     );
@@ -276,6 +300,7 @@ export class VictoriaTelemetryStore implements TelemetryStore {
         }
       }
     }
+    for (const g of groups.values()) if (g.ts.length > 0) touched.set(g.st, g.ts[0] as number);
     const out: ExportedSeries[] = [];
     if (rewrite.size > 0) {
       const sel = [...rewrite].map((st) => st.selector);
@@ -294,6 +319,7 @@ export class VictoriaTelemetryStore implements TelemetryStore {
     }
     await this.client.importSeries(out);
     await this.client.flush();
+    await this.closeHours(groups, touched);
     for (const g of groups.values()) {
       const st = g.st;
       if (g.ts.length === 0) continue;
@@ -464,6 +490,8 @@ export class VictoriaTelemetryStore implements TelemetryStore {
     const plan = planBuckets(this.calendar, query);
     if (!plan) return emptyColumns(query.series, 'raw');
     const states = this.known(query.series);
+    if (rollupFits(query, plan) && (states.length * (plan.to - plan.from)) / HOUR >= this.rollupMinHours)
+      return this.fromRollups(query, plan, states);
     const samples = await this.samplesWithPrev(states, plan.from, plan.to);
     const now = this.now();
     return columnsFromSamples(
@@ -477,6 +505,149 @@ export class VictoriaTelemetryStore implements TelemetryStore {
       },
       now,
     );
+  }
+
+  /**
+   * Buckets summed inside VictoriaMetrics from the hour rollups (one instant query per bucket end,
+   * with the edge rows of that hour), each series' open hour computed from its raw samples.
+   */
+  private async fromRollups(
+    query: BucketQuery,
+    plan: NonNullable<ReturnType<typeof planBuckets>>,
+    states: readonly SeriesState[],
+  ): Promise<BucketColumns> {
+    const { starts } = plan;
+    const n = starts.length - 1;
+    const keys = query.series;
+    const at = new Map<string, number[]>();
+    keys.forEach((s, k) => {
+      const id = `${s.thingId}\u0000${s.metric}`;
+      at.set(id, [...(at.get(id) ?? []), k]);
+    });
+    const buckets: (BucketFields | undefined)[] = new Array(keys.length * n);
+    const edges: (BucketFields | undefined)[] = new Array(keys.length * (n + 1));
+    const sel = rollupSelector(`${this.name}_hour`, states);
+    const ask = async (c: number) => {
+      const b = starts[c] as number;
+      const expr =
+        c === 0
+          ? edgeExpr(sel)
+          : `${bucketExpr(sel, query.aggregator, b - (starts[c - 1] as number))} or ${edgeExpr(sel)}`;
+      for (const r of await this.client.query(expr, b)) {
+        const f = r.labels.f as string;
+        const edge = f.startsWith('edge_');
+        for (const k of at.get(`${r.labels.thing}\u0000${r.labels.metric}`) ?? []) {
+          const arr = edge ? edges : buckets;
+          const i = edge ? k * (n + 1) + c : k * n + c - 1;
+          const fields = arr[i] ?? {};
+          fields[f as keyof BucketFields] = r.value;
+          arr[i] = fields;
+        }
+      }
+    };
+    let next = 0;
+    const worker = async () => {
+      while (next <= n) await ask(next++);
+    };
+    const opens = new Map<number, SeriesState[]>();
+    for (const st of states) {
+      const hour = floorTo(st.latestTs as number, HOUR);
+      if (hour >= plan.from && hour <= plan.to) opens.set(hour, [...(opens.get(hour) ?? []), st]);
+    }
+    const openRows = new Map<SeriesState, { hour: number; row: HourRow | undefined }>();
+    await Promise.all([
+      ...Array.from({ length: Math.min(ROLLUP_QUERIES, n + 1) }, worker),
+      ...[...opens].map(async ([hour, group]) => {
+        const samples = await this.samplesWithPrev(group, hour, hour + HOUR - 1);
+        for (const st of group) {
+          const s = samples.get(st);
+          openRows.set(st, { hour, row: s && hourRows(s, hour, hour + HOUR).get(hour) });
+        }
+      }),
+    ]);
+    const stateOf = (k: number) => {
+      const key = keys[k] as SeriesKey;
+      const st = this.get(key.thingId, key.metric);
+      return st && st.latestTs !== null ? st : undefined;
+    };
+    return columnsFromRollups(
+      query,
+      plan,
+      {
+        buckets,
+        edges,
+        open: keys.map((_, k) => {
+          const st = stateOf(k);
+          return st && openRows.get(st);
+        }),
+        facts: keys.map((_, k) => stateOf(k)),
+      },
+      this.now(),
+    );
+  }
+
+  /**
+   * Writes the rollups of the hours a commit closed or changed, before its points count as the
+   * latest (readers take every hour before a series' latest one from the rollups): per series,
+   * from the hour of its earliest written point (or its open hour before, if earlier) up to its new
+   * open hour, recomputed from the raw samples; an hour written before gets the next generation.
+   */
+  private async closeHours(
+    groups: Map<SeriesState, Group>,
+    touched: Map<SeriesState, number>,
+  ): Promise<void> {
+    const ranges = new Map<number, { states: SeriesState[]; hi: number }>();
+    for (const [st, first] of touched) {
+      const g = groups.get(st) as Group;
+      const newest = Math.max(st.latestTs ?? first, g.ts[g.ts.length - 1] as number);
+      const hi = floorTo(newest, HOUR);
+      const lo = Math.min(floorTo(first, HOUR), floorTo(st.latestTs ?? first, HOUR));
+      if (st.firstTs === null || first < st.firstTs) st.firstTs = first;
+      if (!(lo < hi)) continue;
+      const r = ranges.get(lo) ?? { states: [], hi };
+      r.states.push(st);
+      r.hi = Math.max(r.hi, hi);
+      ranges.set(lo, r);
+    }
+    const hourName = `${this.name}_hour`;
+    const out: ExportedSeries[] = [];
+    for (const [lo, { states, hi }] of ranges) {
+      const [samples, written] = await Promise.all([
+        this.samplesWithPrev(states, lo, hi - 1),
+        this.client.exportSeries(
+          states.map((st) => selector({ ...this.labels(st), __name__: hourName, f: 'cnt' })),
+          lo,
+          hi - 1,
+        ),
+      ]);
+      const generation = new Map<string, number>();
+      for (const w of written) {
+        for (const t of w.ts) {
+          const id = `${w.labels.thing}\u0000${w.labels.metric}\u0000${floorTo(t, HOUR)}`;
+          generation.set(id, Math.max(generation.get(id) ?? 0, t - floorTo(t, HOUR)));
+        }
+      }
+      for (const st of states) {
+        const s = samples.get(st);
+        if (!s) continue;
+        const rows = [...hourRows(s, lo, hi)];
+        if (rows.length === 0) continue;
+        const ts = rows.map(([h]) => {
+          const g = (generation.get(`${st.thingId}\u0000${st.metric}\u0000${h}`) ?? 0) + 1;
+          if (g >= HOUR) throw new Error(`hour ${h} of ${st.selector} was rewritten too often`);
+          return h + g;
+        });
+        for (const f of FIELDS)
+          out.push({
+            labels: { ...this.labels(st), __name__: hourName, f },
+            ts,
+            values: rows.map(([, r]) => r[f]),
+          });
+      }
+    }
+    if (out.length === 0) return;
+    await this.client.importSeries(out);
+    await this.client.flush();
   }
 
   async buckets(query: BucketQuery): Promise<BucketResult> {
