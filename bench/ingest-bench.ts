@@ -7,14 +7,20 @@
  *
  *   npx tsx bench/ingest-bench.ts [--things 20] [--days 15] [--seconds 60] [--window 5] [--warmup 10]
  *     [--modes line-gzip,line,mqtt] [--senders 8] [--lines 5000] [--mqtt-batch 500] [--mqtt-inflight 4]
- *     [--query-every 200] [--port 18710] [--mqtt-port 18881] [--prof] [--skip-baseline]
+ *     [--query-every 200] [--port 18710] [--mqtt-port 18881] [--prof] [--skip-baseline] [--wing victoria]
  *   npm run bench:ingest -w bench
+ *
+ * `--wing victoria`: each mode runs twice in turn, on the DuckDB wing and then with the server on the
+ * VictoriaMetrics wing (TELEMETRY_URL) of a victoria-metrics single node started here for that run
+ * (Debian's binary, a temporary folder; its bytes are measured once it stopped). The server CPU
+ * column is Kilowatch's alone (VictoriaMetrics' own cores are not in it).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { BIGINT, DOUBLE, DuckDBDataChunk, DuckDBInstance, INTEGER } from '@duckdb/node-api';
+import { startVictoria } from '../server/src/telemetry/conformance/wings.ts';
 import {
   Api,
   cpuSeconds,
@@ -62,6 +68,9 @@ const PORT = numArg('port', 18710);
 const MQTT_PORT = numArg('mqtt-port', 18881);
 const MODES = strArg('modes', 'line-gzip,line,mqtt').split(',');
 const PROF = flag('prof');
+const VICTORIA = flag('wing');
+if (VICTORIA && process.argv[process.argv.indexOf('--wing') + 1] !== 'victoria')
+  throw new Error('--wing takes victoria (the DuckDB runs always happen)');
 const NM = METRICS.length;
 
 const end = Math.floor(Date.now() / INTERVAL) * INTERVAL - INTERVAL;
@@ -267,8 +276,15 @@ async function runServer(
   mode: 'line-gzip' | 'line' | 'mqtt',
   payloads: Buffer[][],
   pointsPerPayload: (t: number, k: number) => number,
+  victoria = false,
 ): Promise<RunResult> {
   const dataDir = tempDir('kw-ingest-');
+  const vm = victoria ? await startVictoria() : undefined;
+  let vmBytes: Promise<number> | undefined;
+  const stopVm = () => {
+    vmBytes ??= vm?.stop() ?? Promise.resolve(0);
+    return vmBytes;
+  };
   const profDir = PROF ? tempDir('kw-ingest-prof-') : undefined;
   const lagFile = join(dataDir, 'loop-lag.json');
   const server: Server = await startServer({
@@ -283,7 +299,7 @@ async function runServer(
       '--import',
       join(import.meta.dirname, 'loop-lag.ts'),
     ],
-    env: { LOOP_LAG_FILE: lagFile },
+    env: { LOOP_LAG_FILE: lagFile, ...(vm ? { TELEMETRY_URL: vm.url } : {}) },
   });
   try {
     const api = new Api(server.base);
@@ -380,7 +396,7 @@ async function runServer(
     const points = acks.reduce((n, a) => n + a.points, 0);
     await server.stop();
     const path = join(dataDir, 'telemetry.duckdb');
-    const bytes = fileSize(path) + fileSize(`${path}.wal`);
+    const bytes = vm ? await stopVm() : fileSize(path) + fileSize(`${path}.wal`);
     if (profDir) log(`  CPU profile of the server kept in ${profDir} (removed at exit unless --keep)`);
     removeDir(dataDir);
     return {
@@ -399,6 +415,7 @@ async function runServer(
     };
   } finally {
     await server.stop();
+    await stopVm();
   }
 }
 
@@ -449,14 +466,17 @@ async function main() {
         );
       }
       log(`${mode}: server on :${PORT}, ${SENDERS} concurrent senders, load average ${loadAverage()}…`);
-      const r = await runServer(
-        `HTTP line protocol${mode === 'line-gzip' ? ' (gzip)' : ' (identity)'}, ${SENDERS} senders × ${LINES} lines`,
-        mode as 'line' | 'line-gzip',
-        bodies,
-        lines,
-      );
-      report(r);
-      results.push(r);
+      for (const victoria of VICTORIA ? [false, true] : [false]) {
+        const r = await runServer(
+          `HTTP line protocol${mode === 'line-gzip' ? ' (gzip)' : ' (identity)'}, ${SENDERS} senders × ${LINES} lines${victoria ? ', VictoriaMetrics' : ''}`,
+          mode as 'line' | 'line-gzip',
+          bodies,
+          lines,
+          victoria,
+        );
+        report(r);
+        results.push(r);
+      }
     }
   }
   if (MODES.includes('mqtt')) {
@@ -470,14 +490,17 @@ async function main() {
     log(
       `mqtt: server on :${PORT}, broker :${MQTT_PORT}, ${THINGS} clients × ${MQTT_INFLIGHT} publishes in flight, QoS 1, load average ${loadAverage()}…`,
     );
-    const r = await runServer(
-      `MQTT QoS 1, ${THINGS} clients × ${MQTT_INFLIGHT} in flight × ${MQTT_BATCH} messages`,
-      'mqtt',
-      payloads,
-      (_t, k) => pointsOf(Math.min(MQTT_BATCH, steps - k * MQTT_BATCH)),
-    );
-    report(r);
-    results.push(r);
+    for (const victoria of VICTORIA ? [false, true] : [false]) {
+      const r = await runServer(
+        `MQTT QoS 1, ${THINGS} clients × ${MQTT_INFLIGHT} in flight × ${MQTT_BATCH} messages${victoria ? ', VictoriaMetrics' : ''}`,
+        'mqtt',
+        payloads,
+        (_t, k) => pointsOf(Math.min(MQTT_BATCH, steps - k * MQTT_BATCH)),
+        victoria,
+      );
+      report(r);
+      results.push(r);
+    }
   }
 
   const base = results.find((r) => r.label.startsWith('baseline'));

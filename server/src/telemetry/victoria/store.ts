@@ -29,17 +29,8 @@ import {
   type ThingSeen,
 } from '../store.ts';
 import { type ExportedSeries, endpoints, selector, VictoriaClient } from './http.ts';
-import {
-  type BucketFields,
-  bucketExpr,
-  columnsFromRollups,
-  edgeExpr,
-  FIELDS,
-  type HourRow,
-  hourRows,
-  rollupFits,
-  rollupSelector,
-} from './rollups.ts';
+import { type RollupContext, readRollups, writeRollups } from './rollup-io.ts';
+import { rollupFits } from './rollups.ts';
 
 export interface VictoriaStoreOptions {
   /** TELEMETRY_URL: a single node (http://host:8428) or a cluster's vminsert path with its tenant. */
@@ -88,8 +79,6 @@ const PREV_LOOKBACK = 60 * MINUTE;
  * 2262-04-11 (int64 nanoseconds) with nothing at all, which made a rewrite delete its series' samples.
  */
 const FOREVER = Date.UTC(2262, 0, 1);
-/** Instant queries of a rollup read in flight at once. */
-const ROLLUP_QUERIES = 8;
 
 /**
  * The VictoriaMetrics telemetry store: raw points as VictoriaMetrics series (`name{thing,metric}`),
@@ -491,7 +480,14 @@ export class VictoriaTelemetryStore implements TelemetryStore {
     if (!plan) return emptyColumns(query.series, 'raw');
     const states = this.known(query.series);
     if (rollupFits(query, plan) && (states.length * (plan.to - plan.from)) / HOUR >= this.rollupMinHours)
-      return this.fromRollups(query, plan, states);
+      return readRollups(
+        this.rollups,
+        query,
+        plan,
+        states,
+        (k) => this.known([query.series[k] as SeriesKey])[0],
+        this.now(),
+      );
     const samples = await this.samplesWithPrev(states, plan.from, plan.to);
     const now = this.now();
     return columnsFromSamples(
@@ -507,90 +503,19 @@ export class VictoriaTelemetryStore implements TelemetryStore {
     );
   }
 
-  /**
-   * Buckets summed inside VictoriaMetrics from the hour rollups (one instant query per bucket end,
-   * with the edge rows of that hour), each series' open hour computed from its raw samples.
-   */
-  private async fromRollups(
-    query: BucketQuery,
-    plan: NonNullable<ReturnType<typeof planBuckets>>,
-    states: readonly SeriesState[],
-  ): Promise<BucketColumns> {
-    const { starts } = plan;
-    const n = starts.length - 1;
-    const keys = query.series;
-    const at = new Map<string, number[]>();
-    keys.forEach((s, k) => {
-      const id = `${s.thingId}\u0000${s.metric}`;
-      at.set(id, [...(at.get(id) ?? []), k]);
-    });
-    const buckets: (BucketFields | undefined)[] = new Array(keys.length * n);
-    const edges: (BucketFields | undefined)[] = new Array(keys.length * (n + 1));
-    const sel = rollupSelector(`${this.name}_hour`, states);
-    const ask = async (c: number) => {
-      const b = starts[c] as number;
-      const expr =
-        c === 0
-          ? edgeExpr(sel)
-          : `${bucketExpr(sel, query.aggregator, b - (starts[c - 1] as number))} or ${edgeExpr(sel)}`;
-      for (const r of await this.client.query(expr, b)) {
-        const f = r.labels.f as string;
-        const edge = f.startsWith('edge_');
-        for (const k of at.get(`${r.labels.thing}\u0000${r.labels.metric}`) ?? []) {
-          const arr = edge ? edges : buckets;
-          const i = edge ? k * (n + 1) + c : k * n + c - 1;
-          const fields = arr[i] ?? {};
-          fields[f as keyof BucketFields] = r.value;
-          arr[i] = fields;
-        }
-      }
+  private get rollups(): RollupContext<SeriesState> {
+    return {
+      client: this.client,
+      name: `${this.name}_hour`,
+      samplesWithPrev: (states, from, to) => this.samplesWithPrev(states, from, to),
     };
-    let next = 0;
-    const worker = async () => {
-      while (next <= n) await ask(next++);
-    };
-    const opens = new Map<number, SeriesState[]>();
-    for (const st of states) {
-      const hour = floorTo(st.latestTs as number, HOUR);
-      if (hour >= plan.from && hour <= plan.to) opens.set(hour, [...(opens.get(hour) ?? []), st]);
-    }
-    const openRows = new Map<SeriesState, { hour: number; row: HourRow | undefined }>();
-    await Promise.all([
-      ...Array.from({ length: Math.min(ROLLUP_QUERIES, n + 1) }, worker),
-      ...[...opens].map(async ([hour, group]) => {
-        const samples = await this.samplesWithPrev(group, hour, hour + HOUR - 1);
-        for (const st of group) {
-          const s = samples.get(st);
-          openRows.set(st, { hour, row: s && hourRows(s, hour, hour + HOUR).get(hour) });
-        }
-      }),
-    ]);
-    const stateOf = (k: number) => {
-      const key = keys[k] as SeriesKey;
-      const st = this.get(key.thingId, key.metric);
-      return st && st.latestTs !== null ? st : undefined;
-    };
-    return columnsFromRollups(
-      query,
-      plan,
-      {
-        buckets,
-        edges,
-        open: keys.map((_, k) => {
-          const st = stateOf(k);
-          return st && openRows.get(st);
-        }),
-        facts: keys.map((_, k) => stateOf(k)),
-      },
-      this.now(),
-    );
   }
 
   /**
    * Writes the rollups of the hours a commit closed or changed, before its points count as the
    * latest (readers take every hour before a series' latest one from the rollups): per series,
    * from the hour of its earliest written point (or its open hour before, if earlier) up to its new
-   * open hour, recomputed from the raw samples; an hour written before gets the next generation.
+   * open hour.
    */
   private async closeHours(
     groups: Map<SeriesState, Group>,
@@ -609,45 +534,7 @@ export class VictoriaTelemetryStore implements TelemetryStore {
       r.hi = Math.max(r.hi, hi);
       ranges.set(lo, r);
     }
-    const hourName = `${this.name}_hour`;
-    const out: ExportedSeries[] = [];
-    for (const [lo, { states, hi }] of ranges) {
-      const [samples, written] = await Promise.all([
-        this.samplesWithPrev(states, lo, hi - 1),
-        this.client.exportSeries(
-          states.map((st) => selector({ ...this.labels(st), __name__: hourName, f: 'cnt' })),
-          lo,
-          hi - 1,
-        ),
-      ]);
-      const generation = new Map<string, number>();
-      for (const w of written) {
-        for (const t of w.ts) {
-          const id = `${w.labels.thing}\u0000${w.labels.metric}\u0000${floorTo(t, HOUR)}`;
-          generation.set(id, Math.max(generation.get(id) ?? 0, t - floorTo(t, HOUR)));
-        }
-      }
-      for (const st of states) {
-        const s = samples.get(st);
-        if (!s) continue;
-        const rows = [...hourRows(s, lo, hi)];
-        if (rows.length === 0) continue;
-        const ts = rows.map(([h]) => {
-          const g = (generation.get(`${st.thingId}\u0000${st.metric}\u0000${h}`) ?? 0) + 1;
-          if (g >= HOUR) throw new Error(`hour ${h} of ${st.selector} was rewritten too often`);
-          return h + g;
-        });
-        for (const f of FIELDS)
-          out.push({
-            labels: { ...this.labels(st), __name__: hourName, f },
-            ts,
-            values: rows.map(([, r]) => r[f]),
-          });
-      }
-    }
-    if (out.length === 0) return;
-    await this.client.importSeries(out);
-    await this.client.flush();
+    await writeRollups(this.rollups, ranges);
   }
 
   async buckets(query: BucketQuery): Promise<BucketResult> {
