@@ -552,7 +552,7 @@ export class VictoriaTelemetryStore implements TelemetryStore {
 
   /**
    * Nothing to do: VictoriaMetrics keeps every sample for its own `-retentionPeriod` (one setting
-   * for the whole instance) and drops older ones itself; Kilowatch keeps no rollups there.
+   * for the whole instance) and drops older ones itself, hour rollups with the raw samples.
    */
   async applyRetention(_now: number): Promise<void> {}
 
