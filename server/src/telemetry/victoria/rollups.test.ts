@@ -45,6 +45,8 @@ describe.skipIf(skip)('hour rollups on VictoriaMetrics', () => {
     const keys = [
       { thingId: 1, metric: 'kwh' },
       { thingId: 2, metric: 'kwh' },
+      // read through a regular expression: characters that mean something there or in quotes
+      { thingId: 3, metric: 'E "total" \\ a.b|c* (电)' },
     ];
     const pts = (k: number, from: number, to: number, step: number): Point[] => {
       const out: Point[] = [];
@@ -62,6 +64,7 @@ describe.skipIf(skip)('hour rollups on VictoriaMetrics', () => {
       await write.write([
         ...pts(1, t, t + 10 * MINUTE, 5 * MINUTE),
         ...pts(2, t, t + 10 * MINUTE, 5 * MINUTE),
+        ...pts(3, t, t + 10 * MINUTE, 5 * MINUTE),
       ]);
     }
     // … then the gap's points late, and one stored reading changed (a whole-series rewrite)
