@@ -7,14 +7,20 @@
  *
  *   npx tsx bench/ingest-bench.ts [--things 20] [--days 15] [--seconds 60] [--window 5] [--warmup 10]
  *     [--modes line-gzip,line,mqtt] [--senders 8] [--lines 5000] [--mqtt-batch 500] [--mqtt-inflight 4]
- *     [--query-every 200] [--port 18710] [--mqtt-port 18881] [--prof] [--skip-baseline]
+ *     [--query-every 200] [--port 18710] [--mqtt-port 18881] [--prof] [--skip-baseline] [--wing victoria]
  *   npm run bench:ingest -w bench
+ *
+ * `--wing victoria`: each mode runs twice in turn, on the DuckDB wing and then with the server on the
+ * VictoriaMetrics wing (TELEMETRY_URL) of a victoria-metrics single node started here for that run
+ * (Debian's binary, a temporary folder; its bytes are measured once it stopped). The server CPU
+ * column is Kilowatch's alone (VictoriaMetrics' own cores are not in it).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { BIGINT, DOUBLE, DuckDBDataChunk, DuckDBInstance, INTEGER } from '@duckdb/node-api';
+import { startVictoria } from '../server/src/telemetry/conformance/wings.ts';
 import { mqttPayload, publishMqtt } from './devices.ts';
 import {
   Api,
@@ -29,10 +35,8 @@ import {
   METRICS,
   MINUTE,
   machine,
-  median,
   numArg,
   type Plant,
-  quantile,
   removeDir,
   type Server,
   sample,
@@ -42,6 +46,7 @@ import {
   tempDir,
   windowRates,
 } from './harness.ts';
+import { type LoopLag, type RunResult, report, summarize, summaryTable } from './ingest-report.ts';
 
 const THINGS = flag('series')
   ? Math.max(1, Math.round(numArg('series', 200) / METRICS.length))
@@ -61,6 +66,9 @@ const PORT = numArg('port', 18710);
 const MQTT_PORT = numArg('mqtt-port', 18881);
 const MODES = strArg('modes', 'line-gzip,line,mqtt').split(',');
 const PROF = flag('prof');
+const VICTORIA = flag('wing');
+if (VICTORIA && process.argv[process.argv.indexOf('--wing') + 1] !== 'victoria')
+  throw new Error('--wing takes victoria (the DuckDB runs always happen)');
 const NM = METRICS.length;
 
 const end = Math.floor(Date.now() / INTERVAL) * INTERVAL - INTERVAL;
@@ -85,36 +93,6 @@ function generateValues(): Float64Array[] {
 interface Ack {
   at: number;
   points: number;
-}
-
-interface RunResult {
-  label: string;
-  rates: number[];
-  seconds: number;
-  points: number;
-  errors: number;
-  realtime: number[];
-  data: number[];
-  serverCores: number;
-  clientCores: number;
-  /** The server's event-loop delay while the bench sent (ms; absent for the baseline). */
-  lag?: LoopLag;
-  bytesPerPoint: number;
-  stats?: unknown;
-}
-
-interface LoopLag {
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-}
-
-function summarize(label: string, rates: number[]) {
-  log(
-    `  ${label}: median ${fmt(median(rates))} points/s over ${rates.length} windows of ${WINDOW / 1000} s ` +
-      `(min ${fmt(Math.min(...rates))}, max ${fmt(Math.max(...rates))})`,
-  );
 }
 
 // ---------------------------------------------------------------- baseline: the bare appender
@@ -266,8 +244,15 @@ async function runServer(
   mode: 'line-gzip' | 'line' | 'mqtt',
   payloads: Buffer[][],
   pointsPerPayload: (t: number, k: number) => number,
+  victoria = false,
 ): Promise<RunResult> {
   const dataDir = tempDir('kw-ingest-');
+  const vm = victoria ? await startVictoria() : undefined;
+  let vmBytes: Promise<number> | undefined;
+  const stopVm = () => {
+    vmBytes ??= vm?.stop() ?? Promise.resolve(0);
+    return vmBytes;
+  };
   const profDir = PROF ? tempDir('kw-ingest-prof-') : undefined;
   const lagFile = join(dataDir, 'loop-lag.json');
   const server: Server = await startServer({
@@ -282,7 +267,7 @@ async function runServer(
       '--import',
       join(import.meta.dirname, 'loop-lag.ts'),
     ],
-    env: { LOOP_LAG_FILE: lagFile },
+    env: { LOOP_LAG_FILE: lagFile, ...(vm ? { TELEMETRY_URL: vm.url } : {}) },
   });
   try {
     const api = new Api(server.base);
@@ -379,7 +364,7 @@ async function runServer(
     const points = acks.reduce((n, a) => n + a.points, 0);
     await server.stop();
     const path = join(dataDir, 'telemetry.duckdb');
-    const bytes = fileSize(path) + fileSize(`${path}.wal`);
+    const bytes = vm ? await stopVm() : fileSize(path) + fileSize(`${path}.wal`);
     if (profDir) log(`  CPU profile of the server kept in ${profDir} (removed at exit unless --keep)`);
     removeDir(dataDir);
     return {
@@ -398,6 +383,7 @@ async function runServer(
     };
   } finally {
     await server.stop();
+    await stopVm();
   }
 }
 
@@ -420,7 +406,7 @@ async function main() {
       'baseline: DuckDB appender into a bare (series_id INTEGER, ts BIGINT, value DOUBLE) table, 100k-point commits…',
     );
     const base = await baseline(values);
-    summarize(base.label, base.rates);
+    summarize(base.label, base.rates, WINDOW);
     results.push(base);
   }
 
@@ -448,14 +434,17 @@ async function main() {
         );
       }
       log(`${mode}: server on :${PORT}, ${SENDERS} concurrent senders, load average ${loadAverage()}…`);
-      const r = await runServer(
-        `HTTP line protocol${mode === 'line-gzip' ? ' (gzip)' : ' (identity)'}, ${SENDERS} senders × ${LINES} lines`,
-        mode as 'line' | 'line-gzip',
-        bodies,
-        lines,
-      );
-      report(r);
-      results.push(r);
+      for (const victoria of VICTORIA ? [false, true] : [false]) {
+        const r = await runServer(
+          `HTTP line protocol${mode === 'line-gzip' ? ' (gzip)' : ' (identity)'}, ${SENDERS} senders × ${LINES} lines${victoria ? ', VictoriaMetrics' : ''}`,
+          mode as 'line' | 'line-gzip',
+          bodies,
+          lines,
+          victoria,
+        );
+        report(r, WINDOW);
+        results.push(r);
+      }
     }
   }
   if (MODES.includes('mqtt')) {
@@ -469,54 +458,20 @@ async function main() {
     log(
       `mqtt: server on :${PORT}, broker :${MQTT_PORT}, ${THINGS} clients × ${MQTT_INFLIGHT} publishes in flight, QoS 1, load average ${loadAverage()}…`,
     );
-    const r = await runServer(
-      `MQTT QoS 1, ${THINGS} clients × ${MQTT_INFLIGHT} in flight × ${MQTT_BATCH} messages`,
-      'mqtt',
-      payloads,
-      (_t, k) => pointsOf(Math.min(MQTT_BATCH, steps - k * MQTT_BATCH)),
-    );
-    report(r);
-    results.push(r);
+    for (const victoria of VICTORIA ? [false, true] : [false]) {
+      const r = await runServer(
+        `MQTT QoS 1, ${THINGS} clients × ${MQTT_INFLIGHT} in flight × ${MQTT_BATCH} messages${victoria ? ', VictoriaMetrics' : ''}`,
+        'mqtt',
+        payloads,
+        (_t, k) => pointsOf(Math.min(MQTT_BATCH, steps - k * MQTT_BATCH)),
+        victoria,
+      );
+      report(r, WINDOW);
+      results.push(r);
+    }
   }
 
-  const base = results.find((r) => r.label.startsWith('baseline'));
-  log(`\nsummary (load average now ${loadAverage()}):`);
-  log(
-    '| run | sustained points/s (median of windows) | p5–max of windows | vs baseline | target ≥ 300k | realtime median / p95 ms | data (last 5 min × 10 series) median / p95 ms | server CPU cores | client CPU cores | event-loop delay p50 / p95 / p99 / max ms | bytes/point |',
-  );
-  log('|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|');
-  for (const r of results) {
-    const m = median(r.rates);
-    const isBase = r === base;
-    log(
-      `| ${r.label} | ${fmt(m)} | ${fmt(quantile(r.rates, 0.05))}–${fmt(Math.max(...r.rates))} | ${
-        base && !isBase ? `${((100 * m) / median(base.rates)).toFixed(0)} %` : ''
-      } | ${isBase ? '' : m >= 300_000 ? 'OK' : `MISSED (${((100 * m) / 300_000).toFixed(0)} %)`} | ${
-        r.realtime.length
-          ? `${median(r.realtime).toFixed(1)} / ${quantile(r.realtime, 0.95).toFixed(1)} (${r.realtime.length})`
-          : ''
-      } | ${r.data.length ? `${median(r.data).toFixed(1)} / ${quantile(r.data, 0.95).toFixed(1)} (${r.data.length})` : ''} | ${
-        Number.isNaN(r.serverCores) ? '' : r.serverCores.toFixed(2)
-      } | ${r.clientCores.toFixed(2)} | ${r.lag ? `${r.lag.p50} / ${r.lag.p95} / ${r.lag.p99} / ${r.lag.max}` : ''} | ${r.bytesPerPoint.toFixed(2)} |`,
-    );
-  }
-}
-
-function report(r: RunResult) {
-  summarize(r.label, r.rates);
-  log(
-    `    ${fmt(r.points)} points acknowledged in ${r.seconds.toFixed(1)} s (${fmt(r.points / r.seconds)} points/s overall), ` +
-      `errors ${r.errors}, server ${r.serverCores.toFixed(2)} cores, bench client ${r.clientCores.toFixed(2)} cores, ` +
-      `${r.bytesPerPoint.toFixed(2)} bytes/point on disk; server counters ${JSON.stringify(r.stats)}`,
-  );
-  log(
-    `    during ingest: realtime median ${median(r.realtime).toFixed(2)} ms, p95 ${quantile(r.realtime, 0.95).toFixed(2)} ms, max ${Math.max(...r.realtime).toFixed(1)} ms (${r.realtime.length}); ` +
-      `data last 5 min × 10 series median ${median(r.data).toFixed(2)} ms, p95 ${quantile(r.data, 0.95).toFixed(2)} ms, max ${Math.max(...r.data).toFixed(1)} ms (${r.data.length})`,
-  );
-  if (r.lag)
-    log(
-      `    server event-loop delay during ingest: p50 ${r.lag.p50} ms, p95 ${r.lag.p95} ms, p99 ${r.lag.p99} ms, max ${r.lag.max} ms`,
-    );
+  summaryTable(results);
 }
 
 await main();

@@ -1,4 +1,4 @@
-import { DAY, MINUTE, PlantCalendar } from '@kilowatch/contract/calendar';
+import { DAY, HOUR, MINUTE, PlantCalendar } from '@kilowatch/contract/calendar';
 import { ceilTo } from '../buckets.ts';
 import { GroupCommit } from '../group-commit.ts';
 import { columnsFromSamples, downsampleSamples, emptyColumns, planBuckets } from '../samples.ts';
@@ -24,7 +24,9 @@ import {
 } from '../store.ts';
 import { endpoints, VictoriaClient } from './http.ts';
 import { samplesIn, samplesWithPrev } from './reader.ts';
-import { SeriesBook } from './series.ts';
+import { type RollupContext, readRollups } from './rollup-io.ts';
+import { rollupFits } from './rollups.ts';
+import { SeriesBook, type SeriesState } from './series.ts';
 import { commitPoints } from './writer.ts';
 
 export interface VictoriaStoreOptions {
@@ -43,6 +45,11 @@ export interface VictoriaStoreOptions {
   commitDelayMs?: number;
   /** Group commit: a batch is sent at once when it reaches this many points (default 250,000). */
   maxBatchPoints?: number;
+  /**
+   * Bucket queries over at least this many series × hours read the hour rollups (default 48);
+   * smaller ones read raw samples, which is faster for them. 0: always the rollups when they fit.
+   */
+  rollupMinHours?: number;
 }
 
 /** Series per export of a paged raw read (pointColumns). */
@@ -64,6 +71,8 @@ export class VictoriaTelemetryStore implements TelemetryStore {
   private readonly client: VictoriaClient;
   private readonly commits: GroupCommit<readonly Point[]>;
   private readonly book: SeriesBook;
+  private readonly rollups: RollupContext<SeriesState>;
+  private readonly rollupMinHours: number;
   private closed = false;
 
   private constructor(options: VictoriaStoreOptions) {
@@ -71,13 +80,19 @@ export class VictoriaTelemetryStore implements TelemetryStore {
     this.retention = options.retention ?? DEFAULT_RETENTION;
     this.now = options.now ?? Date.now;
     this.book = new SeriesBook(options.name ?? 'kilowatch');
+    this.rollupMinHours = options.rollupMinHours ?? 48;
     this.client = new VictoriaClient(endpoints(options.url, options.selectUrl));
+    this.rollups = {
+      client: this.client,
+      name: `${this.book.name}_hour`,
+      samplesWithPrev: (states, from, to) => samplesWithPrev(this.client, this.book, states, from, to),
+    };
     this.commits = new GroupCommit({
       delayMs: options.commitDelayMs ?? 5,
       maxSize: options.maxBatchPoints ?? 250_000,
       size: (points) => points.length,
       commit: async (batches, n) => {
-        this.stats.rewrites += await commitPoints(this.client, this.book, batches);
+        this.stats.rewrites += await commitPoints(this.client, this.book, this.rollups, batches);
         this.stats.commits++;
         this.stats.points += n;
       },
@@ -217,6 +232,15 @@ export class VictoriaTelemetryStore implements TelemetryStore {
     const plan = planBuckets(this.calendar, query);
     if (!plan) return emptyColumns(query.series, 'raw');
     const states = this.book.known(query.series);
+    if (rollupFits(query, plan) && (states.length * (plan.to - plan.from)) / HOUR >= this.rollupMinHours)
+      return readRollups(
+        this.rollups,
+        query,
+        plan,
+        states,
+        (k) => this.book.known([query.series[k] as SeriesKey])[0],
+        this.now(),
+      );
     const samples = await samplesWithPrev(this.client, this.book, states, plan.from, plan.to);
     const now = this.now();
     return columnsFromSamples(
@@ -247,7 +271,7 @@ export class VictoriaTelemetryStore implements TelemetryStore {
 
   /**
    * Nothing to do: VictoriaMetrics keeps every sample for its own `-retentionPeriod` (one setting
-   * for the whole instance) and drops older ones itself; Kilowatch keeps no rollups there.
+   * for the whole instance) and drops older ones itself, hour rollups with the raw samples.
    */
   async applyRetention(_now: number): Promise<void> {}
 

@@ -1,6 +1,8 @@
-import { nextInterval } from '../buckets.ts';
+import { HOUR } from '@kilowatch/contract/calendar';
+import { floorTo, nextInterval } from '../buckets.ts';
 import type { Point } from '../store.ts';
 import type { ExportedSeries, VictoriaClient } from './http.ts';
+import { type RollupContext, writeRollups } from './rollup-io.ts';
 import type { SeriesBook, SeriesState } from './series.ts';
 
 /** The points of one series in a batch, sorted by time, one per timestamp (the last written). */
@@ -10,18 +12,23 @@ interface Group {
   values: number[];
 }
 
-/** Far enough in the future for "every sample" (VictoriaMetrics takes RFC 3339 times up to year 9999). */
-const FOREVER = Date.UTC(9999, 0, 1);
+/**
+ * Far enough in the future for "every sample": VictoriaMetrics answers an export ending after
+ * 2262-04-11 (int64 nanoseconds) with nothing at all, which made a rewrite delete its series' samples.
+ */
+const FOREVER = Date.UTC(2262, 0, 1);
 
 /**
- * Sends a batch and updates the book; answers how many series were rewritten. VictoriaMetrics
- * keeps every sample it is sent, also two at the same time, and cannot replace one sample: a point
- * resent with the value it has is dropped, and a point that changes a stored one rewrites its
- * series (export, delete, import with the new value), so the last written wins as in the DuckDB wing.
+ * Sends a batch, writes the hour rollups it closed or changed, and updates the book; answers how
+ * many series were rewritten. VictoriaMetrics keeps every sample it is sent, also two at the same
+ * time, and cannot replace one sample: a point resent with the value it has is dropped, and a point
+ * that changes a stored one rewrites its series (export, delete, import with the new value), so the
+ * last written wins as in the DuckDB wing.
  */
 export async function commitPoints(
   client: VictoriaClient,
   book: SeriesBook,
+  rollups: RollupContext<SeriesState>,
   batch: readonly (readonly Point[])[],
 ): Promise<number> {
   const groups = new Map<SeriesState, Group>();
@@ -38,6 +45,7 @@ export async function commitPoints(
     }
   }
   for (const g of groups.values()) sortAndDedupe(g);
+  const touched = new Map<SeriesState, number>();
   const overlapping = [...groups.values()].filter(
     (g) => g.st.latestTs !== null && (g.ts[0] as number) <= (g.st.latestTs as number),
   );
@@ -63,6 +71,7 @@ export async function commitPoints(
       }
     }
   }
+  for (const g of groups.values()) if (g.ts.length > 0) touched.set(g.st, g.ts[0] as number);
   const out: ExportedSeries[] = [];
   if (rewrite.size > 0) {
     const sel = [...rewrite].map((st) => st.selector);
@@ -80,6 +89,7 @@ export async function commitPoints(
   }
   await client.importSeries(out);
   await client.flush();
+  await closeHours(rollups, groups, touched);
   for (const g of groups.values()) {
     const st = g.st;
     if (g.ts.length === 0) continue;
@@ -94,6 +104,33 @@ export async function commitPoints(
     }
   }
   return rewrite.size;
+}
+
+/**
+ * Writes the rollups of the hours a commit closed or changed, before its points count as the
+ * latest (readers take every hour before a series' latest one from the rollups): per series,
+ * from the hour of its earliest written point (or its open hour before, if earlier) up to its new
+ * open hour.
+ */
+async function closeHours(
+  rollups: RollupContext<SeriesState>,
+  groups: Map<SeriesState, Group>,
+  touched: Map<SeriesState, number>,
+): Promise<void> {
+  const ranges = new Map<number, { states: SeriesState[]; hi: number }>();
+  for (const [st, first] of touched) {
+    const g = groups.get(st) as Group;
+    const newest = Math.max(st.latestTs ?? first, g.ts[g.ts.length - 1] as number);
+    const hi = floorTo(newest, HOUR);
+    const lo = Math.min(floorTo(first, HOUR), floorTo(st.latestTs ?? first, HOUR));
+    if (st.firstTs === null || first < st.firstTs) st.firstTs = first;
+    if (!(lo < hi)) continue;
+    const r = ranges.get(lo) ?? { states: [], hi };
+    r.states.push(st);
+    r.hi = Math.max(r.hi, hi);
+    ranges.set(lo, r);
+  }
+  await writeRollups(rollups, ranges);
 }
 
 /** Sorts a group's points by time; of points at the same time, the last written wins. */
