@@ -147,7 +147,24 @@ export async function watchConsole(options: ConsoleOptions): Promise<ConsoleWatc
     await page.getByRole('button', { name: /登\s*录/ }).click();
     await page.waitForURL(/#\/home$/, { timeout: 30_000 });
     await page.goto(`${options.url}/#/workshopBoard?play=1`);
-    await page.locator(selector).filter({ hasText: /\d/ }).waitFor({ timeout: 30_000 });
+    const shown = page.locator(selector).filter({ hasText: /\d/ });
+    // A start under load (one run of seven here) showed no value in 30 s; the board is opened once
+    // more and the wait said in the output, so a slow start is seen, and a second one fails the test.
+    if (
+      !(await shown.waitFor({ timeout: 30_000 }).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      const tile =
+        (await page
+          .locator(selector)
+          .textContent()
+          .catch(() => null)) ?? 'no tile';
+      console.info(`console: no value on the board after 30 s (the tile reads "${tile}"); opening it again`);
+      await page.reload();
+      await shown.waitFor({ timeout: 30_000 });
+    }
   } catch (error) {
     await browser.close();
     throw new Error(`console did not start: ${String(error)}`);
