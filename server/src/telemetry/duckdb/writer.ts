@@ -4,20 +4,14 @@
  */
 import { BIGINT, DOUBLE, type DuckDBConnection, DuckDBDataChunk, INTEGER } from '@duckdb/node-api';
 import { MINUTE, type PlantCalendar } from '@kilowatch/contract/calendar';
+import { sortAndDedupe } from '../batch-points.ts';
 import { floorTo } from '../buckets.ts';
 import { GroupCommit } from '../group-commit.ts';
 import { batchProblem, type Point, type PointBatch, pointProblem, TelemetryWriteError } from '../store.ts';
 import { CHUNK, ChunkAppender, int64Words, itemsOf, Slices, setInt64 } from './chunks.ts';
 import { recompute } from './rollups.ts';
 import { int, type Lane } from './schema.ts';
-import {
-  estimateInterval,
-  type Group,
-  remember,
-  type SeriesState,
-  type SeriesTable,
-  sortAndDedupe,
-} from './series.ts';
+import { estimateInterval, type Group, remember, type SeriesState, type SeriesTable } from './series.ts';
 
 /** What one write() or writeBatch() call queued. */
 type Written = readonly Point[] | PointBatch;

@@ -1,4 +1,5 @@
 import { HOUR } from '@kilowatch/contract/calendar';
+import { sortAndDedupe } from '../batch-points.ts';
 import { floorTo, nextInterval } from '../buckets.ts';
 import type { Point } from '../store.ts';
 import type { ExportedSeries, VictoriaClient } from './http.ts';
@@ -131,24 +132,6 @@ async function closeHours(
     ranges.set(lo, r);
   }
   await writeRollups(rollups, ranges);
-}
-
-/** Sorts a group's points by time; of points at the same time, the last written wins. */
-function sortAndDedupe(g: Group): void {
-  const order = Array.from({ length: g.ts.length }, (_, i) => i);
-  order.sort((a, b) => (g.ts[a] as number) - (g.ts[b] as number) || a - b);
-  const ts: number[] = [];
-  const values: number[] = [];
-  for (const i of order) {
-    const t = g.ts[i] as number;
-    if (ts.length > 0 && ts[ts.length - 1] === t) values[values.length - 1] = g.values[i] as number;
-    else {
-      ts.push(t);
-      values.push(g.values[i] as number);
-    }
-  }
-  g.ts = ts;
-  g.values = values;
 }
 
 /** The stored samples of a series with the group's points in it (a point replaces a stored one at its time). */
