@@ -1,29 +1,12 @@
-import type { AlarmRule } from '@kilowatch/contract';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../../../lib/i18n.ts';
 import { useSession } from '../../../lib/session.ts';
 import { type FetchCall, mockApi, page, renderScreen } from '../../../testing/render-with-api.tsx';
+import { alarmRule } from '../testing.ts';
 import { RuleNextSteps } from './RuleNextSteps.tsx';
 
-const created: AlarmRule = {
-  id: 7,
-  name: '油温过高',
-  ability: 'oilTemp',
-  categoryId: 1,
-  condition: { kind: 'threshold', op: '>', value: 105 },
-  onDelay: 0,
-  offDelay: 0,
-  deadband: 1,
-  severity: 'major',
-  message: '',
-  templateId: null,
-  templateName: '',
-  enabled: false,
-  things: 0,
-  createdAt: '',
-  updatedAt: '',
-};
+const created = alarmRule({ enabled: false, things: 0 });
 
 let calls: FetchCall[];
 beforeEach(() => {

@@ -1,29 +1,12 @@
-import type { AlarmRule } from '@kilowatch/contract';
 import { screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../../../lib/i18n.ts';
 import { useSession } from '../../../lib/session.ts';
 import { mockApi, page, renderScreen } from '../../../testing/render-with-api.tsx';
+import { alarmRule } from '../testing.ts';
 import { RulesTab } from './RulesTab.tsx';
 
-const rule: AlarmRule = {
-  id: 7,
-  name: '油温过高',
-  ability: 'oilTemp',
-  categoryId: 1,
-  condition: { kind: 'threshold', op: '>', value: 105 },
-  onDelay: 0,
-  offDelay: 0,
-  deadband: 1,
-  severity: 'major',
-  message: '',
-  templateId: null,
-  templateName: '',
-  enabled: true,
-  things: 3,
-  createdAt: '',
-  updatedAt: '',
-};
+const rule = alarmRule();
 
 beforeEach(() => {
   useSession.setState({ token: null, refreshToken: null, roles: ['admin'], routes: [] });
