@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const reports = join(root, '.tmp/test-reports');
@@ -80,11 +81,21 @@ for (const { test, error } of unitOutcomes?.failed ?? [])
 for (const { test } of unitOutcomes?.flaky ?? []) outcomes.push(`flaky   ${test} (passed on its retry)`);
 const e2eReport = readJson(join(reports, 'e2e.json'));
 const specs = (suite) => [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(specs)];
+/** The first failed attempt's error, its first line and where in the spec it was thrown. */
+const firstError = (spec) => {
+  const failed = spec.tests.flatMap((t) => t.results ?? []).find((r) => r.error ?? r.errors?.length);
+  const error = failed?.error ?? failed?.errors?.[0];
+  if (!error) return '';
+  const line = stripVTControlCharacters(String(error.message ?? '')).split('\n')[0];
+  const at = error.location ? ` (line ${error.location.line})` : '';
+  return `\n          ${line}${at}`;
+};
 for (const spec of (e2eReport?.suites ?? []).flatMap(specs)) {
   const states = spec.tests.map((t) => t.status);
   const name = `${spec.file}:${spec.line} › ${spec.title}`;
-  if (states.includes('unexpected')) outcomes.push(`FAILED  ${name}`);
-  else if (states.includes('flaky')) outcomes.push(`flaky   ${name} (passed on its retry)`);
+  if (states.includes('unexpected')) outcomes.push(`FAILED  ${name}${firstError(spec)}`);
+  else if (states.includes('flaky'))
+    outcomes.push(`flaky   ${name} (passed on its retry)${firstError(spec)}`);
 }
 if (outcomes.length) console.info(`\n${outcomes.join('\n')}`);
 console.info(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);

@@ -116,18 +116,27 @@ describe.skipIf(!base)('replicas on PostgreSQL', () => {
 
   it('spreads the alarm partitions over the replicas and hands a dead one’s to the others', async () => {
     // A schema of its own: the replicas of the tests above still count in this one's.
-    const own = new URL(url);
     const alone = `${schema}_leases`;
+    // Another installation on the same server, whose replica must not feel the kill below.
+    const aside = `${schema}_aside`;
     const c = admin();
     await c.connect();
     await c.query(`create schema ${alone}`);
+    await c.query(`create schema ${aside}`);
+    const inSchema = (name: string) => {
+      const own = new URL(url);
+      own.searchParams.set('options', `-c search_path=${name}`);
+      return own.toString();
+    };
     try {
-      own.searchParams.set('options', `-c search_path=${alone}`);
       const make = async () => {
-        const r = createPostgresCluster({ url: own.toString(), log, roundMs: 200 });
+        const r = createPostgresCluster({ url: inSchema(alone), log, roundMs: 200 });
         await r.start();
         return r;
       };
+      const bystander = createPostgresCluster({ url: inSchema(aside), log, roundMs: 200 });
+      await bystander.start();
+      await waitFor(() => owned(bystander).length === PARTITIONS, 10_000);
       const replicas = [await make(), await make(), await make()];
       const changes = [0, 0, 0];
       for (const [i, r] of replicas.entries()) {
@@ -145,10 +154,13 @@ describe.skipIf(!base)('replicas on PostgreSQL', () => {
       expect(new Set(all).size).toBe(PARTITIONS);
       changes.fill(0);
 
-      // The first replica's session dies as with kill -9: its locks go with it.
+      // The first replica's session dies as with kill -9: its locks go with it. Only this
+      // installation's lock class is looked at: replicas of other schemas (the suites running
+      // alongside on the same server) hold the same partition numbers and must live on.
       await c.query(
-        `select pg_terminate_backend(pid) from pg_stat_activity where application_name like 'kilowatch %' and pid in (select pid from pg_locks where locktype = 'advisory' and objid = $1)`,
-        [owned(replicas[0] as Cluster)[0]],
+        `select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory'
+         and classid = (hashtext('kilowatch partitions ' || $1::text))::oid and objid = $2`,
+        [alone, owned(replicas[0] as Cluster)[0]],
       );
       const took = await waitFor(
         () => owned(replicas[1] as Cluster).length + owned(replicas[2] as Cluster).length === PARTITIONS,
@@ -158,9 +170,12 @@ describe.skipIf(!base)('replicas on PostgreSQL', () => {
       expect(owned(replicas[0] as Cluster)).toEqual([]);
       // The dead session's replica was told, so its runner drops the monitors it no longer owns.
       expect(changes[0]).toBeGreaterThan(0);
-      for (const r of replicas) await r.close();
+      // The file's other installation, alone in its schema, kept every partition.
+      expect(owned(bystander)).toHaveLength(PARTITIONS);
+      for (const r of [...replicas, bystander]) await r.close();
     } finally {
       await c.query(`drop schema ${alone} cascade`);
+      await c.query(`drop schema ${aside} cascade`);
       await c.end();
     }
   });
