@@ -22,6 +22,8 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 
+const began = Date.now();
+const seconds = (since) => Math.round((Date.now() - since) / 1000);
 console.info(`\n== Unit and API tests (SQLite${process.env.TEST_DATABASE_URL ? ' and PostgreSQL' : ''}) ==`);
 const vitestJson = join(reports, 'vitest.json');
 const vitestOutcomes = join(reports, 'vitest-outcomes.json');
@@ -50,6 +52,8 @@ if (!process.env.TEST_DATABASE_URL) {
   console.info('PostgreSQL: TEST_DATABASE_URL is not set, so the API suites ran on SQLite only.');
 }
 
+const unitSeconds = seconds(began);
+const browserBegan = Date.now();
 console.info('\n== End-to-end tests in Chromium ==');
 if (!existsSync(chromium)) {
   const line = `Browser suite SKIPPED: no Chromium at ${chromium} (apt-get install chromium fonts-wqy-microhei, or set CHROMIUM_PATH).`;
@@ -98,5 +102,7 @@ for (const spec of (e2eReport?.suites ?? []).flatMap(specs)) {
     outcomes.push(`flaky   ${name} (passed on its retry)${firstError(spec)}`);
 }
 if (outcomes.length) console.info(`\n${outcomes.join('\n')}`);
-console.info(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
+console.info(
+  `\n${passed} passed, ${failed} failed, ${skipped} skipped (unit and API ${unitSeconds} s, browser ${seconds(browserBegan)} s)`,
+);
 process.exit(failedSuites || failed ? 1 : 0);
