@@ -56,6 +56,11 @@ export async function markRotated(db: Db, id: string, replacedBy: string, now: s
   return result.numUpdatedRows > 0n;
 }
 
+/** Points a spent token at a later successor (a retried rotation: auth service `refresh`). */
+export async function replaceSuccessor(db: Db, id: string, replacedBy: string): Promise<void> {
+  await db.updateTable('refresh_tokens').set({ replaced_by: replacedBy }).where('id', '=', id).execute();
+}
+
 export async function revokeFamily(db: Db, family: string, now: string): Promise<void> {
   await db
     .updateTable('refresh_tokens')

@@ -12,6 +12,7 @@ import {
   loginRequest,
   type TestApp,
 } from '../../../test/helpers.ts';
+import { REUSE_GRACE_MS } from './service.ts';
 
 describe.each(dialects())('auth API on %s', (dialect) => {
   let t: TestApp;
@@ -202,12 +203,54 @@ describe.each(dialects())('auth API on %s', (dialect) => {
     it('treats reuse of a spent refresh token as theft and revokes the whole family', async () => {
       const first = await login(t.app);
       const second = (await refresh(first.refreshToken)).json().data;
+      t.clock.advance(REUSE_GRACE_MS + 1000);
       const reuse = await refresh(first.refreshToken);
       expect(reuse.statusCode).toBe(401);
       expect(reuse.json().code).toBe('REFRESH_INVALID');
       expect((await refresh(second.refreshToken)).statusCode).toBe(401);
       const other = await login(t.app);
       expect((await refresh(other.refreshToken)).statusCode).toBe(200);
+    });
+
+    it('answers the retry of a refresh whose answer was lost, and spends the answer nobody received', async () => {
+      const first = await login(t.app);
+      const lost = (await refresh(first.refreshToken)).json().data;
+      t.clock.advance(2000);
+      const retried = await refresh(first.refreshToken);
+      expect(retried.statusCode, retried.body).toBe(200);
+      // Retried once more (its answer lost too): still the same session.
+      t.clock.advance(2000);
+      const again = await refresh(first.refreshToken);
+      expect(again.statusCode, again.body).toBe(200);
+      const pair = again.json().data;
+      expect(decodeJwt(pair.refreshToken).fam).toBe(decodeJwt(first.refreshToken).fam);
+      const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(pair.token) });
+      expect(me.statusCode).toBe(200);
+      // The pairs nobody received are spent: presenting one later is theft, and ends the session.
+      t.clock.advance(REUSE_GRACE_MS + 1000);
+      expect((await refresh(lost.refreshToken)).json().code).toBe('REFRESH_INVALID');
+      expect((await refresh(pair.refreshToken)).statusCode).toBe(401);
+    });
+
+    it('treats a retry after the new token was used as theft, even within the grace', async () => {
+      const first = await login(t.app);
+      const second = (await refresh(first.refreshToken)).json().data;
+      expect((await refresh(second.refreshToken)).statusCode).toBe(200);
+      const reuse = await refresh(first.refreshToken);
+      expect(reuse.json().code).toBe('REFRESH_INVALID');
+      const other = await login(t.app);
+      expect((await refresh(other.refreshToken)).statusCode).toBe(200);
+    });
+
+    it('refuses the retry of a logged-out session', async () => {
+      const first = await login(t.app);
+      const second = (await refresh(first.refreshToken)).json().data;
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/logout',
+        payload: { refreshToken: second.refreshToken },
+      });
+      expect((await refresh(first.refreshToken)).statusCode).toBe(401);
     });
 
     it('refuses unknown, garbage and expired refresh tokens', async () => {

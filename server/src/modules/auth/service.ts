@@ -17,6 +17,8 @@ import {
   findRefreshToken,
   insertRefreshToken,
   markRotated,
+  type RefreshTokenRecord,
+  replaceSuccessor,
   revokeFamily,
   revokeUserTokens,
 } from './repository.ts';
@@ -85,6 +87,8 @@ function rolesAndGrants(
 }
 
 const refreshInvalid = () => new AppError('REFRESH_INVALID', 401);
+/** How long a spent refresh token may still be retried (the console retries within ~2 s). */
+export const REUSE_GRACE_MS = 30_000;
 const badEncoding = () => new AppError('BAD_REQUEST', 400, {}, { message: 'LOGIN_ENCODING' });
 
 /** A user who may hold a session: enabled and with a user level (spec §4, §6). */
@@ -117,6 +121,22 @@ export function createAuthService({
       isoNow(),
     );
     return { token, refreshToken: refresh.token };
+  }
+
+  /**
+   * A spent refresh token presented again within REUSE_GRACE_MS of its rotation, whose successor
+   * nobody has used yet, is the console retrying a refresh whose answer never arrived (a dropped
+   * connection, a replica killed while answering): that successor is what to spend. Any other reuse
+   * is theft. Okta's rotation grace period and Auth0's reuse interval are the same rule.
+   */
+  async function retriedRotation(
+    trx: Transaction<DB>,
+    spent: RefreshTokenRecord,
+  ): Promise<string | undefined> {
+    if (!spent.replacedBy || spent.revokedAt === null) return undefined;
+    if (now() - new Date(spent.revokedAt).getTime() > REUSE_GRACE_MS) return undefined;
+    const successor = await findRefreshToken(trx, spent.replacedBy);
+    return successor?.revokedAt === null ? successor.id : undefined;
   }
 
   /** Level role first, then the codes of the roles the user holds; and what those roles grant. */
@@ -194,7 +214,8 @@ export function createAuthService({
 
     /**
      * Rotates a refresh token: the presented one is spent and a new pair issued in the same
-     * family. Presenting a spent token means it was copied, so the whole family is revoked.
+     * family. Presenting a spent token means it was copied, so the whole family is revoked —
+     * unless it is the retry of a rotation whose answer was lost (`retriedRotation`).
      */
     async refresh(refreshToken: string): Promise<TokenPair> {
       const claims = await tokens.verifyRefresh(refreshToken).catch(() => {
@@ -208,7 +229,10 @@ export function createAuthService({
 
       const pair = await db.transaction().execute(async (trx) => {
         const next = randomUUID();
-        if (!(await markRotated(trx, record.id, next, isoNow()))) return undefined;
+        const spend = record.revokedAt === null ? record.id : await retriedRotation(trx, record);
+        if (!spend || !(await markRotated(trx, spend, next, isoNow()))) return undefined;
+        // A retried token now names the pair its retry received, so a second retry finds it live.
+        if (spend !== record.id) await replaceSuccessor(trx, record.id, next);
         return issuePair(trx, user.id, next, record.family);
       });
       if (!pair) {
