@@ -49,11 +49,14 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const OUTBOX_KEEP_MS = 30 * 24 * 3_600_000;
 const PRUNE_EVERY_MS = 3_600_000;
 /**
- * How long a claimed notification is held by the notifier sending it: well beyond the longest send
- * (webhook timeouts are capped in the contract, SMTP at 15 s), so a slow send is never taken by a
- * second notifier; one that died while sending frees its rows after this.
+ * How long a claim holds a notification for the notifier sending it. The claim is renewed every
+ * CLAIM_RENEW_MS while the send goes on, so a slow send (webhook timeouts are capped in the
+ * contract, SMTP at 15 s) is never taken by a second notifier, and one that died while sending
+ * frees its rows within this: another replica sends them about half a minute after the death.
  */
-const CLAIM_LEASE_MS = 10 * 60_000;
+export const CLAIM_LEASE_MS = 30_000;
+/** Renewing at a third of the lease leaves 20 s for a stalled event loop before a claim can lapse. */
+const CLAIM_RENEW_MS = 10_000;
 /** A notification's delivery key: its outbox row, so every try of it, on any replica, says the same. */
 const deliveryKey = (item: repo.OutboxRecord) => `kilowatch-alarm-${item.alarmId}-${item.event}-${item.id}`;
 const reason = (error: unknown) =>
@@ -78,10 +81,13 @@ export function createNotifier(deps: NotifierDeps) {
   const allowList = deps.allowList ?? (async () => EMPTY_ALLOW_LIST);
   let queued: Promise<void> = Promise.resolve();
   const inFlight = new Map<number, Promise<void>>();
+  /** The claims of the sends under way: outbox row → the lease this notifier set on it. */
+  const leases = new Map<number, string>();
   let pumping: Promise<void> | undefined;
   let lookAgain = false;
   let timer: NodeJS.Timeout | undefined;
   let pruneTimer: NodeJS.Timeout | undefined;
+  let renewTimer: NodeJS.Timeout | undefined;
   let stopped = false;
   /** Aborted by stop(): sends under way give up at once and stay pending for the next start. */
   let stopping = new AbortController();
@@ -162,16 +168,19 @@ export function createNotifier(deps: NotifierDeps) {
     const room = concurrency - inFlight.size;
     if (room <= 0 || stopped) return;
     const at = now();
-    const items = await repo.claimDue(db, iso(at), iso(at + CLAIM_LEASE_MS), room, [...inFlight.keys()]);
+    const leaseUntil = iso(at + CLAIM_LEASE_MS);
+    const items = await repo.claimDue(db, iso(at), leaseUntil, room, [...inFlight.keys()]);
     // Stopped while reading: stop() does not wait for the read, so nothing may start after it.
     if (stopped) return;
     for (const item of items) {
+      leases.set(item.id, leaseUntil);
       const running = attempt(item)
         .catch((error: unknown) =>
           log.error({ err: error, outboxId: item.id }, 'alarm notification state not saved'),
         )
         .finally(() => {
           inFlight.delete(item.id);
+          leases.delete(item.id);
           pump();
         });
       inFlight.set(item.id, running);
@@ -194,6 +203,23 @@ export function createNotifier(deps: NotifierDeps) {
           pump();
         }
       });
+  }
+
+  /** Keeps the claims of the sends under way; a claim found taken means this notifier stalled past it. */
+  async function renew(): Promise<void> {
+    const until = iso(now() + CLAIM_LEASE_MS);
+    for (const [id, held] of leases) {
+      const kept = await repo.renewClaim(db, id, held, until);
+      if (!leases.has(id)) continue;
+      if (kept) leases.set(id, until);
+      else {
+        leases.delete(id);
+        log.warn(
+          { outboxId: id },
+          'alarm notification claim lapsed while sending; another replica may send it too',
+        );
+      }
+    }
   }
 
   function prune(): Promise<void> {
@@ -235,6 +261,14 @@ export function createNotifier(deps: NotifierDeps) {
       timer.unref();
       pruneTimer = setInterval(() => void prune(), PRUNE_EVERY_MS);
       pruneTimer.unref();
+      renewTimer = setInterval(
+        () =>
+          void renew().catch((error: unknown) =>
+            log.error({ err: error }, 'alarm notification claims not renewed'),
+          ),
+        CLAIM_RENEW_MS,
+      );
+      renewTimer.unref();
       pump();
       void prune();
     },
@@ -247,6 +281,7 @@ export function createNotifier(deps: NotifierDeps) {
       stopped = true;
       if (timer) clearInterval(timer);
       if (pruneTimer) clearInterval(pruneTimer);
+      if (renewTimer) clearInterval(renewTimer);
       stopping.abort();
       await queued;
       await Promise.all(inFlight.values());
@@ -277,6 +312,8 @@ export function createNotifier(deps: NotifierDeps) {
     },
     /** Forgets old sent and given-up notifications now (start() does it hourly). */
     prune,
+    /** Renews the claims of the sends under way now (start() does it every 10 s). */
+    renewClaims: renew,
     /** Sends a test message through a route at once, outside the outbox. */
     async test(route: repo.RouteRecord): Promise<TestOutcome> {
       const at = now();

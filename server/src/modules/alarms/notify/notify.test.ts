@@ -8,7 +8,7 @@ import type { DB } from '../../../db/index.ts';
 import { parseAllowList } from '../../../shared/outbound-address.ts';
 import { sendWebhook } from './channels.ts';
 import { signature } from './message.ts';
-import { createNotifier, type Notifier } from './notifier.ts';
+import { CLAIM_LEASE_MS, createNotifier, type Notifier } from './notifier.ts';
 import * as repo from './repository.ts';
 import { createNotifySettings, type NotifySettings } from './service.ts';
 
@@ -267,7 +267,7 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
       // Within the lease nobody else sends it; after it, another replica does, under the same key.
       await other.runDue();
       expect(hook.calls).toHaveLength(1);
-      t.clock.advance(10 * 60_000 + 1);
+      t.clock.advance(CLAIM_LEASE_MS + 1);
       await other.runDue();
       expect(hook.calls).toHaveLength(2);
       const [first, second] = hook.calls.map((c) => c.headers['idempotency-key']);
@@ -279,6 +279,56 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
       await sending;
     } finally {
       await dying.stop();
+      await other.stop();
+      await hook.close();
+    }
+  });
+
+  it('a slow send keeps its claim past the first lease: nobody else sends it meanwhile', async () => {
+    const hook = await receiver(0);
+    let answer: () => void = () => {};
+    const slow = createNotifier({
+      db,
+      now: t.clock.now,
+      timeZone: 'Asia/Shanghai',
+      log: silent,
+      backoff,
+      allowList: loopbackAllowed,
+      senders: {
+        webhook: async (...args) => {
+          await new Promise<void>((resolve) => {
+            answer = resolve;
+          });
+          await sendWebhook(...args);
+        },
+        email: async () => {},
+      },
+    });
+    const other = build();
+    try {
+      await settings.createRoute({
+        name: '慢',
+        channel: 'webhook',
+        url: hook.url,
+        severities: ['major'],
+        events: ['raise'],
+        enabled: true,
+      });
+      await notifier.recordWritten(db, { type: 'raise', alarmId: await alarm('major'), quiet: false });
+      const sending = slow.runDue();
+      const lease = new Date(t.clock.now() + CLAIM_LEASE_MS).toISOString();
+      while ((await outbox()).at(-1)?.next_attempt_at !== lease)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      t.clock.advance(CLAIM_LEASE_MS - 10_000);
+      await slow.renewClaims();
+      t.clock.advance(20_000);
+      await other.runDue();
+      answer();
+      await sending;
+      expect(hook.calls).toHaveLength(1);
+      expect((await outbox()).at(-1)).toMatchObject({ status: 'sent' });
+    } finally {
+      await slow.stop();
       await other.stop();
       await hook.close();
     }

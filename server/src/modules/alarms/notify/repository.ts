@@ -245,6 +245,18 @@ export async function claimDue(
   return claimed;
 }
 
+/** Moves a claim's lease on, if it is still the claim set at `held` (nobody took the row since). */
+export async function renewClaim(db: Db, id: number, held: string, until: string): Promise<boolean> {
+  const { numUpdatedRows } = await db
+    .updateTable('alarm_notify_outbox')
+    .set({ next_attempt_at: until })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '=', held)
+    .executeTakeFirst();
+  return numUpdatedRows === 1n;
+}
+
 /** Gives a claimed row back untried (a send cut short by a shutdown): due again at `stamp`. */
 export async function release(db: Db, id: number, stamp: string): Promise<void> {
   await db
