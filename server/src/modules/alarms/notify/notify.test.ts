@@ -52,7 +52,8 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
   let settings: NotifySettings;
   let alarmSeq = 0;
 
-  const build = () =>
+  /** A notifier on the suite's clock; `webhook` replaces its sender (a send that dies or stalls). */
+  const build = (webhook?: typeof sendWebhook) =>
     createNotifier({
       db,
       now: t.clock.now,
@@ -61,6 +62,18 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
       backoff,
       concurrency: 2,
       allowList: loopbackAllowed,
+      ...(webhook && { senders: { webhook, email: async () => {} } }),
+    });
+
+  /** A webhook route for the raises of major alarms. */
+  const majorRaisesTo = (name: string, url: string) =>
+    settings.createRoute({
+      name,
+      channel: 'webhook',
+      url,
+      severities: ['major'],
+      events: ['raise'],
+      enabled: true,
     });
 
   /** An alarm in history, as the engine writes it. */
@@ -209,14 +222,7 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
     const hook = await receiver(0);
     const other = build();
     try {
-      await settings.createRoute({
-        name: '值班',
-        channel: 'webhook',
-        url: hook.url,
-        severities: ['major'],
-        events: ['raise'],
-        enabled: true,
-      });
+      await majorRaisesTo('值班', hook.url);
       notifier.alarmWritten({ type: 'raise', alarmId: await alarm('major'), quiet: false });
       await notifier.flush();
       await Promise.all([notifier.runDue(), other.runDue(), notifier.runDue(), other.runDue()]);
@@ -232,34 +238,16 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
     const hook = await receiver(0);
     // The first notifier's process dies once the receiver has answered, before it marks the row sent.
     let died: () => void = () => {};
-    const dying = createNotifier({
-      db,
-      now: t.clock.now,
-      timeZone: 'Asia/Shanghai',
-      log: silent,
-      backoff,
-      allowList: loopbackAllowed,
-      senders: {
-        webhook: async (...args) => {
-          await sendWebhook(...args);
-          await new Promise<void>((resolve) => {
-            died = resolve;
-          });
-          throw new Error('killed');
-        },
-        email: async () => {},
-      },
+    const dying = build(async (...args) => {
+      await sendWebhook(...args);
+      await new Promise<void>((resolve) => {
+        died = resolve;
+      });
+      throw new Error('killed');
     });
     const other = build();
     try {
-      await settings.createRoute({
-        name: '值班',
-        channel: 'webhook',
-        url: hook.url,
-        severities: ['major'],
-        events: ['raise'],
-        enabled: true,
-      });
+      await majorRaisesTo('值班', hook.url);
       // Queued as the engine's transaction queues it: no sender is woken.
       await notifier.recordWritten(db, { type: 'raise', alarmId: await alarm('major'), quiet: false });
       const sending = dying.runDue();
@@ -287,33 +275,15 @@ describe.each(dialects())('alarm notifications on %s', (dialect) => {
   it('a slow send keeps its claim past the first lease: nobody else sends it meanwhile', async () => {
     const hook = await receiver(0);
     let answer: () => void = () => {};
-    const slow = createNotifier({
-      db,
-      now: t.clock.now,
-      timeZone: 'Asia/Shanghai',
-      log: silent,
-      backoff,
-      allowList: loopbackAllowed,
-      senders: {
-        webhook: async (...args) => {
-          await new Promise<void>((resolve) => {
-            answer = resolve;
-          });
-          await sendWebhook(...args);
-        },
-        email: async () => {},
-      },
+    const slow = build(async (...args) => {
+      await new Promise<void>((resolve) => {
+        answer = resolve;
+      });
+      await sendWebhook(...args);
     });
     const other = build();
     try {
-      await settings.createRoute({
-        name: '慢',
-        channel: 'webhook',
-        url: hook.url,
-        severities: ['major'],
-        events: ['raise'],
-        enabled: true,
-      });
+      await majorRaisesTo('慢', hook.url);
       await notifier.recordWritten(db, { type: 'raise', alarmId: await alarm('major'), quiet: false });
       const sending = slow.runDue();
       const lease = new Date(t.clock.now() + CLAIM_LEASE_MS).toISOString();
