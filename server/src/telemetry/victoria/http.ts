@@ -133,6 +133,34 @@ export class VictoriaClient {
     return body.data.result.map((r) => ({ labels: r.metric, value: Number(r.value[1]) }));
   }
 
+  /**
+   * A range query evaluated at start, start + step, … up to end (ms): each result's labels and its
+   * points as [ms, value]. `nocache` also keeps VictoriaMetrics from moving start and end to
+   * multiples of the step, which would shift buckets that start at a local midnight.
+   */
+  async queryRange(
+    expr: string,
+    start: number,
+    end: number,
+    step: number,
+  ): Promise<{ labels: Record<string, string>; points: [number, number][] }[]> {
+    const form = new URLSearchParams({
+      query: expr,
+      start: iso(start),
+      end: iso(end),
+      step: `${step}ms`,
+      nocache: '1',
+    });
+    const res = await this.call(`${this.at.select}/api/v1/query_range`, form, 'query_range');
+    const body = (await res.json()) as {
+      data: { result: { metric: Record<string, string>; values: [number, string][] }[] };
+    };
+    return body.data.result.map((r) => ({
+      labels: r.metric,
+      points: r.values.map(([t, v]) => [Math.round(t * 1000), Number(v)]),
+    }));
+  }
+
   /** Deletes every sample of the series matching `selectors`. */
   async deleteSeries(selectors: readonly string[]): Promise<void> {
     if (selectors.length === 0) return;

@@ -10,7 +10,9 @@ import type { BucketColumns, BucketQuery, SeriesKey } from '../store.ts';
 import { type ExportedSeries, selector, type VictoriaClient } from './http.ts';
 import {
   type BucketFields,
+  type BucketRun,
   bucketExpr,
+  bucketRuns,
   columnsFromRollups,
   edgeExpr,
   FIELDS,
@@ -19,7 +21,7 @@ import {
   rollupSelector,
 } from './rollups.ts';
 
-/** Instant queries of a rollup read in flight at once. */
+/** Range queries of a rollup read in flight at once. */
 const ROLLUP_QUERIES = 8;
 
 /** A series as the store keeps it. */
@@ -37,8 +39,8 @@ export interface RollupContext<S extends RollupSeries> {
 }
 
 /**
- * Buckets summed inside VictoriaMetrics from the hour rollups (one instant query per bucket end,
- * with the edge rows of that hour), each series' open hour computed from its raw samples;
+ * Buckets summed inside VictoriaMetrics from the hour rollups (one range query per run of buckets of
+ * one width, with the edge rows at each bucket end), each series' open hour computed from its raw samples;
  * `stateOf(k)` is query series k when the store has samples of it.
  */
 export async function readRollups<S extends RollupSeries>(
@@ -60,27 +62,35 @@ export async function readRollups<S extends RollupSeries>(
   const buckets: (BucketFields | undefined)[] = new Array(keys.length * n);
   const edges: (BucketFields | undefined)[] = new Array(keys.length * (n + 1));
   const sel = rollupSelector(ctx.name, states);
-  const ask = async (c: number) => {
-    const b = starts[c] as number;
-    const expr =
-      c === 0
-        ? edgeExpr(sel)
-        : `${bucketExpr(sel, query.aggregator, b - (starts[c - 1] as number))} or ${edgeExpr(sel)}`;
-    for (const r of await ctx.client.query(expr, b)) {
-      const f = r.labels.f as string;
-      const edge = f.startsWith('edge_');
-      for (const k of at.get(`${r.labels.thing}\u0000${r.labels.metric}`) ?? []) {
-        const arr = edge ? edges : buckets;
-        const i = edge ? k * (n + 1) + c : k * n + c - 1;
-        const fields = arr[i] ?? {};
-        fields[f as keyof BucketFields] = r.value;
-        arr[i] = fields;
+  /** A field VictoriaMetrics answered for bucket end / edge c (0..n). */
+  const put = (labels: Record<string, string>, c: number, value: number) => {
+    const f = labels.f as string;
+    const edge = f.startsWith('edge_');
+    for (const k of at.get(`${labels.thing}\u0000${labels.metric}`) ?? []) {
+      const arr = edge ? edges : buckets;
+      const i = edge ? k * (n + 1) + c : k * n + c - 1;
+      const fields = arr[i] ?? {};
+      fields[f as keyof BucketFields] = value;
+      arr[i] = fields;
+    }
+  };
+  // One range query per run of equal widths (all of a month's days but a DST day), evaluated at
+  // each bucket's end with the edge rows there; the edge at the first start is an instant query.
+  const ask = async ({ first, end, width }: BucketRun) => {
+    const from = starts[first + 1] as number;
+    const expr = `${bucketExpr(sel, query.aggregator, width)} or ${edgeExpr(sel)}`;
+    for (const r of await ctx.client.queryRange(expr, from, starts[end] as number, width)) {
+      for (const [t, value] of r.points) {
+        const c = first + 1 + Math.round((t - from) / width);
+        if (starts[c] !== t) throw new Error(`VictoriaMetrics answered a point at ${t}, not at a bucket end`);
+        put(r.labels, c, value);
       }
     }
   };
+  const runs = bucketRuns(starts);
   let next = 0;
   const worker = async () => {
-    while (next <= n) await ask(next++);
+    while (next < runs.length) await ask(runs[next++] as BucketRun);
   };
   const opens = new Map<number, S[]>();
   for (const st of states) {
@@ -89,7 +99,10 @@ export async function readRollups<S extends RollupSeries>(
   }
   const openRows = new Map<S, { hour: number; row: HourRow | undefined }>();
   await Promise.all([
-    ...Array.from({ length: Math.min(ROLLUP_QUERIES, n + 1) }, worker),
+    (async () => {
+      for (const r of await ctx.client.query(edgeExpr(sel), starts[0] as number)) put(r.labels, 0, r.value);
+    })(),
+    ...Array.from({ length: Math.min(ROLLUP_QUERIES, runs.length) }, worker),
     ...[...opens].map(async ([hour, group]) => {
       const samples = await ctx.samplesWithPrev(group, hour, hour + HOUR - 1);
       for (const st of group) {

@@ -3,10 +3,11 @@
  * read both ways (rollups, and raw samples with the rollups switched off) after in-order, late,
  * reset and rewriting writes. Skipped without Debian's binary unless REQUIRE_VICTORIA=1 or CI=true.
  */
-import { DAY, HOUR, MINUTE } from '@kilowatch/contract/calendar';
+import { DAY, HOUR, MINUTE, PlantCalendar } from '@kilowatch/contract/calendar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startVictoria, type VictoriaProcess, victoriaMissing } from '../conformance/wings.ts';
 import type { BucketAggregator, BucketQuery, Point } from '../store.ts';
+import { bucketRuns } from './rollups.ts';
 import { VictoriaTelemetryStore } from './store.ts';
 
 const T0 = Date.UTC(2024, 2, 8);
@@ -94,4 +95,27 @@ describe.skipIf(skip)('hour rollups on VictoriaMetrics', () => {
     }
     for (const s of [write, raw, reader]) await s.close();
   }, 120_000);
+});
+
+describe('bucketRuns (one range query per run)', () => {
+  it("cuts Berlin's days at the 23- and 25-hour days, and long fixed widths at 10,000 buckets", () => {
+    const cal = new PlantCalendar('Europe/Berlin');
+    const first = cal.dayOf(Date.UTC(2024, 2, 29, 12));
+    // 2024-03-29 … 2024-04-02 and 2024-10-25 … 2024-10-29: 31 March is 23 h, 27 October 25 h
+    const spring = Array.from({ length: 6 }, (_, i) => cal.dayStart(first + i));
+    expect(bucketRuns(spring)).toEqual([
+      { first: 0, end: 2, width: DAY },
+      { first: 2, end: 3, width: DAY - HOUR },
+      { first: 3, end: 5, width: DAY },
+    ]);
+    const autumn = cal.dayOf(Date.UTC(2024, 9, 25, 12));
+    const starts = Array.from({ length: 5 }, (_, i) => cal.dayStart(autumn + i));
+    expect(bucketRuns(starts).map((r) => r.width / HOUR)).toEqual([24, 25, 24]);
+    const hours = Array.from({ length: 25_001 }, (_, i) => T0 + i * HOUR);
+    expect(bucketRuns(hours)).toEqual([
+      { first: 0, end: 10_000, width: HOUR },
+      { first: 10_000, end: 20_000, width: HOUR },
+      { first: 20_000, end: 25_000, width: HOUR },
+    ]);
+  });
 });

@@ -135,6 +135,32 @@ export function bucketExpr(sel: string, aggregator: BucketQuery['aggregator'], d
   return parts.join(' or ');
 }
 
+/** Buckets per range query, under VictoriaMetrics' -search.maxPointsPerTimeseries (30,000 by default). */
+const MAX_RUN = 10_000;
+
+/** Buckets [first, end) of one width: one range query whose step is that width. */
+export interface BucketRun {
+  first: number;
+  end: number;
+  width: number;
+}
+
+/**
+ * The bucket starts cut into runs of equal widths: days of one run per DST change (23 and 25 hours
+ * are runs of their own), a run per month length; fixed widths are one run (of at most MAX_RUN).
+ * @example bucketRuns([0, 24, 48, 71, 95]) // [{first: 0, end: 2, width: 24}, {first: 2, end: 3, width: 23}, {first: 3, end: 4, width: 24}]
+ */
+export function bucketRuns(starts: ArrayLike<number>): BucketRun[] {
+  const out: BucketRun[] = [];
+  for (let i = 0; i + 1 < starts.length; i++) {
+    const width = (starts[i + 1] as number) - (starts[i] as number);
+    const run = out[out.length - 1];
+    if (run && run.width === width && run.end - run.first < MAX_RUN) run.end = i + 1;
+    else out.push({ first: i, end: i + 1, width });
+  }
+  return out;
+}
+
 /** The MetricsQL of the edge fields of the hour starting at the query time. */
 export function edgeExpr(sel: string): string {
   return `last_over_time(${sel},f=~"edge_inc|edge_cnt"}[1h] offset -1h)`;

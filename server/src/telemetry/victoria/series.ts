@@ -10,6 +10,11 @@ export interface SeriesState extends SeriesKey {
   intervalMs: number | null;
   latestTs: number | null;
   latestValue: number;
+  /**
+   * Newest time of a failed commit's points: VictoriaMetrics may have stored them (an import can
+   * arrive though its answer is lost), so a resend up to here is checked against what is stored.
+   */
+  doubtTs: number | null;
 }
 
 /**
@@ -51,6 +56,7 @@ export class SeriesBook {
         intervalMs: null,
         latestTs: null,
         latestValue: 0,
+        doubtTs: null,
       };
       m.set(metric, st);
     }

@@ -11,6 +11,8 @@ interface Group {
   st: SeriesState;
   ts: number[];
   values: number[];
+  /** Times of points VictoriaMetrics has with their value already (not imported again). */
+  stored?: Set<number>;
 }
 
 /**
@@ -24,7 +26,8 @@ const FOREVER = Date.UTC(2262, 0, 1);
  * many series were rewritten. VictoriaMetrics keeps every sample it is sent, also two at the same
  * time, and cannot replace one sample: a point resent with the value it has is dropped, and a point
  * that changes a stored one rewrites its series (export, delete, import with the new value), so the
- * last written wins as in the DuckDB wing.
+ * last written wins as in the DuckDB wing. A failed commit leaves its series in doubt up to its
+ * newest point (its import may have been stored), so a resend is looked up like any older point.
  */
 export async function commitPoints(
   client: VictoriaClient,
@@ -46,12 +49,34 @@ export async function commitPoints(
     }
   }
   for (const g of groups.values()) sortAndDedupe(g);
+  try {
+    return await send(client, book, rollups, groups);
+  } catch (error) {
+    for (const g of groups.values()) {
+      const last = g.ts[g.ts.length - 1];
+      if (last !== undefined && (g.st.doubtTs === null || last > g.st.doubtTs)) g.st.doubtTs = last;
+    }
+    throw error;
+  }
+}
+
+/** Newest time up to which a series may have stored samples: points up to it are looked up first. */
+const storedTo = (st: SeriesState): number =>
+  Math.max(st.latestTs ?? Number.NEGATIVE_INFINITY, st.doubtTs ?? Number.NEGATIVE_INFINITY);
+
+async function send(
+  client: VictoriaClient,
+  book: SeriesBook,
+  rollups: RollupContext<SeriesState>,
+  groups: Map<SeriesState, Group>,
+): Promise<number> {
   const touched = new Map<SeriesState, number>();
-  const overlapping = [...groups.values()].filter(
-    (g) => g.st.latestTs !== null && (g.ts[0] as number) <= (g.st.latestTs as number),
-  );
+  const overlapping = [...groups.values()].filter((g) => (g.ts[0] as number) <= storedTo(g.st));
   const rewrite = new Set<SeriesState>();
   if (overlapping.length > 0) {
+    // A failed commit's import may have arrived unflushed: make it readable before looking.
+    if (overlapping.some((g) => g.st.doubtTs !== null && (g.ts[0] as number) <= g.st.doubtTs))
+      await client.flush();
     const lo = Math.min(...overlapping.map((g) => g.ts[0] as number));
     const hi = Math.max(...overlapping.map((g) => g.ts[g.ts.length - 1] as number));
     const stored = await client.exportSeries(
@@ -64,9 +89,14 @@ export async function commitPoints(
       const g = st && groups.get(st);
       if (!g) continue;
       const at = new Map(s.ts.map((t, i) => [t, s.values[i] as number]));
-      const keep = g.ts.map((t, i) => at.get(t) !== g.values[i]);
-      if (g.ts.some((t, i) => keep[i] && at.has(t))) rewrite.add(g.st);
-      else if (keep.includes(false)) {
+      const same = g.ts.map((t, i) => at.get(t) === g.values[i]);
+      if (g.ts.some((t, i) => !same[i] && at.has(t))) rewrite.add(g.st);
+      else if (same.includes(true)) {
+        // Points stored with their value already are not sent again; those after the latest time
+        // (a failed commit's) still count as this commit's for the rollups and the latest value.
+        const latest = g.st.latestTs ?? Number.NEGATIVE_INFINITY;
+        const keep = g.ts.map((t, i) => !same[i] || t > latest);
+        g.stored = new Set(g.ts.filter((t, i) => same[i] && t > latest));
         g.ts = g.ts.filter((_, i) => keep[i]);
         g.values = g.values.filter((_, i) => keep[i]);
       }
@@ -86,7 +116,10 @@ export async function commitPoints(
     await client.deleteSeries(sel);
   }
   for (const g of groups.values()) {
-    if (g.ts.length > 0) out.push({ labels: book.labels(g.st), ts: g.ts, values: g.values });
+    const stored = g.stored;
+    const ts = stored ? g.ts.filter((t) => !stored.has(t)) : g.ts;
+    const values = stored ? g.values.filter((_, i) => !stored.has(g.ts[i] as number)) : g.values;
+    if (ts.length > 0) out.push({ labels: book.labels(g.st), ts, values });
   }
   await client.importSeries(out);
   await client.flush();
@@ -103,6 +136,8 @@ export async function commitPoints(
       st.latestTs = last;
       st.latestValue = g.values[g.values.length - 1] as number;
     }
+    // This commit's flush made every earlier import readable, and the latest time covers the doubt.
+    if (st.doubtTs !== null && st.latestTs >= st.doubtTs) st.doubtTs = null;
   }
   return rewrite.size;
 }
