@@ -50,6 +50,12 @@ export interface BucketQuery {
    * read (docs/tariffs.md). Fixed-width buckets of at most an hour only.
    */
   hours?: readonly number[];
+  /**
+   * False when the caller reads no `complete` flag (a tariff's slots): a wing may then answer them
+   * all 0 and spare the aggregates they need (the DuckDB wing's last sample and largest gap per
+   * bucket, a third of a grouped minute read). Values and counts are the same either way.
+   */
+  complete?: boolean;
 }
 
 export interface Bucket {

@@ -82,6 +82,15 @@ function facts(
 /** Every answer without the informational `resolution` (each wing reads what it stores). */
 const answer = async (store: OpenedTelemetryStore, q: BucketQuery) => (await store.buckets(q)).buckets;
 
+/** `complete: false` answers the query's values and counts as its full answer does. */
+async function expectSameWithoutComplete(store: OpenedTelemetryStore, q: BucketQuery) {
+  const full = await store.bucketColumns(q);
+  const lean = await store.bucketColumns({ ...q, complete: false });
+  expect(lean.starts).toEqual(full.starts);
+  expect(lean.values).toEqual(full.values);
+  expect(lean.counts).toEqual(full.counts);
+}
+
 /** The random datasets' queries, for brute force and for the comparison of the wings. */
 function queries(seed: number, keys: SeriesKey[]): BucketQuery[] {
   const rnd = random(seed + 100);
@@ -403,6 +412,7 @@ describe.each(WINGS.map((w) => [w.name, w] as const))('the %s wing', (_name, win
         const n = columns.starts.length - 1;
         expect(columns.values.length).toBe(4 * n);
         expect(columns.values.subarray(0, n)).toEqual(columns.values.subarray(3 * n));
+        await expectSameWithoutComplete(store, query);
       }
     }
     const hours = [T0 + 3 * HOUR, T0 + 9 * HOUR, T0 + 10 * HOUR, T0 + 21 * HOUR];
@@ -418,6 +428,12 @@ describe.each(WINGS.map((w) => [w.name, w] as const))('the %s wing', (_name, win
     const inHours = (ts: number) => hours.some((h) => ts >= h && ts < h + HOUR);
     expect(some.filter((x) => inHours(x.start))).toEqual(all.filter((x) => inHours(x.start)));
     expect(some.filter((x) => !inHours(x.start)).every((x) => x.value === null && x.count === 0)).toBe(true);
+    await expectSameWithoutComplete(store, { ...query, hours });
+    // Raw rows (minute buckets of the last hours, from memory and from disk) without `complete`.
+    for (const start of [T0 + 2 * DAY - 2 * HOUR, T0 + 5 * HOUR]) {
+      const raw = { ...query, start, end: start + HOUR, bucket: { widthMs: 30_000 } };
+      await expectSameWithoutComplete(store, raw);
+    }
   });
 
   describe('writes, restarts and retention', () => {

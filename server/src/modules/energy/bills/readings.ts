@@ -47,6 +47,7 @@ export function createReadings(deps: ReadingsDeps) {
         end: to,
         bucket: { widthMs: width },
         aggregator: 'delta',
+        complete: false,
         ...(within ? { hours: within } : {}),
       });
       // Columns, not a bucket object each: a month of hours of 200 meters is 148,800 buckets.

@@ -20,8 +20,8 @@ export function hourStartsAfter(g: Grid, hours: readonly number[]): number[] | n
 }
 
 /**
- * Per series row, the edges (increment and count 0/1 of a reading stamped on bucket b's start,
- * at `r * (n + 1) + b`) at `starts` in [lo, hi], read from the hour rows.
+ * Per series row r, the edges (the increment of a reading stamped on bucket b's start, at
+ * `r * (n + 1) + b`; NaN where there is none) at `starts` in [lo, hi], read from the hour rows.
  */
 export async function readHourEdges(
   ctx: ReadContext,
@@ -29,7 +29,7 @@ export async function readHourEdges(
   g: Extract<Grid, { kind: 'fixed' }>,
   starts: readonly number[],
   row: ReadonlyMap<number, number>,
-  edges: { inc: Float64Array; count: Float64Array },
+  edges: Float64Array,
 ): Promise<void> {
   const lo = g.base;
   const hi = g.base + g.n * g.width;
@@ -44,8 +44,7 @@ export async function readHourEdges(
   )) as [Float64Array, Float64Array, Float64Array];
   const n = g.n;
   for (let i = 0; i < sid.length; i++) {
-    const e = (row.get(sid[i] as number) as number) * (n + 1) + ((bucket[i] as number) - g.base) / g.width;
-    edges.inc[e] = inc[i] as number;
-    edges.count[e] = Number.isNaN(inc[i] as number) ? 0 : 1;
+    const r = row.get(sid[i] as number) as number;
+    edges[r * (n + 1) + ((bucket[i] as number) - g.base) / g.width] = inc[i] as number;
   }
 }
