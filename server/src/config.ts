@@ -58,6 +58,10 @@ interface SimulatorConfig {
   enabled: boolean;
   /** SIMULATOR_THINGS (50–200, default 120): how many things a freshly seeded plant gets. */
   things: number;
+  /** SIMULATOR_HISTORY_DAYS (0–366, default 31): days of history a fresh plant writes in the background. */
+  historyDays: number;
+  /** SIMULATOR_HISTORY_STEP (10–3600 s, default 60): seconds between the history's samples. */
+  historyStepMs: number;
 }
 
 interface IngestConfig {
@@ -266,7 +270,12 @@ const ingest = (env: Env): IngestConfig => {
 const simulator = (env: Env): SimulatorConfig => {
   const raw = read(env, 'SIMULATOR') ?? 'on';
   if (raw !== 'on' && raw !== 'off') throw new ConfigError(`SIMULATOR must be on or off, got "${raw}"`);
-  return { enabled: raw === 'on', things: integer(env, 'SIMULATOR_THINGS', 120, 50, 200) };
+  return {
+    enabled: raw === 'on',
+    things: integer(env, 'SIMULATOR_THINGS', 120, 50, 200),
+    historyDays: integer(env, 'SIMULATOR_HISTORY_DAYS', 31, 0, 366),
+    historyStepMs: integer(env, 'SIMULATOR_HISTORY_STEP', 60, 10, 3600) * 1000,
+  };
 };
 
 const MIN_OPS_TOKEN_LENGTH = 16;

@@ -33,11 +33,12 @@ interface DemoOptions {
   log?: HistoryLogger;
   /** Writes the history before the first start in the background (demo/history.ts). */
   history?: {
-    store: Pick<TelemetryStore, 'write'>;
+    store: Pick<TelemetryStore, 'writeBatch'>;
     rawDays: number;
     dataDir: string;
     progress: HistoryProgress;
     days?: number;
+    stepMs?: number;
   };
 }
 
@@ -115,6 +116,8 @@ export async function startAppDemo(
         rawDays: config.telemetry.retention.rawDays,
         dataDir: config.dataDir,
         progress: app.demoHistory,
+        days: config.simulator.historyDays,
+        stepMs: config.simulator.historyStepMs,
       },
     });
   } catch (error) {

@@ -101,7 +101,7 @@ describe('live publisher over MQTT to the app broker', () => {
   it('starts from server.ts with the app and config: seeds (once) and connects every thing', async () => {
     const simulator = await startAppDemo(
       t.app,
-      { ...t.config, simulator: { enabled: true, things: 60 } },
+      { ...t.config, simulator: { enabled: true, things: 60, historyDays: 31, historyStepMs: 60_000 } },
       services,
     );
     expect(simulator).toBeDefined();
