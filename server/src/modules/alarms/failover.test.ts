@@ -23,7 +23,7 @@ describe.each(dialects())('alarm monitors taken over from a dead replica on %s',
   let plant: Plant;
   let ruleId: number;
 
-  type Hub = Set<(values: readonly LiveValue[]) => void>;
+  type Hub = Set<(values: readonly LiveValue[]) => void> & { latest?: Map<string, LiveValue> };
   /**
    * A replica's runner: it sees what its hub is given (a hub of its own unless one is shared, as
    * the cluster's live hub is), and owns every monitor while `owner.owns`.
@@ -37,6 +37,7 @@ describe.each(dialects())('alarm monitors taken over from a dead replica on %s',
           listeners.add(fn);
           return () => listeners.delete(fn);
         },
+        latest: (series) => listeners.latest?.get(`${series.thingId}:${series.metric}`),
       },
       now: t.clock.now,
       log: silent,
@@ -50,6 +51,8 @@ describe.each(dialects())('alarm monitors taken over from a dead replica on %s',
       /** A point of meter `thing` measured `offsetMs` from now. */
       async point(thingId: number, value: number, offsetMs = 0) {
         const v = { thingId, metric: 'P', ts: t.clock.now() + offsetMs, value } as LiveValue;
+        listeners.latest ??= new Map();
+        listeners.latest.set(`${thingId}:P`, v);
         for (const fn of listeners) fn([v]);
         await runner.flush();
       },
@@ -84,7 +87,7 @@ describe.each(dialects())('alarm monitors taken over from a dead replica on %s',
     await t.app.services.alarmRunner.stop();
     await t.app.services.alarmNotify.notifier.stop();
     api = apiAs(() => t.app, (await login(t.app)).token);
-    plant = await seedPlant(api, 4);
+    plant = await seedPlant(api, 5);
     const rule = await api.post('/api/alarm/rules', {
       name: '功率过高',
       ability: 'P',
@@ -285,6 +288,53 @@ describe.each(dialects())('alarm monitors taken over from a dead replica on %s',
     t.clock.advance(8_000);
     await b.tick();
     expect(await rows(meter)).toMatchObject([{ alarm_at: iso(t1 + 10_000), value: '97' }]);
+    b.die();
+  });
+
+  it('counts a no-data silence from the last value heard, not from the takeover', async () => {
+    const meter = plant.things[4]!.id;
+    const silence = await api.post('/api/alarm/rules', {
+      name: '功率无数据',
+      ability: 'P',
+      condition: { kind: 'noData', seconds: 30 },
+      onDelay: 0,
+      offDelay: 0,
+      deadband: 0,
+      severity: 'major',
+      message: '',
+      categoryId: plant.categoryId,
+    });
+    expect(silence.status, JSON.stringify(silence.body)).toBe(200);
+    const silenceId = silence.body.data.id as number;
+    await api.post(`/api/alarm/rules/${silenceId}/state`, { action: 'enable' });
+    await api.post('/api/alarm/monitors/batch', {
+      appliedType: 'rule',
+      appliedId: silenceId,
+      targets: [{ type: 'thing', id: meter }],
+    });
+    const hub: Hub = new Set();
+    const a = replica(hub);
+    const bOwner = { owns: false };
+    const b = replica(hub, bOwner);
+    await a.runner.start();
+    await b.runner.start();
+    const t0 = t.clock.now();
+    await a.point(meter, 50);
+    t.clock.advance(10_000);
+    a.die();
+    t.clock.advance(2_000);
+    bOwner.owns = true;
+    await b.runner.reload();
+    await b.runner.flush();
+    t.clock.advance(19_000);
+    await b.tick();
+    const raised = await db
+      .selectFrom('alarm_history')
+      .select('alarm_at')
+      .where('rule_id', '=', silenceId)
+      .where('thing_id', '=', meter)
+      .execute();
+    expect(raised).toEqual([{ alarm_at: iso(t0 + 30_000) }]);
     b.die();
   });
 });

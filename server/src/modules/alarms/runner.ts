@@ -19,7 +19,11 @@ import type { AlarmCatalog } from './service/index.ts';
 export interface AlarmRunnerDeps {
   db: Kysely<DB>;
   catalog: AlarmCatalog;
-  live: { subscribe(fn: (values: readonly LiveValue[]) => void): () => void };
+  live: {
+    subscribe(fn: (values: readonly LiveValue[]) => void): () => void;
+    /** The newest value of a series the hub has seen (every replica's hub sees every replica's). */
+    latest?(series: { thingId: number; metric: string }): LiveValue | undefined;
+  };
   now: () => number;
   log: { error(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
   /**
@@ -186,6 +190,12 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
             }
             const timer = timerByKey.get(key);
             if (timer) track = resume(track, timer);
+            // Taken from a dead replica: a no-data silence runs from the last value anyone heard,
+            // not from the takeover, which would put the alarm off by the failover's length.
+            if (skipped.has(monitor.id) && rule.condition.kind === 'noData') {
+              const heard = deps.live.latest?.({ thingId: thing.id, metric: rule.ability })?.ts;
+              if (heard !== undefined) track = { ...track, lastHeard: Math.min(track.lastHeard, heard) };
+            }
           }
           const watch: Watch = {
             key,
