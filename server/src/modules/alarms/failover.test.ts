@@ -67,6 +67,17 @@ describe.each(dialects())('alarm monitors taken over from a dead replica on %s',
     };
   }
 
+  /** Replica A owning every monitor and B owning none yet, both hearing one hub, started. */
+  async function handover() {
+    const hub: Hub = new Set();
+    const a = replica(hub);
+    const bOwner = { owns: false };
+    const b = replica(hub, bOwner);
+    await a.runner.start();
+    await b.runner.start();
+    return { a, b, bOwner };
+  }
+
   const rows = (thingId: number) =>
     db
       .selectFrom('alarm_history')
@@ -252,12 +263,7 @@ describe.each(dialects())('alarm monitors taken over from a dead replica on %s',
 
   it('judges the values that arrived while nobody owned the monitor: no false raise, no missed one', async () => {
     const meter = plant.things[3]!.id;
-    const hub: Hub = new Set();
-    const a = replica(hub);
-    const bOwner = { owns: false };
-    const b = replica(hub, bOwner);
-    await a.runner.start();
-    await b.runner.start();
+    const { a, b, bOwner } = await handover();
     const t0 = t.clock.now();
     await a.point(meter, 95);
     t.clock.advance(2_000);
@@ -312,12 +318,7 @@ describe.each(dialects())('alarm monitors taken over from a dead replica on %s',
       appliedId: silenceId,
       targets: [{ type: 'thing', id: meter }],
     });
-    const hub: Hub = new Set();
-    const a = replica(hub);
-    const bOwner = { owns: false };
-    const b = replica(hub, bOwner);
-    await a.runner.start();
-    await b.runner.start();
+    const { a, b, bOwner } = await handover();
     const t0 = t.clock.now();
     await a.point(meter, 50);
     t.clock.advance(10_000);
