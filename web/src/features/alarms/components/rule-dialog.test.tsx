@@ -1,30 +1,21 @@
-import type { AlarmRule } from '@kilowatch/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../../../lib/i18n.ts';
 import { useSession } from '../../../lib/session.ts';
 import { type FetchCall, mockApi, page, renderScreen } from '../../../testing/render-with-api.tsx';
 import { conditionText } from '../lib/condition-text.ts';
+import { alarmRule } from '../testing.ts';
 import { RuleDialog } from './RuleDialog.tsx';
 
-const rule: AlarmRule = {
+const rule = alarmRule({
   id: 3,
   name: '排气温度过高',
   ability: 'temp',
-  categoryId: 1,
   condition: { kind: 'threshold', op: '>', value: 90 },
   onDelay: 10,
-  offDelay: 0,
-  deadband: 1,
-  severity: 'major',
-  message: '',
-  templateId: null,
-  templateName: '',
   enabled: false,
   things: 0,
-  createdAt: '',
-  updatedAt: '',
-};
+});
 
 let calls: FetchCall[];
 beforeEach(() => {
