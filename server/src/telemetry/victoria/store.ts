@@ -27,7 +27,7 @@ import { samplesIn, samplesWithPrev } from './reader.ts';
 import { type RollupContext, readRollups } from './rollup-io.ts';
 import { rollupFits } from './rollups.ts';
 import { SeriesBook, type SeriesState } from './series.ts';
-import { commitPoints } from './writer.ts';
+import { commitPoints, type RewriteUndo, restoreRewrite } from './writer.ts';
 
 export interface VictoriaStoreOptions {
   /** TELEMETRY_URL: a single node (http://host:8428) or a cluster's vminsert path with its tenant. */
@@ -73,6 +73,7 @@ export class VictoriaTelemetryStore implements TelemetryStore {
   private readonly book: SeriesBook;
   private readonly rollups: RollupContext<SeriesState>;
   private readonly rollupMinHours: number;
+  private readonly undo: RewriteUndo = { pending: null };
   private closed = false;
 
   private constructor(options: VictoriaStoreOptions) {
@@ -92,7 +93,7 @@ export class VictoriaTelemetryStore implements TelemetryStore {
       maxSize: options.maxBatchPoints ?? 250_000,
       size: (points) => points.length,
       commit: async (batches, n) => {
-        this.stats.rewrites += await commitPoints(this.client, this.book, this.rollups, batches);
+        this.stats.rewrites += await commitPoints(this.client, this.book, this.rollups, batches, this.undo);
         this.stats.commits++;
         this.stats.points += n;
       },
@@ -285,5 +286,6 @@ export class VictoriaTelemetryStore implements TelemetryStore {
     if (this.closed) return;
     this.closed = true;
     await this.commits.flush();
+    await restoreRewrite(this.client, this.undo);
   }
 }

@@ -34,7 +34,9 @@ export async function commitPoints(
   book: SeriesBook,
   rollups: RollupContext<SeriesState>,
   batch: readonly (readonly Point[])[],
+  undo: RewriteUndo,
 ): Promise<number> {
+  await restoreRewrite(client, undo);
   const groups = new Map<SeriesState, Group>();
   for (const points of batch) {
     for (const p of points) {
@@ -50,7 +52,7 @@ export async function commitPoints(
   }
   for (const g of groups.values()) sortAndDedupe(g);
   try {
-    return await send(client, book, rollups, groups);
+    return await send(client, book, rollups, groups, undo);
   } catch (error) {
     for (const g of groups.values()) {
       const last = g.ts[g.ts.length - 1];
@@ -58,6 +60,24 @@ export async function commitPoints(
     }
     throw error;
   }
+}
+
+/**
+ * A rewrite deletes its series before importing them again: if the import or its flush fails, the
+ * samples the series held before are kept here and put back (delete, import, flush: repeatable)
+ * before the next commit or at close, so a failed rewrite loses nothing while the process lives.
+ */
+export interface RewriteUndo {
+  pending: { selectors: string[]; series: ExportedSeries[] } | null;
+}
+
+export async function restoreRewrite(client: VictoriaClient, undo: RewriteUndo): Promise<void> {
+  const pending = undo.pending;
+  if (!pending) return;
+  await client.deleteSeries(pending.selectors);
+  await client.importSeries(pending.series);
+  await client.flush();
+  undo.pending = null;
 }
 
 /** Newest time up to which a series may have stored samples: points up to it are looked up first. */
@@ -69,6 +89,7 @@ async function send(
   book: SeriesBook,
   rollups: RollupContext<SeriesState>,
   groups: Map<SeriesState, Group>,
+  undo: RewriteUndo,
 ): Promise<number> {
   const touched = new Map<SeriesState, number>();
   const overlapping = [...groups.values()].filter((g) => (g.ts[0] as number) <= storedTo(g.st));
@@ -113,6 +134,8 @@ async function send(
       if (!g) continue;
       merge(g, s);
     }
+    // From the delete until the new samples are readable, the series' only copy is in memory.
+    undo.pending = { selectors: sel, series: whole };
     await client.deleteSeries(sel);
   }
   for (const g of groups.values()) {
@@ -123,6 +146,7 @@ async function send(
   }
   await client.importSeries(out);
   await client.flush();
+  undo.pending = null;
   await closeHours(rollups, groups, touched);
   for (const g of groups.values()) {
     const st = g.st;
