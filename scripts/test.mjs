@@ -102,6 +102,25 @@ for (const spec of (e2eReport?.suites ?? []).flatMap(specs)) {
     outcomes.push(`flaky   ${name} (passed on its retry)${firstError(spec)}`);
 }
 if (outcomes.length) console.info(`\n${outcomes.join('\n')}`);
+// Where the suites' time goes, for whoever has to keep CI inside its 30 minutes.
+const slowest = (rows) =>
+  rows
+    .sort((a, b) => b[0] - a[0])
+    .slice(0, 8)
+    .map(([ms, name]) => `${String(Math.round(ms / 1000)).padStart(5)} s  ${name}`)
+    .join('\n');
+const e2eTimes = (e2eReport?.suites ?? [])
+  .flatMap(specs)
+  .map((spec) => [
+    spec.tests.flatMap((t) => t.results ?? []).reduce((sum, r) => sum + (r.duration ?? 0), 0),
+    `${spec.file}:${spec.line} › ${spec.title}`,
+  ]);
+const unitTimes = (unit?.testResults ?? []).map((file) => [
+  (file.endTime ?? 0) - (file.startTime ?? 0),
+  file.name.slice(root.length),
+]);
+if (e2eTimes.length) console.info(`\nSlowest browser tests:\n${slowest(e2eTimes)}`);
+if (unitTimes.length) console.info(`\nSlowest unit and API files:\n${slowest(unitTimes)}`);
 console.info(
   `\n${passed} passed, ${failed} failed, ${skipped} skipped (unit and API ${unitSeconds} s, browser ${seconds(browserBegan)} s)`,
 );
