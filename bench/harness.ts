@@ -238,6 +238,8 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // ---------------------------------------------------------------- API client
 
 export class Api {
+  private refreshToken = '';
+
   constructor(
     readonly base: string,
     private token = '',
@@ -256,23 +258,47 @@ export class Api {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: Buffer.from(username).toString('base64'), password: encrypted }),
     });
-    const body = (await res.json()) as { token?: string; data?: { token: string } };
+    const body = (await res.json()) as { token?: string; refreshToken?: string; data?: { token: string } };
     const token = body.token ?? body.data?.token;
     if (!res.ok || !token) throw new Error(`login failed: ${res.status} ${JSON.stringify(body)}`);
     this.token = token;
+    this.refreshToken = body.refreshToken ?? '';
+  }
+
+  /** A new token pair for the session, as the console gets one when its token expires. */
+  private async refresh(): Promise<boolean> {
+    if (!this.refreshToken) return false;
+    const res = await fetch(`${this.base}/api/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refreshToken: this.refreshToken }),
+    });
+    if (!res.ok) return false;
+    const pair = (await res.json()) as { data?: { token: string; refreshToken: string } };
+    if (!pair.data) return false;
+    this.token = pair.data.token;
+    this.refreshToken = pair.data.refreshToken;
+    return true;
   }
 
   get headers(): Record<string, string> {
     return { 'x-authorization': `Bearer ${this.token}`, 'content-type': 'application/json' };
   }
 
+  /** Benches that run longer than a token lives (soak) go on as the console does: refresh, once. */
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${this.base}${path}`, {
-      method,
-      headers: this.headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
+    const send = () =>
+      fetch(`${this.base}${path}`, {
+        method,
+        headers: this.headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    let res = await send();
+    let text = await res.text();
+    if (res.status === 401 && text.includes('TOKEN_EXPIRED') && (await this.refresh())) {
+      res = await send();
+      text = await res.text();
+    }
     if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`);
     return (text ? (JSON.parse(text) as { data: T }).data : undefined) as T;
   }
