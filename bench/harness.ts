@@ -239,6 +239,7 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class Api {
   private refreshToken = '';
+  private refreshing: Promise<boolean> | null = null;
 
   constructor(
     readonly base: string,
@@ -265,8 +266,19 @@ export class Api {
     this.refreshToken = body.refreshToken ?? '';
   }
 
-  /** A new token pair for the session, as the console gets one when its token expires. */
-  private async refresh(): Promise<boolean> {
+  /**
+   * A new token pair for the session, as the console gets one when its token expires: one refresh
+   * at a time, shared by the calls that found the token expired together (refreshing the same
+   * token from each of them ends the session).
+   */
+  private refresh(): Promise<boolean> {
+    this.refreshing ??= this.rotate().finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  private async rotate(): Promise<boolean> {
     if (!this.refreshToken) return false;
     const res = await fetch(`${this.base}/api/auth/token`, {
       method: 'POST',
@@ -293,9 +305,15 @@ export class Api {
         headers: this.headers,
         body: body === undefined ? undefined : JSON.stringify(body),
       });
+    const token = this.token;
     let res = await send();
     let text = await res.text();
-    if (res.status === 401 && text.includes('TOKEN_EXPIRED') && (await this.refresh())) {
+    // A call that raced a refresh another call made is sent again with the new token.
+    if (
+      res.status === 401 &&
+      text.includes('TOKEN_EXPIRED') &&
+      (this.token !== token || (await this.refresh()))
+    ) {
       res = await send();
       text = await res.text();
     }
