@@ -8,7 +8,7 @@ import { sortAndDedupe } from '../batch-points.ts';
 import { floorTo } from '../buckets.ts';
 import { GroupCommit } from '../group-commit.ts';
 import { batchProblem, type Point, type PointBatch, pointProblem, TelemetryWriteError } from '../store.ts';
-import { CHUNK, ChunkAppender, int64Words, itemsOf, MergedRuns, Slices, setInt64 } from './chunks.ts';
+import { CHUNK, ChunkAppender, int64Words, itemsOf, Slices, setInt64 } from './chunks.ts';
 import { recompute } from './rollups.ts';
 import { int, type Lane } from './schema.ts';
 import { estimateInterval, type Group, remember, type SeriesState, type SeriesTable } from './series.ts';
@@ -246,34 +246,43 @@ export class Writer {
 }
 
 /**
- * Appends the groups' points to `raw` a data chunk at a time, time-major (MergedRuns), each column
- * filled as a typed array (no BigInt or array per value); the event loop runs between slices of
- * chunks.
+ * Appends the groups' points to `raw` a data chunk at a time, each column filled as a typed array
+ * (no BigInt or array per value); the event loop runs between slices of chunks.
  */
 async function appendRaw(c: DuckDBConnection, groups: readonly Group[], slices: Slices): Promise<void> {
   const total = groups.reduce((n, g) => n + g.ts.length, 0);
   const app = new ChunkAppender(await c.createAppender('raw'));
-  const rows = new MergedRuns(groups.map((g) => g.ts));
+  let gi = 0;
+  let i = 0;
   for (let done = 0; done < total; ) {
-    const n = Math.min(CHUNK, total - done);
-    const chunk = DuckDBDataChunk.create([INTEGER, BIGINT, DOUBLE], n);
+    const rows = Math.min(CHUNK, total - done);
+    const chunk = DuckDBDataChunk.create([INTEGER, BIGINT, DOUBLE], rows);
     const sidVector = chunk.getColumnVector(0);
     const tsVector = chunk.getColumnVector(1);
     const valVector = chunk.getColumnVector(2);
     const sid = itemsOf(sidVector, Int32Array);
     const words = int64Words(tsVector);
     const val = itemsOf(valVector, Float64Array);
-    for (let r = 0; r < n && rows.next(); r++) {
-      const g = groups[rows.run] as Group;
-      sid[r] = g.st.id;
-      setInt64(words, r, g.ts[rows.at] as number);
-      val[r] = g.values[rows.at] as number;
+    for (let r = 0; r < rows; ) {
+      const g = groups[gi] as Group;
+      const take = Math.min(rows - r, g.ts.length - i);
+      sid.fill(g.st.id, r, r + take);
+      for (let k = 0; k < take; k++) {
+        setInt64(words, r + k, g.ts[i + k] as number);
+        val[r + k] = g.values[i + k] as number;
+      }
+      r += take;
+      i += take;
+      if (i === g.ts.length) {
+        gi++;
+        i = 0;
+      }
     }
     sidVector.flush();
     tsVector.flush();
     valVector.flush();
     app.append(chunk);
-    done += n;
+    done += rows;
     await slices.pause();
   }
   app.close();
