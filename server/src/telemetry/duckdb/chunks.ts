@@ -76,3 +76,58 @@ export class ChunkAppender {
     this.app.closeSync();
   }
 }
+
+/**
+ * The rows of several runs, each sorted by its key, visited in key order (ties: the lower run
+ * first): rows are appended time-major, so the times of a data chunk repeat across series and
+ * DuckDB stores them as runs (RLE, bit-packed deltas) instead of jumping back at every series.
+ */
+export class MergedRuns {
+  /** The run and the row in it of the current row, after next() returned true. */
+  run = -1;
+  at = -1;
+  private readonly heap: Int32Array;
+  private readonly pos: Int32Array;
+  private size = 0;
+
+  constructor(private readonly keys: readonly (readonly number[])[]) {
+    this.heap = new Int32Array(keys.length);
+    this.pos = new Int32Array(keys.length);
+    keys.forEach((k, r) => {
+      if (k.length > 0) this.heap[this.size++] = r;
+    });
+    for (let i = (this.size >> 1) - 1; i >= 0; i--) this.down(i);
+  }
+
+  next(): boolean {
+    if (this.size === 0) return false;
+    const r = this.heap[0] as number;
+    this.run = r;
+    this.at = this.pos[r] as number;
+    this.pos[r] = this.at + 1;
+    if (this.at + 1 >= (this.keys[r] as readonly number[]).length)
+      this.heap[0] = this.heap[--this.size] as number;
+    this.down(0);
+    return true;
+  }
+
+  private before(a: number, b: number): boolean {
+    const ka = (this.keys[a] as readonly number[])[this.pos[a] as number] as number;
+    const kb = (this.keys[b] as readonly number[])[this.pos[b] as number] as number;
+    return ka < kb || (ka === kb && a < b);
+  }
+
+  private down(i: number): void {
+    const h = this.heap;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= this.size) return;
+      const c = l + 1 < this.size && this.before(h[l + 1] as number, h[l] as number) ? l + 1 : l;
+      if (!this.before(h[c] as number, h[i] as number)) return;
+      const t = h[i] as number;
+      h[i] = h[c] as number;
+      h[c] = t;
+      i = c;
+    }
+  }
+}

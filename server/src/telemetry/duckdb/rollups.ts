@@ -7,7 +7,7 @@ import { type DuckDBConnection, DuckDBDataChunk, type DuckDBVector } from '@duck
 import { HOUR, MINUTE, type PlantCalendar } from '@kilowatch/contract/calendar';
 import { ceilTo, floorTo } from '../buckets.ts';
 import { incrementSql } from '../counter.ts';
-import { CHUNK, ChunkAppender, int64Words, itemsOf, type Slices, setInt64 } from './chunks.ts';
+import { CHUNK, ChunkAppender, int64Words, itemsOf, MergedRuns, type Slices, setInt64 } from './chunks.ts';
 import { columns, int, type Lane, RAW_AGGREGATES, ROLLUP_TYPES, rollupAggregates, scalar } from './schema.ts';
 import {
   aggregateRun,
@@ -137,7 +137,7 @@ export async function recompute(
       )
       SELECT s.series_id, s.ts // ${MINUTE} * ${MINUTE} AS bucket, ${RAW_AGGREGATES}
       FROM s JOIN aff a ON s.series_id = a.series_id AND NOT a.js WHERE s.ts >= a.lo
-      GROUP BY s.series_id, bucket`);
+      GROUP BY s.series_id, bucket ORDER BY bucket, s.series_id`);
   }
   const inJs = ranges.filter((r) => r.js);
   if (inJs.length > 0) await appendMinutes(c, inJs, slices);
@@ -152,7 +152,7 @@ export async function recompute(
     SELECT m.series_id, m.bucket // ${HOUR} * ${HOUR} AS hb, ${rollupAggregates(`m.bucket % ${HOUR} = 0`)}
     FROM minute m JOIN aff a ON m.series_id = a.series_id AND m.bucket >= a.hlo AND m.bucket < a.hhi
     WHERE m.bucket >= ${int(hLo)} AND m.bucket < ${int(hHi)}
-    GROUP BY m.series_id, hb`);
+    GROUP BY m.series_id, hb ORDER BY hb, m.series_id`);
 
   await recomputeDays(c, cal, dayLo, dayHi);
 }
@@ -188,7 +188,7 @@ async function recomputeDays(
     FROM ${source} s JOIN days d ON s.bucket >= d.lo AND s.bucket < d.hi
     JOIN aff a ON s.series_id = a.series_id AND d.day >= a.dlo AND d.day < a.dhi
     WHERE s.bucket >= ${int(msLo)} AND s.bucket < ${int(msHi)}
-    GROUP BY s.series_id, db`);
+    GROUP BY s.series_id, db ORDER BY db, s.series_id`);
 }
 
 /** After a time-zone change: day rows rebuilt wherever hour (or minute) rollups still exist. */
@@ -343,28 +343,54 @@ async function appendMinutes(
   }[],
   slices: Slices,
 ): Promise<void> {
-  const app = new ChunkAppender(await c.createAppender('minute'));
-  let rows = 0;
-  let chunk = new MinuteChunk();
+  const buckets: number[][] = [];
+  const aggregates: MinuteAggregate[][] = [];
   const bucketOf = (t: number) => t - (t % MINUTE);
   for (const r of ranges) {
-    const id = r.st.id;
-    const emit = (bucket: number, a: MinuteAggregate) => {
-      chunk.set(rows++, id, bucket, a);
-      if (rows === CHUNK) {
-        chunk.appendTo(app, rows);
-        chunk = new MinuteChunk();
-        rows = 0;
-      }
-    };
+    const b: number[] = [];
+    const a: MinuteAggregate[] = [];
     // The stored samples of the first minute (in memory), then the batch.
     const head = lowerBound(r.st.recentTs, r.lo);
     const ts = r.st.recentTs.slice(head).concat(r.g.ts);
     const values = r.st.recentValues.slice(head).concat(r.g.values);
-    aggregateRun(ts, values, 0, ts.length, r.prev ?? null, bucketOf, (b) => b, emit);
+    aggregateRun(
+      ts,
+      values,
+      0,
+      ts.length,
+      r.prev ?? null,
+      bucketOf,
+      (x) => x,
+      (bucket, agg) => {
+        b.push(bucket);
+        a.push(agg);
+      },
+    );
+    buckets.push(b);
+    aggregates.push(a);
     await slices.pause();
   }
-  if (rows > 0) chunk.appendTo(app, rows);
+  // Minute-major, like raw points (MergedRuns).
+  const app = new ChunkAppender(await c.createAppender('minute'));
+  const rows = new MergedRuns(buckets);
+  let chunk = new MinuteChunk();
+  let n = 0;
+  while (rows.next()) {
+    const r = ranges[rows.run] as (typeof ranges)[number];
+    chunk.set(
+      n++,
+      r.st.id,
+      (buckets[rows.run] as number[])[rows.at] as number,
+      (aggregates[rows.run] as MinuteAggregate[])[rows.at] as MinuteAggregate,
+    );
+    if (n === CHUNK) {
+      chunk.appendTo(app, n);
+      chunk = new MinuteChunk();
+      n = 0;
+      await slices.pause();
+    }
+  }
+  if (n > 0) chunk.appendTo(app, n);
   app.close();
 }
 

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { DAY, HOUR, MINUTE } from '@kilowatch/contract/calendar';
 import { afterEach, describe, expect, it } from 'vitest';
 import { brute, dataset, interleave, nextStart, random, writeShuffled } from '../conformance/reference.ts';
@@ -374,6 +375,39 @@ describe('reading only some hours', () => {
 
 describe('writes, durability and retention', () => {
   const key = { thingId: 9, metric: 'v' };
+
+  it('stores minute rows time-major within a commit (DuckDB keeps their times as runs), raw points series by series (one series reads few vectors)', async () => {
+    const dir = tempDir();
+    const now = () => T0 + 5 * DAY;
+    const series = [3, 1, 2].map((thingId) => ({ thingId, metric: 'p' }));
+    const burst = (from: number) =>
+      series.flatMap((k, s) =>
+        Array.from({ length: 18 }, (_, i) => ({ ...k, ts: from + i * 10_000, value: s * 100 + i })),
+      );
+    const a = await openTelemetryStore({ dataDir: dir, timeZone: 'UTC', retention: RETENTION, now });
+    await a.write(burst(T0)); // minutes computed in JS
+    await a.close();
+    const b = await openTelemetryStore({ dataDir: dir, timeZone: 'UTC', retention: RETENTION, now });
+    await b.write(burst(T0 + 3 * MINUTE)); // the first write after opening: minutes in SQL
+    await b.close();
+    const instance = await DuckDBInstance.create(join(dir, 'telemetry.duckdb'), { threads: '1' });
+    const c = await instance.connect();
+    const stored = async (sql: string) => (await c.runAndReadAll(sql)).getRows().map((r) => r.map(Number));
+    const inOrder = (rows: number[][]) =>
+      [...rows].sort((x, y) => (x[0] as number) - (y[0] as number) || (x[1] as number) - (y[1] as number));
+    const raw = await stored('SELECT ts, series_id FROM raw');
+    const minute = await stored('SELECT bucket, series_id FROM minute');
+    c.closeSync();
+    instance.closeSync();
+    expect(raw).toHaveLength(2 * 3 * 18);
+    // each commit's points of a series lie together, in time order
+    const runs = raw.map((r) => r[1]).filter((id, i, ids) => i === 0 || id !== ids[i - 1]);
+    expect(runs).toHaveLength(2 * 3);
+    for (let i = 1; i < raw.length; i++)
+      if (raw[i]?.[1] === raw[i - 1]?.[1]) expect(raw[i]?.[0]).toBeGreaterThan(raw[i - 1]?.[0] as number);
+    expect(minute).toHaveLength(2 * 3 * 3);
+    expect(minute).toEqual(inOrder(minute));
+  });
 
   it('group commit: concurrent writes share a transaction', async () => {
     const store = await memoryStore();
