@@ -1,5 +1,5 @@
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, type SqliteDatabase as SqliteDialectDatabase, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, type SqliteDatabase as SqliteDialectDatabase, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import type { Dialect } from './dialect.ts';
