@@ -56,11 +56,11 @@ try {
       createMemoryLive(() => undefined),
       c,
       { maxPayload: MAX_PAYLOAD, log: quiet },
-    ).subscribe((values) => {
+    ).subscribe((batch) => {
       const now = Date.now();
-      tally.count += values.length;
+      tally.count += batch.size;
       // One delay per batch is enough for the quantiles and costs nothing per value.
-      tally.delays.push(now - (values[0] as LiveValue).ts);
+      tally.delays.push(now - (batch.values()[0] as LiveValue).ts);
     });
   }
   const rows: string[] = [];

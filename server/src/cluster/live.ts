@@ -1,5 +1,5 @@
 import type { LiveValue } from '@kilowatch/contract';
-import type { Live } from '../live/index.ts';
+import { batchOf, columnBatch, type Live, type LiveBatch } from '../live/index.ts';
 import type { Cluster } from './cluster.ts';
 
 /** Values gathered this long before one broadcast: well inside the 1 s a value may take to show. */
@@ -15,32 +15,33 @@ export interface ClusterLiveOptions {
 }
 
 /**
- * Encodes values as few payloads of at most `maxPayload` characters. A value too large for any
- * payload on its own (a long string) is left out and counted, not split.
- * @example chunk(values, 7900) // ['[[1,"P",1764…,3.2],…]', …]
+ * Encodes the batches' values as few payloads of at most `maxPayload` characters. A value too
+ * large for any payload on its own (a long string) is left out and counted, not split.
+ * @example chunk([batchOf(values)], 7900) // ['[[1,"P",1764…,3.2],…]', …]
  */
 export function chunk(
-  values: readonly LiveValue[],
+  batches: readonly LiveBatch[],
   maxPayload: number,
 ): { payloads: string[]; dropped: number } {
   const payloads: string[] = [];
   let dropped = 0;
   let current: string[] = [];
   let size = 2;
-  for (const v of values) {
-    const one = JSON.stringify([v.thingId, v.metric, v.ts, v.value] satisfies Wire);
-    if (one.length + 2 > maxPayload) {
-      dropped++;
-      continue;
-    }
-    if (size + one.length + 1 > maxPayload) {
-      payloads.push(`[${current.join(',')}]`);
-      current = [];
-      size = 2;
-    }
-    current.push(one);
-    size += one.length + 1;
-  }
+  for (const batch of batches)
+    batch.forEach((thingId, metric, ts, value) => {
+      const one = JSON.stringify([thingId, metric, ts, value] satisfies Wire);
+      if (one.length + 2 > maxPayload) {
+        dropped++;
+        return;
+      }
+      if (size + one.length + 1 > maxPayload) {
+        payloads.push(`[${current.join(',')}]`);
+        current = [];
+        size = 2;
+      }
+      current.push(one);
+      size += one.length + 1;
+    });
   if (current.length > 0) payloads.push(`[${current.join(',')}]`);
   return { payloads, dropped };
 }
@@ -59,7 +60,7 @@ export function clusterLive(
   cluster: Cluster,
   options: ClusterLiveOptions,
 ): Live & { flush(): void } {
-  let pending: LiveValue[] = [];
+  let pending: LiveBatch[] = [];
   let timer: NodeJS.Timeout | undefined;
 
   function flush(): void {
@@ -76,12 +77,20 @@ export function clusterLive(
     if (payload) local.publish(decode(payload));
   });
 
+  function share(batch: LiveBatch): void {
+    if (batch.size === 0) return;
+    pending.push(batch);
+    timer ??= setTimeout(flush, BATCH_MS);
+  }
+
   return {
     publish(values) {
       local.publish(values);
-      if (values.length === 0) return;
-      for (const v of values) pending.push(v);
-      timer ??= setTimeout(flush, BATCH_MS);
+      share(batchOf(values));
+    },
+    publishColumns(numbers, texts) {
+      local.publishColumns(numbers, texts);
+      share(columnBatch(numbers, texts));
     },
     latest: (series) => local.latest(series),
     latestOf: (thingId) => local.latestOf(thingId),

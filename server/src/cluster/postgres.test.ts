@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { LiveValue } from '@kilowatch/contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryLive } from '../live/index.ts';
+import { batchOf, createMemoryLive } from '../live/index.ts';
 import type { Cluster } from './cluster.ts';
 import { chunk, clusterLive } from './live.ts';
 import { createPostgresCluster, MAX_PAYLOAD, PARTITIONS } from './postgres.ts';
@@ -28,7 +28,7 @@ describe('chunk', () => {
       value: i / 3,
     }));
     values.push({ thingId: 1, metric: 'note', ts: 1, value: 'x'.repeat(9000) });
-    const { payloads, dropped } = chunk(values, 2000);
+    const { payloads, dropped } = chunk([batchOf(values)], 2000);
     expect(dropped).toBe(1);
     expect(payloads.every((p) => p.length <= 2000)).toBe(true);
     const back = payloads.flatMap((p) => JSON.parse(p) as unknown[]);
@@ -99,7 +99,7 @@ describe.skipIf(!base)('replicas on PostgreSQL', () => {
       { maxPayload: MAX_PAYLOAD, log },
     );
     const seen: LiveValue[] = [];
-    liveB.subscribe((values) => seen.push(...values));
+    liveB.subscribe((batch) => seen.push(...batch.values()));
     const sent = Array.from({ length: 2000 }, (_, i) => ({
       thingId: i % 50,
       metric: 'P',

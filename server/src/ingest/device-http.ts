@@ -1,4 +1,3 @@
-import { gunzip } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
 import type { MessageKey } from '../i18n/index.ts';
@@ -9,9 +8,6 @@ import type { Device, IngestService } from './service.ts';
  * a device token of its own), and answers in English to clients that send no Accept-Language.
  */
 export const DEVICE_ROUTE = { public: true, defaultLanguage: 'en' } as const;
-
-/** A gzip body may expand to at most this (so a small bomb cannot exhaust memory). */
-const MAX_INFLATED = 64 * 1024 * 1024;
 
 /**
  * The device access token of a call: `x-Device-Token: <token>`, `Authorization: Bearer <token>`
@@ -78,28 +74,21 @@ export function acceptRawBodies(scope: FastifyInstance, bodyLimit?: number): voi
   );
 }
 
-export type Inflated = { ok: true; body: Buffer } | { ok: false; status: 400 | 415; message: string };
+export type Encoded = { ok: true; body: Buffer; gzip: boolean } | { ok: false; status: 415; message: string };
 
-/** The request's body, gunzipped when `Content-Encoding: gzip` (bounded by MAX_INFLATED). */
-export async function inflatedBody(request: FastifyRequest): Promise<Inflated> {
+/**
+ * The request's body and whether it is gzip-compressed (`Content-Encoding: gzip`); inflating it is
+ * the parse worker's (service.acceptBody), off the main thread.
+ */
+export function encodedBody(request: FastifyRequest): Encoded {
   const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
   const encoding = request.headers['content-encoding']?.trim().toLowerCase();
-  if (!encoding || encoding === 'identity') return { ok: true, body };
+  if (!encoding || encoding === 'identity') return { ok: true, body, gzip: false };
   if (encoding !== 'gzip') {
     return { ok: false, status: 415, message: `unsupported Content-Encoding "${encoding}"` };
   }
-  try {
-    const out = await new Promise<Buffer>((resolve, reject) =>
-      gunzip(body, { maxOutputLength: MAX_INFLATED }, (error, result) =>
-        error ? reject(error) : resolve(result),
-      ),
-    );
-    return { ok: true, body: out };
-  } catch (error) {
-    return {
-      ok: false,
-      status: 400,
-      message: `unable to decompress the gzip body: ${(error as Error).message}`,
-    };
-  }
+  return { ok: true, body, gzip: true };
 }
+
+/** The 400's message for a gzip body that does not inflate. */
+export const badGzip = (detail: string) => `unable to decompress the gzip body: ${detail}`;

@@ -51,6 +51,22 @@ describe.each(dialects())('HTTP ingest on %s', (dialect) => {
     });
   });
 
+  it('takes a gzip-compressed JSON body (inflated in a parse worker) and names a corrupt one', async () => {
+    const m1 = plant.things[0]!;
+    const headers = { 'x-device-token': m1.token, 'content-encoding': 'gzip' };
+    const res = await post(
+      '/api/telemetry',
+      gzipSync(JSON.stringify({ ts: now - 50_000, values: { P: 13.5, FW: 'v1.3' } })),
+      headers,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ data: { accepted: 2, rejected: [] } });
+    expect(await realtime(m1.id)).toMatchObject({ P: [13.5, now - 50_000], FW: ['v1.3', now - 50_000] });
+    const bad = await post('/api/telemetry', Buffer.from('not gzip'), headers);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/^unable to decompress the gzip body: /);
+  });
+
   it('rejects bad points one by one and keeps the rest of the batch', async () => {
     const m2 = plant.things[1]!;
     const res = await post(

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { inflatedBody } from './device-http.ts';
+import { badGzip, encodedBody } from './device-http.ts';
 import type { LineError, Precision } from './line-protocol.ts';
 import type { Device, IngestService } from './service.ts';
 
@@ -26,9 +26,15 @@ export async function writeLines(
   request: FastifyRequest,
   precision: Precision,
 ): Promise<LineWrite> {
-  const inflated = await inflatedBody(request);
-  if (!inflated.ok) return inflated;
-  const outcome = await service.acceptBody(thing, inflated.body, { kind: 'line', precision }, 'line');
+  const encoded = encodedBody(request);
+  if (!encoded.ok) return encoded;
+  const outcome = await service.acceptBody(
+    thing,
+    encoded.body,
+    { kind: 'line', precision, gzip: encoded.gzip },
+    'line',
+  );
+  if (outcome.kind === 'undecompressible') return { status: 400, message: badGzip(outcome.detail) };
   if (outcome.kind === 'no lines') {
     service.refused('line', thing.identifier, 'bad message', describe(outcome.errors));
     return { status: 400, message: `unable to parse: ${describe(outcome.errors)}` };

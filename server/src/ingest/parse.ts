@@ -1,9 +1,16 @@
+import { gunzipSync } from 'node:zlib';
 import { type AbilityRule, type Checked, checkItems, countValues } from './check.ts';
 import { type LineError, type Precision, parseLineProtocol } from './line-protocol.ts';
 import { decodeJson, telemetryItems } from './payload.ts';
 
-/** How a body is written: ThingsBoard JSON (HTTP, MQTT) or InfluxDB line protocol. */
-export type BodyFormat = { kind: 'json' } | { kind: 'line'; precision: Precision };
+/**
+ * How a body is written: ThingsBoard JSON (HTTP, MQTT) or InfluxDB line protocol; `gzip` when it
+ * came with `Content-Encoding: gzip` (inflated where it is parsed: a parse worker).
+ */
+export type BodyFormat = ({ kind: 'json' } | { kind: 'line'; precision: Precision }) & { gzip?: boolean };
+
+/** A gzip body may expand to at most this (so a small bomb cannot exhaust memory). */
+const MAX_INFLATED = 64 * 1024 * 1024;
 
 /** Everything a body's parsing and checking needs: plain data, so it crosses to a worker. */
 export interface ParseJob {
@@ -17,6 +24,8 @@ export interface ParseJob {
 }
 
 export type Parsed =
+  /** A gzip body that does not inflate (corrupt, or larger than MAX_INFLATED). */
+  | { kind: 'undecompressible'; detail: string }
   /** JSON that does not parse, or an empty body. */
   | { kind: 'undecodable'; error: 'empty' | 'invalid'; detail?: string }
   /** Line protocol of which no line parses. */
@@ -26,17 +35,22 @@ export type Parsed =
 
 /** Decodes, parses and checks a body (on the main thread for small bodies, else in a parse worker). */
 export function parseBody(job: ParseJob): Parsed {
+  let body = Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength);
+  if (job.format.gzip) {
+    try {
+      body = gunzipSync(body, { maxOutputLength: MAX_INFLATED });
+    } catch (error) {
+      return { kind: 'undecompressible', detail: (error as Error).message };
+    }
+  }
   let items: ReturnType<typeof telemetryItems>;
   let lineErrors: LineError[] = [];
   if (job.format.kind === 'json') {
-    const decoded = decodeJson(Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength));
+    const decoded = decodeJson(body);
     if (!decoded.ok) return { kind: 'undecodable', error: decoded.error, detail: decoded.detail };
     items = telemetryItems(decoded.value);
   } else {
-    const parsed = parseLineProtocol(
-      Buffer.from(job.body.buffer, job.body.byteOffset, job.body.byteLength).toString('utf8'),
-      job.format.precision,
-    );
+    const parsed = parseLineProtocol(body.toString('utf8'), job.format.precision);
     if (parsed.lines.length === 0 && parsed.errors.length > 0)
       return { kind: 'no lines', errors: parsed.errors };
     lineErrors = parsed.errors;

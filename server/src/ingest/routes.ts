@@ -9,7 +9,14 @@ import { AppError } from '../errors.ts';
 import { translate } from '../i18n/index.ts';
 import { languageOf } from '../plugins/error-handler.ts';
 import { route } from '../plugins/route.ts';
-import { acceptRawBodies, DEVICE_ROUTE, deviceToken, inflatedBody, requireDevice } from './device-http.ts';
+import {
+  acceptRawBodies,
+  badGzip,
+  DEVICE_ROUTE,
+  deviceToken,
+  encodedBody,
+  requireDevice,
+} from './device-http.ts';
 import type { Precision } from './line-protocol.ts';
 import { writeLines } from './line-write.ts';
 import type { MqttIngest } from './mqtt.ts';
@@ -29,10 +36,17 @@ export const ingestRoutes: FastifyPluginAsync<{ service: IngestService; mqtt: Mq
 ) => {
   /** Decodes and writes a JSON body of `thing`: a bad body is the device's fault, a 400 with why. */
   async function acceptJson(request: FastifyRequest, reply: FastifyReply, thing: Device) {
-    const inflated = await inflatedBody(request);
-    if (!inflated.ok)
-      return reply.status(inflated.status).send({ code: 'BAD_REQUEST', message: inflated.message });
-    const outcome = await service.acceptBody(thing, inflated.body, { kind: 'json' }, 'http');
+    const encoded = encodedBody(request);
+    if (!encoded.ok)
+      return reply.status(encoded.status).send({ code: 'BAD_REQUEST', message: encoded.message });
+    const outcome = await service.acceptBody(
+      thing,
+      encoded.body,
+      { kind: 'json', gzip: encoded.gzip },
+      'http',
+    );
+    if (outcome.kind === 'undecompressible')
+      return reply.status(400).send({ code: 'BAD_REQUEST', message: badGzip(outcome.detail) });
     if (outcome.kind !== 'written') {
       const error = outcome.kind === 'undecodable' ? outcome.error : 'invalid';
       const detail = outcome.kind === 'undecodable' ? outcome.detail : undefined;

@@ -1,4 +1,4 @@
-import type { IngestResult, IngestStats, LiveValue } from '@kilowatch/contract';
+import type { IngestResult, IngestStats } from '@kilowatch/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { createMemoryLive, type Live } from '../live/index.ts';
 import type { Catalog } from '../modules/catalog/index.ts';
@@ -103,15 +103,7 @@ export function createIngestService(deps: IngestDeps) {
     await store.writeBatch(n);
     const result = resultOf(checked);
     counters.accepted += result.accepted;
-    const published: LiveValue[] = new Array(n.ts.length);
-    for (let i = 0; i < n.ts.length; i++)
-      published[i] = {
-        thingId: n.thingId,
-        metric: n.metrics[n.metric[i] as number] as string,
-        ts: n.ts[i] as number,
-        value: n.values[i] as number,
-      };
-    live.publish(checked.texts.length > 0 ? [...published, ...checked.texts] : published);
+    live.publishColumns(n, checked.texts);
     return result;
   }
 
@@ -147,9 +139,10 @@ export function createIngestService(deps: IngestDeps) {
     },
 
     /**
-     * A whole body (JSON or line protocol) of one device: parsed and checked in a parse worker when
-     * large (the main thread stays free for queries), then written as accept() writes. Resolves
-     * once durable; a body that cannot be read at all is counted and answered as such.
+     * A whole body (JSON or line protocol, gzip or not) of one device: inflated, parsed and checked
+     * in a parse worker when compressed or large (the main thread stays free for queries), then
+     * written as accept() writes. Resolves once durable; a body that cannot be read at all is
+     * counted and answered as such.
      */
     async acceptBody(
       device: Device,
@@ -173,7 +166,9 @@ export function createIngestService(deps: IngestDeps) {
         oldest: oldestAt(arrival),
         maxBatch: deps.maxBatch,
       };
-      const parsed = body.byteLength >= WORKER_MIN_BYTES ? await pool.parse(job) : parseBody(job);
+      // A gzip body of any size is inflated in a worker: a few compressed KB may inflate to MBs.
+      const parsed =
+        format.gzip || body.byteLength >= WORKER_MIN_BYTES ? await pool.parse(job) : parseBody(job);
       if (parsed.kind !== 'values') return parsed;
       for (const e of parsed.lineErrors)
         refused(source, device.identifier, 'bad message', `line ${e.line}: ${e.message}`);

@@ -1,1 +1,1 @@
-export { createMemoryLive, type Live } from './live.ts';
+export { batchOf, columnBatch, createMemoryLive, type Live, type LiveBatch } from './live.ts';

@@ -32,12 +32,54 @@ describe('memory live', () => {
     live.subscribe(() => {
       throw new Error('bad listener');
     });
-    const off = live.subscribe((values) => seen.push([...values]));
+    const off = live.subscribe((batch) => seen.push([...batch.values()]));
     live.publish([{ thingId: 1, metric: 'p', ts: 1, value: 1 }]);
     live.publish([]);
     off();
     live.publish([{ thingId: 1, metric: 'p', ts: 2, value: 2 }]);
     expect(seen).toEqual([[{ thingId: 1, metric: 'p', ts: 1, value: 1 }]]);
     expect(errors).toHaveLength(2);
+  });
+
+  it("takes a thing's columns as publish takes objects: latest per series, one batch to listeners", () => {
+    const live = createMemoryLive(() => {});
+    live.publish([{ thingId: 1, metric: 'q', ts: 5000, value: 9 }]);
+    const seen: { thingId: number | null; size: number; walked: unknown[]; values: unknown[] }[] = [];
+    live.subscribe((batch) => {
+      const walked: unknown[] = [];
+      batch.forEach((thingId, metric, ts, value) => {
+        walked.push([thingId, metric, ts, value]);
+      });
+      seen.push({ thingId: batch.thingId, size: batch.size, walked, values: [...batch.values()] });
+    });
+    live.publishColumns(
+      {
+        thingId: 1,
+        metrics: ['p', 'q'],
+        metric: Uint32Array.from([0, 1, 0, 0]),
+        ts: Float64Array.from([2000, 1000, 3000, 3000]),
+        values: Float64Array.from([1, 2, 3, 4]),
+      },
+      [{ thingId: 1, metric: 'state', ts: 3000, value: 'run' }],
+    );
+    // Of two values at the same time the later wins; q's older point leaves its newer one.
+    expect(live.latest({ thingId: 1, metric: 'p' })).toEqual({ thingId: 1, metric: 'p', ts: 3000, value: 4 });
+    expect(live.latest({ thingId: 1, metric: 'q' })?.value).toBe(9);
+    expect(live.latest({ thingId: 1, metric: 'state' })?.value).toBe('run');
+    const rows = [
+      [1, 'p', 2000, 1],
+      [1, 'q', 1000, 2],
+      [1, 'p', 3000, 3],
+      [1, 'p', 3000, 4],
+      [1, 'state', 3000, 'run'],
+    ];
+    expect(seen).toEqual([
+      {
+        thingId: 1,
+        size: 5,
+        walked: rows,
+        values: rows.map(([thingId, metric, ts, value]) => ({ thingId, metric, ts, value })),
+      },
+    ]);
   });
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, dialects, login, type TestApp } from '../../../test/helpers.ts';
 import type { DB } from '../../db/index.ts';
 import { type Plant, seedPlant } from '../../ingest/testing.ts';
+import { batchOf, type LiveBatch } from '../../live/index.ts';
 import { type Api, apiAs } from '../things/testing.ts';
 import { createAlarmRunner } from './runner.ts';
 
@@ -23,7 +24,7 @@ describe.each(dialects())('alarm monitors taken over from a dead replica on %s',
   let plant: Plant;
   let ruleId: number;
 
-  type Hub = Set<(values: readonly LiveValue[]) => void> & { latest?: Map<string, LiveValue> };
+  type Hub = Set<(batch: LiveBatch) => void> & { latest?: Map<string, LiveValue> };
   /**
    * A replica's runner: it sees what its hub is given (a hub of its own unless one is shared, as
    * the cluster's live hub is), and owns every monitor while `owner.owns`.
@@ -53,7 +54,7 @@ describe.each(dialects())('alarm monitors taken over from a dead replica on %s',
         const v = { thingId, metric: 'P', ts: t.clock.now() + offsetMs, value } as LiveValue;
         listeners.latest ??= new Map();
         listeners.latest.set(`${thingId}:P`, v);
-        for (const fn of listeners) fn([v]);
+        for (const fn of listeners) fn(batchOf([v]));
         await runner.flush();
       },
       async tick() {

@@ -1,6 +1,7 @@
 import type { LiveValue } from '@kilowatch/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/index.ts';
+import type { LiveBatch } from '../../live/index.ts';
 import {
   type EngineRule,
   newTrack,
@@ -20,7 +21,7 @@ export interface AlarmRunnerDeps {
   db: Kysely<DB>;
   catalog: AlarmCatalog;
   live: {
-    subscribe(fn: (values: readonly LiveValue[]) => void): () => void;
+    subscribe(fn: (batch: LiveBatch) => void): () => void;
     /** The newest value of a series the hub has seen (every replica's hub sees every replica's). */
     latest?(series: { thingId: number; metric: string }): LiveValue | undefined;
   };
@@ -372,20 +373,22 @@ export function createAlarmRunner(deps: AlarmRunnerDeps) {
     write(w, transitions.splice(0), timerChanged ? timerOf(w) : undefined);
   }
 
-  function onValues(values: readonly LiveValue[]): void {
-    recent?.add(values);
+  function onValues(batch: LiveBatch): void {
+    recent?.add(batch);
     if (byThing.size === 0) return;
+    // Most of ingest's batches are of a thing no monitor watches: skipped without a look at a value.
+    if (batch.thingId !== null && !byThing.has(batch.thingId)) return;
     const at = now();
-    for (const v of values) {
-      const list = byThing.get(v.thingId)?.get(v.metric);
-      if (!list) continue;
-      const point = { at: v.ts, value: v.value };
+    batch.forEach((thingId, metric, ts, value) => {
+      const list = byThing.get(thingId)?.get(metric);
+      if (!list) return;
+      const point = { at: ts, value };
       for (const w of list) {
         const since = w.track.changeSince;
         pointInPlace(w.engine, w.track, point, at, transitions);
         judged(w, since);
       }
-    }
+    });
   }
 
   function tick(): void {

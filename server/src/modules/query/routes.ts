@@ -104,8 +104,9 @@ export const queryRoutes: FastifyPluginAsync<{
     });
     streams.add(stream);
     onStreams?.(streams.size);
-    const off = live.subscribe((values) => {
-      const mine = values.filter((v) => wanted.has(v.thingId));
+    const off = live.subscribe((batch) => {
+      if (batch.thingId !== null && !wanted.has(batch.thingId)) return;
+      const mine = batch.values().filter((v) => wanted.has(v.thingId));
       if (mine.length > 0) stream.send(mine);
     });
     stream.start(snapshot);

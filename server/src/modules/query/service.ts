@@ -20,6 +20,7 @@ import {
   MAX_BUCKETS,
   MINUTE,
   type PlantCalendar,
+  type Point,
   type TelemetryStore,
 } from '../../telemetry/index.ts';
 import type { Catalog, Resolved } from '../catalog/index.ts';
@@ -258,11 +259,15 @@ export function createQueryService(deps: QueryDeps) {
       return { result, resolution };
     };
     const raw = async (r: Range) => {
+      // Asked at once: the store answers each series from memory or its read lanes in parallel.
+      const read = await Promise.all(
+        things.map((t) => downsample(store, { thingId: t.id, metric }, r.start, r.end, maxPoints)),
+      );
       const result: DataPoint[] = [];
-      for (const t of things) {
-        const points = await downsample(store, { thingId: t.id, metric }, r.start, r.end, maxPoints);
-        for (const p of points)
-          result.push({ key: p.ts, value: apply(p.value), group: groupOf(t), complete: true });
+      for (let i = 0; i < things.length; i++) {
+        const group = groupOf(things[i] as Resolved['things'][number]);
+        for (const p of read[i] as Point[])
+          result.push({ key: p.ts, value: apply(p.value), group, complete: true });
       }
       return { result, resolution: 'raw' };
     };
