@@ -142,9 +142,13 @@ export class Writer {
         app.closeSync();
       }
 
-      // Points at a time already stored replace the stored ones (a resent message is not counted twice).
+      // Points at a time already stored replace the stored ones (a resent message is not counted
+      // twice). A batch wholly before the series' first point (history written backwards) has none.
       const overlapping = groups.filter(
-        (g) => g.st.latestTs !== null && (g.ts[0] as number) <= g.st.latestTs,
+        (g) =>
+          g.st.latestTs !== null &&
+          (g.ts[0] as number) <= g.st.latestTs &&
+          !(g.st.firstTs !== null && (g.ts[g.ts.length - 1] as number) < g.st.firstTs),
       );
       if (overlapping.length > 0) {
         await c.run('DELETE FROM dup');
