@@ -2,12 +2,13 @@
  * The demo plant's history written by a running server (issue 24):
  *
  *   npx tsx bench/backfill-bench.ts [--days 7] [--step 10] [--things 120] [--port 18981] [--mqtt-port 18982]
+ *     [--cpu-prof DIR]
  *
  * Starts a server on a fresh data folder with the demo plant on (SIMULATOR_HISTORY_DAYS/STEP set),
  * polls GET /api/demo/history (what the console's banner polls) until it is done, and meanwhile
  * asks for one thing's realtime values every 250 ms, as the console does. Reports the history's
  * time, points, points/s, the server's event-loop delay (bench/loop-lag.ts, preloaded) and the
- * realtime answers' p50/p95.
+ * realtime answers' p50/p95. `--cpu-prof DIR` writes the server's CPU profile there (node --cpu-prof).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +23,7 @@ import {
   removeDir,
   sleep,
   startServer,
+  strArg,
   tempDir,
 } from './harness.ts';
 
@@ -30,6 +32,7 @@ const STEP = numArg('step', 10);
 const THINGS = numArg('things', 120);
 const PORT = numArg('port', 18981);
 const MQTT_PORT = numArg('mqtt-port', 18982);
+const CPU_PROF = strArg('cpu-prof', '');
 const QUERY_EVERY = 250;
 /** Longest the bench waits for the history, ms. */
 const TIMEOUT = numArg('timeout', 1200) * 1000;
@@ -54,7 +57,13 @@ const server = await startServer({
   port: PORT,
   mqttPort: MQTT_PORT,
   // tsx first: the preload is TypeScript.
-  nodeArgs: ['--import', 'tsx', '--import', join(import.meta.dirname, 'loop-lag.ts')],
+  nodeArgs: [
+    ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []),
+    '--import',
+    'tsx',
+    '--import',
+    join(import.meta.dirname, 'loop-lag.ts'),
+  ],
   env: {
     LOOP_LAG_FILE: lagFile,
     SIMULATOR: 'on',

@@ -26,11 +26,17 @@ const HISTORY_DAYS = 31;
  */
 const HISTORY_STEP_MS = 60_000;
 /**
- * Points per slice: one write, and the longest stretch the event loop is held by this work (its
- * generation, the store's checks and sort): 5,000 held it under 60 ms on the 2-core VM at load 19,
- * 10,000 up to 170 ms.
+ * Points per slice: one write, one group commit (the store's default commit size). Each commit
+ * costs about the same fixed 50–60 ms of SQL and fsync however small it is (a rollup pass, the
+ * series update, the commit), so 10,000-point slices spent most of their time there
+ * (bench/README.md, backfill). The event loop no longer waits for a slice: generation yields on
+ * time (`GENERATE_MS`) and the store's writer cuts its own work into slices of a few ms.
  */
-const HISTORY_SLICE_POINTS = 10_000;
+const HISTORY_SLICE_POINTS = 250_000;
+/** Slices written at once: the next one is built while the store commits the one before. */
+const IN_FLIGHT = 2;
+/** How long generation runs before it lets the event loop turn, ms. */
+const GENERATE_MS = 8;
 const FILE = 'demo-history.json';
 
 /**
@@ -174,19 +180,23 @@ export function startHistory(options: HistoryOptions): HistoryRun {
     'demo plant history: writing in the background',
   );
 
-  /** Samples [from, from + steps × step) into the block, forwards, a slice's worth per turn. */
+  /** Samples [from, from + steps × step) into the block, forwards, a turn every few ms. */
   const generate = async (from: number, steps: number) => {
     for (const { model } of models) {
       await warm(generator, model, from);
       if (stopped) return;
     }
+    let since = performance.now();
     for (let i = 0; i < steps; i++) {
       let j = i * series;
       for (const { model, kept } of models) {
         const live = generator.sample(model, from + i * step, out);
         for (const k of kept) block[j++] = live ? (out[k] as number) : Number.NaN;
       }
-      if ((i + 1) % stepsPerSlice === 0) await turn();
+      if (performance.now() - since >= GENERATE_MS) {
+        await turn();
+        since = performance.now();
+      }
     }
   };
 
@@ -227,25 +237,60 @@ export function startHistory(options: HistoryOptions): HistoryRun {
     return batches;
   };
 
+  /** Slices handed to the store, oldest handed last; each one's progress is kept once it is durable. */
+  const writing: { write: Promise<void>; from: number; points: number }[] = [];
+  // After a failed slice the older ones are still awaited but not counted: the file must not
+  // say written below a slice that is not.
+  let failed = false;
+  const settle = async () => {
+    const w = writing.shift();
+    if (!w) return;
+    try {
+      await w.write;
+    } catch (error) {
+      failed = true;
+      throw error;
+    }
+    if (failed) return;
+    current.writtenFrom = w.from;
+    current.points += w.points;
+    writePlan(options.dataDir, current);
+    options.progress.set(statusOf(current, 'running'));
+  };
+
   const done = (async () => {
     // Stops at the retention's edge too: the live data may have moved it past the plan's start.
     const floor = () => Math.max(current.start, Math.ceil(writableFrom() / step) * step);
-    while (!stopped && current.writtenFrom > floor()) {
-      const to = current.writtenFrom;
-      const steps = Math.min(stepsPerBlock, Math.ceil((to - floor()) / step));
-      const from = to - steps * step;
-      await generate(from, steps);
-      for (let i1 = steps; i1 > 0 && !stopped; i1 -= stepsPerSlice) {
-        const i0 = Math.max(0, i1 - stepsPerSlice);
-        const batches = slice(from, i0, i1);
-        // One group commit for the slice's batches: durable before the progress file says so.
-        await Promise.all(batches.map((batch) => store.writeBatch(batch)));
-        current.writtenFrom = from + i0 * step;
-        current.points += batches.reduce((n, b) => n + b.ts.length, 0);
-        writePlan(options.dataDir, current);
-        options.progress.set(statusOf(current, 'running'));
-        await turn();
+    try {
+      let next = current.writtenFrom;
+      while (!stopped && next > floor()) {
+        const to = next;
+        const steps = Math.min(stepsPerBlock, Math.ceil((to - floor()) / step));
+        const from = to - steps * step;
+        // The block is free once its slices are built: the slices in flight hold their own arrays.
+        await generate(from, steps);
+        for (let i1 = steps; i1 > 0 && !stopped; i1 -= stepsPerSlice) {
+          const i0 = Math.max(0, i1 - stepsPerSlice);
+          const batches = slice(from, i0, i1);
+          // One group commit for the slice's batches: durable before the progress file says so.
+          const write = Promise.all(batches.map((batch) => store.writeBatch(batch))).then(() => {});
+          // Awaited in order by settle(); a rejection meanwhile is not an unhandled one.
+          write.catch(() => {});
+          writing.push({
+            write,
+            from: from + i0 * step,
+            points: batches.reduce((n, b) => n + b.ts.length, 0),
+          });
+          while (writing.length >= IN_FLIGHT) await settle();
+          await turn();
+        }
+        next = from;
       }
+    } finally {
+      // What was handed to the store is awaited, so a stop leaves the file true of it; after a
+      // failure only awaited, the first error being the one reported.
+      if (failed) await Promise.allSettled(writing.map((w) => w.write));
+      else while (writing.length > 0) await settle();
     }
     if (stopped) return;
     current.writtenFrom = current.start;

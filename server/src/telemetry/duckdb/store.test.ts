@@ -419,6 +419,28 @@ describe('writes, durability and retention', () => {
     expect(store.latest([{ thingId: 19, metric: 'x' }])[0]?.value).toBe(19);
   });
 
+  it('history written below the first point commits apart from live points, once however often it is written', async () => {
+    const store = await memoryStore();
+    const live = T0 + DAY;
+    await store.write([{ thingId: 1, metric: 'e', ts: live, value: 1000 }]);
+    const history = () => {
+      const ts = Float64Array.from({ length: 600 }, (_, i) => T0 + i * 10_000);
+      return { thingId: 1, metrics: ['e'], metric: new Uint32Array(600), ts, values: ts.map((_, i) => i) };
+    };
+    const before = store.stats.commits;
+    await Promise.all([
+      store.writeBatch(history()),
+      store.write([{ thingId: 1, metric: 'e', ts: live + 10_000, value: 1001 }]),
+    ]);
+    expect(store.stats.commits - before).toBe(2);
+    // Written again (a history resumed after a crash): replaced, not doubled.
+    await store.writeBatch(history());
+    const points = await store.points({ thingId: 1, metric: 'e' }, T0, live + DAY, 10_000);
+    expect(points.length).toBe(602);
+    expect(store.latest([{ thingId: 1, metric: 'e' }])[0]).toMatchObject({ ts: live + 10_000, value: 1001 });
+    expect(await store.checkRollups()).toEqual({ minute: 0, hour: 0, day: 0 });
+  });
+
   it('keeps latest values on write and reloads them on reopen; reopening in another zone re-aligns days', async () => {
     const dir = tempDir();
     const now = () => T0 + 5 * DAY;
