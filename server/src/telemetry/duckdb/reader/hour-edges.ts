@@ -1,7 +1,6 @@
 import { HOUR } from '@kilowatch/contract/calendar';
 import type { Grid } from '../../buckets.ts';
-import { doubleColumns, int } from '../schema.ts';
-import type { ReadContext } from './context.ts';
+import { int } from '../schema.ts';
 
 /**
  * A counter read in a few hours only (a quarter-hour tariff's cut hours) also needs the reading
@@ -20,31 +19,17 @@ export function hourStartsAfter(g: Grid, hours: readonly number[]): number[] | n
 }
 
 /**
- * Per series row r, the edges (the increment of a reading stamped on bucket b's start, at
- * `r * (n + 1) + b`; NaN where there is none) at `starts` in [lo, hi], read from the hour rows.
+ * Rows of the hour rollup at `starts` in [lo, hi], shaped as the bucket read's rows (series,
+ * bucket index, count 0, no value, no last sample, no gap, the edge's increment), to be added to
+ * it with UNION ALL: one statement and one round trip instead of two (bench/README.md, "Issue 19
+ * measured a fifth time"). Null when none of them is in the range.
  */
-export async function readHourEdges(
-  ctx: ReadContext,
-  ids: string,
-  g: Extract<Grid, { kind: 'fixed' }>,
-  starts: readonly number[],
-  row: ReadonlyMap<number, number>,
-  edges: Float64Array,
-): Promise<void> {
+export function hourEdgesSql(ids: string, g: Extract<Grid, { kind: 'fixed' }>, starts: readonly number[]) {
   const lo = g.base;
   const hi = g.base + g.n * g.width;
   const wanted = starts.filter((t) => t >= lo && t <= hi);
-  if (wanted.length === 0) return;
-  const [sid, bucket, inc] = (await ctx.reader().run((c) =>
-    doubleColumns(
-      c,
-      `SELECT series_id::DOUBLE, bucket::DOUBLE, coalesce(inc_edge, 'NaN') FROM hour
-       WHERE series_id IN (${ids}) AND bucket >= ${int(lo)} AND bucket <= ${int(hi)} AND bucket IN (${wanted.map(int).join(',')})`,
-    ),
-  )) as [Float64Array, Float64Array, Float64Array];
-  const n = g.n;
-  for (let i = 0; i < sid.length; i++) {
-    const r = row.get(sid[i] as number) as number;
-    edges[r * (n + 1) + ((bucket[i] as number) - g.base) / g.width] = inc[i] as number;
-  }
+  if (wanted.length === 0) return null;
+  return `SELECT series_id::DOUBLE, ((bucket - ${int(lo)}) // ${int(g.width)})::DOUBLE, 0::DOUBLE, 'NaN'::DOUBLE,
+      'NaN'::DOUBLE, 0::DOUBLE, coalesce(inc_edge, 'NaN')
+    FROM hour WHERE series_id IN (${ids}) AND bucket >= ${int(lo)} AND bucket <= ${int(hi)} AND bucket IN (${wanted.map(int).join(',')})`;
 }
