@@ -62,6 +62,15 @@ afterAll(async () => {
   await vm?.stop();
 });
 
+/** One reading a minute of thing 1's `kwh` from `from`. */
+const pts = (from: number, n: number, value: (i: number) => number): Point[] =>
+  Array.from({ length: n }, (_, i) => ({
+    thingId: 1,
+    metric: 'kwh',
+    ts: from + i * MINUTE,
+    value: value(i),
+  }));
+
 /** Samples VictoriaMetrics holds of the test's series (an export would hide duplicates). */
 async function storedSamples(name: string): Promise<number | undefined> {
   const direct = new VictoriaClient(endpoints((vm as VictoriaProcess).url));
@@ -82,13 +91,6 @@ describe.skipIf(skip)('a write resent after its answer was lost', () => {
       name,
       rollupMinHours: 0,
     });
-    const pts = (from: number, n: number, value: (i: number) => number): Point[] =>
-      Array.from({ length: n }, (_, i) => ({
-        thingId: 1,
-        metric: 'kwh',
-        ts: from + i * MINUTE,
-        value: value(i),
-      }));
     await store.write(pts(T0, 60, (i) => i));
     // the next hour's points: stored by VictoriaMetrics, but the writer hears a 502
     loseNextImportAnswer = true;
@@ -125,25 +127,25 @@ describe.skipIf(skip)('a write resent after its answer was lost', () => {
 });
 
 describe.skipIf(skip)('a rewrite whose import fails after its delete', () => {
-  const open = (name: string) =>
-    VictoriaTelemetryStore.open({ url: proxyUrl, timeZone: 'UTC', now: () => T0 + DAY, name });
-  const pts = (from: number, n: number, value: (i: number) => number): Point[] =>
-    Array.from({ length: n }, (_, i) => ({
-      thingId: 1,
-      metric: 'kwh',
-      ts: from + i * MINUTE,
-      value: value(i),
-    }));
   const values = async (store: VictoriaTelemetryStore) =>
     (await store.points({ thingId: 1, metric: 'kwh' }, T0, T0 + DAY, 1000)).map((p) => p.value);
+  /** A store of an hour of readings whose rewrite (a changed value at a stored time) failed after the delete. */
+  const failedRewrite = async (name: string) => {
+    const store = await VictoriaTelemetryStore.open({
+      url: proxyUrl,
+      timeZone: 'UTC',
+      now: () => T0 + DAY,
+      name,
+    });
+    await store.write(pts(T0, 60, (i) => i));
+    failNextImport = true;
+    await expect(store.write(pts(T0 + 30 * MINUTE, 1, () => 1000))).rejects.toThrow();
+    return store;
+  };
 
   it('puts the series back before the next write: nothing stored is lost', async () => {
     const name = `kwundo_${process.pid}`;
-    const store = await open(name);
-    await store.write(pts(T0, 60, (i) => i));
-    // a changed value at a stored time rewrites the series: exported, deleted, imported again
-    failNextImport = true;
-    await expect(store.write(pts(T0 + 30 * MINUTE, 1, () => 1000))).rejects.toThrow();
+    const store = await failedRewrite(name);
     await store.write(pts(T0 + HOUR, 1, () => 60));
     expect(await storedSamples(name)).toBe(61);
     expect(await values(store)).toEqual([...Array.from({ length: 60 }, (_, i) => i), 60]);
@@ -156,10 +158,7 @@ describe.skipIf(skip)('a rewrite whose import fails after its delete', () => {
 
   it('puts the series back at close when no write follows', async () => {
     const name = `kwundoclose_${process.pid}`;
-    const store = await open(name);
-    await store.write(pts(T0, 60, (i) => i));
-    failNextImport = true;
-    await expect(store.write(pts(T0 + 30 * MINUTE, 1, () => 1000))).rejects.toThrow();
+    const store = await failedRewrite(name);
     await store.close();
     expect(await storedSamples(name)).toBe(60);
   }, 60_000);
