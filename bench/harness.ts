@@ -535,3 +535,9 @@ export function cpuSeconds(pid: number): number {
     return Number.NaN;
   }
 }
+
+/** A memory field of /proc/<pid>/status (VmRSS, VmHWM, …) in MB. */
+export function procStatusMb(pid: number, field: string): number {
+  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(text.match(new RegExp(`${field}:\\s+(\\d+)`))?.[1] ?? 0) / 1024;
+}

@@ -6,7 +6,6 @@
  *
  *   npx tsx bench/live-bench.ts [--seconds 60] [--clients 5] [--things 20] [--senders 4] [--port 19050]
  */
-import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import {
   Api,
@@ -16,6 +15,7 @@ import {
   log,
   machine,
   numArg,
+  procStatusMb,
   removeDir,
   sleep,
   startServer,
@@ -28,12 +28,6 @@ const THINGS = numArg('things', 20);
 const SENDERS = numArg('senders', 4);
 const PORT = numArg('port', 19050);
 const LINES = 100;
-
-const rssMb = (pid: number): number => {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
-  return kb / 1024;
-};
 
 async function main() {
   log(`live-bench: ${machine()}; ${CLIENTS} non-reading clients, ${THINGS} things, ${SECONDS} s`);
@@ -84,12 +78,12 @@ async function main() {
     };
     const senders = Array.from({ length: SENDERS }, (_, s) => sender(s));
 
-    const start = rssMb(server.pid);
+    const start = procStatusMb(server.pid, 'VmRSS');
     const samples: number[] = [start];
     log(`  t=0 s  rss ${fmt(start)} MB`);
     for (let t = 5; t <= SECONDS; t += 5) {
       await sleep(5000);
-      const mb = rssMb(server.pid);
+      const mb = procStatusMb(server.pid, 'VmRSS');
       samples.push(mb);
       log(`  t=${t} s  rss ${fmt(mb)} MB  values written ${fmt(written)}`);
     }

@@ -11,7 +11,6 @@
  *   npx tsx bench/soak-bench.ts [--minutes 60] [--tail 20] [--things 200] [--interval 200]
  *     [--max-slope 1] [--port 19060]
  */
-import { readFileSync } from 'node:fs';
 import type { MqttClient } from 'mqtt';
 import {
   Api,
@@ -24,6 +23,7 @@ import {
   machine,
   median,
   numArg,
+  procStatusMb,
   quantile,
   removeDir,
   SECOND,
@@ -38,11 +38,6 @@ const THINGS = numArg('things', 200);
 const INTERVAL = numArg('interval', 200);
 const MAX_SLOPE = numArg('max-slope', 1);
 const PORT = numArg('port', 19060);
-
-const status = (pid: number, field: string): number => {
-  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(text.match(new RegExp(`${field}:\\s+(\\d+)`))?.[1] ?? 0) / 1024;
-};
 
 /** Least-squares slope of y over x. */
 function slope(xs: readonly number[], ys: readonly number[]): number {
@@ -147,12 +142,12 @@ async function main() {
     log('minute  RSS MB  peak MB  points acked  query p50 / p95 ms  load');
     for (let minute = 1; minute <= MINUTES; minute++) {
       await sleep(t0 + minute * MINUTE - Date.now());
-      const now = status(server.pid, 'VmRSS');
+      const now = procStatusMb(server.pid, 'VmRSS');
       minutes.push(minute);
       rss.push(now);
       const recent = queryMs.splice(0);
       log(
-        `${String(minute).padStart(6)}  ${fmt(now).padStart(6)}  ${fmt(status(server.pid, 'VmHWM')).padStart(7)}  ${fmt(acked).padStart(12)}  ${fmt(median(recent), 0).padStart(6)} / ${fmt(quantile(recent, 0.95), 0).padStart(5)}  ${loadAverage()}`,
+        `${String(minute).padStart(6)}  ${fmt(now).padStart(6)}  ${fmt(procStatusMb(server.pid, 'VmHWM')).padStart(7)}  ${fmt(acked).padStart(12)}  ${fmt(median(recent), 0).padStart(6)} / ${fmt(quantile(recent, 0.95), 0).padStart(5)}  ${loadAverage()}`,
       );
     }
     const from = Math.max(0, minutes.length - TAIL);
