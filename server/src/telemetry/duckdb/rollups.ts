@@ -3,11 +3,11 @@
  * (minutes from raw points or from the batch in memory, hours from minutes, days from hours or
  * minutes on the plant calendar), rebuilt after a time-zone change, and checked on demand.
  */
-import { type DuckDBConnection, DuckDBDataChunk, type DuckDBVector } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBDataChunk, DuckDBVector } from '@duckdb/node-api';
 import { HOUR, MINUTE, type PlantCalendar } from '@kilowatch/contract/calendar';
 import { ceilTo, floorTo } from '../buckets.ts';
 import { incrementSql } from '../counter.ts';
-import { CHUNK, ChunkAppender, int64Words, itemsOf, MergedRuns, type Slices, setInt64 } from './chunks.ts';
+import { insertChunks, int64Words, itemsOf, MergedRuns, type Slices, setInt64 } from './chunks.ts';
 import { columns, int, type Lane, RAW_AGGREGATES, ROLLUP_TYPES, rollupAggregates, scalar } from './schema.ts';
 import {
   aggregateRun,
@@ -371,33 +371,36 @@ async function appendMinutes(
     await slices.pause();
   }
   // Minute-major, like raw points (MergedRuns).
-  const app = new ChunkAppender(await c.createAppender('minute'));
   const rows = new MergedRuns(buckets);
-  let chunk = new MinuteChunk();
-  let n = 0;
-  while (rows.next()) {
-    const r = ranges[rows.run] as (typeof ranges)[number];
-    chunk.set(
-      n++,
-      r.st.id,
-      (buckets[rows.run] as number[])[rows.at] as number,
-      (aggregates[rows.run] as MinuteAggregate[])[rows.at] as MinuteAggregate,
-    );
-    if (n === CHUNK) {
-      chunk.appendTo(app, n);
-      chunk = new MinuteChunk();
-      n = 0;
-      await slices.pause();
-    }
+  await insertChunks(c, 'minute', {
+    types: ROLLUP_TYPES,
+    rows: buckets.reduce((n, b) => n + b.length, 0),
+    fill(out, n) {
+      const chunk = new MinuteChunk(out);
+      for (let k = 0; k < n && rows.next(); k++) {
+        const r = ranges[rows.run] as (typeof ranges)[number];
+        chunk.set(
+          k,
+          r.st.id,
+          (buckets[rows.run] as number[])[rows.at] as number,
+          (aggregates[rows.run] as MinuteAggregate[])[rows.at] as MinuteAggregate,
+        );
+      }
+      chunk.flush();
+    },
+  });
+}
+
+/** The column vectors of a chunk of minute rows, set before MinuteChunk's fields read them. */
+class MinuteVectors {
+  protected readonly vectors: readonly DuckDBVector[];
+  constructor(chunk: DuckDBDataChunk) {
+    this.vectors = ROLLUP_TYPES.map((_, k) => chunk.getColumnVector(k));
   }
-  if (n > 0) chunk.appendTo(app, n);
-  app.close();
 }
 
 /** One data chunk of minute rows (ROLLUP_TYPES), its columns filled as typed arrays. */
-class MinuteChunk {
-  private readonly chunk = DuckDBDataChunk.create(ROLLUP_TYPES, CHUNK);
-  private readonly vectors = ROLLUP_TYPES.map((_, k) => this.chunk.getColumnVector(k));
+class MinuteChunk extends MinuteVectors {
   private readonly id = itemsOf(this.vectors[0] as DuckDBVector, Int32Array);
   private readonly bucket = this.int64(1);
   private readonly cnt = itemsOf(this.vectors[2] as DuckDBVector, Int32Array);
@@ -434,11 +437,9 @@ class MinuteChunk {
     else this.edge[row] = a.edge;
   }
 
-  /** Appends the first `rows` rows. */
-  appendTo(app: ChunkAppender, rows: number): void {
+  /** Writes the rows set into the chunk. */
+  flush(): void {
     for (const v of this.vectors) v.flush();
-    this.chunk.rowCount = rows;
-    app.append(this.chunk);
   }
 
   private int64(k: number): Uint32Array {

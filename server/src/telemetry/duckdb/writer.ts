@@ -2,13 +2,13 @@
  * Writes: points checked, queued, and group-committed (concurrent write() calls share one
  * transaction) with their rollups; the memory view of each series is updated once durable.
  */
-import { BIGINT, DOUBLE, type DuckDBConnection, DuckDBDataChunk, INTEGER } from '@duckdb/node-api';
+import { BIGINT, DOUBLE, type DuckDBConnection, INTEGER } from '@duckdb/node-api';
 import { MINUTE, type PlantCalendar } from '@kilowatch/contract/calendar';
 import { sortAndDedupe } from '../batch-points.ts';
 import { floorTo } from '../buckets.ts';
 import { GroupCommit } from '../group-commit.ts';
 import { batchProblem, type Point, type PointBatch, pointProblem, TelemetryWriteError } from '../store.ts';
-import { CHUNK, ChunkAppender, int64Words, itemsOf, Slices, setInt64 } from './chunks.ts';
+import { insertChunks, int64Words, itemsOf, Slices, setInt64 } from './chunks.ts';
 import { recompute } from './rollups.ts';
 import { int, type Lane } from './schema.ts';
 import { estimateInterval, type Group, remember, type SeriesState, type SeriesTable } from './series.ts';
@@ -17,6 +17,8 @@ import { estimateInterval, type Group, remember, type SeriesState, type SeriesTa
 type Written = readonly Point[] | PointBatch;
 
 const sizeOf = (w: Written) => ('ts' in w ? w.ts.length : w.length);
+
+const RAW_TYPES = [INTEGER, BIGINT, DOUBLE];
 
 export interface WriterOptions {
   /** The writer connection (every write and maintenance statement runs on it, in order). */
@@ -188,7 +190,7 @@ export class Writer {
           AND raw.ts >= ${int(lo)} AND raw.ts <= ${int(hi)}`);
       }
 
-      await appendRaw(c, groups, slices);
+      await appendRaw(c, groups);
       await recompute(c, this.calendar, groups, slices);
 
       const metaUpdates: string[] = [];
@@ -269,44 +271,40 @@ export class Writer {
 }
 
 /**
- * Appends the groups' points to `raw` a data chunk at a time, each column filled as a typed array
- * (no BigInt or array per value); the event loop runs between slices of chunks.
+ * Inserts the groups' points into `raw` a data chunk at a time, each column filled as a typed
+ * array (no BigInt or array per value).
  */
-async function appendRaw(c: DuckDBConnection, groups: readonly Group[], slices: Slices): Promise<void> {
-  const total = groups.reduce((n, g) => n + g.ts.length, 0);
-  const app = new ChunkAppender(await c.createAppender('raw'));
+function appendRaw(c: DuckDBConnection, groups: readonly Group[]): Promise<void> {
   let gi = 0;
   let i = 0;
-  for (let done = 0; done < total; ) {
-    const rows = Math.min(CHUNK, total - done);
-    const chunk = DuckDBDataChunk.create([INTEGER, BIGINT, DOUBLE], rows);
-    const sidVector = chunk.getColumnVector(0);
-    const tsVector = chunk.getColumnVector(1);
-    const valVector = chunk.getColumnVector(2);
-    const sid = itemsOf(sidVector, Int32Array);
-    const words = int64Words(tsVector);
-    const val = itemsOf(valVector, Float64Array);
-    for (let r = 0; r < rows; ) {
-      const g = groups[gi] as Group;
-      const take = Math.min(rows - r, g.ts.length - i);
-      sid.fill(g.st.id, r, r + take);
-      for (let k = 0; k < take; k++) {
-        setInt64(words, r + k, g.ts[i + k] as number);
-        val[r + k] = g.values[i + k] as number;
+  return insertChunks(c, 'raw', {
+    types: RAW_TYPES,
+    rows: groups.reduce((n, g) => n + g.ts.length, 0),
+    fill(chunk, rows) {
+      const sidVector = chunk.getColumnVector(0);
+      const tsVector = chunk.getColumnVector(1);
+      const valVector = chunk.getColumnVector(2);
+      const sid = itemsOf(sidVector, Int32Array);
+      const words = int64Words(tsVector);
+      const val = itemsOf(valVector, Float64Array);
+      for (let r = 0; r < rows; ) {
+        const g = groups[gi] as Group;
+        const take = Math.min(rows - r, g.ts.length - i);
+        sid.fill(g.st.id, r, r + take);
+        for (let k = 0; k < take; k++) {
+          setInt64(words, r + k, g.ts[i + k] as number);
+          val[r + k] = g.values[i + k] as number;
+        }
+        r += take;
+        i += take;
+        if (i === g.ts.length) {
+          gi++;
+          i = 0;
+        }
       }
-      r += take;
-      i += take;
-      if (i === g.ts.length) {
-        gi++;
-        i = 0;
-      }
-    }
-    sidVector.flush();
-    tsVector.flush();
-    valVector.flush();
-    app.append(chunk);
-    done += rows;
-    await slices.pause();
-  }
-  app.close();
+      sidVector.flush();
+      tsVector.flush();
+      valVector.flush();
+    },
+  });
 }
