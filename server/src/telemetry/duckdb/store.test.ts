@@ -409,6 +409,58 @@ describe('writes, durability and retention', () => {
     expect(minute).toEqual(inOrder(minute));
   });
 
+  it('maintenance rewrites closed days of raw points sorted by series, history written below them later too, with the same answers', async () => {
+    const dir = tempDir();
+    const now = T0 + 3 * DAY + 2 * HOUR;
+    const series = [3, 1, 2].map((thingId) => ({ thingId, metric: 'p' }));
+    const hourOf = (from: number) =>
+      series.flatMap((k, s) =>
+        Array.from({ length: 6 }, (_, i) => ({ ...k, ts: from + i * 10 * MINUTE, value: s * 100 + i })),
+      );
+    const store = await openTelemetryStore({
+      dataDir: dir,
+      timeZone: 'UTC',
+      retention: RETENTION,
+      now: () => now,
+    });
+    for (let h = 0; h < 3 * 24 + 2; h++) await store.write(hourOf(T0 + h * HOUR));
+    const answers = async () =>
+      Promise.all([
+        ...series.map((k) => store.points(k, T0 - DAY, now, 100_000)),
+        store.pointColumns(series, T0 - DAY, now, 100_000),
+        store.bucketsAt(
+          { series, start: T0 - DAY, end: T0 + 3 * DAY, bucket: { widthMs: HOUR }, aggregator: 'avg' },
+          'raw',
+        ),
+      ]);
+    const before = await answers();
+    await store.applyRetention(now);
+    expect(await answers()).toEqual(before);
+    // History below the rewritten days: rewritten at the next run, the days above not again.
+    for (let h = 0; h < 24; h++) await store.write(hourOf(T0 - DAY + h * HOUR));
+    const withHistory = await answers();
+    await store.applyRetention(now);
+    expect(await answers()).toEqual(withHistory);
+    expect(await store.checkRollups()).toEqual({ minute: 0, hour: 0, day: 0 });
+    await store.close();
+    const instance = await DuckDBInstance.create(join(dir, 'telemetry.duckdb'), { threads: '1' });
+    const c = await instance.connect();
+    const raw = (await c.runAndReadAll('SELECT ts, series_id FROM raw')).getRows().map((r) => r.map(Number));
+    c.closeSync();
+    instance.closeSync();
+    expect(raw).toHaveLength(4 * 24 * 18 + 2 * 18);
+    for (let day = T0 - DAY; day < T0 + 3 * DAY; day += DAY) {
+      const rows = raw.filter(([ts]) => (ts as number) >= day && (ts as number) < day + DAY);
+      const sorted = [...rows].sort(
+        (x, y) => (x[1] as number) - (y[1] as number) || (x[0] as number) - (y[0] as number),
+      );
+      expect(rows).toEqual(sorted);
+    }
+    // the day still open (it ended less than an hour ago) is left as written
+    const open = raw.filter(([ts]) => (ts as number) >= T0 + 3 * DAY).map((r) => r[1]);
+    expect(open).not.toEqual([...open].sort());
+  });
+
   it('group commit: concurrent writes share a transaction', async () => {
     const store = await memoryStore();
     const before = store.stats.commits;

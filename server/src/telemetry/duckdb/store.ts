@@ -30,6 +30,7 @@ import {
   TelemetryWriteError,
   type ThingSeen,
 } from '../store.ts';
+import { compactRaw } from './compact.ts';
 import * as reader from './reader/index.ts';
 import { summedRegister } from './register.ts';
 import { COUNTER_CONVENTION, checkRollups, rebuildDays, upgradeCounters } from './rollups.ts';
@@ -295,7 +296,8 @@ export class DuckDBTelemetryStore implements TelemetryStore {
 
   /**
    * Deletes raw points, minute and hour rows older than their retention (cut at a whole hour);
-   * day rows are kept. Runs between commits on the writer connection, then checkpoints.
+   * day rows are kept. Then rewrites the closed days of raw points not yet rewritten sorted by
+   * series (compact.ts), and checkpoints. Runs between commits on the writer connection.
    */
   async applyRetention(now: number): Promise<void> {
     const cut = (days: number) => floorTo(now - days * DAY, HOUR);
@@ -303,8 +305,9 @@ export class DuckDBTelemetryStore implements TelemetryStore {
       await c.run(`DELETE FROM raw WHERE ts < ${int(cut(this.retention.rawDays))}`);
       await c.run(`DELETE FROM minute WHERE bucket < ${int(cut(this.retention.minuteDays))}`);
       await c.run(`DELETE FROM hour WHERE bucket < ${int(cut(this.retention.hourDays))}`);
-      await c.run('CHECKPOINT');
     });
+    await compactRaw(this.writerLane, now);
+    await this.writerLane.run((c) => c.run('CHECKPOINT'));
   }
 
   /** Forces a checkpoint (WAL into the database file). */
