@@ -13,7 +13,11 @@ import { columns, int, type Lane } from './schema.ts';
 const SORTED_FROM = 'raw_sorted_from';
 const SORTED_TO = 'raw_sorted_to';
 
-/** A day is rewritten once it ended this long ago: late points have mostly come in by then. */
+/**
+ * A day is rewritten once the newest point stored is this far past its end: late points have
+ * mostly come in by then. The newest point, not the clock: history written fast (a backfill)
+ * reaches a day after the clock has long passed it.
+ */
 const SETTLE_MS = HOUR;
 
 /**
@@ -40,14 +44,14 @@ export function seriesSteps(counts: readonly (readonly [number, number])[]): [nu
 }
 
 /**
- * Rewrites every closed day not rewritten yet, in steps of whole series, each its own transaction
+ * Rewrites every day closed by `newest` (the newest point stored) not rewritten yet, in steps of whole series, each its own transaction
  * on the writer lane: commits run between steps, and a reader sees each series of a day either
  * all before or all after its rewrite (same rows, another order). The days rewritten are a span
  * kept in `meta`; history written below it later (a backfill) is rewritten on the next call, and
  * points that come later for a rewritten day are appended as any other. Returns the days rewritten.
  */
-export async function compactRaw(lane: Lane, now: number): Promise<number> {
-  const until = floorTo(now - SETTLE_MS, DAY);
+export async function compactRaw(lane: Lane, newest: number): Promise<number> {
+  const until = floorTo(newest - SETTLE_MS, DAY);
   const span = await lane.run(async (c) => {
     const [keys, values] = await columns(
       c,
@@ -66,6 +70,10 @@ export async function compactRaw(lane: Lane, now: number): Promise<number> {
   for (let day = Math.max(to, span.first); day + DAY <= until; day += DAY) todo.push(day);
   for (const day of todo) {
     await compactDay(lane, day);
+    // The day's old blocks are free once a checkpoint has dropped its deleted rows (DuckDB reuses
+    // them only after the checkpoint that follows): without one per day, every day rewritten
+    // in a run would grow the file by its own size.
+    await lane.run((c) => c.run('CHECKPOINT'));
     from = Math.min(from, day);
     to = Math.max(to, day + DAY);
     await lane.run((c) =>

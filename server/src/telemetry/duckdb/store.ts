@@ -306,7 +306,10 @@ export class DuckDBTelemetryStore implements TelemetryStore {
       await c.run(`DELETE FROM minute WHERE bucket < ${int(cut(this.retention.minuteDays))}`);
       await c.run(`DELETE FROM hour WHERE bucket < ${int(cut(this.retention.hourDays))}`);
     });
-    await compactRaw(this.writerLane, now);
+    let newest = Number.NEGATIVE_INFINITY;
+    for (const st of this.series.byId.values())
+      if (st.latestTs !== null && st.latestTs > newest) newest = st.latestTs;
+    if (newest > Number.NEGATIVE_INFINITY) await compactRaw(this.writerLane, Math.min(newest, now));
     await this.writerLane.run((c) => c.run('CHECKPOINT'));
   }
 
