@@ -409,7 +409,7 @@ describe('writes, durability and retention', () => {
     expect(minute).toEqual(inOrder(minute));
   });
 
-  it('maintenance rewrites closed days of raw points sorted by series, history written below them later too, with the same answers', async () => {
+  it('maintenance rewrites closed windows of raw points sorted by series, history written below them later too, with the same answers', async () => {
     const dir = tempDir();
     const now = T0 + 3 * DAY + 2 * HOUR;
     const series = [3, 1, 2].map((thingId) => ({ thingId, metric: 'p' }));
@@ -449,15 +449,17 @@ describe('writes, durability and retention', () => {
     c.closeSync();
     instance.closeSync();
     expect(raw).toHaveLength(4 * 24 * 18 + 2 * 18);
-    for (let day = T0 - DAY; day < T0 + 3 * DAY; day += DAY) {
-      const rows = raw.filter(([ts]) => (ts as number) >= day && (ts as number) < day + DAY);
+    // windows of two days from the epoch: [T0 - 2 days, T0) holds the history, [T0, T0 + 2 days) is
+    // closed, [T0 + 2 days, T0 + 4 days) still open
+    expect(T0 % (2 * DAY)).toBe(0);
+    for (const lo of [T0 - 2 * DAY, T0]) {
+      const rows = raw.filter(([ts]) => (ts as number) >= lo && (ts as number) < lo + 2 * DAY);
       const sorted = [...rows].sort(
         (x, y) => (x[1] as number) - (y[1] as number) || (x[0] as number) - (y[0] as number),
       );
       expect(rows).toEqual(sorted);
     }
-    // the day still open (it ended less than an hour ago) is left as written
-    const open = raw.filter(([ts]) => (ts as number) >= T0 + 3 * DAY).map((r) => r[1]);
+    const open = raw.filter(([ts]) => (ts as number) >= T0 + 2 * DAY).map((r) => r[1]);
     expect(open).not.toEqual([...open].sort());
   });
 
