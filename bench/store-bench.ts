@@ -173,7 +173,7 @@ async function ingest(store: DuckDBTelemetryStore) {
     }
   })();
   // The server's maintenance (retention, raw compaction, checkpoint) runs hourly; here days pass in
-  // seconds, so it runs every 5 s to rewrite each day about when it closes, as a server would.
+  // seconds, so it runs every 5 s to compact each window of raw points soon after it closes.
   const maintenance: number[] = [];
   const maintain = (async () => {
     while (!done) {

@@ -59,7 +59,7 @@ export function seriesSteps(counts: readonly (readonly [number, number])[]): [nu
  * (a backfill) is rewritten on the next call, and points that come later for a rewritten window
  * are appended as any other. Returns the windows rewritten.
  */
-export async function compactRaw(lane: Lane, newest: number): Promise<number> {
+export async function compactRaw(lane: Lane, newest: number, closed: () => boolean): Promise<number> {
   const until = floorTo(newest - SETTLE_MS, WINDOW);
   const span = await lane.run(async (c) => {
     const [keys, values] = await columns(
@@ -78,8 +78,9 @@ export async function compactRaw(lane: Lane, newest: number): Promise<number> {
   const todo: number[] = [];
   for (let lo = span.first; lo < Math.min(from, until); lo += WINDOW) todo.push(lo);
   for (let lo = Math.max(to, span.first); lo + WINDOW <= until; lo += WINDOW) todo.push(lo);
+  let done = 0;
   for (const lo of todo) {
-    await compactWindow(lane, lo);
+    if (!(await compactWindow(lane, lo, closed))) break;
     // The window's old blocks become free at a checkpoint, and new blocks are taken from the free
     // ones: without a checkpoint per window, a run that rewrites several would grow the file by
     // each one's size.
@@ -91,11 +92,13 @@ export async function compactRaw(lane: Lane, newest: number): Promise<number> {
         `INSERT OR REPLACE INTO meta VALUES ('${SORTED_FROM}', '${int(from)}'), ('${SORTED_TO}', '${int(to)}')`,
       ),
     );
+    done++;
   }
-  return todo.length;
+  return done;
 }
 
-async function compactWindow(lane: Lane, lo: number): Promise<void> {
+/** Rewrites one window step by step; false when the store closed before the last step. */
+async function compactWindow(lane: Lane, lo: number, closed: () => boolean): Promise<boolean> {
   const range = `ts >= ${int(lo)} AND ts < ${int(lo + WINDOW)}`;
   const counts = await lane.run(async (c) => {
     const [ids, ns] = await columns(
@@ -105,6 +108,7 @@ async function compactWindow(lane: Lane, lo: number): Promise<void> {
     return (ids ?? []).map((id, i) => [Number(id), Number(ns?.[i])] as const);
   });
   for (const [a, b] of seriesSteps(counts)) {
+    if (closed()) return false;
     await lane.run(async (c) => {
       const where = `${range} AND series_id BETWEEN ${int(a)} AND ${int(b)}`;
       await c.run('BEGIN TRANSACTION');
@@ -121,4 +125,5 @@ async function compactWindow(lane: Lane, lo: number): Promise<void> {
       }
     });
   }
+  return true;
 }

@@ -463,6 +463,28 @@ describe('writes, durability and retention', () => {
     expect(open).not.toEqual([...open].sort());
   });
 
+  it('maintenance started just before close() ends quietly', async () => {
+    const now = T0 + 6 * DAY;
+    const store = await openTelemetryStore({
+      dataDir: tempDir(),
+      timeZone: 'UTC',
+      retention: RETENTION,
+      now: () => now,
+    });
+    const points = Array.from({ length: 3 }, (_, s) =>
+      Array.from({ length: 6 * 24 * 6 }, (_, i) => ({
+        thingId: s,
+        metric: 'p',
+        ts: T0 + i * 10 * MINUTE,
+        value: i,
+      })),
+    ).flat();
+    await store.write(points);
+    const maintenance = store.applyRetention(now);
+    await store.close();
+    await expect(maintenance).resolves.toBeUndefined();
+  });
+
   it('group commit: concurrent writes share a transaction', async () => {
     const store = await memoryStore();
     const before = store.stats.commits;

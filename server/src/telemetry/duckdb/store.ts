@@ -296,8 +296,9 @@ export class DuckDBTelemetryStore implements TelemetryStore {
 
   /**
    * Deletes raw points, minute and hour rows older than their retention (cut at a whole hour);
-   * day rows are kept. Then rewrites the closed days of raw points not yet rewritten sorted by
-   * series (compact.ts), and checkpoints. Runs between commits on the writer connection.
+   * day rows are kept. Then rewrites the closed windows of raw points not yet rewritten, sorted by
+   * series (compact.ts; stops between steps once the store is closing), and checkpoints. Runs
+   * between commits on the writer connection.
    */
   async applyRetention(now: number): Promise<void> {
     const cut = (days: number) => floorTo(now - days * DAY, HOUR);
@@ -309,7 +310,15 @@ export class DuckDBTelemetryStore implements TelemetryStore {
     let newest = Number.NEGATIVE_INFINITY;
     for (const st of this.series.byId.values())
       if (st.latestTs !== null && st.latestTs > newest) newest = st.latestTs;
-    if (newest > Number.NEGATIVE_INFINITY) await compactRaw(this.writerLane, Math.min(newest, now));
+    try {
+      if (newest > Number.NEGATIVE_INFINITY)
+        await compactRaw(this.writerLane, Math.min(newest, now), () => this.closed);
+    } catch (error) {
+      // A step queued just after close() has drained the lane finds the connection closed.
+      if (this.closed) return;
+      throw error;
+    }
+    if (this.closed) return;
     await this.writerLane.run((c) => c.run('CHECKPOINT'));
   }
 
