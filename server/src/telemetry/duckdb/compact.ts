@@ -36,7 +36,7 @@ const SETTLE_MS = HOUR;
 const STEP_ROWS = 250_000;
 
 /** Ranges of consecutive series ids whose rows in a window add up to about `STEP_ROWS` each. */
-export function seriesSteps(counts: readonly (readonly [number, number])[]): [number, number][] {
+function seriesSteps(counts: readonly (readonly [number, number])[]): [number, number][] {
   const steps: [number, number][] = [];
   let rows = 0;
   for (const [id, n] of counts) {
