@@ -58,9 +58,9 @@ function seriesSteps(counts: readonly (readonly [number, number])[]): [number, n
  * reader sees each series of a window either all before or all after its rewrite (same rows,
  * another order). The windows rewritten are a span kept in `meta`; history written below it later
  * (a backfill) is rewritten on the next call, and points that come later for a rewritten window
- * are appended as any other. Returns the windows rewritten.
+ * are appended as any other.
  */
-export async function compactRaw(lane: Lane, newest: number, closed: () => boolean): Promise<number> {
+export async function compactRaw(lane: Lane, newest: number, closed: () => boolean): Promise<void> {
   const until = floorTo(newest - SETTLE_MS, WINDOW);
   const span = await lane.run(async (c) => {
     const [keys, values] = await columns(
@@ -73,15 +73,14 @@ export async function compactRaw(lane: Lane, newest: number, closed: () => boole
       oldest?.[0] === null || oldest?.[0] === undefined ? null : floorTo(Number(oldest[0]), WINDOW);
     return { first, from: stored.get(SORTED_FROM), to: stored.get(SORTED_TO) };
   });
-  if (span.first === null) return 0;
+  if (span.first === null) return;
   let from = span.from ?? until;
   let to = span.to ?? until;
   const todo: number[] = [];
   for (let lo = span.first; lo < Math.min(from, until); lo += WINDOW) todo.push(lo);
   for (let lo = Math.max(to, span.first); lo + WINDOW <= until; lo += WINDOW) todo.push(lo);
-  let done = 0;
   for (const lo of todo) {
-    if (!(await compactWindow(lane, lo, closed))) break;
+    if (!(await compactWindow(lane, lo, closed))) return;
     // The window's old blocks become free at a checkpoint, and new blocks are taken from the free
     // ones: without a checkpoint per window, a run that rewrites several would grow the file by
     // each one's size.
@@ -93,9 +92,7 @@ export async function compactRaw(lane: Lane, newest: number, closed: () => boole
         `INSERT OR REPLACE INTO meta VALUES ('${SORTED_FROM}', '${int(from)}'), ('${SORTED_TO}', '${int(to)}')`,
       ),
     );
-    done++;
   }
-  return done;
 }
 
 /** Rewrites one window step by step; false when the store closed before the last step. */
