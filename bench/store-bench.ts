@@ -172,11 +172,25 @@ async function ingest(store: DuckDBTelemetryStore) {
       during.push(performance.now() - q0);
     }
   })();
+  // The server's maintenance (retention, raw compaction, checkpoint) runs hourly; here days pass in
+  // seconds, so it runs every 5 s to compact each window of raw points soon after it closes.
+  const maintenance: number[] = [];
+  const maintain = (async () => {
+    while (!done) {
+      await new Promise((r) => setTimeout(r, 5_000));
+      const m0 = performance.now();
+      await store.applyRetention(Date.now());
+      maintenance.push(performance.now() - m0);
+    }
+  })();
+  const commits: number[] = [];
   const t = performance.now();
   let lastReport = t;
   const inflight = new Set<Promise<void>>();
   for (let i = 0; i < steps; i += STEPS_PER_CALL) {
+    const w0 = performance.now();
     const p: Promise<void> = store.write(generate(i, Math.min(steps, i + STEPS_PER_CALL))).then(() => {
+      commits.push(performance.now() - w0);
       inflight.delete(p);
     });
     inflight.add(p);
@@ -193,7 +207,8 @@ async function ingest(store: DuckDBTelemetryStore) {
   const seconds = (performance.now() - t) / 1000;
   done = true;
   await probe;
-  return { rate: total / seconds, seconds, during };
+  await maintain;
+  return { rate: total / seconds, seconds, during, commits, maintenance };
 }
 
 async function main() {
@@ -231,6 +246,14 @@ async function main() {
   );
   log(
     `  queries during ingest (last 5 min of 10 series, 10 s buckets, ${w.during.length} runs): median ${median(w.during).toFixed(2)} ms, p95 ${quantile(w.during, 0.95).toFixed(2)} ms, max ${Math.max(...w.during).toFixed(2)} ms`,
+  );
+  log(
+    `  write() until durable (${w.commits.length} calls): median ${median(w.commits).toFixed(1)} ms, p95 ${quantile(w.commits, 0.95).toFixed(1)} ms, max ${Math.max(...w.commits).toFixed(1)} ms; maintenance during ingest: ${w.maintenance.length} runs, ${w.maintenance.map((x) => (x / 1000).toFixed(1)).join(' ')} s`,
+  );
+  const m0 = performance.now();
+  await store.applyRetention(Date.now());
+  log(
+    `maintenance after ingest (retention, raw compaction, checkpoint): ${((performance.now() - m0) / 1000).toFixed(1)} s`,
   );
   await store.checkpoint();
   const path = join(storeDir, 'telemetry.duckdb');
@@ -323,6 +346,12 @@ async function main() {
       undefined,
       5,
     ),
+    await measure(
+      '  raw points: 1 series × 1 day, 2 days back, points()',
+      () => store.points(keys[1] as SeriesKey, dayStart - 2 * DAY, dayStart - DAY, 10_000),
+      undefined,
+      5,
+    ),
     await measure('  same from hour rollups', () =>
       store.bucketsAt(
         { series: one, start: monthStart, end, bucket: { widthMs: 6 * HOUR }, aggregator: 'avg' },
@@ -347,6 +376,18 @@ async function main() {
   const ds = await store.downsample(keys[1] as SeriesKey, end - DAYS * DAY, end, 2000);
   log(`  downsample returned ${ds.length} points`);
   await store.close();
+  // Blocks freed by checkpoints (deleted or rewritten rows) stay in the file until DuckDB reuses them.
+  const file = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+  const fc = await file.connect();
+  const [size] = (
+    await fc.runAndReadAll('SELECT total_blocks, free_blocks, block_size FROM pragma_database_size()')
+  ).getRows();
+  const [blocks, free, blockSize] = (size ?? []).map(Number) as [number, number, number];
+  log(
+    `file after close: ${blocks} blocks, ${free} free (${((free * blockSize) / 1e6).toFixed(1)} MB, ${((free * blockSize) / total).toFixed(2)} bytes/point); used ${(((blocks - free) * blockSize) / total).toFixed(2)} bytes/point`,
+  );
+  fc.closeSync();
+  file.closeSync();
   if (!process.argv.includes('--keep')) rmSync(DIR, { recursive: true, force: true });
   return results;
 }

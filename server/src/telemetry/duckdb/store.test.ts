@@ -409,6 +409,82 @@ describe('writes, durability and retention', () => {
     expect(minute).toEqual(inOrder(minute));
   });
 
+  it('maintenance rewrites closed windows of raw points sorted by series, history written below them later too, with the same answers', async () => {
+    const dir = tempDir();
+    const now = T0 + 3 * DAY + 2 * HOUR;
+    const series = [3, 1, 2].map((thingId) => ({ thingId, metric: 'p' }));
+    const hourOf = (from: number) =>
+      series.flatMap((k, s) =>
+        Array.from({ length: 6 }, (_, i) => ({ ...k, ts: from + i * 10 * MINUTE, value: s * 100 + i })),
+      );
+    const store = await openTelemetryStore({
+      dataDir: dir,
+      timeZone: 'UTC',
+      retention: RETENTION,
+      now: () => now,
+    });
+    for (let h = 0; h < 3 * 24 + 2; h++) await store.write(hourOf(T0 + h * HOUR));
+    const answers = async () =>
+      Promise.all([
+        ...series.map((k) => store.points(k, T0 - DAY, now, 100_000)),
+        store.pointColumns(series, T0 - DAY, now, 100_000),
+        store.bucketsAt(
+          { series, start: T0 - DAY, end: T0 + 3 * DAY, bucket: { widthMs: HOUR }, aggregator: 'avg' },
+          'raw',
+        ),
+      ]);
+    const before = await answers();
+    await store.applyRetention(now);
+    expect(await answers()).toEqual(before);
+    // History below the rewritten days: rewritten at the next run, the days above not again.
+    for (let h = 0; h < 24; h++) await store.write(hourOf(T0 - DAY + h * HOUR));
+    const withHistory = await answers();
+    await store.applyRetention(now);
+    expect(await answers()).toEqual(withHistory);
+    expect(await store.checkRollups()).toEqual({ minute: 0, hour: 0, day: 0 });
+    await store.close();
+    const instance = await DuckDBInstance.create(join(dir, 'telemetry.duckdb'), { threads: '1' });
+    const c = await instance.connect();
+    const raw = (await c.runAndReadAll('SELECT ts, series_id FROM raw')).getRows().map((r) => r.map(Number));
+    c.closeSync();
+    instance.closeSync();
+    expect(raw).toHaveLength(4 * 24 * 18 + 2 * 18);
+    // windows of two days from the epoch: [T0 - 2 days, T0) holds the history, [T0, T0 + 2 days) is
+    // closed, [T0 + 2 days, T0 + 4 days) still open
+    expect(T0 % (2 * DAY)).toBe(0);
+    for (const lo of [T0 - 2 * DAY, T0]) {
+      const rows = raw.filter(([ts]) => (ts as number) >= lo && (ts as number) < lo + 2 * DAY);
+      const sorted = [...rows].sort(
+        (x, y) => (x[1] as number) - (y[1] as number) || (x[0] as number) - (y[0] as number),
+      );
+      expect(rows).toEqual(sorted);
+    }
+    const open = raw.filter(([ts]) => (ts as number) >= T0 + 2 * DAY).map((r) => r[1]);
+    expect(open).not.toEqual([...open].sort());
+  });
+
+  it('maintenance started just before close() ends quietly', async () => {
+    const now = T0 + 6 * DAY;
+    const store = await openTelemetryStore({
+      dataDir: tempDir(),
+      timeZone: 'UTC',
+      retention: RETENTION,
+      now: () => now,
+    });
+    const points = Array.from({ length: 3 }, (_, s) =>
+      Array.from({ length: 6 * 24 * 6 }, (_, i) => ({
+        thingId: s,
+        metric: 'p',
+        ts: T0 + i * 10 * MINUTE,
+        value: i,
+      })),
+    ).flat();
+    await store.write(points);
+    const maintenance = store.applyRetention(now);
+    await store.close();
+    await expect(maintenance).resolves.toBeUndefined();
+  });
+
   it('group commit: concurrent writes share a transaction', async () => {
     const store = await memoryStore();
     const before = store.stats.commits;

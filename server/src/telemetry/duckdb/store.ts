@@ -30,6 +30,7 @@ import {
   TelemetryWriteError,
   type ThingSeen,
 } from '../store.ts';
+import { compactRaw } from './compact.ts';
 import * as reader from './reader/index.ts';
 import { summedRegister } from './register.ts';
 import { COUNTER_CONVENTION, checkRollups, rebuildDays, upgradeCounters } from './rollups.ts';
@@ -295,7 +296,9 @@ export class DuckDBTelemetryStore implements TelemetryStore {
 
   /**
    * Deletes raw points, minute and hour rows older than their retention (cut at a whole hour);
-   * day rows are kept. Runs between commits on the writer connection, then checkpoints.
+   * day rows are kept. Then rewrites the closed windows of raw points not yet rewritten, sorted by
+   * series (compact.ts; stops between steps once the store is closing), and checkpoints. Runs
+   * between commits on the writer connection.
    */
   async applyRetention(now: number): Promise<void> {
     const cut = (days: number) => floorTo(now - days * DAY, HOUR);
@@ -303,8 +306,20 @@ export class DuckDBTelemetryStore implements TelemetryStore {
       await c.run(`DELETE FROM raw WHERE ts < ${int(cut(this.retention.rawDays))}`);
       await c.run(`DELETE FROM minute WHERE bucket < ${int(cut(this.retention.minuteDays))}`);
       await c.run(`DELETE FROM hour WHERE bucket < ${int(cut(this.retention.hourDays))}`);
-      await c.run('CHECKPOINT');
     });
+    let newest = Number.NEGATIVE_INFINITY;
+    for (const st of this.series.byId.values())
+      if (st.latestTs !== null && st.latestTs > newest) newest = st.latestTs;
+    try {
+      if (newest > Number.NEGATIVE_INFINITY)
+        await compactRaw(this.writerLane, Math.min(newest, now), () => this.closed);
+    } catch (error) {
+      // A step queued just after close() has drained the lane finds the connection closed.
+      if (this.closed) return;
+      throw error;
+    }
+    if (this.closed) return;
+    await this.writerLane.run((c) => c.run('CHECKPOINT'));
   }
 
   /** Forces a checkpoint (WAL into the database file). */
