@@ -79,6 +79,8 @@ export class DuckDBTelemetryStore implements TelemetryStore {
   private readonly writer: Writer;
   private readonly reads: reader.ReadContext;
   private closed = false;
+  /** The maintenance under way: a run that outlasts the caller's period is not started twice. */
+  private maintaining: Promise<void> | null = null;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -300,7 +302,14 @@ export class DuckDBTelemetryStore implements TelemetryStore {
    * series (compact.ts; stops between steps once the store is closing), and checkpoints. Runs
    * between commits on the writer connection.
    */
-  async applyRetention(now: number): Promise<void> {
+  applyRetention(now: number): Promise<void> {
+    this.maintaining ??= this.maintain(now).finally(() => {
+      this.maintaining = null;
+    });
+    return this.maintaining;
+  }
+
+  private async maintain(now: number): Promise<void> {
     const cut = (days: number) => floorTo(now - days * DAY, HOUR);
     await this.writerLane.run(async (c) => {
       await c.run(`DELETE FROM raw WHERE ts < ${int(cut(this.retention.rawDays))}`);
