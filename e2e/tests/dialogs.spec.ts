@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { ADMIN } from './accounts.ts';
-import { buttonName, expectPath, login, openDropdown, uniqueSuffix } from './helpers.ts';
+import { buttonName, expectPath, login, pickTreeOption, uniqueSuffix } from './helpers.ts';
 
 // Issue 21: an incomplete form submitted in a dialog logged "[object Object] · unhandledrejection"
 // (antd's validateFields rejection escaping). An invalid form is not an error: every dialog of the
@@ -115,13 +115,7 @@ test('every dialog submitted empty says what is missing and logs no error', asyn
   await page.getByRole('button', { name: '新建页面' }).first().click();
   dialog = page.getByRole('dialog').filter({ hasText: '新建页面' });
   await dialog.getByLabel('页面名称').fill(`空页 ${suffix}`);
-  const region = dialog.getByLabel('区域', { exact: true });
-  await region.click();
-  await region.fill('一号车间');
-  await openDropdown(page)
-    .locator('.ant-select-tree-title')
-    .filter({ hasText: /^一号车间$/ })
-    .click();
+  await pickTreeOption(page, dialog, '区域', '一号车间');
   await dialog.getByRole('button', { name: buttonName('保存') }).click();
   await expect(page.getByTestId('board-editor-title')).toHaveText(`空页 ${suffix}`);
   await submitEmpty(page, page.getByRole('button', { name: '添加组件' }).first(), done);
