@@ -95,6 +95,42 @@ export const buttonName = (label: string) => new RegExp(`^${[...label].join('\\s
 export const toast = (page: Page, text: string) =>
   page.locator('.ant-message-notice:not(.ant-message-fade-leave)').filter({ hasText: text }).first();
 
+/**
+ * Waits until the screen holds still, instead of a fixed pause before a check or a screenshot: no
+ * finite animation or transition running (endless spinners aside) and every chart's canvas as
+ * large as its element, for four frames in a row. A chart follows its element's resize one debounce
+ * later (size-sensor, 60 ms), so a canvas of the old size means its redraw is still to come. Gives
+ * up quietly after `timeout`, as the fixed pause went on whatever the screen was doing.
+ */
+export async function holdStill(page: Page, timeout = 3_000) {
+  await page.evaluate(async (timeout) => {
+    const still = () => {
+      const moving = document
+        .getAnimations()
+        .some(
+          (a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY,
+        );
+      if (moving) return false;
+      for (const chart of document.querySelectorAll('[_echarts_instance_]')) {
+        const canvas = chart.querySelector('canvas')?.getBoundingClientRect();
+        const box = chart.getBoundingClientRect();
+        if (
+          canvas &&
+          box.width > 0 &&
+          (Math.abs(canvas.width - box.width) > 1 || Math.abs(canvas.height - box.height) > 1)
+        )
+          return false;
+      }
+      return true;
+    };
+    const end = performance.now() + timeout;
+    for (let frames = 0; frames < 4 && performance.now() < end; ) {
+      await new Promise((frame) => requestAnimationFrame(frame));
+      frames = still() ? frames + 1 : 0;
+    }
+  }, timeout);
+}
+
 /** A screenshot of the final screen of a test, kept with its results. */
 export async function finalScreenshot(page: Page, testInfo: TestInfo, name = 'final') {
   await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
