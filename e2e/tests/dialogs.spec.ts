@@ -57,13 +57,13 @@ async function submitEmpty(page: Page, opener: Locator, done: string[]): Promise
   const ok = dialog.locator('.ant-modal-footer .ant-btn-primary, .ant-drawer-footer .ant-btn-primary').last();
   if (await ok.isVisible().catch(() => false)) {
     await ok.click();
-    // Validation is asynchronous: let it settle before the dialog is closed.
-    await page.waitForTimeout(600);
-    await expect(dialog, `${label}: an empty form is not saved`).toBeVisible();
+    // Validation is asynchronous: the form says what is missing once it has run (its rejection,
+    // were it to escape, is logged then, and the errors are read at the end), and it stays open.
     await expect(
       dialog.locator('.ant-form-item-explain-error').first(),
       `${label} says what is missing`,
     ).toBeVisible();
+    await expect(dialog, `${label}: an empty form is not saved`).toBeVisible();
   }
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
