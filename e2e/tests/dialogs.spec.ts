@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { ADMIN } from './accounts.ts';
-import { buttonName, expectPath, login, openDropdown, uniqueSuffix } from './helpers.ts';
+import { buttonName, expectPath, login, pickTreeOption, uniqueSuffix } from './helpers.ts';
 
 // Issue 21: an incomplete form submitted in a dialog logged "[object Object] · unhandledrejection"
 // (antd's validateFields rejection escaping). An invalid form is not an error: every dialog of the
@@ -57,13 +57,13 @@ async function submitEmpty(page: Page, opener: Locator, done: string[]): Promise
   const ok = dialog.locator('.ant-modal-footer .ant-btn-primary, .ant-drawer-footer .ant-btn-primary').last();
   if (await ok.isVisible().catch(() => false)) {
     await ok.click();
-    // Validation is asynchronous: let it settle before the dialog is closed.
-    await page.waitForTimeout(600);
-    await expect(dialog, `${label}: an empty form is not saved`).toBeVisible();
+    // Validation is asynchronous: the form says what is missing once it has run (its rejection,
+    // were it to escape, is logged then, and the errors are read at the end), and it stays open.
     await expect(
       dialog.locator('.ant-form-item-explain-error').first(),
       `${label} says what is missing`,
     ).toBeVisible();
+    await expect(dialog, `${label}: an empty form is not saved`).toBeVisible();
   }
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
@@ -115,13 +115,7 @@ test('every dialog submitted empty says what is missing and logs no error', asyn
   await page.getByRole('button', { name: '新建页面' }).first().click();
   dialog = page.getByRole('dialog').filter({ hasText: '新建页面' });
   await dialog.getByLabel('页面名称').fill(`空页 ${suffix}`);
-  const region = dialog.getByLabel('区域', { exact: true });
-  await region.click();
-  await region.fill('一号车间');
-  await openDropdown(page)
-    .locator('.ant-select-tree-title')
-    .filter({ hasText: /^一号车间$/ })
-    .click();
+  await pickTreeOption(page, dialog, '区域', '一号车间');
   await dialog.getByRole('button', { name: buttonName('保存') }).click();
   await expect(page.getByTestId('board-editor-title')).toHaveText(`空页 ${suffix}`);
   await submitEmpty(page, page.getByRole('button', { name: '添加组件' }).first(), done);

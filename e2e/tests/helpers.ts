@@ -42,6 +42,9 @@ export const uniqueSuffix = () =>
 export const openDropdown = (page: Page) =>
   page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)');
 
+/** Matches an element whose whole text is `text`. */
+const wholeText = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+
 /**
  * Opens an antd Select (the combobox `field`), optionally types `search` into it and clicks the
  * option whose whole text is `option`.
@@ -49,7 +52,6 @@ export const openDropdown = (page: Page) =>
 export async function pickOption(page: Page, field: Locator, option: string, search?: string) {
   await field.click();
   if (search !== undefined) await field.fill(search);
-  const exact = new RegExp(`^${option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
   // A searching select re-renders its options when the server's answer arrives, which can swallow
   // a click made just before, and a select whose options arrive late can close its empty dropdown:
   // open it again and click again until the choice closes the dropdown.
@@ -57,9 +59,29 @@ export async function pickOption(page: Page, field: Locator, option: string, sea
     if (!(await openDropdown(page).count())) await field.click();
     await openDropdown(page)
       .locator('.ant-select-item-option')
-      .filter({ hasText: exact })
+      .filter({ hasText: wholeText(option) })
       .click({ timeout: 5_000 });
     await expect(openDropdown(page)).toHaveCount(0, { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+}
+
+/**
+ * Opens the antd TreeSelect labelled `label` in `scope` (a dialog), searches `option` and clicks
+ * the node of that name, again until the field shows it: the tree re-renders its nodes when the
+ * search's answer arrives, which can swallow a click made just before (the save then said 请选择区域).
+ */
+export async function pickTreeOption(page: Page, scope: Locator, label: string, option: string) {
+  const field = scope.getByLabel(label, { exact: true });
+  await expect(async () => {
+    if (!(await openDropdown(page).count())) {
+      await field.click();
+      await field.fill(option);
+    }
+    await openDropdown(page)
+      .locator('.ant-select-tree-title')
+      .filter({ hasText: wholeText(option) })
+      .click({ timeout: 5_000 });
+    await expect(scope.getByTitle(option, { exact: true })).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 20_000 });
 }
 
@@ -72,6 +94,42 @@ export const buttonName = (label: string) => new RegExp(`^${[...label].join('\\s
  */
 export const toast = (page: Page, text: string) =>
   page.locator('.ant-message-notice:not(.ant-message-fade-leave)').filter({ hasText: text }).first();
+
+/**
+ * Waits until the screen holds still, instead of a fixed pause before a check or a screenshot: no
+ * finite animation or transition running (endless spinners aside) and every chart's canvas as
+ * large as its element, for four frames in a row. A chart follows its element's resize one debounce
+ * later (size-sensor, 60 ms), so a canvas of the old size means its redraw is still to come. Gives
+ * up quietly after `timeout`, as the fixed pause went on whatever the screen was doing.
+ */
+export async function holdStill(page: Page, timeout = 3_000) {
+  await page.evaluate(async (timeout) => {
+    const still = () => {
+      const moving = document
+        .getAnimations()
+        .some(
+          (a) => a.playState === 'running' && a.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY,
+        );
+      if (moving) return false;
+      for (const chart of document.querySelectorAll('[_echarts_instance_]')) {
+        const canvas = chart.querySelector('canvas')?.getBoundingClientRect();
+        const box = chart.getBoundingClientRect();
+        if (
+          canvas &&
+          box.width > 0 &&
+          (Math.abs(canvas.width - box.width) > 1 || Math.abs(canvas.height - box.height) > 1)
+        )
+          return false;
+      }
+      return true;
+    };
+    const end = performance.now() + timeout;
+    for (let frames = 0; frames < 4 && performance.now() < end; ) {
+      await new Promise((frame) => requestAnimationFrame(frame));
+      frames = still() ? frames + 1 : 0;
+    }
+  }, timeout);
+}
 
 /** A screenshot of the final screen of a test, kept with its results. */
 export async function finalScreenshot(page: Page, testInfo: TestInfo, name = 'final') {

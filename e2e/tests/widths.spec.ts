@@ -2,7 +2,15 @@ import { join } from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { ADMIN } from './accounts.ts';
 import { apiLogin, createDevice, post } from './api.ts';
-import { buttonName, chooseLanguage, expectPath, login, openDropdown, uniqueSuffix } from './helpers.ts';
+import {
+  buttonName,
+  chooseLanguage,
+  expectPath,
+  holdStill,
+  login,
+  pickTreeOption,
+  uniqueSuffix,
+} from './helpers.ts';
 
 // Issue 21 "the screenshots of every screen at 1600×1000, 1366×768 and 390 px are looked at and
 // fixed": every screen and the main dialogs at the three widths (docs/screens.md says what each
@@ -449,13 +457,7 @@ test('every screen at 1600, 1366 and 390 px: no overflow, nothing cut, no consol
         await p.getByRole('button', { name: '新建页面' }).first().click();
         const dialog = p.getByRole('dialog').filter({ hasText: '新建页面' });
         await dialog.getByLabel('页面名称').fill(`宽度 ${suffix}`);
-        const region = dialog.getByLabel('区域', { exact: true });
-        await region.click();
-        await region.fill('一号车间');
-        await openDropdown(p)
-          .locator('.ant-select-tree-title')
-          .filter({ hasText: /^一号车间$/ })
-          .click();
+        await pickTreeOption(p, dialog, '区域', '一号车间');
         await dialog.getByRole('button', { name: buttonName('保存') }).click();
         await expect(p.getByTestId('board-editor-title')).toHaveText(`宽度 ${suffix}`);
       },
@@ -481,7 +483,7 @@ test('every screen at 1600, 1366 and 390 px: no overflow, nothing cut, no consol
       await page.setViewportSize(size);
       await openSidebar(page);
       // The charts redraw at the new width on their next frames.
-      await page.waitForTimeout(300);
+      await holdStill(page);
       await page.screenshot({ path: join(dir, `${size.width}${tag}`, `${screen.name}.png`) });
       const found = await inspect(page);
       for (const [kind, list] of Object.entries(found))

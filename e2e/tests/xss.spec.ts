@@ -1,7 +1,7 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page, type Request, test } from '@playwright/test';
 import { ADMIN } from './accounts.ts';
 import { apiLogin, createDevice, post } from './api.ts';
-import { expectPath, finalScreenshot, login, uniqueSuffix } from './helpers.ts';
+import { expectPath, finalScreenshot, holdStill, login, uniqueSuffix } from './helpers.ts';
 
 // Issue 20, "stored XSS through chart tooltips": every user-writable name a chart or its tooltip
 // shows is written over the API as an <img onerror> payload, then every screen with a chart is
@@ -23,8 +23,41 @@ declare global {
   }
 }
 
+/** Per page: waits until the API calls it made have been answered (`followApiCalls`). */
+const answeredOn = new WeakMap<Page, () => Promise<void>>();
+
+/**
+ * Follows the page's API calls (not its live streams), so that a screen is hovered once the data
+ * it asked for has arrived rather than after a fixed pause: no call open, and none answered in the
+ * last 300 ms (an answer drawn may ask for more).
+ */
+function followApiCalls(page: Page) {
+  const open = new Set<Request>();
+  let lastAnswer = Date.now();
+  const isCall = (r: Request) =>
+    r.resourceType() !== 'eventsource' && new URL(r.url()).pathname.startsWith('/api/');
+  page.on('request', (r) => {
+    if (isCall(r)) open.add(r);
+  });
+  const answered = (r: Request) => {
+    if (open.delete(r)) lastAnswer = Date.now();
+  };
+  page.on('requestfinished', answered);
+  page.on('requestfailed', answered);
+  answeredOn.set(page, () =>
+    expect
+      .poll(() => open.size === 0 && Date.now() - lastAnswer >= 300, {
+        timeout: 20_000,
+        intervals: [100],
+        message: 'the API calls of the screen are answered',
+      })
+      .toBe(true),
+  );
+}
+
 /** Records payloads that ran or were parsed, in every page before its scripts. */
 async function watchForPayloads(page: Page, dialogs: string[]) {
+  followApiCalls(page);
   page.on('dialog', async (dialog) => {
     dialogs.push(dialog.message());
     await dialog.dismiss();
@@ -72,10 +105,13 @@ async function hoverCharts(page: Page): Promise<number> {
   for (let i = 0; i < count; i++) {
     const box = await canvases.nth(i).boundingBox();
     if (!box || box.width < 40 || box.height < 40) continue;
+    // Each row from 4 % to 94 % of the width in steps of 6 %: the steps are the same events, one
+    // at a time, as a move to each point (Playwright awaits each), but one action, so a trace
+    // (kept on failure) snapshots the page once per row rather than at each of its 16 points.
     for (const fy of [0.15, 0.35, 0.5, 0.65, 0.85, 0.97]) {
-      for (let fx = 0.04; fx <= 0.97; fx += 0.06) {
-        await page.mouse.move(box.x + box.width * fx, box.y + box.height * fy);
-      }
+      const y = box.y + box.height * fy;
+      await page.mouse.move(box.x + box.width * 0.04, y);
+      await page.mouse.move(box.x + box.width * 0.94, y, { steps: 15 });
     }
     // The last tooltip has time to be drawn.
     await page.waitForTimeout(300);
@@ -107,8 +143,9 @@ async function hoverAndCheck(
   dialogs: string[],
   names: boolean,
 ) {
-  // Data arrives after the first frame: the charts draw their series.
-  await page.waitForTimeout(1_500);
+  // Data arrives after the first frame: the charts draw their series once it is in.
+  await answeredOn.get(page)!();
+  await holdStill(page);
   // A chart redrawn as its data arrives may be away for a moment: wait for all of them again.
   await expect
     .poll(async () => page.locator('canvas:visible').count(), { timeout: 20_000, message: label })
