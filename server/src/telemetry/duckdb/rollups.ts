@@ -83,12 +83,13 @@ export async function recompute(
   const late = ranges.filter((r) => r.needsNext);
   if (late.length > 0) {
     const minHi = Math.min(...late.map((r) => r.hi));
+    const bounds = late.map(nextMinuteBound);
     const [ids, next] = await columns(
       c,
       `SELECT q.sid, min(m.bucket)::DOUBLE FROM minute m
-       JOIN (VALUES ${late.map((r) => `(${int(r.st.id)}, ${int(r.hi)})`).join(',')}) q(sid, hi)
-         ON m.series_id = q.sid AND m.bucket >= q.hi
-       WHERE m.bucket >= ${int(minHi)} GROUP BY q.sid`,
+       JOIN (VALUES ${late.map((r, i) => `(${int(r.st.id)}, ${int(r.hi)}, ${int(bounds[i] as number)})`).join(',')}) q(sid, hi, bound)
+         ON m.series_id = q.sid AND m.bucket >= q.hi AND m.bucket <= q.bound
+       WHERE m.bucket >= ${int(minHi)} AND m.bucket <= ${int(Math.max(...bounds))} GROUP BY q.sid`,
     );
     const nextBy = new Map<number, number>();
     for (let i = 0; i < (ids?.length ?? 0); i++) nextBy.set(ids?.[i] as number, next?.[i] as number);
@@ -177,6 +178,16 @@ export async function recompute(
 
   await recomputeDays(c, cal, dayLo, dayHi);
 }
+
+/**
+ * The latest the next stored minute at or after a late range's end can be: the minute of the first
+ * stored point at or after that end, which has a row (every stored point's minute has one). Known
+ * for a range below the series' first point (that point's minute), else the latest point's. The
+ * lookup then reads the minute rows up to there, not every later one (a history written
+ * backwards would scan all it wrote before at each commit).
+ */
+const nextMinuteBound = (r: { st: SeriesState; hi: number }): number =>
+  floorTo(r.st.firstTs !== null && r.st.firstTs >= r.hi ? r.st.firstTs : (r.st.latestTs as number), MINUTE);
 
 /** Day rows for the days in aff.dlo..dhi: from hours when local midnights fall on whole hours, else minutes. */
 async function recomputeDays(
