@@ -8,7 +8,16 @@ import { HOUR, MINUTE, type PlantCalendar } from '@kilowatch/contract/calendar';
 import { ceilTo, floorTo } from '../buckets.ts';
 import { incrementSql } from '../counter.ts';
 import { insertChunks, int64Words, itemsOf, MergedRuns, type Slices, setInt64 } from './chunks.ts';
-import { columns, int, type Lane, RAW_AGGREGATES, ROLLUP_TYPES, rollupAggregates, scalar } from './schema.ts';
+import {
+  columns,
+  doubleColumns,
+  int,
+  type Lane,
+  RAW_AGGREGATES,
+  ROLLUP_TYPES,
+  rollupAggregates,
+  scalar,
+} from './schema.ts';
 import {
   aggregateRun,
   type Group,
@@ -55,6 +64,10 @@ export async function recompute(
       prev = st.tailPrev;
       // In order, and the stored part of the first minute is in memory: minutes computed here.
       js = prev !== undefined && st.recentFrom <= lo;
+    } else if (st.firstTs !== null && maxTs < st.firstTs) {
+      // Wholly before the first stored point (history written backwards): computed here too, from
+      // the batch and the stored points up to the range's end (storedAfter).
+      js = true;
     }
     return { st, g, lo, hi, prev, js, needsNext: st.latestTs !== null && st.latestTs >= hi };
   });
@@ -70,12 +83,13 @@ export async function recompute(
   const late = ranges.filter((r) => r.needsNext);
   if (late.length > 0) {
     const minHi = Math.min(...late.map((r) => r.hi));
+    const bounds = late.map(nextMinuteBound);
     const [ids, next] = await columns(
       c,
       `SELECT q.sid, min(m.bucket)::DOUBLE FROM minute m
-       JOIN (VALUES ${late.map((r) => `(${int(r.st.id)}, ${int(r.hi)})`).join(',')}) q(sid, hi)
-         ON m.series_id = q.sid AND m.bucket >= q.hi
-       WHERE m.bucket >= ${int(minHi)} GROUP BY q.sid`,
+       JOIN (VALUES ${late.map((r, i) => `(${int(r.st.id)}, ${int(r.hi)}, ${int(bounds[i] as number)})`).join(',')}) q(sid, hi, bound)
+         ON m.series_id = q.sid AND m.bucket >= q.hi AND m.bucket <= q.bound
+       WHERE m.bucket >= ${int(minHi)} AND m.bucket <= ${int(Math.max(...bounds))} GROUP BY q.sid`,
     );
     const nextBy = new Map<number, number>();
     for (let i = 0; i < (ids?.length ?? 0); i++) nextBy.set(ids?.[i] as number, next?.[i] as number);
@@ -140,7 +154,15 @@ export async function recompute(
       GROUP BY s.series_id, bucket ORDER BY bucket, s.series_id`);
   }
   const inJs = ranges.filter((r) => r.js);
-  if (inJs.length > 0) await appendMinutes(c, inJs, slices);
+  if (inJs.length > 0) {
+    const below = inJs.filter(isBelowFirst);
+    const after = below.length > 0 ? await storedAfter(c, below) : new Map<number, Samples>();
+    await appendMinutes(
+      c,
+      inJs.map((r) => (isBelowFirst(r) ? belowFirstRun(r, after.get(r.st.id)) : inOrderRun(r))),
+      slices,
+    );
+  }
 
   // Hours from minutes.
   const hLo = floorTo(gLo, HOUR);
@@ -156,6 +178,16 @@ export async function recompute(
 
   await recomputeDays(c, cal, dayLo, dayHi);
 }
+
+/**
+ * The latest the next stored minute at or after a late range's end can be: the minute of the first
+ * stored point at or after that end, which has a row (every stored point's minute has one). Known
+ * for a range below the series' first point (that point's minute), else the latest point's. The
+ * lookup then reads the minute rows up to there, not every later one (a history written
+ * backwards would scan all it wrote before at each commit).
+ */
+const nextMinuteBound = (r: { st: SeriesState; hi: number }): number =>
+  floorTo(r.st.firstTs !== null && r.st.firstTs >= r.hi ? r.st.firstTs : (r.st.latestTs as number), MINUTE);
 
 /** Day rows for the days in aff.dlo..dhi: from hours when local midnights fall on whole hours, else minutes. */
 async function recomputeDays(
@@ -329,18 +361,92 @@ export async function lastBeforeMinute(
   return out;
 }
 
+/** A range whose minutes are computed here: the group, its minutes [lo, hi), the sample before lo. */
+interface JsRange {
+  st: SeriesState;
+  g: Group;
+  lo: number;
+  hi: number;
+  prev: { ts: number; value: number } | null | undefined;
+}
+
+/** Every sample of a range's minutes [lo, hi), in time order, and the one before lo. */
+interface MinuteRun {
+  st: SeriesState;
+  ts: readonly number[];
+  values: readonly number[];
+  prev: { ts: number; value: number } | null;
+}
+
+interface Samples {
+  ts: number[];
+  values: number[];
+}
+
+/** The group was wholly before the series' first stored point (st is the view before the commit). */
+const isBelowFirst = (r: JsRange): boolean =>
+  r.st.firstTs !== null && (r.g.ts[r.g.ts.length - 1] as number) < r.st.firstTs;
+
+/** An in-order batch: the stored samples of its first minute (in memory), then the batch. */
+const inOrderRun = (r: JsRange): MinuteRun => {
+  const head = lowerBound(r.st.recentTs, r.lo);
+  return {
+    st: r.st,
+    ts: r.st.recentTs.slice(head).concat(r.g.ts),
+    values: r.st.recentValues.slice(head).concat(r.g.values),
+    prev: r.prev ?? null,
+  };
+};
+
 /**
- * Minute rows of in-order batches, computed here from the batch, the stored part of its first
- * minute (recent points in memory) and the previous sample; appended to the minute table.
+ * A batch below the first stored point: the batch, then the stored samples after it up to hi
+ * (storedAfter: those of its last minute and of the next stored minute, whose first sample's
+ * increment, inc_edge and gap now start at the batch's last sample).
+ */
+const belowFirstRun = (r: JsRange, after: Samples | undefined): MinuteRun => ({
+  st: r.st,
+  ts: after ? r.g.ts.concat(after.ts) : r.g.ts,
+  values: after ? r.g.values.concat(after.values) : r.g.values,
+  prev: r.prev ?? null,
+});
+
+/**
+ * The raw points of each range after its batch's last point and before `hi`, by series id, in time
+ * order. Below the first stored point nothing stored is before that point, so these and the batch
+ * are every sample of [lo, hi): the minutes the SQL path would recompute from raw.
+ */
+async function storedAfter(c: DuckDBConnection, ranges: readonly JsRange[]): Promise<Map<number, Samples>> {
+  const lastOf = (r: JsRange) => r.g.ts[r.g.ts.length - 1] as number;
+  const lo = Math.min(...ranges.map(lastOf));
+  const hi = Math.max(...ranges.map((r) => r.hi));
+  const [ids, ts, values] = await doubleColumns(
+    c,
+    `SELECT r.series_id::DOUBLE, r.ts::DOUBLE, r.value FROM raw r
+     JOIN (VALUES ${ranges.map((r) => `(${int(r.st.id)}, ${int(lastOf(r))}, ${int(r.hi)})`).join(',')}) q(sid, after, hi)
+       ON r.series_id = q.sid AND r.ts > q.after AND r.ts < q.hi
+     WHERE r.ts > ${int(lo)} AND r.ts < ${int(hi)} ORDER BY r.series_id, r.ts`,
+  );
+  const out = new Map<number, Samples>();
+  for (let i = 0; i < (ids?.length ?? 0); i++) {
+    const id = ids?.[i] as number;
+    let s = out.get(id);
+    if (!s) {
+      s = { ts: [], values: [] };
+      out.set(id, s);
+    }
+    s.ts.push(ts?.[i] as number);
+    s.values.push(values?.[i] as number);
+  }
+  return out;
+}
+
+/**
+ * Minute rows computed here from every sample of their range and the sample before it (in-order
+ * batches and batches below the first stored point); appended to the minute table.
  */
 async function appendMinutes(
   c: DuckDBConnection,
-  ranges: readonly {
-    st: SeriesState;
-    g: Group;
-    lo: number;
-    prev: { ts: number; value: number } | null | undefined;
-  }[],
+  ranges: readonly MinuteRun[],
   slices: Slices,
 ): Promise<void> {
   const buckets: number[][] = [];
@@ -349,16 +455,13 @@ async function appendMinutes(
   for (const r of ranges) {
     const b: number[] = [];
     const a: MinuteAggregate[] = [];
-    // The stored samples of the first minute (in memory), then the batch.
-    const head = lowerBound(r.st.recentTs, r.lo);
-    const ts = r.st.recentTs.slice(head).concat(r.g.ts);
-    const values = r.st.recentValues.slice(head).concat(r.g.values);
+    const { ts, values } = r;
     aggregateRun(
       ts,
       values,
       0,
       ts.length,
-      r.prev ?? null,
+      r.prev,
       bucketOf,
       (x) => x,
       (bucket, agg) => {

@@ -517,6 +517,84 @@ describe('writes, durability and retention', () => {
     expect(await store.checkRollups()).toEqual({ minute: 0, hour: 0, day: 0 });
   });
 
+  it('history written backwards below the first point gets the rollups of the same points written in order', async () => {
+    // Integer counters with resets and irregular steps, so sums are exact in any order. Series 1's
+    // first live point opens its minute (the history's last step sets that minute's inc_edge);
+    // series 2's lies mid-minute, in the same minute as the history's last points.
+    const live = [T0 + DAY, T0 + DAY + 3 * MINUTE + 25_000];
+    const rnd = random(7);
+    const series = [1, 2].map((thingId, s) => {
+      const ts: number[] = [];
+      const values: number[] = [];
+      let v = 0;
+      for (
+        let t = T0 + 17_000 * s;
+        t < (live[s] as number) + 2 * HOUR;
+        t += 1000 + Math.floor(rnd() * 30_000)
+      ) {
+        v = rnd() < 0.01 ? Math.floor(rnd() * 10) : v + 1 + Math.floor(rnd() * 100);
+        ts.push(t);
+        // No two values alike: min_ts and max_ts have no ties to break.
+        values.push(v * 100_000 + ts.length);
+      }
+      const at = ts.findIndex((t) => t >= (live[s] as number));
+      ts[at] = live[s] as number;
+      return { thingId, ts, values, at };
+    });
+    const pointsOf = (x: (typeof series)[number], from: number, to: number): Point[] =>
+      x.ts
+        .slice(from, to)
+        .map((ts, i) => ({ thingId: x.thingId, metric: 'e', ts, value: x.values[from + i] as number }));
+    const now = () => T0 + 5 * DAY;
+    const tables = async (dir: string) => {
+      const instance = await DuckDBInstance.create(join(dir, 'telemetry.duckdb'), { threads: '1' });
+      const c = await instance.connect();
+      const rows = async (t: string) =>
+        (await c.runAndReadAll(`SELECT * FROM ${t} ORDER BY series_id, bucket`))
+          .getRows()
+          .map((r) => r.map(Number));
+      const out = { minute: await rows('minute'), hour: await rows('hour'), day: await rows('day') };
+      c.closeSync();
+      instance.closeSync();
+      return out;
+    };
+
+    const inOrderDir = tempDir();
+    const a = await openTelemetryStore({
+      dataDir: inOrderDir,
+      timeZone: 'Asia/Kolkata',
+      retention: RETENTION,
+      now,
+    });
+    await a.write(series.flatMap((x) => pointsOf(x, 0, x.ts.length)));
+    await a.close();
+
+    const backwardsDir = tempDir();
+    const b = await openTelemetryStore({
+      dataDir: backwardsDir,
+      timeZone: 'Asia/Kolkata',
+      retention: RETENTION,
+      now,
+    });
+    await b.write(series.flatMap((x) => pointsOf(x, x.at, x.ts.length)));
+    for (const x of series) {
+      for (let to = x.at; to > 0; to -= 1500) {
+        const from = Math.max(0, to - 1500);
+        const ts = Float64Array.from(x.ts.slice(from, to));
+        await b.writeBatch({
+          thingId: x.thingId,
+          metrics: ['e'],
+          metric: new Uint32Array(ts.length),
+          ts,
+          values: Float64Array.from(x.values.slice(from, to)),
+        });
+      }
+    }
+    expect(await b.checkRollups()).toEqual({ minute: 0, hour: 0, day: 0 });
+    await b.close();
+    expect(await tables(backwardsDir)).toEqual(await tables(inOrderDir));
+  });
+
   it('keeps latest values on write and reloads them on reopen; reopening in another zone re-aligns days', async () => {
     const dir = tempDir();
     const now = () => T0 + 5 * DAY;
