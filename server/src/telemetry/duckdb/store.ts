@@ -382,6 +382,10 @@ export class DuckDBTelemetryStore implements TelemetryStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Maintenance stops between its steps once closed; a step still queued on a lane must not
+    // find its connection closed under it while DuckDB runs it (a native crash, not an error).
+    // Its outcome is its caller's.
+    await Promise.allSettled([this.maintaining]);
     await this.writer.flush();
     await this.writerLane.run(async () => {});
     for (const r of this.readers) await r.run(async () => {});
