@@ -559,23 +559,16 @@ describe('writes, durability and retention', () => {
       return out;
     };
 
+    const opened = async (dataDir: string) =>
+      openTelemetryStore({ dataDir, timeZone: 'Asia/Kolkata', retention: RETENTION, now });
+
     const inOrderDir = tempDir();
-    const a = await openTelemetryStore({
-      dataDir: inOrderDir,
-      timeZone: 'Asia/Kolkata',
-      retention: RETENTION,
-      now,
-    });
+    const a = await opened(inOrderDir);
     await a.write(series.flatMap((x) => pointsOf(x, 0, x.ts.length)));
     await a.close();
 
     const backwardsDir = tempDir();
-    const b = await openTelemetryStore({
-      dataDir: backwardsDir,
-      timeZone: 'Asia/Kolkata',
-      retention: RETENTION,
-      now,
-    });
+    const b = await opened(backwardsDir);
     await b.write(series.flatMap((x) => pointsOf(x, x.at, x.ts.length)));
     for (const x of series) {
       for (let to = x.at; to > 0; to -= 1500) {
