@@ -161,10 +161,11 @@ export async function recompute(
   // Hours from minutes.
   const hLo = floorTo(gLo, HOUR);
   const hHi = ceilTo(gHi, HOUR);
+  // One call for both statements: each call waits for a turn of the event loop to go on.
   await c.run(`DELETE FROM hour USING aff WHERE hour.series_id = aff.series_id
     AND hour.bucket >= aff.hlo AND hour.bucket < aff.hhi
-    AND hour.bucket >= ${int(hLo)} AND hour.bucket < ${int(hHi)}`);
-  await c.run(`INSERT INTO hour
+    AND hour.bucket >= ${int(hLo)} AND hour.bucket < ${int(hHi)};
+    INSERT INTO hour
     SELECT m.series_id, m.bucket // ${HOUR} * ${HOUR} AS hb, ${rollupAggregates(`m.bucket % ${HOUR} = 0`)}
     FROM minute m JOIN aff a ON m.series_id = a.series_id AND m.bucket >= a.hlo AND m.bucket < a.hhi
     WHERE m.bucket >= ${int(hLo)} AND m.bucket < ${int(hHi)}
@@ -208,8 +209,8 @@ async function recomputeDays(
   const msHi = cal.dayStart(dayHi);
   await c.run(`DELETE FROM day USING aff WHERE day.series_id = aff.series_id
     AND day.bucket >= aff.dlo AND day.bucket < aff.dhi
-    AND day.bucket >= ${int(dayLo)} AND day.bucket < ${int(dayHi)}`);
-  await c.run(`INSERT INTO day
+    AND day.bucket >= ${int(dayLo)} AND day.bucket < ${int(dayHi)};
+    INSERT INTO day
     SELECT s.series_id, d.day AS db, ${rollupAggregates('s.bucket = d.lo')}
     FROM ${source} s JOIN days d ON s.bucket >= d.lo AND s.bucket < d.hi
     JOIN aff a ON s.series_id = a.series_id AND d.day >= a.dlo AND d.day < a.dhi
