@@ -7,7 +7,8 @@ import type { DuckDBConnection, DuckDBDataChunk, DuckDBVector } from '@duckdb/no
 import { HOUR, MINUTE, type PlantCalendar } from '@kilowatch/contract/calendar';
 import { ceilTo, floorTo } from '../buckets.ts';
 import { incrementSql } from '../counter.ts';
-import { insertChunks, int64Words, itemsOf, MergedRuns, type Slices, setInt64 } from './chunks.ts';
+import { insertChunks, int64Words, itemsOf, type Slices, setInt64 } from './chunks.ts';
+import { MinuteRows, minutesBound } from './minute-rows.ts';
 import {
   columns,
   doubleColumns,
@@ -18,14 +19,7 @@ import {
   rollupAggregates,
   scalar,
 } from './schema.ts';
-import {
-  aggregateRun,
-  type Group,
-  lowerBound,
-  type MinuteAggregate,
-  type SeriesState,
-  type SeriesTable,
-} from './series.ts';
+import { type Group, lowerBound, type SeriesState, type SeriesTable } from './series.ts';
 
 /** Lookback for the previous sample in minute rollups before falling back to hour rollups. */
 const PREV_LOOKBACK = 6 * HOUR;
@@ -167,10 +161,11 @@ export async function recompute(
   // Hours from minutes.
   const hLo = floorTo(gLo, HOUR);
   const hHi = ceilTo(gHi, HOUR);
+  // One call for both statements: each call waits for a turn of the event loop to go on.
   await c.run(`DELETE FROM hour USING aff WHERE hour.series_id = aff.series_id
     AND hour.bucket >= aff.hlo AND hour.bucket < aff.hhi
-    AND hour.bucket >= ${int(hLo)} AND hour.bucket < ${int(hHi)}`);
-  await c.run(`INSERT INTO hour
+    AND hour.bucket >= ${int(hLo)} AND hour.bucket < ${int(hHi)};
+    INSERT INTO hour
     SELECT m.series_id, m.bucket // ${HOUR} * ${HOUR} AS hb, ${rollupAggregates(`m.bucket % ${HOUR} = 0`)}
     FROM minute m JOIN aff a ON m.series_id = a.series_id AND m.bucket >= a.hlo AND m.bucket < a.hhi
     WHERE m.bucket >= ${int(hLo)} AND m.bucket < ${int(hHi)}
@@ -214,8 +209,8 @@ async function recomputeDays(
   const msHi = cal.dayStart(dayHi);
   await c.run(`DELETE FROM day USING aff WHERE day.series_id = aff.series_id
     AND day.bucket >= aff.dlo AND day.bucket < aff.dhi
-    AND day.bucket >= ${int(dayLo)} AND day.bucket < ${int(dayHi)}`);
-  await c.run(`INSERT INTO day
+    AND day.bucket >= ${int(dayLo)} AND day.bucket < ${int(dayHi)};
+    INSERT INTO day
     SELECT s.series_id, d.day AS db, ${rollupAggregates('s.bucket = d.lo')}
     FROM ${source} s JOIN days d ON s.bucket >= d.lo AND s.bucket < d.hi
     JOIN aff a ON s.series_id = a.series_id AND d.day >= a.dlo AND d.day < a.dhi
@@ -370,13 +365,27 @@ interface JsRange {
   prev: { ts: number; value: number } | null | undefined;
 }
 
-/** Every sample of a range's minutes [lo, hi), in time order, and the one before lo. */
-interface MinuteRun {
-  st: SeriesState;
+/** Samples `from` … `to - 1` of two parallel arrays. */
+interface Part {
   ts: readonly number[];
   values: readonly number[];
+  from: number;
+  to: number;
+}
+
+/** Every sample of a range's minutes [lo, hi), in time order (its parts in turn), and the one before lo. */
+interface MinuteRun {
+  st: SeriesState;
+  parts: readonly Part[];
   prev: { ts: number; value: number } | null;
 }
+
+const whole = (ts: readonly number[], values: readonly number[]): Part => ({
+  ts,
+  values,
+  from: 0,
+  to: ts.length,
+});
 
 interface Samples {
   ts: number[];
@@ -389,11 +398,14 @@ const isBelowFirst = (r: JsRange): boolean =>
 
 /** An in-order batch: the stored samples of its first minute (in memory), then the batch. */
 const inOrderRun = (r: JsRange): MinuteRun => {
-  const head = lowerBound(r.st.recentTs, r.lo);
+  const { recentTs, recentValues } = r.st;
+  const head = lowerBound(recentTs, r.lo);
   return {
     st: r.st,
-    ts: r.st.recentTs.slice(head).concat(r.g.ts),
-    values: r.st.recentValues.slice(head).concat(r.g.values),
+    parts: [
+      { ts: recentTs, values: recentValues, from: head, to: recentTs.length },
+      whole(r.g.ts, r.g.values),
+    ],
     prev: r.prev ?? null,
   };
 };
@@ -405,8 +417,7 @@ const inOrderRun = (r: JsRange): MinuteRun => {
  */
 const belowFirstRun = (r: JsRange, after: Samples | undefined): MinuteRun => ({
   st: r.st,
-  ts: after ? r.g.ts.concat(after.ts) : r.g.ts,
-  values: after ? r.g.values.concat(after.values) : r.g.values,
+  parts: after ? [whole(r.g.ts, r.g.values), whole(after.ts, after.values)] : [whole(r.g.ts, r.g.values)],
   prev: r.prev ?? null,
 });
 
@@ -449,47 +460,29 @@ async function appendMinutes(
   ranges: readonly MinuteRun[],
   slices: Slices,
 ): Promise<void> {
-  const buckets: number[][] = [];
-  const aggregates: MinuteAggregate[][] = [];
-  const bucketOf = (t: number) => t - (t % MINUTE);
+  let capacity = 0;
+  for (const { parts } of ranges) {
+    let n = 0;
+    for (const p of parts) n += p.to - p.from;
+    const first = parts.find((p) => p.to > p.from);
+    const last = parts.findLast((p) => p.to > p.from);
+    if (first && last)
+      capacity += minutesBound(n, first.ts[first.from] as number, last.ts[last.to - 1] as number);
+  }
+  const rows = new MinuteRows(capacity);
   for (const r of ranges) {
-    const b: number[] = [];
-    const a: MinuteAggregate[] = [];
-    const { ts, values } = r;
-    aggregateRun(
-      ts,
-      values,
-      0,
-      ts.length,
-      r.prev,
-      bucketOf,
-      (x) => x,
-      (bucket, agg) => {
-        b.push(bucket);
-        a.push(agg);
-      },
-    );
-    buckets.push(b);
-    aggregates.push(a);
+    rows.begin(r.st.id, r.prev);
+    for (const p of r.parts) rows.add(p.ts, p.values, p.from, p.to);
     await slices.pause();
   }
-  // Minute-major, like raw points (MergedRuns).
-  const rows = new MergedRuns(buckets);
+  const order = rows.minuteMajor();
+  let next = 0;
   await insertChunks(c, 'minute', {
     types: ROLLUP_TYPES,
-    rows: buckets.reduce((n, b) => n + b.length, 0),
+    rows: rows.length,
     fill(out, n) {
-      const chunk = new MinuteChunk(out);
-      for (let k = 0; k < n && rows.next(); k++) {
-        const r = ranges[rows.run] as (typeof ranges)[number];
-        chunk.set(
-          k,
-          r.st.id,
-          (buckets[rows.run] as number[])[rows.at] as number,
-          (aggregates[rows.run] as MinuteAggregate[])[rows.at] as MinuteAggregate,
-        );
-      }
-      chunk.flush();
+      new MinuteChunk(out).set(rows, order, next, n);
+      next += n;
     },
   });
 }
@@ -520,28 +513,28 @@ class MinuteChunk extends MinuteVectors {
   private readonly maxTs = this.int64(13);
   private readonly edge = this.double(14);
 
-  set(row: number, id: number, bucket: number, a: MinuteAggregate): void {
-    this.id[row] = id;
-    setInt64(this.bucket, row, bucket);
-    this.cnt[row] = a.cnt;
-    this.sum[row] = a.sum;
-    this.min[row] = a.min;
-    this.max[row] = a.max;
-    this.first[row] = a.first;
-    setInt64(this.firstTs, row, a.firstTs);
-    this.last[row] = a.last;
-    setInt64(this.lastTs, row, a.lastTs);
-    this.inc[row] = a.inc;
-    if (a.maxGap === null) (this.vectors[11] as DuckDBVector).setItem(row, null);
-    else setInt64(this.maxGap, row, a.maxGap);
-    setInt64(this.minTs, row, a.minTs);
-    setInt64(this.maxTs, row, a.maxTs);
-    if (a.edge === null) (this.vectors[14] as DuckDBVector).setItem(row, null);
-    else this.edge[row] = a.edge;
-  }
-
-  /** Writes the rows set into the chunk. */
-  flush(): void {
+  /** Writes rows `order[at]` … `order[at + n - 1]` of `m` into the chunk's rows 0 … n - 1. */
+  set(m: MinuteRows, order: Uint32Array, at: number, n: number): void {
+    for (let row = 0; row < n; row++) {
+      const r = order[at + row] as number;
+      this.id[row] = m.id[r] as number;
+      setInt64(this.bucket, row, m.bucket[r] as number);
+      this.cnt[row] = m.cnt[r] as number;
+      this.sum[row] = m.sum[r] as number;
+      this.min[row] = m.min[r] as number;
+      this.max[row] = m.max[r] as number;
+      this.first[row] = m.first[r] as number;
+      setInt64(this.firstTs, row, m.firstTs[r] as number);
+      this.last[row] = m.last[r] as number;
+      setInt64(this.lastTs, row, m.lastTs[r] as number);
+      this.inc[row] = m.inc[r] as number;
+      if (m.hasGap[r] === 0) (this.vectors[11] as DuckDBVector).setItem(row, null);
+      else setInt64(this.maxGap, row, m.maxGap[r] as number);
+      setInt64(this.minTs, row, m.minTs[r] as number);
+      setInt64(this.maxTs, row, m.maxTs[r] as number);
+      if (m.hasEdge[r] === 0) (this.vectors[14] as DuckDBVector).setItem(row, null);
+      else this.edge[row] = m.edge[r] as number;
+    }
     for (const v of this.vectors) v.flush();
   }
 

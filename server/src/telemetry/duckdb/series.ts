@@ -203,47 +203,74 @@ export function lowerBound(xs: readonly number[], x: number): number {
   return lo;
 }
 
-/** Merges a committed group into the series' recent points and drops what is older than the window. */
+/**
+ * Merges a committed group into the series' recent points and drops what is older than the window
+ * (or beyond RECENT_CAP points). An in-order group is appended from where the window will start,
+ * so a group larger than the window is not copied in whole only to be cut.
+ */
 export function remember(st: SeriesState, g: Group): void {
-  let ts = st.recentTs;
-  let values = st.recentValues;
+  const old = st.recentTs;
+  const n = g.ts.length;
   const first = lowerBound(g.ts, st.recentFrom);
-  if (first < g.ts.length) {
-    if (ts.length === 0 || (g.ts[first] as number) > (ts[ts.length - 1] as number)) {
-      for (let i = first; i < g.ts.length; i++) {
-        ts.push(g.ts[i] as number);
-        values.push(g.values[i] as number);
-      }
-    } else {
-      const mts: number[] = [];
-      const mvs: number[] = [];
-      let i = 0;
-      let j = first;
-      while (i < ts.length || j < g.ts.length) {
-        const a = i < ts.length ? (ts[i] as number) : Number.POSITIVE_INFINITY;
-        const b = j < g.ts.length ? (g.ts[j] as number) : Number.POSITIVE_INFINITY;
-        if (b <= a) {
-          mts.push(b);
-          mvs.push(g.values[j++] as number);
-          if (a === b) i++; // the new point replaces the stored one
-        } else {
-          mts.push(a);
-          mvs.push(values[i++] as number);
-        }
-      }
-      ts = mts;
-      values = mvs;
-    }
+  if (first < n && old.length > 0 && (g.ts[first] as number) <= (old[old.length - 1] as number)) {
+    mergeRecent(st, g, first);
+    return;
   }
-  const newest = ts.length > 0 ? (ts[ts.length - 1] as number) : 0;
-  const k = Math.max(lowerBound(ts, newest - RECENT_WINDOW), ts.length - RECENT_CAP);
-  if (k > 0) {
-    st.recentFrom = (ts[k - 1] as number) + 1;
-    ts = ts.slice(k);
-    values = values.slice(k);
+  const total = old.length + n - first;
+  if (total === 0) return;
+  /** Time of entry i of the window followed by the group's points from `first`. */
+  const at = (i: number) => (i < old.length ? old[i] : g.ts[first + i - old.length]) as number;
+  const cut = at(total - 1) - RECENT_WINDOW;
+  let start = lowerBound(old, cut);
+  if (start === old.length) start += Math.max(0, lowerBound(g.ts, cut) - first);
+  const k = Math.max(start, total - RECENT_CAP);
+  if (k === 0) {
+    for (let i = first; i < n; i++) {
+      old.push(g.ts[i] as number);
+      st.recentValues.push(g.values[i] as number);
+    }
+    return;
+  }
+  st.recentFrom = at(k - 1) + 1;
+  if (k >= old.length) {
+    st.recentTs = g.ts.slice(first + k - old.length);
+    st.recentValues = g.values.slice(first + k - old.length);
+    return;
+  }
+  const ts = old.slice(k);
+  const values = st.recentValues.slice(k);
+  for (let i = first; i < n; i++) {
+    ts.push(g.ts[i] as number);
+    values.push(g.values[i] as number);
   }
   st.recentTs = ts;
   st.recentValues = values;
+}
+
+/** remember() of a group that overlaps the recent points: merged, a new point replacing a stored one. */
+function mergeRecent(st: SeriesState, g: Group, first: number): void {
+  const mts: number[] = [];
+  const mvs: number[] = [];
+  const { recentTs: ts, recentValues: values } = st;
+  let i = 0;
+  let j = first;
+  while (i < ts.length || j < g.ts.length) {
+    const a = i < ts.length ? (ts[i] as number) : Number.POSITIVE_INFINITY;
+    const b = j < g.ts.length ? (g.ts[j] as number) : Number.POSITIVE_INFINITY;
+    if (b <= a) {
+      mts.push(b);
+      mvs.push(g.values[j++] as number);
+      if (a === b) i++; // the new point replaces the stored one
+    } else {
+      mts.push(a);
+      mvs.push(values[i++] as number);
+    }
+  }
+  const newest = mts[mts.length - 1] as number;
+  const k = Math.max(lowerBound(mts, newest - RECENT_WINDOW), mts.length - RECENT_CAP);
+  if (k > 0) st.recentFrom = (mts[k - 1] as number) + 1;
+  st.recentTs = k > 0 ? mts.slice(k) : mts;
+  st.recentValues = k > 0 ? mvs.slice(k) : mvs;
 }
 
 /**

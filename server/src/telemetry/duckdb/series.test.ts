@@ -1,0 +1,68 @@
+import { MINUTE } from '@kilowatch/contract/calendar';
+import { describe, expect, it } from 'vitest';
+import { type Group, lowerBound, remember, type SeriesState, SeriesTable } from './series.ts';
+
+const WINDOW = 15 * MINUTE;
+const CAP = 1024;
+
+/** remember() as it was first written (push everything, then cut): the reference. */
+function rememberAll(st: { recentTs: number[]; recentValues: number[]; recentFrom: number }, g: Group): void {
+  let ts = st.recentTs.slice();
+  let values = st.recentValues.slice();
+  for (let j = lowerBound(g.ts, st.recentFrom); j < g.ts.length; j++) {
+    const t = g.ts[j] as number;
+    const i = lowerBound(ts, t);
+    if (ts[i] === t) values[i] = g.values[j] as number;
+    else {
+      ts.splice(i, 0, t);
+      values.splice(i, 0, g.values[j] as number);
+    }
+  }
+  const newest = ts.length > 0 ? (ts[ts.length - 1] as number) : 0;
+  const k = Math.max(lowerBound(ts, newest - WINDOW), ts.length - CAP);
+  if (k > 0) {
+    st.recentFrom = (ts[k - 1] as number) + 1;
+    ts = ts.slice(k);
+    values = values.slice(k);
+  }
+  st.recentTs = ts;
+  st.recentValues = values;
+}
+
+const random = (seed: number) => () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
+
+describe('remember', () => {
+  it('keeps the points of the last 15 minutes (at most 1,024), as merging all and cutting does', () => {
+    const rnd = random(11);
+    const st: SeriesState = new SeriesTable().create(1, 'P');
+    const ref = { recentTs: [] as number[], recentValues: [] as number[], recentFrom: 0 };
+    let t = 1_700_000_000_000;
+    for (let round = 0; round < 400; round++) {
+      const kind = rnd();
+      const n = Math.floor(rnd() * (kind < 0.3 ? 3000 : 60));
+      // In order with steps of 0.1–20 s (0.1–0.6 s: more than 1,024 points in 15 minutes), or late
+      // points over the last 20 minutes (some at stored times).
+      const late = kind > 0.85;
+      const step = kind < 0.15 ? 500 : 20_000;
+      const ts: number[] = [];
+      let u = late ? t - 20 * MINUTE : t;
+      for (let i = 0; i < n; i++) {
+        u += late ? Math.floor(rnd() * 30) * 1000 + 1 : 100 + Math.floor(rnd() * step);
+        ts.push(late ? Math.floor(u / 1000) * 1000 : u);
+      }
+      const g: Group = { st, ts: [...new Set(ts)].sort((a, b) => a - b), values: [] };
+      g.values = g.ts.map(() => rnd());
+      if (!late && g.ts.length > 0) t = g.ts[g.ts.length - 1] as number;
+      remember(st, g);
+      rememberAll(ref, g);
+      expect([st.recentTs, st.recentValues, st.recentFrom]).toEqual([
+        ref.recentTs,
+        ref.recentValues,
+        ref.recentFrom,
+      ]);
+    }
+  });
+});
