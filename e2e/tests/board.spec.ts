@@ -1,7 +1,7 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { ADMIN } from './accounts.ts';
 import { apiLogin, post } from './api.ts';
-import { buttonName, expectPath, login, openDropdown, pickOption, uniqueSuffix } from './helpers.ts';
+import { buttonName, expectPath, login, pickOption, pickTreeOption, uniqueSuffix } from './helpers.ts';
 
 // Issue 13 "Workshop data board": build a two-page board (one page through the page and
 // component dialogs, one over the API with device tiles), give one page more weight in the list,
@@ -21,16 +21,6 @@ function findRegion(nodes: RegionNode[], name: string): RegionNode | undefined {
     if (found) return found;
   }
   return undefined;
-}
-
-/** Picks `name` in an antd TreeSelect (`field`). */
-async function pickTreeNode(page: Page, field: ReturnType<Page['getByLabel']>, name: string) {
-  await field.click();
-  await field.fill(name);
-  await openDropdown(page)
-    .locator('.ant-select-tree-title')
-    .filter({ hasText: new RegExp(`^${name}$`) })
-    .click();
 }
 
 test('a two-page board rotates by weight on a short interval and pauses under the pointer', async ({
@@ -54,7 +44,7 @@ test('a two-page board rotates by weight on a short interval and pauses under th
   await page.getByRole('button', { name: '新建页面' }).first().click();
   let dialog = page.getByRole('dialog').filter({ hasText: '新建页面' });
   await dialog.getByLabel('页面名称').fill(`一号车间 ${suffix}`);
-  await pickTreeNode(page, dialog.getByLabel('区域', { exact: true }), '一号车间');
+  await pickTreeOption(page, dialog, '区域', '一号车间');
   await dialog.getByLabel('停留时间').fill('5');
   await dialog.getByRole('button', { name: buttonName('保存') }).click();
   await expect(dialog).toBeHidden();

@@ -15,6 +15,7 @@ import {
   login,
   openDropdown,
   pickOption,
+  pickTreeOption,
   toast,
   uniqueSuffix,
 } from './helpers.ts';
@@ -116,16 +117,6 @@ async function choose(page: Page, select: Locator, text: string) {
   await select.click();
   await page.keyboard.type(text);
   await openDropdown(page).locator('.ant-select-item-option').filter({ hasText: text }).first().click();
-}
-
-/** Picks `name` in an antd TreeSelect. */
-async function pickTreeNode(page: Page, field: Locator, name: string) {
-  await field.click();
-  await field.fill(name);
-  await openDropdown(page)
-    .locator('.ant-select-tree-title')
-    .filter({ hasText: new RegExp(`^${name}$`) })
-    .click();
 }
 
 /** The demo history's progress, over the API (the banner shows the same). */
@@ -284,7 +275,7 @@ test('(d) a workshop board of two pages rotates: page 2 shows after the interval
     await page.getByRole('button', { name: '新建页面' }).first().click();
     const pageDialog = dialog(page, '新建页面');
     await pageDialog.getByLabel('页面名称').fill(name);
-    await pickTreeNode(page, pageDialog.getByLabel('区域', { exact: true }), region);
+    await pickTreeOption(page, pageDialog, '区域', region);
     await pageDialog.getByLabel('停留时间').fill('5');
     await pageDialog.getByRole('button', { name: buttonName('保存') }).click();
     await expect(pageDialog).toBeHidden();
@@ -391,7 +382,7 @@ test('(f) a camera added in video management plays on the video wall', async ({ 
     await form.getByLabel('名称').fill(name);
     await form.getByLabel('视频流地址').fill(url);
     await form.getByText('区域', { exact: true }).click();
-    await pickTreeNode(page, form.getByRole('combobox'), '空压站');
+    await pickTreeOption(page, form, form.getByRole('combobox'), '空压站');
     await confirm(form).click();
     await expect(toast(page, '创建成功')).toBeVisible();
     await expect(page.getByRole('row').filter({ hasText: name })).toContainText('区域：空压站');

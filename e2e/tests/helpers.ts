@@ -66,12 +66,13 @@ export async function pickOption(page: Page, field: Locator, option: string, sea
 }
 
 /**
- * Opens the antd TreeSelect labelled `label` in `scope` (a dialog), searches `option` and clicks
- * the node of that name, again until the field shows it: the tree re-renders its nodes when the
- * search's answer arrives, which can swallow a click made just before (the save then said 请选择区域).
+ * Opens the antd TreeSelect labelled `label` in `scope` (a dialog; or the field itself when it has
+ * no label), searches `option` and clicks the node of that name, again until the field shows it:
+ * the tree re-renders its nodes when the search's answer arrives, which can swallow a click made
+ * just before (the save then said 请选择区域).
  */
-export async function pickTreeOption(page: Page, scope: Locator, label: string, option: string) {
-  const field = scope.getByLabel(label, { exact: true });
+export async function pickTreeOption(page: Page, scope: Locator, label: string | Locator, option: string) {
+  const field = typeof label === 'string' ? scope.getByLabel(label, { exact: true }) : label;
   await expect(async () => {
     if (!(await openDropdown(page).count())) {
       await field.click();

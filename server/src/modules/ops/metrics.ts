@@ -12,13 +12,29 @@ interface MetricSources {
 }
 
 /**
+ * The process's own metrics (CPU, memory, event-loop lag, GC), registered once per process: the
+ * event-loop lag is a `monitorEventLoopDelay` histogram that samples every 10 ms and that
+ * prom-client never stops, so one per app built would keep waking a process that builds many
+ * (a test file) once for every app it ever built.
+ */
+let processRegistry: Registry | undefined;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/**
  * The server's Prometheus metrics (prom-client), one registry per app so tests that build several
- * apps in one process do not share counters. Push-style instruments are fed by the wrappers in
- * instrument.ts and the request hook; the alarm and outbox gauges are read when scraped.
+ * apps in one process do not share counters; the process's metrics are shared (`processMetrics`).
+ * Push-style instruments are fed by the wrappers in instrument.ts and the request hook; the alarm
+ * and outbox gauges are read when scraped.
  */
 export function createMetrics() {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const shared = processMetrics();
   const sources: MetricSources = {};
 
   const ingestPoints = new Counter({
@@ -150,7 +166,8 @@ export function createMetrics() {
     },
     /** The exposition text and its content type. */
     async scrape(): Promise<{ text: string; contentType: string }> {
-      return { text: await registry.metrics(), contentType: registry.contentType };
+      const both = Registry.merge([shared, registry]);
+      return { text: await both.metrics(), contentType: both.contentType };
     },
   };
 }
