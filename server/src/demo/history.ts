@@ -41,7 +41,8 @@ const FILE = 'demo-history.json';
 
 /**
  * What the file keeps: the range planned at the first start and how far down it is written,
- * [writtenFrom, end). It is written newest first (the last day's charts fill first), each slice
+ * [writtenFrom, end), `end` a step after the last reading (the one at or just before the first
+ * start). It is written newest first (the last day's charts fill first), each slice
  * just before what is already there, so the store's rollups of a late slice reach no further than
  * the slice itself (a late point recomputes up to the next stored minute).
  */
@@ -144,9 +145,13 @@ export function startHistory(options: HistoryOptions): HistoryRun {
   const writableFrom = () => Math.ceil((now() - options.rawDays * DAY) / MINUTE) * MINUTE + MINUTE;
   let plan = readPlan(options.dataDir);
   if (!plan && options.fresh) {
-    const end = Math.floor(now() / stepMs) * stepMs;
+    // Up to and with the reading at the start (on the grid, at or before now): the simulator's
+    // first reading comes a tick later, and a counter's increment is credited to the interval
+    // ending at its reading, so without it the minute before the start got none and the next two.
+    const last = Math.floor(now() / stepMs) * stepMs;
+    const end = last + stepMs;
     const start =
-      Math.ceil(Math.max(end - (options.days ?? HISTORY_DAYS) * DAY, writableFrom()) / stepMs) * stepMs;
+      Math.ceil(Math.max(last - (options.days ?? HISTORY_DAYS) * DAY, writableFrom()) / stepMs) * stepMs;
     plan = { start, end, stepMs, writtenFrom: end, points: 0 };
     writePlan(options.dataDir, plan);
   }
