@@ -7,7 +7,7 @@ import type { DuckDBConnection, DuckDBDataChunk, DuckDBVector } from '@duckdb/no
 import { HOUR, MINUTE, type PlantCalendar } from '@kilowatch/contract/calendar';
 import { ceilTo, floorTo } from '../buckets.ts';
 import { incrementSql } from '../counter.ts';
-import { insertChunks, int64Words, itemsOf, MergedRuns, type Slices, setInt64 } from './chunks.ts';
+import { type InsertRows, int64Words, itemsOf, MergedRuns, type Slices, setInt64 } from './chunks.ts';
 import {
   columns,
   doubleColumns,
@@ -30,12 +30,16 @@ import {
 /** Lookback for the previous sample in minute rollups before falling back to hour rollups. */
 const PREV_LOOKBACK = 6 * HOUR;
 
-/** Recomputes the minute, hour and day rollups the groups' points touch (inside the transaction). */
+/**
+ * Recomputes the minute, hour and day rollups the groups' points touch (inside the transaction);
+ * minute rows computed here go in through `insert`.
+ */
 export async function recompute(
   c: DuckDBConnection,
   cal: PlantCalendar,
   groups: readonly Group[],
   slices: Slices,
+  insert: InsertRows,
 ): Promise<void> {
   interface Range {
     st: SeriesState;
@@ -161,6 +165,7 @@ export async function recompute(
       c,
       inJs.map((r) => (isBelowFirst(r) ? belowFirstRun(r, after.get(r.st.id)) : inOrderRun(r))),
       slices,
+      insert,
     );
   }
 
@@ -448,6 +453,7 @@ async function appendMinutes(
   c: DuckDBConnection,
   ranges: readonly MinuteRun[],
   slices: Slices,
+  insert: InsertRows,
 ): Promise<void> {
   const buckets: number[][] = [];
   const aggregates: MinuteAggregate[][] = [];
@@ -475,7 +481,7 @@ async function appendMinutes(
   }
   // Minute-major, like raw points (MergedRuns).
   const rows = new MergedRuns(buckets);
-  await insertChunks(c, 'minute', {
+  await insert(c, 'minute', {
     types: ROLLUP_TYPES,
     rows: buckets.reduce((n, b) => n + b.length, 0),
     fill(out, n) {
