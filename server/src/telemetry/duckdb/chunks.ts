@@ -159,14 +159,22 @@ export async function appendChunks(
   if (source.rows === 0) return;
   const app = await c.createAppender(table);
   let chunks = 0;
-  for (let done = 0; done < source.rows; ) {
-    const rows = Math.min(CHUNK, source.rows - done);
-    const chunk = DuckDBDataChunk.create(source.types, rows);
-    source.fill(chunk, rows);
-    app.appendDataChunk(chunk);
-    if (++chunks % FLUSH_CHUNKS === 0) app.flushSync();
-    done += rows;
-    await slices.pause();
+  try {
+    for (let done = 0; done < source.rows; ) {
+      const rows = Math.min(CHUNK, source.rows - done);
+      const chunk = DuckDBDataChunk.create(source.types, rows);
+      source.fill(chunk, rows);
+      app.appendDataChunk(chunk);
+      if (++chunks % FLUSH_CHUNKS === 0) app.flushSync();
+      done += rows;
+      await slices.pause();
+    }
+  } catch (error) {
+    // An appender flushes what it holds when it is closed or collected: after the caller's
+    // rollback that would land outside any transaction.
+    app.clear();
+    app.closeSync();
+    throw error;
   }
   app.closeSync();
 }
