@@ -64,21 +64,28 @@ describe("the demo plant's history on the first start", { timeout: 120_000 }, ()
     const progress = new HistoryProgress();
     const seen: number[] = [];
     const history = run(things, true, progress);
-    expect(progress.get()).toMatchObject({ state: 'running', from: NOW - 6 * 60 * MINUTE, to: NOW });
+    // The reading at the start is the history's last: the range ends a step after it.
+    expect(progress.get()).toMatchObject({ state: 'running', from: NOW - 6 * 60 * MINUTE, to: NOW + MINUTE });
     const poll = setInterval(() => seen.push(progress.get().percent), 1);
     await history.done;
     clearInterval(poll);
 
     const start = NOW - 6 * 60 * MINUTE;
-    const expected = expectedPoints(things, start, NOW);
-    expect(progress.get()).toEqual({ state: 'done', percent: 100, from: start, to: NOW, points: expected });
+    const expected = expectedPoints(things, start, NOW + MINUTE);
+    expect(progress.get()).toEqual({
+      state: 'done',
+      percent: 100,
+      from: start,
+      to: NOW + MINUTE,
+      points: expected,
+    });
     expect(new Set(seen).size).toBeGreaterThan(2);
-    const ep = await store.points({ thingId: 1, metric: 'EP' }, start, NOW, 10_000);
+    const ep = await store.points({ thingId: 1, metric: 'EP' }, start, NOW + MINUTE, 10_000);
     expect(ep.length).toBeGreaterThan(350);
     expect(ep.every((p) => p.ts % MINUTE === 0)).toBe(true);
     expect(JSON.parse(readFileSync(join(dir, 'demo-history.json'), 'utf8'))).toMatchObject({
       start,
-      end: NOW,
+      end: NOW + MINUTE,
       writtenFrom: start,
     });
 
@@ -99,8 +106,8 @@ describe("the demo plant's history on the first start", { timeout: 120_000 }, ()
     expect(first.get().state).toBe('running');
     // Newest first: what is there is the end of the range, none of its beginning.
     const start = NOW - 6 * 60 * MINUTE;
-    const written = await store.points({ thingId: 2, metric: 'EP' }, start, NOW, 10_000);
-    expect(written.at(-1)?.ts).toBe(NOW - MINUTE);
+    const written = await store.points({ thingId: 2, metric: 'EP' }, start, NOW + MINUTE, 10_000);
+    expect(written.at(-1)?.ts).toBe(NOW);
     expect(written[0]?.ts).toBeGreaterThan(start + 60 * MINUTE);
 
     // The restart is not "fresh" (the plant is there): the file says what is left.
@@ -109,10 +116,56 @@ describe("the demo plant's history on the first start", { timeout: 120_000 }, ()
     expect(second.get().percent).toBe(stoppedAt);
     await resumed.done;
     expect(second.get()).toMatchObject({ state: 'done', percent: 100 });
-    const ep = await store.points({ thingId: 2, metric: 'EP' }, start, NOW, 10_000);
+    const ep = await store.points({ thingId: 2, metric: 'EP' }, start, NOW + MINUTE, 10_000);
     const ts = ep.map((p) => p.ts);
     expect(new Set(ts).size).toBe(ts.length);
-    expect(ts.length).toBe(expectedPoints([things[1]!], start, NOW) / 11);
+    expect(ts.length).toBe(expectedPoints([things[1]!], start, NOW + MINUTE) / 11);
+  });
+
+  it("meets the simulator's first live reading: the minutes around the start hold a minute's energy each", async () => {
+    // A start mid-minute, in the past (the store calls a minute that has not ended incomplete).
+    const started = NOW - 10 * MINUTE + 37_000;
+    const things = meters(3);
+    const generator = new PlantGenerator({ timeZone: ZONE });
+    const models = things.map((t) => generator.model(t));
+    const energy = (i: number, ts: number) => generator.values(models[i]!, ts)?.EP;
+    // A meter with a reading at every 10 s around the start (the generator has silent gaps).
+    const around = Array.from({ length: 25 }, (_, k) => started - 2 * MINUTE + k * 10_000);
+    const i = models.findIndex((_, m) => around.every((ts) => energy(m, ts) !== undefined));
+    expect(i).toBeGreaterThanOrEqual(0);
+    const thingId = things[i]!.id;
+
+    await startHistory({
+      store,
+      rawDays: DEFAULT_RETENTION.rawDays,
+      things,
+      generator: new PlantGenerator({ timeZone: ZONE }),
+      dataDir: dir,
+      fresh: true,
+      progress: new HistoryProgress(),
+      now: () => started,
+      days: 0.02,
+      stepMs: MINUTE,
+    }).done;
+    // The simulator's ticks: every 10 s on its grid, the first after the start.
+    const live = [];
+    for (let ts = Math.floor(started / 10_000) * 10_000 + 10_000; ts <= started + 2 * MINUTE; ts += 10_000)
+      live.push({ thingId, metric: 'EP', ts, value: energy(i, ts)! });
+    await store.write(live);
+
+    const seam = Math.floor(started / MINUTE) * MINUTE;
+    const { buckets } = await store.buckets({
+      series: [{ thingId, metric: 'EP' }],
+      start: seam - 2 * MINUTE,
+      end: seam + 2 * MINUTE,
+      bucket: { widthMs: MINUTE },
+      aggregator: 'delta',
+    });
+    expect(buckets.map((b) => b.start)).toEqual([-2, -1, 0, 1].map((k) => seam + k * MINUTE));
+    for (const b of buckets) {
+      expect(b.value).toBeCloseTo(energy(i, b.start + MINUTE)! - energy(i, b.start)!, 6);
+      expect(b.complete).toBe(true);
+    }
   });
 
   it('leaves a plant seeded before alone', async () => {

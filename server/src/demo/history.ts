@@ -16,8 +16,16 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 /** Hours a counter cache advances between turns of the event loop while warming. */
 const WARM_HOURS = 500;
-/** Generated at once, forwards, then written backwards in slices: a day (≈ 12 MB for 120 things). */
+/**
+ * Generated at once, forwards, then written backwards in slices: a day (≈ 12 MB for 120 things at
+ * the minute step, two of them: the next is generated while the slices of the one before are written).
+ */
 const BLOCK_MS = DAY;
+/**
+ * Slices in the first block: nothing is written before it is generated, so it is short, and the
+ * first day block is generated while it is written.
+ */
+const FIRST_BLOCK_SLICES = 4;
 /** Days written before the first start: a month, for the bill, the comparisons and EnPI. */
 const HISTORY_DAYS = 31;
 /**
@@ -41,7 +49,8 @@ const FILE = 'demo-history.json';
 
 /**
  * What the file keeps: the range planned at the first start and how far down it is written,
- * [writtenFrom, end). It is written newest first (the last day's charts fill first), each slice
+ * [writtenFrom, end), `end` a step after the last reading (the one at or just before the first
+ * start). It is written newest first (the last day's charts fill first), each slice
  * just before what is already there, so the store's rollups of a late slice reach no further than
  * the slice itself (a late point recomputes up to the next stored minute).
  */
@@ -144,9 +153,13 @@ export function startHistory(options: HistoryOptions): HistoryRun {
   const writableFrom = () => Math.ceil((now() - options.rawDays * DAY) / MINUTE) * MINUTE + MINUTE;
   let plan = readPlan(options.dataDir);
   if (!plan && options.fresh) {
-    const end = Math.floor(now() / stepMs) * stepMs;
+    // Up to and with the reading at the start (on the grid, at or before now): the simulator's
+    // first reading comes a tick later, and a counter's increment is credited to the interval
+    // ending at its reading, so without it the minute before the start got none and the next two.
+    const last = Math.floor(now() / stepMs) * stepMs;
+    const end = last + stepMs;
     const start =
-      Math.ceil(Math.max(end - (options.days ?? HISTORY_DAYS) * DAY, writableFrom()) / stepMs) * stepMs;
+      Math.ceil(Math.max(last - (options.days ?? HISTORY_DAYS) * DAY, writableFrom()) / stepMs) * stepMs;
     plan = { start, end, stepMs, writtenFrom: end, points: 0 };
     writePlan(options.dataDir, plan);
   }
@@ -172,19 +185,21 @@ export function startHistory(options: HistoryOptions): HistoryRun {
   const stepsPerSlice = Math.max(1, Math.floor((options.slicePoints ?? HISTORY_SLICE_POINTS) / series));
   const stepsPerBlock = Math.max(stepsPerSlice, Math.floor(BLOCK_MS / step));
   const out = new Float64Array(Math.max(1, ...models.map((m) => m.model.metrics.length)));
-  // One block's samples, step-major: block step i, series j at i * series + j; NaN when silent.
-  const block = new Float64Array(stepsPerBlock * series);
+  // Two blocks' samples, step-major: block step i, series j at i * series + j; NaN when silent.
+  const buffers = [new Float64Array(stepsPerBlock * series), new Float64Array(stepsPerBlock * series)];
+  // Set when the run ends early (stopped, failed): a block being generated ahead stops too.
+  let halted = false;
   options.progress.set(statusOf(current, 'running'));
   options.log?.info(
     { from: new Date(current.start).toISOString(), to: new Date(current.end).toISOString() },
     'demo plant history: writing in the background',
   );
 
-  /** Samples [from, from + steps × step) into the block, forwards, a turn every few ms. */
-  const generate = async (from: number, steps: number) => {
+  /** Samples [from, from + steps × step) into `block`, forwards, a turn every few ms. */
+  const generate = async (from: number, steps: number, block: Float64Array) => {
     for (const { model } of models) {
       await warm(generator, model, from);
-      if (stopped) return;
+      if (stopped || halted) return;
     }
     let since = performance.now();
     for (let i = 0; i < steps; i++) {
@@ -195,6 +210,7 @@ export function startHistory(options: HistoryOptions): HistoryRun {
       }
       if (performance.now() - since >= GENERATE_MS) {
         await turn();
+        if (stopped || halted) return;
         since = performance.now();
       }
     }
@@ -204,7 +220,7 @@ export function startHistory(options: HistoryOptions): HistoryRun {
    * The points of block steps [i0, i1), the block starting at `from`, as one column batch per thing
    * (store.writeBatch, the path ingest's parse workers use): no object per value.
    */
-  const slice = (from: number, i0: number, i1: number): PointBatch[] => {
+  const slice = (block: Float64Array, from: number, i0: number, i1: number): PointBatch[] => {
     const batches: PointBatch[] = [];
     let offset = 0;
     for (const { id, model, kept } of models) {
@@ -261,17 +277,35 @@ export function startHistory(options: HistoryOptions): HistoryRun {
   const done = (async () => {
     // Stops at the retention's edge too: the live data may have moved it past the plan's start.
     const floor = () => Math.max(current.start, Math.ceil(writableFrom() / step) * step);
+    /** Generates the block of at most `most` steps just before `to` into `block`. */
+    const blockBefore = (to: number, most: number, block: Float64Array) => {
+      const steps = Math.min(most, Math.ceil((to - floor()) / step));
+      const from = to - steps * step;
+      const ready = generate(from, steps, block).then(() => ({ from, steps, block }));
+      // Awaited when its turn comes (or at the end); a rejection meanwhile is not an unhandled one.
+      ready.catch(() => {});
+      return ready;
+    };
+    let ahead =
+      current.writtenFrom > floor()
+        ? blockBefore(
+            current.writtenFrom,
+            Math.min(stepsPerBlock, FIRST_BLOCK_SLICES * stepsPerSlice),
+            buffers[0] as Float64Array,
+          )
+        : undefined;
     try {
-      let next = current.writtenFrom;
-      while (!stopped && next > floor()) {
-        const to = next;
-        const steps = Math.min(stepsPerBlock, Math.ceil((to - floor()) / step));
-        const from = to - steps * step;
-        // The block is free once its slices are built: the slices in flight hold their own arrays.
-        await generate(from, steps);
+      for (let other = 1; ahead && !stopped; other = 1 - other) {
+        const { from, steps, block } = await ahead;
+        // The next (older) block is generated into the other buffer while this one's slices are
+        // written; this buffer is free once its slices are built (each holds its own arrays).
+        ahead =
+          !stopped && from > floor()
+            ? blockBefore(from, stepsPerBlock, buffers[other] as Float64Array)
+            : undefined;
         for (let i1 = steps; i1 > 0 && !stopped; i1 -= stepsPerSlice) {
           const i0 = Math.max(0, i1 - stepsPerSlice);
-          const batches = slice(from, i0, i1);
+          const batches = slice(block, from, i0, i1);
           // One group commit for the slice's batches: durable before the progress file says so.
           const write = Promise.all(batches.map((batch) => store.writeBatch(batch))).then(() => {});
           // Awaited in order by settle(); a rejection meanwhile is not an unhandled one.
@@ -284,13 +318,15 @@ export function startHistory(options: HistoryOptions): HistoryRun {
           while (writing.length >= IN_FLIGHT) await settle();
           await turn();
         }
-        next = from;
       }
     } finally {
       // What was handed to the store is awaited, so a stop leaves the file true of it; after a
-      // failure only awaited, the first error being the one reported.
+      // failure only awaited, the first error being the one reported. A block generated ahead
+      // is abandoned.
+      halted = true;
       if (failed) await Promise.allSettled(writing.map((w) => w.write));
       else while (writing.length > 0) await settle();
+      await ahead;
     }
     if (stopped) return;
     current.writtenFrom = current.start;

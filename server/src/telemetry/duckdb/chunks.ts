@@ -6,7 +6,7 @@
 import { endianness } from 'node:os';
 import {
   type DuckDBConnection,
-  type DuckDBDataChunk,
+  DuckDBDataChunk,
   DuckDBTableFunction,
   type DuckDBType,
   type DuckDBVector,
@@ -18,6 +18,13 @@ export const CHUNK = 2048;
 
 /** How long the writer works before it lets the event loop run, ms. */
 const SLICE_MS = 4;
+
+/**
+ * Chunks an appender takes before it is flushed into the transaction. DuckDB flushes on its own
+ * only every 100 chunks (tens of ms on the main thread at once); a flush per chunk costs about
+ * 1 ms each (120 chunks flushed one by one took 2× as long as in eights).
+ */
+const FLUSH_CHUNKS = 8;
 
 /**
  * The typed array behind a fixed-width vector of a new data chunk, which `flush()` copies into the
@@ -131,4 +138,43 @@ export async function insertChunks(c: DuckDBConnection, table: string, source: C
   } finally {
     sources.delete(id);
   }
+}
+
+/** How a commit's rows go into a table: insertChunks(), or appendChunks() with its slices. */
+export type InsertRows = (c: DuckDBConnection, table: string, source: ChunkSource) => Promise<void>;
+
+/**
+ * The source's rows appended through an appender, a data chunk at a time, the event loop running
+ * between slices. No round trip per chunk as in insertChunks(): each of those waits for a turn of
+ * the event loop, which the demo history's generation holds for up to 8 ms, so a 250,000-point
+ * commit's 122 chunks took longer than its appends (bench/README.md, demo history). The appends
+ * and flushes are on the main thread instead; for writes nobody waits on (the history).
+ */
+export async function appendChunks(
+  c: DuckDBConnection,
+  table: string,
+  source: ChunkSource,
+  slices: Slices,
+): Promise<void> {
+  if (source.rows === 0) return;
+  const app = await c.createAppender(table);
+  let chunks = 0;
+  try {
+    for (let done = 0; done < source.rows; ) {
+      const rows = Math.min(CHUNK, source.rows - done);
+      const chunk = DuckDBDataChunk.create(source.types, rows);
+      source.fill(chunk, rows);
+      app.appendDataChunk(chunk);
+      if (++chunks % FLUSH_CHUNKS === 0) app.flushSync();
+      done += rows;
+      await slices.pause();
+    }
+  } catch (error) {
+    // An appender flushes what it holds when it is closed or collected: after the caller's
+    // rollback that would land outside any transaction.
+    app.clear();
+    app.closeSync();
+    throw error;
+  }
+  app.closeSync();
 }

@@ -7,7 +7,7 @@ import type { DuckDBConnection, DuckDBDataChunk, DuckDBVector } from '@duckdb/no
 import { HOUR, MINUTE, type PlantCalendar } from '@kilowatch/contract/calendar';
 import { ceilTo, floorTo } from '../buckets.ts';
 import { incrementSql } from '../counter.ts';
-import { insertChunks, int64Words, itemsOf, type Slices, setInt64 } from './chunks.ts';
+import { type InsertRows, int64Words, itemsOf, type Slices, setInt64 } from './chunks.ts';
 import { MinuteRows, minutesBound } from './minute-rows.ts';
 import {
   columns,
@@ -24,12 +24,16 @@ import { type Group, lowerBound, type SeriesState, type SeriesTable } from './se
 /** Lookback for the previous sample in minute rollups before falling back to hour rollups. */
 const PREV_LOOKBACK = 6 * HOUR;
 
-/** Recomputes the minute, hour and day rollups the groups' points touch (inside the transaction). */
+/**
+ * Recomputes the minute, hour and day rollups the groups' points touch (inside the transaction);
+ * minute rows computed here go in through `insert`.
+ */
 export async function recompute(
   c: DuckDBConnection,
   cal: PlantCalendar,
   groups: readonly Group[],
   slices: Slices,
+  insert: InsertRows,
 ): Promise<void> {
   interface Range {
     st: SeriesState;
@@ -155,6 +159,7 @@ export async function recompute(
       c,
       inJs.map((r) => (isBelowFirst(r) ? belowFirstRun(r, after.get(r.st.id)) : inOrderRun(r))),
       slices,
+      insert,
     );
   }
 
@@ -459,6 +464,7 @@ async function appendMinutes(
   c: DuckDBConnection,
   ranges: readonly MinuteRun[],
   slices: Slices,
+  insert: InsertRows,
 ): Promise<void> {
   let capacity = 0;
   for (const { parts } of ranges) {
@@ -477,7 +483,7 @@ async function appendMinutes(
   }
   const order = rows.minuteMajor();
   let next = 0;
-  await insertChunks(c, 'minute', {
+  await insert(c, 'minute', {
     types: ROLLUP_TYPES,
     rows: rows.length,
     fill(out, n) {

@@ -8,7 +8,15 @@ import { sortAndDedupe } from '../batch-points.ts';
 import { floorTo } from '../buckets.ts';
 import { GroupCommit } from '../group-commit.ts';
 import { batchProblem, type Point, type PointBatch, pointProblem, TelemetryWriteError } from '../store.ts';
-import { insertChunks, int64Words, itemsOf, Slices, setInt64 } from './chunks.ts';
+import {
+  appendChunks,
+  type InsertRows,
+  insertChunks,
+  int64Words,
+  itemsOf,
+  Slices,
+  setInt64,
+} from './chunks.ts';
 import { recompute } from './rollups.ts';
 import { int, type Lane } from './schema.ts';
 import { estimateInterval, type Group, remember, type SeriesState, type SeriesTable } from './series.ts';
@@ -51,11 +59,16 @@ export class Writer {
         // History written below what is stored (the demo's backfill) gets a transaction of its
         // own: in one with live points of the same series, each series' group would span from the
         // history to now, and its rollups be recomputed over all of that at every commit.
+        // Its rows are appended (appendChunks): nobody waits on it, and the history's generation
+        // holds the event loop that each chunk of insertChunks() waits for.
         const below = new Set(batches.filter((w) => this.belowFirst(w)));
         const rest = below.size === 0 ? batches : batches.filter((w) => !below.has(w));
-        for (const part of [rest, [...below]]) {
+        for (const [part, history] of [
+          [rest, false],
+          [[...below], true],
+        ] as const) {
           if (part.length === 0) continue;
-          await this.lane.run((c) => this.commit(c, part));
+          await this.lane.run((c) => this.commit(c, part, history));
           this.stats.commits++;
         }
         this.stats.points += n;
@@ -144,9 +157,12 @@ export class Writer {
     return groups;
   }
 
-  private async commit(c: DuckDBConnection, batch: readonly Written[]): Promise<void> {
+  private async commit(c: DuckDBConnection, batch: readonly Written[], history: boolean): Promise<void> {
     const created: SeriesState[] = [];
     const slices = new Slices();
+    const insert: InsertRows = history
+      ? (conn, table, source) => appendChunks(conn, table, source, slices)
+      : insertChunks;
     const groups = await this.group(batch, created, slices);
     await c.run('BEGIN TRANSACTION');
     try {
@@ -190,8 +206,8 @@ export class Writer {
           AND raw.ts >= ${int(lo)} AND raw.ts <= ${int(hi)}`);
       }
 
-      await appendRaw(c, groups);
-      await recompute(c, this.calendar, groups, slices);
+      await appendRaw(c, groups, insert);
+      await recompute(c, this.calendar, groups, slices, insert);
 
       const metaUpdates: string[] = [];
       for (const g of groups) {
@@ -274,10 +290,10 @@ export class Writer {
  * Inserts the groups' points into `raw` a data chunk at a time, each column filled as a typed
  * array (no BigInt or array per value).
  */
-function appendRaw(c: DuckDBConnection, groups: readonly Group[]): Promise<void> {
+function appendRaw(c: DuckDBConnection, groups: readonly Group[], insert: InsertRows): Promise<void> {
   let gi = 0;
   let i = 0;
-  return insertChunks(c, 'raw', {
+  return insert(c, 'raw', {
     types: RAW_TYPES,
     rows: groups.reduce((n, g) => n + g.ts.length, 0),
     fill(chunk, rows) {
