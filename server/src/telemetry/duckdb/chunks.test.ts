@@ -1,4 +1,4 @@
-import { BIGINT, DOUBLE, DuckDBInstance, INTEGER } from '@duckdb/node-api';
+import { BIGINT, DOUBLE, type DuckDBConnection, DuckDBInstance, INTEGER } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
 import {
   appendChunks,
@@ -7,6 +7,7 @@ import {
   insertChunks,
   int64Words,
   itemsOf,
+  registerChunks,
   Slices,
   setInt64,
 } from './chunks.ts';
@@ -32,45 +33,25 @@ const rowsOf = (rows: number, failAt = Number.POSITIVE_INFINITY): ChunkSource =>
   };
 };
 
-describe('insertChunks', () => {
-  it('inserts every row of a source over several data chunks, in the open transaction', async () => {
-    const db = await DuckDBInstance.create(':memory:');
-    const c = await db.connect();
-    await c.run('CREATE TABLE t (id INTEGER, ts BIGINT, v DOUBLE)');
-    const n = 2 * CHUNK + 5;
-    await c.run('BEGIN TRANSACTION');
-    await insertChunks(c, 't', rowsOf(n));
-    await insertChunks(c, 't', rowsOf(0));
-    await c.run('COMMIT');
-    const rows = (
-      await c.runAndReadAll('SELECT count(*), sum(id), min(ts), max(ts), sum(v) FROM t')
-    ).getRows();
-    const sum = (n * (n - 1)) / 2;
-    expect(rows).toEqual([[BigInt(n), BigInt(sum), BigInt(1.7e12), BigInt(1.7e12 + n - 1), sum / 2]]);
-    c.closeSync();
-  });
+/**
+ * Both ways of handing a source to DuckDB: the table function (registered once per connection,
+ * before any transaction) and the appender in slices.
+ */
+const ways: [string, (c: DuckDBConnection, table: string, source: ChunkSource) => Promise<void>][] = [
+  ['insertChunks', (c, table, source) => insertChunks(c, table, source)],
+  ['appendChunks', (c, table, source) => appendChunks(c, table, source, new Slices())],
+];
 
-  it('a source that throws fails the insert and leaves no row of it', async () => {
+describe.each(ways)('%s', (_, put) => {
+  it('puts every row of a source over more chunks than a flush takes, in the open transaction', async () => {
     const db = await DuckDBInstance.create(':memory:');
     const c = await db.connect();
-    await c.run('CREATE TABLE t (id INTEGER, ts BIGINT, v DOUBLE)');
-    await expect(insertChunks(c, 't', rowsOf(3 * CHUNK, CHUNK + 1))).rejects.toThrow(/source failed/);
-    await insertChunks(c, 't', rowsOf(3));
-    const rows = (await c.runAndReadAll('SELECT count(*) FROM t')).getRows();
-    expect(rows).toEqual([[3n]]);
-    c.closeSync();
-  });
-});
-
-describe('appendChunks', () => {
-  it('appends every row of a source over more chunks than a flush takes, in the open transaction', async () => {
-    const db = await DuckDBInstance.create(':memory:');
-    const c = await db.connect();
+    registerChunks(c);
     await c.run('CREATE TABLE t (id INTEGER, ts BIGINT, v DOUBLE)');
     const n = 9 * CHUNK + 5;
     await c.run('BEGIN TRANSACTION');
-    await appendChunks(c, 't', rowsOf(n), new Slices());
-    await appendChunks(c, 't', rowsOf(0), new Slices());
+    await put(c, 't', rowsOf(n));
+    await put(c, 't', rowsOf(0));
     await c.run('COMMIT');
     const rows = (
       await c.runAndReadAll('SELECT count(*), sum(id), min(ts), max(ts), sum(v) FROM t')
@@ -80,16 +61,15 @@ describe('appendChunks', () => {
     c.closeSync();
   });
 
-  it('a source that throws fails the append; the rollback leaves no row of it', async () => {
+  it('a source that throws fails the call; the rollback leaves no row of it', async () => {
     const db = await DuckDBInstance.create(':memory:');
     const c = await db.connect();
+    registerChunks(c);
     await c.run('CREATE TABLE t (id INTEGER, ts BIGINT, v DOUBLE)');
     await c.run('BEGIN TRANSACTION');
-    await expect(appendChunks(c, 't', rowsOf(10 * CHUNK, 9 * CHUNK + 1), new Slices())).rejects.toThrow(
-      /source failed/,
-    );
+    await expect(put(c, 't', rowsOf(10 * CHUNK, 9 * CHUNK + 1))).rejects.toThrow(/source failed/);
     await c.run('ROLLBACK');
-    await appendChunks(c, 't', rowsOf(3), new Slices());
+    await put(c, 't', rowsOf(3));
     const rows = (await c.runAndReadAll('SELECT count(*) FROM t')).getRows();
     expect(rows).toEqual([[3n]]);
     c.closeSync();

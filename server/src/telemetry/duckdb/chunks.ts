@@ -120,6 +120,17 @@ const scan = DuckDBTableFunction.create({
 });
 
 /**
+ * Registers the `kw_chunks` table function on a connection, outside any transaction: a function
+ * registered inside one goes with its rollback, and every later insert on the connection would
+ * fail (the writer's first commit failing would have stopped all ingest until a restart).
+ */
+export function registerChunks(c: DuckDBConnection): void {
+  if (registered.has(c)) return;
+  c.registerTableFunction(scan);
+  registered.add(c);
+}
+
+/**
  * `INSERT INTO table SELECT * FROM` the source, in the connection's transaction. An appender
  * would append and flush each chunk synchronously on the main thread (its `flushSync` and
  * `closeSync` were 13–16 % of the main thread during ingest); here DuckDB does that on its own
@@ -127,10 +138,7 @@ const scan = DuckDBTableFunction.create({
  */
 export async function insertChunks(c: DuckDBConnection, table: string, source: ChunkSource): Promise<void> {
   if (source.rows === 0) return;
-  if (!registered.has(c)) {
-    c.registerTableFunction(scan);
-    registered.add(c);
-  }
+  if (!registered.has(c)) throw new Error('kw_chunks is not registered on this connection (registerChunks)');
   const id = nextSource++ % 0x7fff_ffff;
   sources.set(id, { source, done: 0 });
   try {

@@ -30,6 +30,7 @@ import {
   TelemetryWriteError,
   type ThingSeen,
 } from '../store.ts';
+import { registerChunks } from './chunks.ts';
 import { compactRaw } from './compact.ts';
 import * as reader from './reader/index.ts';
 import { summedRegister } from './register.ts';
@@ -124,6 +125,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
     });
     try {
       const writerConn = await instance.connect();
+      registerChunks(writerConn);
       const readers = [new Lane(await instance.connect()), new Lane(await instance.connect())];
       const store = new DuckDBTelemetryStore(instance, new Lane(writerConn), readers, options);
       await store.init();
