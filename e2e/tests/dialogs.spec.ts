@@ -96,7 +96,13 @@ test('every dialog submitted empty says what is missing and logs no error', asyn
     const count = await openers.count();
     for (let i = 0; i < count; i++) {
       const opener = openers.nth(i);
-      if (!(await opener.isVisible()) || (await opener.isDisabled())) continue;
+      // A screen may render its buttons again as its data comes in (the alarm rules' 新增规则 was
+      // hidden for that moment on a loaded machine and skipped): an opener gets a few seconds to show.
+      const shown = await opener.waitFor({ state: 'visible', timeout: 3_000 }).then(
+        () => true,
+        () => false,
+      );
+      if (!shown || (await opener.isDisabled())) continue;
       await submitEmpty(page, opener, done);
     }
   }
