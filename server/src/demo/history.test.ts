@@ -5,7 +5,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PlantGenerator, type SimThing } from '../simulator/index.ts';
 import { DEFAULT_RETENTION, type OpenedTelemetryStore, openTelemetryStore } from '../telemetry/index.ts';
-import { HistoryProgress, startHistory } from './history.ts';
+import { type HistoryOptions, HistoryProgress, startHistory } from './history.ts';
 
 const ZONE = 'Asia/Shanghai';
 const MINUTE = 60_000;
@@ -34,19 +34,18 @@ describe("the demo plant's history on the first start", { timeout: 120_000 }, ()
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const run = (things: SimThing[], fresh: boolean, progress: HistoryProgress, days = 0.25) =>
+  /** A history of `things` in this test's store and folder, at NOW unless said otherwise. */
+  const history = (o: Pick<HistoryOptions, 'things' | 'fresh' | 'progress'> & Partial<HistoryOptions>) =>
     startHistory({
       store,
       rawDays: DEFAULT_RETENTION.rawDays,
-      things,
       generator: new PlantGenerator({ timeZone: ZONE }),
       dataDir: dir,
-      fresh,
-      progress,
       now: () => NOW,
-      days,
-      slicePoints: 2_000,
+      ...o,
     });
+  const run = (things: SimThing[], fresh: boolean, progress: HistoryProgress, days = 0.25) =>
+    history({ things, fresh, progress, days, slicePoints: 2_000 });
 
   /** Every minute of the range, for every metric of every thing that was not silent then. */
   const expectedPoints = (things: SimThing[], from: number, to: number) => {
@@ -135,12 +134,8 @@ describe("the demo plant's history on the first start", { timeout: 120_000 }, ()
     expect(i).toBeGreaterThanOrEqual(0);
     const thingId = things[i]!.id;
 
-    await startHistory({
-      store,
-      rawDays: DEFAULT_RETENTION.rawDays,
+    await history({
       things,
-      generator: new PlantGenerator({ timeZone: ZONE }),
-      dataDir: dir,
       fresh: true,
       progress: new HistoryProgress(),
       now: () => started,
@@ -180,18 +175,7 @@ describe("the demo plant's history on the first start", { timeout: 120_000 }, ()
     const delay = monitorEventLoopDelay({ resolution: 5 });
     delay.enable();
     const progress = new HistoryProgress();
-    const history = startHistory({
-      store,
-      rawDays: DEFAULT_RETENTION.rawDays,
-      things,
-      generator: new PlantGenerator({ timeZone: ZONE }),
-      dataDir: dir,
-      fresh: true,
-      progress,
-      now: () => NOW,
-      days: 1.1,
-    });
-    await history.done;
+    await history({ things, fresh: true, progress, days: 1.1 }).done;
     delay.disable();
     expect(progress.get().state).toBe('done');
     expect(progress.get().points).toBeGreaterThan(450_000);
