@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DuckDBInstance } from '@duckdb/node-api';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const ADMIN_PASSWORD = 'Bench12345';
@@ -64,6 +65,27 @@ export const fileSize = (path: string): number => {
     return 0;
   }
 };
+
+/**
+ * A closed DuckDB file's blocks, opened read-only: blocks freed by checkpoints (deleted or
+ * rewritten rows) stay in the file until DuckDB reuses them, so its size overstates what is used.
+ */
+export async function duckdbBlocks(
+  path: string,
+): Promise<{ total: number; free: number; blockSize: number }> {
+  const file = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+  const conn = await file.connect();
+  try {
+    const [size] = (
+      await conn.runAndReadAll('SELECT total_blocks, free_blocks, block_size FROM pragma_database_size()')
+    ).getRows();
+    const [total, free, blockSize] = (size ?? []).map(Number) as [number, number, number];
+    return { total, free, blockSize };
+  } finally {
+    conn.closeSync();
+    file.closeSync();
+  }
+}
 
 // ---------------------------------------------------------------- clean-up
 

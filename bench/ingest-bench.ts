@@ -21,12 +21,14 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { BIGINT, DOUBLE, DuckDBDataChunk, DuckDBInstance, INTEGER } from '@duckdb/node-api';
 import { startVictoria } from '../server/src/telemetry/conformance/wings.ts';
+import { DEFAULT_RETENTION, openTelemetryStore } from '../server/src/telemetry/index.ts';
 import { mqttPayload, publishMqtt } from './devices.ts';
 import {
   Api,
   cpuSeconds,
   createPlant,
   DAY,
+  duckdbBlocks,
   fileSize,
   flag,
   fmt,
@@ -43,6 +45,7 @@ import {
   sleep,
   startServer,
   strArg,
+  TIME_ZONE,
   tempDir,
   windowRates,
 } from './harness.ts';
@@ -66,6 +69,11 @@ const PORT = numArg('port', 18710);
 const MQTT_PORT = numArg('mqtt-port', 18881);
 const MODES = strArg('modes', 'line-gzip,line,mqtt').split(',');
 const PROF = flag('prof');
+/**
+ * After each DuckDB run, the store opened on the run's folder and its hourly maintenance run once
+ * (the closed windows compacted, a checkpoint): the bytes a running server's data settles at.
+ */
+const AT_REST = flag('at-rest');
 const VICTORIA = flag('wing');
 if (VICTORIA && process.argv[process.argv.indexOf('--wing') + 1] !== 'victoria')
   throw new Error('--wing takes victoria (the DuckDB runs always happen)');
@@ -365,6 +373,7 @@ async function runServer(
     await server.stop();
     const path = join(dataDir, 'telemetry.duckdb');
     const bytes = vm ? await stopVm() : fileSize(path) + fileSize(`${path}.wal`);
+    const atRest = AT_REST && !vm ? await maintained(dataDir) : undefined;
     if (profDir) log(`  CPU profile of the server kept in ${profDir} (removed at exit unless --keep)`);
     removeDir(dataDir);
     return {
@@ -379,12 +388,37 @@ async function runServer(
       clientCores: (cpuClient.user + cpuClient.system) / 1e6 / seconds,
       lag,
       bytesPerPoint: bytes / stats.accepted,
+      ...(atRest
+        ? {
+            atRest: {
+              seconds: atRest.seconds,
+              bytesPerPoint: atRest.bytes / stats.accepted,
+              usedPerPoint: atRest.used / stats.accepted,
+            },
+          }
+        : {}),
       stats: { accepted: stats.accepted, rejected: stats.rejected },
     };
   } finally {
     await server.stop();
     await stopVm();
   }
+}
+
+/** The store's maintenance on a stopped server's folder: its time, then the file and the blocks in use. */
+async function maintained(dataDir: string): Promise<{ seconds: number; bytes: number; used: number }> {
+  const store = await openTelemetryStore({ dataDir, timeZone: TIME_ZONE, retention: DEFAULT_RETENTION });
+  const t0 = performance.now();
+  await store.applyRetention(Date.now());
+  const seconds = (performance.now() - t0) / 1000;
+  await store.close();
+  const path = join(dataDir, 'telemetry.duckdb');
+  const blocks = await duckdbBlocks(path);
+  return {
+    seconds,
+    bytes: fileSize(path) + fileSize(`${path}.wal`),
+    used: (blocks.total - blocks.free) * blocks.blockSize,
+  };
 }
 
 // ---------------------------------------------------------------- main

@@ -17,6 +17,8 @@ export interface RunResult {
   /** The server's event-loop delay while the bench sent (ms; absent for the baseline). */
   lag?: LoopLag;
   bytesPerPoint: number;
+  /** `--at-rest`: after the store's maintenance on the stopped server's folder. */
+  atRest?: { seconds: number; bytesPerPoint: number; usedPerPoint: number };
   stats?: unknown;
 }
 
@@ -46,6 +48,10 @@ export function report(r: RunResult, windowMs: number) {
     `    during ingest: realtime median ${median(r.realtime).toFixed(2)} ms, p95 ${quantile(r.realtime, 0.95).toFixed(2)} ms, max ${Math.max(...r.realtime).toFixed(1)} ms (${r.realtime.length}); ` +
       `data last 5 min × 10 series median ${median(r.data).toFixed(2)} ms, p95 ${quantile(r.data, 0.95).toFixed(2)} ms, max ${Math.max(...r.data).toFixed(1)} ms (${r.data.length})`,
   );
+  if (r.atRest)
+    log(
+      `    at rest (the store's maintenance, ${r.atRest.seconds.toFixed(1)} s): the file ${r.atRest.bytesPerPoint.toFixed(2)} bytes/point, blocks in use ${r.atRest.usedPerPoint.toFixed(2)} bytes/point`,
+    );
   if (r.lag)
     log(
       `    server event-loop delay during ingest: p50 ${r.lag.p50} ms, p95 ${r.lag.p95} ms, p99 ${r.lag.p99} ms, max ${r.lag.max} ms`,
@@ -56,9 +62,9 @@ export function summaryTable(results: readonly RunResult[]) {
   const base = results.find((r) => r.label.startsWith('baseline'));
   log(`\nsummary (load average now ${loadAverage()}):`);
   log(
-    '| run | sustained points/s (median of windows) | p5–max of windows | vs baseline | target ≥ 300k | realtime median / p95 ms | data (last 5 min × 10 series) median / p95 ms | server CPU cores | client CPU cores | event-loop delay p50 / p95 / p99 / max ms | bytes/point |',
+    '| run | sustained points/s (median of windows) | p5–max of windows | vs baseline | target ≥ 300k | realtime median / p95 ms | data (last 5 min × 10 series) median / p95 ms | server CPU cores | client CPU cores | event-loop delay p50 / p95 / p99 / max ms | bytes/point | at rest: file / in use, bytes/point |',
   );
-  log('|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|');
+  log('|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     const m = median(r.rates);
     const isBase = r === base;
@@ -71,7 +77,9 @@ export function summaryTable(results: readonly RunResult[]) {
           : ''
       } | ${r.data.length ? `${median(r.data).toFixed(1)} / ${quantile(r.data, 0.95).toFixed(1)} (${r.data.length})` : ''} | ${
         Number.isNaN(r.serverCores) ? '' : r.serverCores.toFixed(2)
-      } | ${r.clientCores.toFixed(2)} | ${r.lag ? `${r.lag.p50} / ${r.lag.p95} / ${r.lag.p99} / ${r.lag.max}` : ''} | ${r.bytesPerPoint.toFixed(2)} |`,
+      } | ${r.clientCores.toFixed(2)} | ${r.lag ? `${r.lag.p50} / ${r.lag.p95} / ${r.lag.p99} / ${r.lag.max}` : ''} | ${r.bytesPerPoint.toFixed(2)} | ${
+        r.atRest ? `${r.atRest.bytesPerPoint.toFixed(2)} / ${r.atRest.usedPerPoint.toFixed(2)}` : ''
+      } |`,
     );
   }
 }

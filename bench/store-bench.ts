@@ -18,6 +18,7 @@ import {
   type Point,
   type SeriesKey,
 } from '../server/src/telemetry/index.ts';
+import { duckdbBlocks } from './harness.ts';
 
 const arg = (name: string, fallback: number): number => {
   const i = process.argv.indexOf(`--${name}`);
@@ -376,18 +377,10 @@ async function main() {
   const ds = await store.downsample(keys[1] as SeriesKey, end - DAYS * DAY, end, 2000);
   log(`  downsample returned ${ds.length} points`);
   await store.close();
-  // Blocks freed by checkpoints (deleted or rewritten rows) stay in the file until DuckDB reuses them.
-  const file = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
-  const fc = await file.connect();
-  const [size] = (
-    await fc.runAndReadAll('SELECT total_blocks, free_blocks, block_size FROM pragma_database_size()')
-  ).getRows();
-  const [blocks, free, blockSize] = (size ?? []).map(Number) as [number, number, number];
+  const { total: blocks, free, blockSize } = await duckdbBlocks(path);
   log(
     `file after close: ${blocks} blocks, ${free} free (${((free * blockSize) / 1e6).toFixed(1)} MB, ${((free * blockSize) / total).toFixed(2)} bytes/point); used ${(((blocks - free) * blockSize) / total).toFixed(2)} bytes/point`,
   );
-  fc.closeSync();
-  file.closeSync();
   if (!process.argv.includes('--keep')) rmSync(DIR, { recursive: true, force: true });
   return results;
 }
