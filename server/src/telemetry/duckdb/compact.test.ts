@@ -1,5 +1,5 @@
 import { DuckDBInstance } from '@duckdb/node-api';
-import { DAY, HOUR } from '@kilowatch/contract/calendar';
+import { DAY, HOUR, MINUTE } from '@kilowatch/contract/calendar';
 import { expect, it } from 'vitest';
 import { compact } from './compact.ts';
 import { createSchema, Lane } from './schema.ts';
@@ -51,6 +51,43 @@ it('a run stopped between windows records only the windows it rewrote, and the n
     ['raw_sorted_from', T0],
     ['raw_sorted_to', T0 + 6 * DAY],
   ]);
+  lane.conn.closeSync();
+  instance.closeSync();
+});
+
+it('minute rows of a closed window are rewritten minute by minute within blocks of whole series, the open window left as written', async () => {
+  const instance = await DuckDBInstance.create(':memory:');
+  const lane = new Lane(await instance.connect());
+  const T0 = Date.UTC(2024, 2, 8);
+  const series = 30;
+  const minutes = (3 * DAY) / MINUTE;
+  await lane.run(async (c) => {
+    await createSchema(c);
+    // Minute-major, as commits append them: [T0, T0 + 2 d) closes, [T0 + 2 d, T0 + 4 d) stays open.
+    await c.run(`INSERT INTO minute (series_id, bucket, cnt)
+      SELECT 1 + i % ${series}, ${T0} + (i // ${series}) * ${MINUTE}, 1 FROM range(${series * minutes}) t(i)`);
+  });
+  const stored = () =>
+    lane.run(async (c) =>
+      (await c.runAndReadAll('SELECT series_id, bucket FROM minute')).getRows().map((r) => r.map(Number)),
+    );
+  const written = await stored();
+  await compact(lane, T0 + 3 * DAY, () => false);
+  const rows = await stored();
+  const closed = rows.filter(([, bucket]) => (bucket as number) < T0 + 2 * DAY);
+  // 2,880 rows a series: 21 series (60,480 rows) fit a step of 61,440, the other 9 the next.
+  const block = (id: number) => (id <= 21 ? 0 : 1);
+  const blocks = [...closed].sort(
+    (x, y) =>
+      block(x[0] as number) - block(y[0] as number) ||
+      (x[1] as number) - (y[1] as number) ||
+      (x[0] as number) - (y[0] as number),
+  );
+  expect(closed).toHaveLength(series * 2 * 1440);
+  expect(closed).toEqual(blocks);
+  expect(rows.filter(([, bucket]) => (bucket as number) >= T0 + 2 * DAY)).toEqual(
+    written.filter(([, bucket]) => (bucket as number) >= T0 + 2 * DAY),
+  );
   lane.conn.closeSync();
   instance.closeSync();
 });

@@ -1,10 +1,15 @@
 /**
  * Compaction: each closed window of two UTC days of raw points, and of minute rows, is rewritten
- * once, sorted by series and time. Commits append a series' points in runs of a few hundred, and
- * minute rows minute by minute (all series of a minute together), so nearly every 2,048-value
- * group of a time column holds a jump back in time and DuckDB bit-packs it at ~25 bits; sorted, a
- * window holds runs of thousands of evenly spaced times per series (stored as constant deltas),
- * and the row groups' zone maps on `series_id` let a read of one series skip the others.
+ * once, in blocks of whole series. Commits append a series' points in runs of a few hundred, so
+ * nearly every 2,048-value group of `ts` holds a jump back in time and DuckDB bit-packs it at ~25
+ * bits; sorted by series and time, a window holds runs of thousands of evenly spaced times per
+ * series (stored as constant deltas). Minute rows are appended minute by minute (all series of a
+ * minute together), which compresses well (a minute's times repeat across series) but leaves every
+ * row group holding every series; a window's 2,880 minutes per series are too short a run to sort
+ * by series (each 2,048-value group of a time column would hold a jump back: 5.95 → 8.15 B/point
+ * on the 10-day store benchmark), so they are rewritten minute by minute within blocks of about
+ * half a row group of series. Either way the row groups' zone maps on `series_id` let a read of
+ * one series skip the others.
  */
 import { DAY, HOUR } from '@kilowatch/contract/calendar';
 import { floorTo } from '../buckets.ts';
@@ -26,30 +31,41 @@ const WINDOW = 2 * DAY;
 const SETTLE_MS = HOUR;
 
 /**
- * Values (rows × columns) rewritten per transaction. Each step holds the writer lane (and so the
- * commits queued behind it) for its whole run: steps of 183,000 raw points took 68–242 ms on 2
- * cores at load 10 (bench/README.md "Raw compaction"). Counted in values so that a step of minute
- * rows (15 columns) moves about as many bytes as one of raw points (3).
- */
-const STEP_VALUES = 750_000;
-
-/**
- * A table compacted by window: its time column, its column count, and the meta keys of the span
- * (ms, end exclusive) whose rows were rewritten in order. Each table keeps its own span: their
+ * A table compacted by window: its time column, the order of a step's rows, the rows per step,
+ * and the meta keys of the span (ms, end exclusive) whose rows were rewritten in order. Each step
+ * holds the writer lane (and so the commits queued behind it) for its whole run: steps of 183,000
+ * raw points took 68–242 ms on 2 cores at load 10 (bench/README.md "Raw compaction"); a step of
+ * minute rows (15 columns to 3) moves about as many bytes, and is the block of series that lies
+ * together. Each table keeps its own span: their
  * retentions differ (raw 90 days, minute 400), and a store whose raw points were compacted before
  * minute rows were gets its minute rows compacted at the next run.
  */
 interface Compacted {
   table: 'raw' | 'minute';
   time: 'ts' | 'bucket';
-  width: number;
+  order: string;
+  stepRows: number;
   from: string;
   to: string;
 }
 
 const TABLES: readonly Compacted[] = [
-  { table: 'raw', time: 'ts', width: 3, from: 'raw_sorted_from', to: 'raw_sorted_to' },
-  { table: 'minute', time: 'bucket', width: 15, from: 'minute_sorted_from', to: 'minute_sorted_to' },
+  {
+    table: 'raw',
+    time: 'ts',
+    order: 'series_id, ts',
+    stepRows: 250_000,
+    from: 'raw_sorted_from',
+    to: 'raw_sorted_to',
+  },
+  {
+    table: 'minute',
+    time: 'bucket',
+    order: 'bucket, series_id',
+    stepRows: 61_440,
+    from: 'minute_sorted_from',
+    to: 'minute_sorted_to',
+  },
 ];
 
 /** Ranges of consecutive series ids whose rows in a window add up to about `maxRows` each. */
@@ -71,7 +87,7 @@ function seriesSteps(counts: readonly (readonly [number, number])[], maxRows: nu
 
 /**
  * Rewrites, in raw points then in minute rows, every window closed by `newest` (the newest point
- * stored) not rewritten yet, in steps of whole series, each its own transaction on the writer
+ * stored) not rewritten yet, in steps of whole series (a block of series lies together after it), each its own transaction on the writer
  * lane: commits run between steps, and a reader sees each series of a window either all before or
  * all after its rewrite (same rows, another order). Stops between steps once `closed()`.
  */
@@ -131,14 +147,14 @@ async function compactWindow(lane: Lane, t: Compacted, lo: number, closed: () =>
     );
     return (ids ?? []).map((id, i) => [Number(id), Number(ns?.[i])] as const);
   });
-  for (const [a, b] of seriesSteps(counts, Math.floor(STEP_VALUES / t.width))) {
+  for (const [a, b] of seriesSteps(counts, t.stepRows)) {
     if (closed()) return false;
     await lane.run(async (c) => {
       const where = `${range} AND series_id BETWEEN ${int(a)} AND ${int(b)}`;
       await c.run('BEGIN TRANSACTION');
       try {
         await c.run(`CREATE OR REPLACE TEMP TABLE sorted AS
-          SELECT * FROM ${t.table} WHERE ${where} ORDER BY series_id, ${t.time}`);
+          SELECT * FROM ${t.table} WHERE ${where} ORDER BY ${t.order}`);
         await c.run(`DELETE FROM ${t.table} WHERE ${where}`);
         await c.run(`INSERT INTO ${t.table} SELECT * FROM sorted`);
         await c.run('DROP TABLE sorted');
