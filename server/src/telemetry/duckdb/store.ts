@@ -301,7 +301,8 @@ export class DuckDBTelemetryStore implements TelemetryStore {
   /**
    * Deletes raw points, minute and hour rows older than their retention (cut at a whole hour);
    * day rows are kept. Then rewrites the closed windows of raw points, and of minute rows, not yet
-   * rewritten, sorted by series (compact.ts; each table keeps its own span of windows done; stops
+   * rewritten, in blocks of whole series (compact.ts; each table keeps its own span of windows
+   * done, so minute rows of a store whose raw points were compacted earlier are compacted too; stops
    * between steps once the store is closing), and checkpoints. Runs between commits on the writer
    * connection.
    */
