@@ -36,9 +36,9 @@ const SETTLE_MS = HOUR;
  * holds the writer lane (and so the commits queued behind it) for its whole run: steps of 183,000
  * raw points took 68–242 ms on 2 cores at load 10 (bench/README.md "Raw compaction"); a step of
  * minute rows (15 columns to 3) moves about as many bytes, and is the block of series that lies
- * together. Each table keeps its own span: their
- * retentions differ (raw 90 days, minute 400), and a store whose raw points were compacted before
- * minute rows were gets its minute rows compacted at the next run.
+ * together. Each table keeps its own span: their retentions differ (raw 90 days, minute 400), and
+ * a store whose raw points were compacted before minute rows were gets its minute rows compacted
+ * at the next run.
  */
 interface Compacted {
   table: 'raw' | 'minute';
@@ -87,9 +87,10 @@ function seriesSteps(counts: readonly (readonly [number, number])[], maxRows: nu
 
 /**
  * Rewrites, in raw points then in minute rows, every window closed by `newest` (the newest point
- * stored) not rewritten yet, in steps of whole series (a block of series lies together after it), each its own transaction on the writer
- * lane: commits run between steps, and a reader sees each series of a window either all before or
- * all after its rewrite (same rows, another order). Stops between steps once `closed()`.
+ * stored) not rewritten yet, in steps of whole series (a block of series lies together after
+ * it), each its own transaction on the writer lane: commits run between steps, and a reader sees
+ * each series of a window either all before or all after its rewrite (same rows, another order).
+ * Stops between steps once `closed()`.
  */
 export async function compact(lane: Lane, newest: number, closed: () => boolean): Promise<void> {
   for (const t of TABLES) {
