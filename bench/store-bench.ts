@@ -173,8 +173,9 @@ async function ingest(store: DuckDBTelemetryStore) {
       during.push(performance.now() - q0);
     }
   })();
-  // The server's maintenance (retention, raw compaction, checkpoint) runs hourly; here days pass in
-  // seconds, so it runs every 5 s to compact each window of raw points soon after it closes.
+  // The server's maintenance (retention, compaction, checkpoint) runs hourly; here days pass in
+  // seconds, so it runs every 5 s to compact each window of raw points and minute rows soon after
+  // it closes.
   const maintenance: number[] = [];
   const maintain = (async () => {
     while (!done) {
@@ -254,7 +255,7 @@ async function main() {
   const m0 = performance.now();
   await store.applyRetention(Date.now());
   log(
-    `maintenance after ingest (retention, raw compaction, checkpoint): ${((performance.now() - m0) / 1000).toFixed(1)} s`,
+    `maintenance after ingest (retention, compaction, checkpoint): ${((performance.now() - m0) / 1000).toFixed(1)} s`,
   );
   await store.checkpoint();
   const path = join(storeDir, 'telemetry.duckdb');

@@ -463,6 +463,117 @@ describe('writes, durability and retention', () => {
     expect(open).not.toEqual([...open].sort());
   });
 
+  describe('minute rows compacted like raw points', () => {
+    const now = T0 + 3 * DAY + 2 * HOUR;
+    const series = [3, 1, 2].map((thingId) => ({ thingId, metric: 'p' }));
+    const opened = async (dir: string) => {
+      const s = await openTelemetryStore({
+        dataDir: dir,
+        timeZone: 'UTC',
+        retention: RETENTION,
+        now: () => now,
+      });
+      open.push(s);
+      return s;
+    };
+    /** Hours of 3 series at 10-minute steps, one commit an hour: minute rows time-major. */
+    const written = async (dir: string) => {
+      const store = await opened(dir);
+      for (let h = 0; h < 3 * 24 + 2; h++)
+        await store.write(
+          series.flatMap((k, s) =>
+            Array.from({ length: 6 }, (_, i) => ({
+              ...k,
+              ts: T0 + h * HOUR + i * 10 * MINUTE,
+              value: s * 1000 + h * 6 + i,
+            })),
+          ),
+        );
+      return store;
+    };
+    const answers = (store: DuckDBTelemetryStore) =>
+      Promise.all(
+        (['avg', 'delta', 'first', 'last', 'max'] as const).flatMap((aggregator) =>
+          [MINUTE, 15 * MINUTE].map((widthMs) =>
+            store.bucketsAt({ series, start: T0, end: now, bucket: { widthMs }, aggregator }, 'minute'),
+          ),
+        ),
+      );
+    /** The file's minute rows in stored order, opened directly after the store closed. */
+    const storedMinutes = async (dir: string, sql = 'SELECT bucket, series_id FROM minute') => {
+      const instance = await DuckDBInstance.create(join(dir, 'telemetry.duckdb'), { threads: '1' });
+      const c = await instance.connect();
+      const rows = (await c.runAndReadAll(sql)).getRows().map((r) => r.map(Number));
+      c.closeSync();
+      instance.closeSync();
+      return rows;
+    };
+    const bySeries = (rows: number[][]) =>
+      [...rows].sort((x, y) => (x[1] as number) - (y[1] as number) || (x[0] as number) - (y[0] as number));
+    const byTime = (rows: number[][]) =>
+      [...rows].sort((x, y) => (x[0] as number) - (y[0] as number) || (x[1] as number) - (y[1] as number));
+    const inWindow = (rows: number[][], lo: number) =>
+      rows.filter(([bucket]) => (bucket as number) >= lo && (bucket as number) < lo + 2 * DAY);
+    /**
+     * [T0, T0 + 2 days) is a closed window, its 3 series one block (compact.test has several):
+     * minute by minute; [T0 + 2 days, T0 + 4 days) is still open, left as written.
+     */
+    const expectCompacted = (rows: number[][], written: (rows: number[][]) => number[][]) => {
+      expect(T0 % (2 * DAY)).toBe(0);
+      expect(rows).toHaveLength((3 * 24 + 2) * 18);
+      const closed = inWindow(rows, T0);
+      expect(closed).toHaveLength(2 * 24 * 18);
+      expect(closed).toEqual(byTime(closed));
+      const opening = inWindow(rows, T0 + 2 * DAY);
+      expect(opening).toEqual(written(opening));
+    };
+
+    it('maintenance rewrites closed windows of minute rows, leaves the open one as written, with the same answers', async () => {
+      const dir = tempDir();
+      const store = await written(dir);
+      const before = await answers(store);
+      await store.applyRetention(now);
+      expect(await answers(store)).toEqual(before);
+      expect(await store.checkRollups()).toEqual({ minute: 0, hour: 0, day: 0 });
+      await store.close();
+      expectCompacted(await storedMinutes(dir), byTime);
+    });
+
+    it('a store whose raw points were compacted before minute rows were gets its minute rows compacted at the next run', async () => {
+      const dir = tempDir();
+      const store = await written(dir);
+      const before = await answers(store);
+      await store.applyRetention(now);
+      await store.close();
+      // What the code before minute compaction left: the raw span recorded and no minute span; the
+      // minute rows put in another order than compaction's, to see which windows it rewrites.
+      const instance = await DuckDBInstance.create(join(dir, 'telemetry.duckdb'), { threads: '1' });
+      const c = await instance.connect();
+      await c.run("DELETE FROM meta WHERE key LIKE 'minute_sorted_%'");
+      await c.run('CREATE TEMP TABLE m AS SELECT * FROM minute ORDER BY series_id, bucket');
+      await c.run('DELETE FROM minute');
+      await c.run('INSERT INTO minute SELECT * FROM m');
+      const span = (await c.runAndReadAll("SELECT key FROM meta WHERE key LIKE '%_sorted_%' ORDER BY key"))
+        .getRows()
+        .map((r) => r[0]);
+      c.closeSync();
+      instance.closeSync();
+      expect(span).toEqual(['raw_sorted_from', 'raw_sorted_to']);
+      const rows = await storedMinutes(dir);
+      expect(rows).toEqual(bySeries(rows));
+
+      const upgraded = await opened(dir);
+      await upgraded.applyRetention(now);
+      expect(await answers(upgraded)).toEqual(before);
+      expect(await upgraded.checkRollups()).toEqual({ minute: 0, hour: 0, day: 0 });
+      await upgraded.close();
+      expectCompacted(await storedMinutes(dir), bySeries);
+      expect(
+        await storedMinutes(dir, "SELECT value FROM meta WHERE key LIKE 'minute_sorted_%' ORDER BY key"),
+      ).toEqual([[T0], [T0 + 2 * DAY]]);
+    });
+  });
+
   it('maintenance started just before close() ends quietly', async () => {
     const now = T0 + 6 * DAY;
     const store = await openTelemetryStore({

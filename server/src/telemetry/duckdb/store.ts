@@ -31,7 +31,7 @@ import {
   type ThingSeen,
 } from '../store.ts';
 import { registerChunks } from './chunks.ts';
-import { compactRaw } from './compact.ts';
+import { compact } from './compact.ts';
 import * as reader from './reader/index.ts';
 import { summedRegister } from './register.ts';
 import { COUNTER_CONVENTION, checkRollups, rebuildDays, upgradeCounters } from './rollups.ts';
@@ -300,9 +300,11 @@ export class DuckDBTelemetryStore implements TelemetryStore {
 
   /**
    * Deletes raw points, minute and hour rows older than their retention (cut at a whole hour);
-   * day rows are kept. Then rewrites the closed windows of raw points not yet rewritten, sorted by
-   * series (compact.ts; stops between steps once the store is closing), and checkpoints. Runs
-   * between commits on the writer connection.
+   * day rows are kept. Then rewrites the closed windows of raw points, and of minute rows, not yet
+   * rewritten, in blocks of whole series (compact.ts; each table keeps its own span of windows
+   * done, so minute rows of a store whose raw points were compacted earlier are compacted too; stops
+   * between steps once the store is closing), and checkpoints. Runs between commits on the writer
+   * connection.
    */
   applyRetention(now: number): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the telemetry store is closed'));
@@ -324,7 +326,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
       if (st.latestTs !== null && st.latestTs > newest) newest = st.latestTs;
     // close() waits for this run, which stops between compaction steps once closed.
     if (newest > Number.NEGATIVE_INFINITY)
-      await compactRaw(this.writerLane, Math.min(newest, now), () => this.closed);
+      await compact(this.writerLane, Math.min(newest, now), () => this.closed);
     if (this.closed) return;
     await this.writerLane.run((c) => c.run('CHECKPOINT'));
   }
