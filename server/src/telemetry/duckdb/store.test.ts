@@ -528,14 +528,18 @@ describe('writes, durability and retention', () => {
       expect(opening).toEqual(written(opening));
     };
 
-    it('maintenance rewrites closed windows of minute rows, leaves the open one as written, with the same answers', async () => {
-      const dir = tempDir();
-      const store = await written(dir);
-      const before = await answers(store);
+    /** Runs the maintenance, checks the answers and rollups are as before, and closes the store. */
+    const maintainedAlike = async (store: DuckDBTelemetryStore, before: unknown) => {
       await store.applyRetention(now);
       expect(await answers(store)).toEqual(before);
       expect(await store.checkRollups()).toEqual({ minute: 0, hour: 0, day: 0 });
       await store.close();
+    };
+
+    it('maintenance rewrites closed windows of minute rows, leaves the open one as written, with the same answers', async () => {
+      const dir = tempDir();
+      const store = await written(dir);
+      await maintainedAlike(store, await answers(store));
       expectCompacted(await storedMinutes(dir), byTime);
     });
 
@@ -562,11 +566,7 @@ describe('writes, durability and retention', () => {
       const rows = await storedMinutes(dir);
       expect(rows).toEqual(bySeries(rows));
 
-      const upgraded = await opened(dir);
-      await upgraded.applyRetention(now);
-      expect(await answers(upgraded)).toEqual(before);
-      expect(await upgraded.checkRollups()).toEqual({ minute: 0, hour: 0, day: 0 });
-      await upgraded.close();
+      await maintainedAlike(await opened(dir), before);
       expectCompacted(await storedMinutes(dir), bySeries);
       expect(
         await storedMinutes(dir, "SELECT value FROM meta WHERE key LIKE 'minute_sorted_%' ORDER BY key"),
