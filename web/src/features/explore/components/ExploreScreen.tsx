@@ -52,9 +52,16 @@ export default function ExploreScreen() {
   const series = useMemo(() => allSeries(state), [state]);
   const catalog = useExploreCatalog(series);
 
+  // The latest state asked for, ahead of the render that parses it back from the address: two
+  // clicks of 添加面板 before the screen rendered again each added to the render's state, and one
+  // panel was lost.
+  const stateRef = useRef(state);
+  stateRef.current = state;
   const show = useCallback(
-    (next: ExploreState, view: number | null = viewId) =>
-      setParams(stateParams(next, view), { replace: true }),
+    (next: ExploreState, view: number | null = viewId) => {
+      stateRef.current = next;
+      setParams(stateParams(next, view), { replace: true });
+    },
     [setParams, viewId],
   );
   const setRange = (next: ExploreRange) => {
@@ -64,8 +71,6 @@ export default function ExploreScreen() {
 
   // One drag reaches every connected panel (echarts.connect mirrors the brush): one zoom.
   const zooming = useRef(false);
-  const stateRef = useRef(state);
-  stateRef.current = state;
   const backRef = useRef(back);
   backRef.current = back;
   const onZoom = useCallback(
@@ -102,7 +107,7 @@ export default function ExploreScreen() {
       <Button
         icon={<PlusOutlined />}
         disabled={full}
-        onClick={() => show(addPanel(state))}
+        onClick={() => show(addPanel(stateRef.current))}
         data-testid="explore-add-panel"
       >
         {t('explore.addPanel')}
@@ -212,7 +217,7 @@ export default function ExploreScreen() {
       {state.panels.length === 0 ? (
         <Card>
           <Empty description={t('explore.empty')} data-testid="explore-empty">
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => show(addPanel(state))}>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => show(addPanel(stateRef.current))}>
               {t('explore.addPanel')}
             </Button>
           </Empty>
