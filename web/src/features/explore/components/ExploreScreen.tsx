@@ -52,9 +52,9 @@ export default function ExploreScreen() {
   const series = useMemo(() => allSeries(state), [state]);
   const catalog = useExploreCatalog(series);
 
-  // The latest state asked for, ahead of the render that parses it back from the address: two
-  // clicks of 添加面板 before the screen rendered again each added to the render's state, and one
-  // panel was lost.
+  // The latest state asked for, ahead of the render that parses it back from the address: every
+  // change starts from it (two clicks of 添加面板 before the screen rendered again each added to
+  // the render's state, and one panel was lost).
   const stateRef = useRef(state);
   stateRef.current = state;
   const show = useCallback(
@@ -64,9 +64,11 @@ export default function ExploreScreen() {
     },
     [setParams, viewId],
   );
+  /** A change made to the latest state asked for (see stateRef). */
+  const change = (fn: (latest: ExploreState) => ExploreState) => show(fn(stateRef.current));
   const setRange = (next: ExploreRange) => {
     setAnchor(Date.now());
-    show({ ...state, range: next });
+    change((s) => ({ ...s, range: next }));
   };
 
   // One drag reaches every connected panel (echarts.connect mirrors the brush): one zoom.
@@ -107,7 +109,7 @@ export default function ExploreScreen() {
       <Button
         icon={<PlusOutlined />}
         disabled={full}
-        onClick={() => show(addPanel(stateRef.current))}
+        onClick={() => change(addPanel)}
         data-testid="explore-add-panel"
       >
         {t('explore.addPanel')}
@@ -217,7 +219,7 @@ export default function ExploreScreen() {
       {state.panels.length === 0 ? (
         <Card>
           <Empty description={t('explore.empty')} data-testid="explore-empty">
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => show(addPanel(stateRef.current))}>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => change(addPanel)}>
               {t('explore.addPanel')}
             </Button>
           </Empty>
@@ -235,10 +237,10 @@ export default function ExploreScreen() {
             catalog={catalog}
             grid={grid}
             actions={{
-              onAdd: (added) => show(addSeries(state, i, added)),
-              onRemoveSeries: (key) => show(removeSeries(state, i, key)),
-              onMove: (by) => show(movePanel(state, i, by)),
-              onRemove: () => show(removePanel(state, i)),
+              onAdd: (added) => change((s) => addSeries(s, i, added)),
+              onRemoveSeries: (key) => change((s) => removeSeries(s, i, key)),
+              onMove: (by) => change((s) => movePanel(s, i, by)),
+              onRemove: () => change((s) => removePanel(s, i)),
               onZoom,
             }}
           />
