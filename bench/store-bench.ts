@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIGINT, DOUBLE, DuckDBDataChunk, DuckDBInstance, INTEGER } from '@duckdb/node-api';
 import {
+  type BucketQuery,
+  type BucketResult,
   DAY,
   type DuckDBTelemetryStore,
   HOUR,
@@ -153,6 +155,21 @@ async function measure(name: string, fn: () => Promise<unknown>, target?: number
   return { name, median: m, p95: quantile(times, 0.95) };
 }
 
+/** The largest difference between two answers' values, bucket by bucket (a value against none: infinite). */
+function largestDifference(a: BucketResult, b: BucketResult): number {
+  if (a.buckets.length !== b.buckets.length) return Number.POSITIVE_INFINITY;
+  let worst = 0;
+  a.buckets.forEach((x, i) => {
+    const y = b.buckets[i];
+    if (x.value === null && y?.value === null) return;
+    worst = Math.max(
+      worst,
+      x.value === null || y?.value == null ? Number.POSITIVE_INFINITY : Math.abs(x.value - y.value),
+    );
+  });
+  return worst;
+}
+
 async function ingest(store: DuckDBTelemetryStore) {
   counters.fill(0);
   const during: number[] = [];
@@ -269,7 +286,7 @@ async function main() {
   const dayStart = store.calendar.startOfDay(last);
   const monthStart = store.calendar.startOfDay(end - DAYS * DAY);
   log('query latencies (after load, checkpointed):');
-  const results = [
+  const results: { name: string; median: number; p95: number }[] = [
     await measure(
       'last 5 min of 10 series, points()',
       () => Promise.all(keys.slice(0, 10).map((k) => store.points(k, end - 5 * MINUTE, end, 1000))),
@@ -369,6 +386,78 @@ async function main() {
       ),
     ),
   ];
+  log(
+    'minute-width reads from minute rows and from raw points (issue 24: no minute rows while raw points are kept?):',
+  );
+  const energy = keys.filter((k) => k.metric === 'energy');
+  const hourAgo = Math.floor((end - HOUR) / MINUTE) * MINUTE;
+  const span = Math.min(DAYS - 1, 9) * DAY;
+  const sources: [string, BucketQuery, number][] = [
+    [
+      '10 series × 1 hour, an hour ago → 1-minute avg',
+      {
+        series: keys.slice(0, 10),
+        start: hourAgo - HOUR,
+        end: hourAgo,
+        bucket: { widthMs: MINUTE },
+        aggregator: 'avg',
+      },
+      RUNS,
+    ],
+    [
+      '1 series × 1 day → 1-minute avg',
+      {
+        series: [keys[1] as SeriesKey],
+        start: dayStart - DAY,
+        end: dayStart,
+        bucket: { widthMs: MINUTE },
+        aggregator: 'avg',
+      },
+      RUNS,
+    ],
+    [
+      `1 meter × ${span / DAY} days → 15-minute delta (demand)`,
+      {
+        series: one,
+        start: dayStart - span,
+        end: dayStart,
+        bucket: { widthMs: 15 * MINUTE },
+        aggregator: 'delta',
+      },
+      RUNS,
+    ],
+    [
+      `1 series × ${span / DAY} days → 15-minute max`,
+      {
+        series: [keys[1] as SeriesKey],
+        start: dayStart - span,
+        end: dayStart,
+        bucket: { widthMs: 15 * MINUTE },
+        aggregator: 'max',
+      },
+      RUNS,
+    ],
+    [
+      `${energy.length} meters × 1 day → 15-minute delta`,
+      {
+        series: energy,
+        start: dayStart - DAY,
+        end: dayStart,
+        bucket: { widthMs: 15 * MINUTE },
+        aggregator: 'delta',
+      },
+      Math.min(RUNS, 10),
+    ],
+  ];
+  for (const [name, query, runs] of sources) {
+    const fromMinutes = await store.bucketsAt(query, 'minute');
+    const fromRaw = await store.bucketsAt(query, 'raw');
+    log(
+      `  ${name}: ${fromMinutes.buckets.length} buckets, answers differ by at most ${largestDifference(fromMinutes, fromRaw)}`,
+    );
+    results.push(await measure('    minute rows', () => store.bucketsAt(query, 'minute'), undefined, runs));
+    results.push(await measure('    raw points', () => store.bucketsAt(query, 'raw'), undefined, runs));
+  }
   log(
     `load average now ${(await import('node:os'))
       .loadavg()
