@@ -1,4 +1,4 @@
-import { brotliDecompressSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { compression } from './compression.ts';
@@ -20,6 +20,16 @@ describe('compression', () => {
     expect(res.headers['transfer-encoding']).toBeUndefined();
     expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
     expect(JSON.parse(brotliDecompressSync(res.rawPayload).toString()).text).toHaveLength(30_000);
+    await app.close();
+  });
+
+  it('gzips at the fastest level for clients without brotli', async () => {
+    const app = await appAnswering(30_000);
+    const res = await app.inject({ url: '/json', headers: { 'accept-encoding': 'gzip' } });
+    expect(res.headers['content-encoding']).toBe('gzip');
+    // The gzip header's XFL byte: 4 is what zlib writes for its fastest level (0 for the default 6).
+    expect(res.rawPayload[8]).toBe(4);
+    expect(JSON.parse(gunzipSync(res.rawPayload).toString()).text).toHaveLength(30_000);
     await app.close();
   });
 
