@@ -278,8 +278,8 @@ function mergeRecent(st: SeriesState, g: Group, first: number): void {
  * `bucketOf` names a sample's bucket, `startOf` gives that bucket's start (for `edge`).
  */
 export function aggregateRun(
-  ts: readonly number[],
-  values: readonly number[],
+  ts: ArrayLike<number>,
+  values: ArrayLike<number>,
   from: number,
   to: number,
   prev: { ts: number; value: number } | null,

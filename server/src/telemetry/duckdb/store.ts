@@ -57,6 +57,12 @@ export interface DuckDBStoreOptions {
   threads?: number;
   /** WAL size that triggers an automatic checkpoint (default '64MB'). */
   checkpointThreshold?: string;
+  /**
+   * Raw-point bucket reads expected to hold at most this many points are aggregated in JS, larger
+   * ones in DuckDB's SQL (default 200,000: ≈ 5 MB fetched, a few ms of the event loop); 0 sends
+   * every one to SQL (tests compare the two).
+   */
+  rawRowsInJs?: number;
 }
 
 /**
@@ -106,6 +112,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
       series: this.series,
       reader: () => (a.pending <= b.pending ? a : b),
       now: this.now,
+      rawRowsInJs: options.rawRowsInJs ?? 200_000,
     };
   }
 

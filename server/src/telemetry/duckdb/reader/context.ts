@@ -9,4 +9,9 @@ export interface ReadContext {
   /** The least busy reader connection. */
   reader(): Lane;
   now(): number;
+  /**
+   * Raw buckets over stored points expected to hold at most this many points are aggregated in JS
+   * over the fetched points, larger ones by DuckDB (reader/buckets.ts aggregateStored).
+   */
+  readonly rawRowsInJs: number;
 }
