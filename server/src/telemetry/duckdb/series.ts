@@ -352,3 +352,18 @@ export interface MinuteAggregate {
   /** Increment of the sample stamped exactly at the bucket's start, null without one (RAW_AGGREGATES). */
   edge: number | null;
 }
+
+/**
+ * About how many raw points the series hold in [lo, hi), from their sampling intervals: a read of
+ * few enough is aggregated in JS over the points (reader/buckets.ts), or read without a count
+ * first (reader/points.ts).
+ */
+export function rawRowsAbout(known: readonly SeriesState[], lo: number, hi: number): number {
+  let rows = 0;
+  for (const st of known) {
+    if (st.firstTs === null || st.latestTs === null) continue;
+    const span = Math.min(hi, st.latestTs + 1) - Math.max(lo, st.firstTs);
+    if (span > 0) rows += st.intervalMs ? span / st.intervalMs + 1 : 1;
+  }
+  return rows;
+}

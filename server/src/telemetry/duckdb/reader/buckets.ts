@@ -22,7 +22,7 @@ import {
 } from '../../store.ts';
 import { lastBeforeMinute } from '../rollups.ts';
 import { columns, doubleColumns, int } from '../schema.ts';
-import { aggregateRun, lowerBound, type MinuteAggregate, type SeriesState } from '../series.ts';
+import { aggregateRun, lowerBound, type MinuteAggregate, rawRowsAbout, type SeriesState } from '../series.ts';
 import type { ReadContext } from './context.ts';
 import { hourEdgesSql, hourStartsAfter } from './hour-edges.ts';
 
@@ -500,20 +500,6 @@ function aggregateRecent(
 }
 
 /**
- * About how many raw points the series hold in [lo, hi), from their sampling intervals: a read of
- * few enough is aggregated in JS over the points (aggregateStored), a larger one by DuckDB.
- */
-function rawRowsAbout(known: readonly SeriesState[], lo: number, hi: number): number {
-  let rows = 0;
-  for (const st of known) {
-    if (st.firstTs === null || st.latestTs === null) continue;
-    const span = Math.min(hi, st.latestTs + 1) - Math.max(lo, st.firstTs);
-    if (span > 0) rows += st.intervalMs ? span / st.intervalMs + 1 : 1;
-  }
-  return rows;
-}
-
-/**
  * Raw buckets of stored points into `out`: the points fetched in order and aggregated like the
  * recent ones in memory (aggregateRun). DuckDB's window over the points (the SQL path in
  * aggregate(): each sample's step from the one before) costs ≈ 2.4 ms for 3,600 points where
@@ -539,7 +525,7 @@ async function aggregateStored(
         await lastBefore(c, known, lo),
         (await doubleColumns(
           c,
-          `SELECT series_id::DOUBLE, ts::DOUBLE, value FROM raw
+          `SELECT series_id::DOUBLE, ts::DOUBLE, coalesce(value, 'NaN'::DOUBLE) FROM raw
            WHERE series_id IN (${ids}) AND ts >= ${int(lo)} AND ts ${below} ${int(hi)} ORDER BY series_id, ts`,
         )) as [Float64Array, Float64Array, Float64Array],
       ] as const,

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Point, PointColumns, SeriesKey } from '../../store.ts';
 import { columns, doubleColumns, int } from '../schema.ts';
-import { lowerBound, type SeriesState } from '../series.ts';
+import { lowerBound, rawRowsAbout, type SeriesState } from '../series.ts';
 import type { ReadContext } from './context.ts';
 
 /** Raw points of one series, oldest first (see TelemetryStore.points). */
@@ -97,7 +97,23 @@ export async function pointColumns(
     }
     return out;
   }
-  return ctx.reader().run((c) => pointColumnsOnDisk(c, known, start, end, Math.floor(limit), after));
+  const cap = Math.floor(limit);
+  return ctx.reader().run(async (c) => {
+    if (
+      after === undefined &&
+      2 *
+        rawRowsAbout(
+          known.map(({ st }) => st),
+          start,
+          end,
+        ) <=
+        cap
+    ) {
+      const all = await allPointsOnDisk(c, known, start, end, cap);
+      if (all) return all;
+    }
+    return pointColumnsOnDisk(c, known, start, end, cap, after);
+  });
 }
 
 /**
@@ -141,35 +157,12 @@ async function pointColumnsOnDisk(
     const size = Math.min(limit, total);
     const out = { index: new Float64Array(size), ts: new Float64Array(size), values: new Float64Array(size) };
     if (size === 0) return out;
-    const [sid, ts, values] = (await doubleColumns(
+    const rows = (await doubleColumns(
       c,
       `SELECT series_id::DOUBLE, ts::DOUBLE, coalesce(value, 'NaN'::DOUBLE) FROM raw
        WHERE series_id IN (${idList(chosen.map((k) => k.st))}) AND ${range}`,
-    )) as [Float64Array, Float64Array, Float64Array];
-    const { from, to, order } = groupBySeries(
-      chosen.map((k) => k.st.id),
-      sid,
-      ts,
-    );
-    let at = 0;
-    chosen.forEach(({ index }, k) => {
-      let i = from[k] as number;
-      const stop = to[k] as number;
-      if (index === 0 && resume !== undefined)
-        while (i < stop && (ts[order ? (order[i] as number) : i] as number) <= resume) i++;
-      const take = Math.min(stop - i, size - at);
-      out.index.fill(index, at, at + take);
-      if (order === null) {
-        out.ts.set(ts.subarray(i, i + take), at);
-        out.values.set(values.subarray(i, i + take), at);
-      } else
-        for (let j = 0; j < take; j++) {
-          const r = order[i + j] as number;
-          out.ts[at + j] = ts[r] as number;
-          out.values[at + j] = values[r] as number;
-        }
-      at += take;
-    });
+    )) as Rows;
+    gather(chosen, rows, out, resume);
     return out;
   });
 }
@@ -186,6 +179,76 @@ export async function inSnapshot<T>(c: DuckDBConnection, read: () => Promise<T>)
   }
   await c.run('COMMIT');
   return out;
+}
+
+/** Raw rows as read: series id, time, value. */
+type Rows = [Float64Array, Float64Array, Float64Array];
+
+/**
+ * `pointColumns` from the raw table in one scan, when the series' intervals say the range holds
+ * well under `limit` points: no count first, nor the snapshot two reads need. Null when they are
+ * more than `limit` after all (the caller then pages).
+ */
+async function allPointsOnDisk(
+  c: DuckDBConnection,
+  known: readonly { index: number; st: SeriesState }[],
+  start: number,
+  end: number,
+  limit: number,
+): Promise<PointColumns | null> {
+  const ids = [...new Set(known.map(({ st }) => int(st.id)))].join(',');
+  const rows = (await doubleColumns(
+    c,
+    `SELECT series_id::DOUBLE, ts::DOUBLE, coalesce(value, 'NaN'::DOUBLE) FROM raw
+     WHERE series_id IN (${ids}) AND ts >= ${int(Math.ceil(start))} AND ts < ${int(Math.ceil(end))} LIMIT ${int(Math.min(limit, 2 ** 31) + 1)}`,
+  )) as Rows;
+  if (rows[0].length > limit) return null;
+  // A series asked for twice is answered twice.
+  const counts = new Map<number, number>();
+  for (const id of rows[0]) counts.set(id, (counts.get(id) ?? 0) + 1);
+  let size = 0;
+  for (const { st } of known) size += counts.get(st.id) ?? 0;
+  if (size > limit) return null;
+  const out = { index: new Float64Array(size), ts: new Float64Array(size), values: new Float64Array(size) };
+  gather(known, rows, out, undefined);
+  return out;
+}
+
+/**
+ * Copies `rows` into `out` in the order of `entries` and oldest first, as many as `out` holds;
+ * the first series asked for (index 0) from after `resume` when given.
+ */
+function gather(
+  entries: readonly { index: number; st: SeriesState }[],
+  [sid, ts, values]: Rows,
+  out: PointColumns,
+  resume: number | undefined,
+): void {
+  const size = out.ts.length;
+  const { from, to, order } = groupBySeries(
+    entries.map((k) => k.st.id),
+    sid,
+    ts,
+  );
+  let at = 0;
+  entries.forEach(({ index }, k) => {
+    let i = from[k] as number;
+    const stop = to[k] as number;
+    if (index === 0 && resume !== undefined)
+      while (i < stop && (ts[order ? (order[i] as number) : i] as number) <= resume) i++;
+    const take = Math.min(stop - i, size - at);
+    out.index.fill(index, at, at + take);
+    if (order === null) {
+      out.ts.set(ts.subarray(i, i + take), at);
+      out.values.set(values.subarray(i, i + take), at);
+    } else
+      for (let j = 0; j < take; j++) {
+        const r = order[i + j] as number;
+        out.ts[at + j] = ts[r] as number;
+        out.values[at + j] = values[r] as number;
+      }
+    at += take;
+  });
 }
 
 /**
