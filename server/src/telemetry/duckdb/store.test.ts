@@ -887,6 +887,66 @@ describe('writes, durability and retention', () => {
     expect((await paged(b)).out).toEqual(each);
   });
 
+  it('pointColumns reads the range whole when the intervals promise few points, and pages when late points made them more', async () => {
+    const store = await memoryStore('UTC', () => T0 + DAY);
+    const [a, b] = [7, 3].map((thingId) => ({ thingId, metric: 'kwh' })) as [SeriesKey, SeriesKey];
+    const hourly = (k: SeriesKey) =>
+      Array.from({ length: 10 }, (_, h) => ({ ...k, ts: T0 + h * HOUR, value: h * 10 + k.thingId }));
+    await store.write([...hourly(a), ...hourly(b)]);
+    const [from, to] = [T0 + 2 * HOUR, T0 + 5 * HOUR];
+    const asPoints = (keys: readonly SeriesKey[], c: Awaited<ReturnType<typeof store.pointColumns>>) =>
+      Array.from(c.ts, (ts, r) => ({ ...(keys[c.index[r] as number] as SeriesKey), ts, value: c.values[r] }));
+    // Series b asked for twice is answered twice, in the order asked.
+    const keys = [b, a, b];
+    const whole = await store.pointColumns(keys, from, to, 100);
+    const each = await Promise.all(keys.map((k) => store.points(k, from, to, 100)));
+    expect(asPoints(keys, whole)).toEqual(each.flat());
+    expect(whole.ts.length).toBe(9);
+    // Fifty late points in the third hour: the interval still says ~4 points in the range.
+    await store.write(
+      Array.from({ length: 50 }, (_, i) => ({ ...a, ts: T0 + 2 * HOUR + 1000 + i * 1000, value: i })),
+    );
+    const page = await store.pointColumns([a], from, to, 10);
+    expect(asPoints([a], page)).toEqual(await store.points(a, from, to, 10));
+    expect(page.ts.length).toBe(10);
+  });
+
+  it('downsample calls made together (one read of their raw points) answer as each made alone', async () => {
+    const store = await memoryStore('UTC', () => T0 + DAY);
+    const keys: SeriesKey[] = [3, 1, 2, 5, 404].map((thingId) => ({ thingId, metric: 'p' }));
+    // Every 10 s (buckets: more points than asked for), every minute and every 5 minutes (their
+    // raw points), every 5 minutes with 300 late points (raw points read, then buckets).
+    const steps = [10_000, MINUTE, 5 * MINUTE, 5 * MINUTE];
+    await store.write(
+      keys.slice(0, 4).flatMap((k, i) =>
+        Array.from({ length: Math.floor((4 * HOUR) / (steps[i] as number)) }, (_, j) => ({
+          ...k,
+          ts: T0 + j * (steps[i] as number),
+          value: (j * 7) % 13,
+        })),
+      ),
+    );
+    await store.write(
+      Array.from({ length: 300 }, (_, j) => ({
+        ...(keys[3] as SeriesKey),
+        ts: T0 + HOUR + 1000 + j * 1000,
+        value: j,
+      })),
+    );
+    const [from, to] = [T0 + HOUR, T0 + 2 * HOUR];
+    const alone: Point[][] = [];
+    for (const k of keys) alone.push(await store.downsample(k, from, to, 200));
+    const together = await Promise.all(keys.map((k) => store.downsample(k, from, to, 200)));
+    expect(together).toEqual(alone);
+    const sizes = alone.map((p) => p.length);
+    expect(sizes.slice(1, 3)).toEqual([60, 12]);
+    expect(sizes[4]).toBe(0);
+    for (const k of [0, 3]) {
+      expect(sizes[k]).toBeGreaterThan(12);
+      expect(sizes[k]).toBeLessThanOrEqual(200);
+    }
+  });
+
   it('pointColumns puts points written interleaved and late in series and time order', async () => {
     const store = await memoryStore('UTC', () => T0 + 2 * DAY);
     const keys: SeriesKey[] = [3, 1, 2].map((thingId) => ({ thingId, metric: 'kwh' }));
