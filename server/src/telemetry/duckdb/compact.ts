@@ -13,7 +13,7 @@
  */
 import { DAY, HOUR } from '@kilowatch/contract/calendar';
 import { floorTo } from '../buckets.ts';
-import { columns, int, type Runner } from './schema.ts';
+import { columns, int, type Lane } from './schema.ts';
 
 /**
  * The span rewritten as one, from a multiple of it since the epoch. Longer runs per series compress
@@ -92,7 +92,7 @@ function seriesSteps(counts: readonly (readonly [number, number])[], maxRows: nu
  * each series of a window either all before or all after its rewrite (same rows, another order).
  * Stops between steps once `closed()`.
  */
-export async function compact(lane: Runner, newest: number, closed: () => boolean): Promise<void> {
+export async function compact(lane: Lane, newest: number, closed: () => boolean): Promise<void> {
   for (const t of TABLES) {
     if (closed()) return;
     await compactTable(lane, t, floorTo(newest - SETTLE_MS, WINDOW), closed);
@@ -106,7 +106,7 @@ export async function compact(lane: Runner, newest: number, closed: () => boolea
  * so the span stays whole when a run stops between windows (the first run on a large store may
  * take many).
  */
-async function compactTable(lane: Runner, t: Compacted, until: number, closed: () => boolean): Promise<void> {
+async function compactTable(lane: Lane, t: Compacted, until: number, closed: () => boolean): Promise<void> {
   const span = await lane.run(async (c) => {
     const [keys, values] = await columns(
       c,
@@ -139,12 +139,7 @@ async function compactTable(lane: Runner, t: Compacted, until: number, closed: (
 }
 
 /** Rewrites one window of a table step by step; false when the store closed before the last step. */
-async function compactWindow(
-  lane: Runner,
-  t: Compacted,
-  lo: number,
-  closed: () => boolean,
-): Promise<boolean> {
+async function compactWindow(lane: Lane, t: Compacted, lo: number, closed: () => boolean): Promise<boolean> {
   const range = `${t.time} >= ${int(lo)} AND ${t.time} < ${int(lo + WINDOW)}`;
   const counts = await lane.run(async (c) => {
     const [ids, ns] = await columns(

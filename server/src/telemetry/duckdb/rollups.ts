@@ -13,9 +13,9 @@ import {
   columns,
   doubleColumns,
   int,
+  type Lane,
   RAW_AGGREGATES,
   ROLLUP_TYPES,
-  type Runner,
   rollupAggregates,
   scalar,
 } from './schema.ts';
@@ -261,7 +261,7 @@ export async function rebuildDays(
  * Minutes before the oldest raw point of a series are skipped (retention removed their points).
  */
 export async function checkRollups(
-  writer: Runner,
+  writer: Lane,
   cal: PlantCalendar,
 ): Promise<{ minute: number; hour: number; day: number }> {
   const diff = (a: string, b: string) =>

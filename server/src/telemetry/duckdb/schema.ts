@@ -45,7 +45,7 @@ export const RAW_AGGREGATES = `count(*)::INTEGER, sum(value), min(value), max(va
 export const rollupAggregates = (atStart: string): string =>
   `sum(cnt)::INTEGER, sum(vsum), min(vmin), max(vmax), arg_min(vfirst, first_ts), min(first_ts), arg_max(vlast, last_ts), max(last_ts), sum(inc), max(max_gap), arg_min(min_ts, vmin), arg_max(max_ts, vmax), max(inc_edge) FILTER (WHERE ${atStart})`;
 
-/** Creates the tables when missing, and this writer connection's scratch tables. */
+/** Creates the tables when missing, and the writer connection's scratch tables. */
 export async function createSchema(c: DuckDBConnection): Promise<void> {
   await c.run(`CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR)`);
   await c.run(`CREATE TABLE IF NOT EXISTS series (id INTEGER PRIMARY KEY, thing_id INTEGER NOT NULL,
@@ -53,11 +53,6 @@ export async function createSchema(c: DuckDBConnection): Promise<void> {
   await c.run(`CREATE TABLE IF NOT EXISTS raw (series_id INTEGER, ts BIGINT, value DOUBLE)`);
   for (const t of ROLLUPS) await c.run(`CREATE TABLE IF NOT EXISTS ${t} (${ROLLUP_COLUMNS})`);
   // No indexes: an ART index on series_id made hour reads slower here (measured), and costs writes.
-  await createScratch(c);
-}
-
-/** A writer connection's scratch tables: temporary tables belong to the connection that made them. */
-export async function createScratch(c: DuckDBConnection): Promise<void> {
   await c.run(`CREATE TEMP TABLE aff (series_id INTEGER, lo BIGINT, hi BIGINT, hlo BIGINT, hhi BIGINT,
     dlo INTEGER, dhi INTEGER, prev_ts BIGINT, prev_value DOUBLE, js BOOLEAN)`);
   await c.run(`CREATE TEMP TABLE dup (series_id INTEGER, ts BIGINT)`);
@@ -69,13 +64,8 @@ export const int = (n: number): string => {
   return String(n);
 };
 
-/** Runs work on a connection, one piece at a time, in order. */
-export interface Runner {
-  run<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T>;
-}
-
 /** A connection whose statements run one at a time, in order. */
-export class Lane implements Runner {
+export class Lane {
   pending = 0;
   private tail: Promise<unknown> = Promise.resolve();
   constructor(readonly conn: DuckDBConnection) {}
@@ -128,20 +118,4 @@ export async function doubleColumns(conn: DuckDBConnection, sql: string): Promis
 export async function scalar(conn: DuckDBConnection, sql: string): Promise<number> {
   const [col] = await columns(conn, sql);
   return Number(col?.[0] ?? 0);
-}
-
-/**
- * Work on the first lane while every other lane is held idle: maintenance rewrites whole windows
- * of every series, and a commit on another lane touching the same rows meanwhile would fail one
- * of the two transactions (DuckDB's write-write conflict).
- */
-export class AllLanes implements Runner {
-  constructor(private readonly lanes: readonly Lane[]) {}
-  run<T>(fn: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
-    const [first, ...rest] = this.lanes as [Lane, ...Lane[]];
-    return rest.reduceRight<() => Promise<T>>(
-      (inner, lane) => () => lane.run(inner),
-      () => first.run(fn),
-    )();
-  }
 }

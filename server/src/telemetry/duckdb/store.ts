@@ -35,7 +35,7 @@ import { compact } from './compact.ts';
 import * as reader from './reader/index.ts';
 import { summedRegister } from './register.ts';
 import { COUNTER_CONVENTION, checkRollups, rebuildDays, upgradeCounters } from './rollups.ts';
-import { AllLanes, columns, createSchema, createScratch, int, Lane } from './schema.ts';
+import { columns, createSchema, int, Lane } from './schema.ts';
 import { loadSeries, SeriesTable } from './series.ts';
 import { Writer } from './writer.ts';
 
@@ -57,8 +57,6 @@ export interface DuckDBStoreOptions {
   threads?: number;
   /** WAL size that triggers an automatic checkpoint (default '64MB'). */
   checkpointThreshold?: string;
-  /** Writer connections committing at once, each for its share of the things (default 2). */
-  writers?: number;
 }
 
 /**
@@ -80,8 +78,6 @@ export class DuckDBTelemetryStore implements TelemetryStore {
   private readonly now: () => number;
   private readonly series = new SeriesTable();
   private readonly writer: Writer;
-  /** Maintenance: on the first writer lane, with every other writer lane held idle meanwhile. */
-  private readonly maintenance: AllLanes;
   private readonly reads: reader.ReadContext;
   private closed = false;
   /** The maintenance under way: a run that outlasts the caller's period is not started twice. */
@@ -89,7 +85,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
 
   private constructor(
     private readonly instance: DuckDBInstance,
-    private readonly writerLanes: readonly Lane[],
+    private readonly writerLane: Lane,
     private readonly readers: Lane[],
     options: DuckDBStoreOptions,
   ) {
@@ -97,13 +93,12 @@ export class DuckDBTelemetryStore implements TelemetryStore {
     this.retention = options.retention ?? DEFAULT_RETENTION;
     this.now = options.now ?? Date.now;
     this.writer = new Writer({
-      lanes: writerLanes,
+      lane: writerLane,
       series: this.series,
       calendar: this.calendar,
       commitDelayMs: options.commitDelayMs ?? 5,
       maxBatchPoints: options.maxBatchPoints ?? 250_000,
     });
-    this.maintenance = new AllLanes(writerLanes);
     this.stats = this.writer.stats;
     const [a, b] = readers as [Lane, Lane];
     this.reads = {
@@ -129,14 +124,10 @@ export class DuckDBTelemetryStore implements TelemetryStore {
       checkpoint_threshold: options.checkpointThreshold ?? '64MB',
     });
     try {
-      const writers: Lane[] = [];
-      for (let i = 0; i < Math.max(1, options.writers ?? 2); i++) {
-        const conn = await instance.connect();
-        registerChunks(conn);
-        writers.push(new Lane(conn));
-      }
+      const writerConn = await instance.connect();
+      registerChunks(writerConn);
       const readers = [new Lane(await instance.connect()), new Lane(await instance.connect())];
-      const store = new DuckDBTelemetryStore(instance, writers, readers, options);
+      const store = new DuckDBTelemetryStore(instance, new Lane(writerConn), readers, options);
       await store.init();
       return store;
     } catch (error) {
@@ -146,8 +137,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
   }
 
   private async init(): Promise<void> {
-    for (const lane of this.writerLanes.slice(1)) await lane.run(createScratch);
-    await this.maintenance.run(async (c) => {
+    await this.writerLane.run(async (c) => {
       await createSchema(c);
       await loadSeries(c, this.series);
       const [convention] = await columns(c, `SELECT value FROM meta WHERE key = '${COUNTER_CONVENTION.key}'`);
@@ -326,7 +316,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
 
   private async maintain(now: number): Promise<void> {
     const cut = (days: number) => floorTo(now - days * DAY, HOUR);
-    await this.maintenance.run(async (c) => {
+    await this.writerLane.run(async (c) => {
       await c.run(`DELETE FROM raw WHERE ts < ${int(cut(this.retention.rawDays))}`);
       await c.run(`DELETE FROM minute WHERE bucket < ${int(cut(this.retention.minuteDays))}`);
       await c.run(`DELETE FROM hour WHERE bucket < ${int(cut(this.retention.hourDays))}`);
@@ -336,14 +326,14 @@ export class DuckDBTelemetryStore implements TelemetryStore {
       if (st.latestTs !== null && st.latestTs > newest) newest = st.latestTs;
     // close() waits for this run, which stops between compaction steps once closed.
     if (newest > Number.NEGATIVE_INFINITY)
-      await compact(this.maintenance, Math.min(newest, now), () => this.closed);
+      await compact(this.writerLane, Math.min(newest, now), () => this.closed);
     if (this.closed) return;
-    await this.maintenance.run((c) => c.run('CHECKPOINT'));
+    await this.writerLane.run((c) => c.run('CHECKPOINT'));
   }
 
   /** Forces a checkpoint (WAL into the database file). */
   async checkpoint(): Promise<void> {
-    await this.maintenance.run((c) => c.run('CHECKPOINT'));
+    await this.writerLane.run((c) => c.run('CHECKPOINT'));
   }
 
   /**
@@ -352,7 +342,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
    * Minutes before the oldest raw point of a series are skipped (retention removed their points).
    */
   checkRollups(): Promise<{ minute: number; hour: number; day: number }> {
-    return checkRollups(this.maintenance, this.calendar);
+    return checkRollups(this.writerLane, this.calendar);
   }
 
   /** A trivial read on a reader connection: rejects once the store is closed. */
@@ -397,9 +387,9 @@ export class DuckDBTelemetryStore implements TelemetryStore {
     // Its outcome is its caller's.
     await Promise.allSettled([this.maintaining]);
     await this.writer.flush();
-    for (const w of this.writerLanes) await w.run(async () => {});
+    await this.writerLane.run(async () => {});
     for (const r of this.readers) await r.run(async () => {});
-    for (const w of this.writerLanes) w.conn.closeSync();
+    this.writerLane.conn.closeSync();
     for (const r of this.readers) r.conn.closeSync();
     this.instance.closeSync();
   }

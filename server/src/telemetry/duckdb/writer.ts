@@ -29,11 +29,8 @@ const sizeOf = (w: Written) => ('ts' in w ? w.ts.length : w.length);
 const RAW_TYPES = [INTEGER, BIGINT, DOUBLE];
 
 export interface WriterOptions {
-  /**
-   * The writer connections: a series is written on lane `thingId % lanes.length`, the lanes'
-   * transactions run at once, each holding its own scratch tables.
-   */
-  lanes: readonly Lane[];
+  /** The writer connection (every write and maintenance statement runs on it, in order). */
+  lane: Lane;
   series: SeriesTable;
   calendar: PlantCalendar;
   /** How long the first write of a batch waits for company, ms. */
@@ -45,13 +42,13 @@ export interface WriterOptions {
 export class Writer {
   /** Commits and points committed since open (group commit shows as points per commit). */
   readonly stats = { commits: 0, points: 0 };
-  private readonly lanes: readonly Lane[];
+  private readonly lane: Lane;
   private readonly series: SeriesTable;
   private readonly calendar: PlantCalendar;
   private readonly commits: GroupCommit<Written>;
 
   constructor(options: WriterOptions) {
-    this.lanes = options.lanes;
+    this.lane = options.lane;
     this.series = options.series;
     this.calendar = options.calendar;
     this.commits = new GroupCommit({
@@ -59,52 +56,25 @@ export class Writer {
       maxSize: options.maxBatchPoints,
       size: sizeOf,
       commit: async (batches, n) => {
-        // Every lane's part commits at once; the call settles once all have, and fails when one did.
-        const outcomes = await Promise.allSettled(
-          this.split(batches).map((part, i) => (part.length === 0 ? undefined : this.commitOn(i, part))),
-        );
-        const failed = outcomes.find((o) => o.status === 'rejected');
-        if (failed) throw failed.reason;
+        // History written below what is stored (the demo's backfill) gets a transaction of its
+        // own: in one with live points of the same series, each series' group would span from the
+        // history to now, and its rollups be recomputed over all of that at every commit.
+        // Its rows are appended (appendChunks): nobody waits on it, and the history's generation
+        // holds the event loop that each chunk of insertChunks() waits for.
+        const below = new Set(batches.filter((w) => this.belowFirst(w)));
+        const rest = below.size === 0 ? batches : batches.filter((w) => !below.has(w));
+        for (const [part, history] of [
+          [rest, false],
+          [[...below], true],
+        ] as const) {
+          if (part.length === 0) continue;
+          await this.lane.run((c) => this.commit(c, part, history));
+          this.stats.commits++;
+        }
         this.stats.points += n;
       },
       failure: 'telemetry commit failed',
     });
-  }
-
-  /** The batches of each lane: a series goes to lane `thingId % lanes`, always the same one. */
-  private split(batches: readonly Written[]): Written[][] {
-    const n = this.lanes.length;
-    if (n === 1) return [[...batches]];
-    const parts: Written[][] = this.lanes.map(() => []);
-    const points: Point[][] = this.lanes.map(() => []);
-    for (const w of batches) {
-      if ('ts' in w) (parts[w.thingId % n] as Written[]).push(w);
-      else for (const p of w) (points[p.thingId % n] as Point[]).push(p);
-    }
-    points.forEach((p, i) => {
-      if (p.length > 0) (parts[i] as Written[]).push(p);
-    });
-    return parts;
-  }
-
-  /** One lane's part of a commit. */
-  private async commitOn(i: number, batches: readonly Written[]): Promise<void> {
-    const lane = this.lanes[i] as Lane;
-    // History written below what is stored (the demo's backfill) gets a transaction of its
-    // own: in one with live points of the same series, each series' group would span from the
-    // history to now, and its rollups be recomputed over all of that at every commit.
-    // Its rows are appended (appendChunks): nobody waits on it, and the history's generation
-    // holds the event loop that each chunk of insertChunks() waits for.
-    const below = new Set(batches.filter((w) => this.belowFirst(w)));
-    const rest = below.size === 0 ? batches : batches.filter((w) => !below.has(w));
-    for (const [part, history] of [
-      [rest, false],
-      [[...below], true],
-    ] as const) {
-      if (part.length === 0) continue;
-      await lane.run((c) => this.commit(c, part, history));
-      this.stats.commits++;
-    }
   }
 
   /** Checks every point (none older than `from`), then queues them; resolves once durable. */
