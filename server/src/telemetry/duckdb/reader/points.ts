@@ -98,17 +98,15 @@ export async function pointColumns(
     return out;
   }
   const cap = Math.floor(limit);
+  // Well under the limit by the series' intervals: one scan, no count first.
+  const expected = rawRowsAbout(
+    known.map(({ st }) => st),
+    start,
+    end,
+  );
+  const few = after === undefined && 2 * expected <= cap;
   return ctx.reader().run(async (c) => {
-    if (
-      after === undefined &&
-      2 *
-        rawRowsAbout(
-          known.map(({ st }) => st),
-          start,
-          end,
-        ) <=
-        cap
-    ) {
+    if (few) {
       const all = await allPointsOnDisk(c, known, start, end, cap);
       if (all) return all;
     }
