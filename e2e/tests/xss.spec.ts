@@ -172,8 +172,12 @@ async function hoverAlarm(page: Page, label: string, dialogs: string[]) {
     const box = await canvases.nth(i).boundingBox();
     if (!box || box.width < 40 || box.height < 40) continue;
     // A bucket (or a step of the data) is wider than the step: the tooltip lists its alarms throughout.
-    for (let x = box.x + box.width - 4; x > box.x + 2 && !found; x -= 8) {
+    // The last bucket of a line's axis is half as wide (its point sits on the grid's edge), so an
+    // alarm of the day's last hour has a few pixels: steps of 4, each checked once the tooltip's
+    // frame is drawn (an alarm in the last hour was missed at 8 without the wait).
+    for (let x = box.x + box.width - 4; x > box.x + 2 && !found; x -= 4) {
       await page.mouse.move(x, box.y + box.height * 0.5);
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => done(null))));
       found = await listed();
     }
   }
