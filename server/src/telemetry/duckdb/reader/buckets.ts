@@ -22,7 +22,7 @@ import {
 } from '../../store.ts';
 import { lastBeforeMinute } from '../rollups.ts';
 import { columns, doubleColumns, int } from '../schema.ts';
-import { aggregateRun, lowerBound, type MinuteAggregate, rawRowsAbout, type SeriesState } from '../series.ts';
+import { aggregateRun, lowerBound, rawRowsAbout, type SeriesState } from '../series.ts';
 import type { ReadContext } from './context.ts';
 import { hourEdgesSql, hourStartsAfter } from './hour-edges.ts';
 
@@ -479,22 +479,11 @@ function aggregateRecent(
     else if (st.firstTs !== null && st.firstTs < lo) return false; // the previous sample is not in memory
     plan.push({ st, from, prev });
   }
-  const bucketOf = (t: number) => Math.floor((t - g.base) / g.width);
-  const startOf = (b: number) => g.base + b * g.width;
+  const run = runInto(g, aggregator, out, edges, wantComplete);
   for (const { st, from, prev } of plan) {
-    const r = out.row.get(st.id) as number;
     // A counter's last bucket also takes the reading stamped on the range's end.
     const to = lowerBound(st.recentTs, edges ? hi + 1 : hi);
-    aggregateRun(
-      st.recentTs,
-      st.recentValues,
-      from,
-      to,
-      prev,
-      bucketOf,
-      startOf,
-      intoBuckets(out, edges, r, g.n, aggregator, wantComplete),
-    );
+    run(st.id, st.recentTs, st.recentValues, from, to, prev);
   }
   return true;
 }
@@ -530,59 +519,63 @@ async function aggregateStored(
         )) as [Float64Array, Float64Array, Float64Array],
       ] as const,
   );
-  const bucketOf = (t: number) => Math.floor((t - g.base) / g.width);
-  const startOf = (b: number) => g.base + b * g.width;
+  const run = runInto(g, aggregator, out, edges, wantComplete);
   for (let i = 0; i < sid.length; ) {
     const id = sid[i] as number;
     let j = i + 1;
     while (j < sid.length && sid[j] === id) j++;
-    const r = out.row.get(id) as number;
-    aggregateRun(
-      ts,
-      values,
-      i,
-      j,
-      prev.get(id) ?? null,
-      bucketOf,
-      startOf,
-      intoBuckets(out, edges, r, g.n, aggregator, wantComplete),
-    );
+    run(id, ts, values, i, j, prev.get(id) ?? null);
     i = j;
   }
 }
 
-/** aggregateRun's callback that writes series row `r`'s buckets (and edges) into `out`. */
-function intoBuckets(
+/**
+ * Aggregates one series' run of samples (`aggregateRun`, oldest first) over the fixed grid into
+ * its row of `out` (and its edges): the points in memory and the stored points fetched go the same way.
+ */
+function runInto(
+  g: Extract<Grid, { kind: 'fixed' }>,
+  aggregator: BucketAggregator,
   out: Aggregates,
   edges: Edges | null,
-  r: number,
-  n: number,
-  aggregator: BucketAggregator,
   wantComplete: boolean,
-): (b: number, a: MinuteAggregate) => void {
-  const base = r * n;
-  return (b, a) => {
-    if (edges) edges[r * (n + 1) + b] = a.edge ?? Number.NaN;
-    if (b >= n) return;
-    const value =
-      aggregator === 'avg' || aggregator === 'sum'
-        ? a.sum
-        : aggregator === 'min'
-          ? a.min
-          : aggregator === 'max'
-            ? a.max
-            : aggregator === 'first'
-              ? a.first
-              : aggregator === 'last'
-                ? a.last
-                : aggregator === 'delta'
-                  ? a.inc
-                  : Number.NaN;
-    out.cnt[base + b] = a.cnt;
-    out.value[base + b] = value;
-    if (wantComplete) {
-      out.lastTs[base + b] = a.lastTs;
-      out.maxGap[base + b] = a.maxGap ?? 0;
-    }
+): (
+  id: number,
+  ts: ArrayLike<number>,
+  values: ArrayLike<number>,
+  from: number,
+  to: number,
+  prev: { ts: number; value: number } | null,
+) => void {
+  const n = g.n;
+  const bucketOf = (t: number) => Math.floor((t - g.base) / g.width);
+  const startOf = (b: number) => g.base + b * g.width;
+  return (id, ts, values, from, to, prev) => {
+    const r = out.row.get(id) as number;
+    const base = r * n;
+    aggregateRun(ts, values, from, to, prev, bucketOf, startOf, (b, a) => {
+      if (edges) edges[r * (n + 1) + b] = a.edge ?? Number.NaN;
+      if (b >= n) return;
+      const value =
+        aggregator === 'avg' || aggregator === 'sum'
+          ? a.sum
+          : aggregator === 'min'
+            ? a.min
+            : aggregator === 'max'
+              ? a.max
+              : aggregator === 'first'
+                ? a.first
+                : aggregator === 'last'
+                  ? a.last
+                  : aggregator === 'delta'
+                    ? a.inc
+                    : Number.NaN;
+      out.cnt[base + b] = a.cnt;
+      out.value[base + b] = value;
+      if (wantComplete) {
+        out.lastTs[base + b] = a.lastTs;
+        out.maxGap[base + b] = a.maxGap ?? 0;
+      }
+    });
   };
 }
