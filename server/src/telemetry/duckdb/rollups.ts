@@ -1,21 +1,29 @@
 /**
  * Minute, hour and day rollups: recomputed for what a batch touches, inside its transaction
- * (minutes from raw points or from the batch in memory, hours from minutes, days from hours or
- * minutes on the plant calendar), rebuilt after a time-zone change, and checked on demand.
+ * (minutes from raw points or from the batch in memory; for in-order batches hours and days from
+ * the batch and each series' open hour and day in memory, else hours from minutes and days from
+ * hours or minutes on the plant calendar), rebuilt after a time-zone change, and checked on demand.
  */
-import type { DuckDBConnection, DuckDBDataChunk, DuckDBVector } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { HOUR, MINUTE, type PlantCalendar } from '@kilowatch/contract/calendar';
 import { ceilTo, floorTo } from '../buckets.ts';
 import { incrementSql } from '../counter.ts';
-import { type InsertRows, int64Words, itemsOf, type Slices, setInt64 } from './chunks.ts';
-import { MinuteRows, minutesBound } from './minute-rows.ts';
+import type { InsertRows, Slices } from './chunks.ts';
+import {
+  daysOf,
+  type Grid,
+  HOURS,
+  insertRollupRows,
+  type OpenRow,
+  RollupRows,
+  rowsBound,
+} from './rollup-rows.ts';
 import {
   columns,
   doubleColumns,
   int,
   type Lane,
   RAW_AGGREGATES,
-  ROLLUP_TYPES,
   rollupAggregates,
   scalar,
 } from './schema.ts';
@@ -42,8 +50,11 @@ export async function recompute(
     prev: { ts: number; value: number } | null | undefined;
     needsNext: boolean;
     js: boolean;
+    /** Hours and days computed here, going on from these open rows (none: a fresh bucket). */
+    open: { hour: OpenRow | undefined; day: OpenRow | undefined } | null;
     g: Group;
   }
+  const dayGrid = daysOf(cal);
   const ranges: Range[] = groups.map((g) => {
     const st = g.st;
     const minTs = g.ts[0] as number;
@@ -67,7 +78,8 @@ export async function recompute(
       // the batch and the stored points up to the range's end (storedAfter).
       js = true;
     }
-    return { st, g, lo, hi, prev, js, needsNext: st.latestTs !== null && st.latestTs >= hi };
+    const open = carriedRows(st, minTs, maxTs, lo, hi, dayGrid);
+    return { st, g, lo, hi, prev, js, open, needsNext: st.latestTs !== null && st.latestTs >= hi };
   });
   const unknown = ranges.filter((r) => r.prev === undefined);
   if (unknown.length > 0) {
@@ -121,6 +133,7 @@ export async function recompute(
       app.appendNull();
     }
     app.appendBoolean(r.js);
+    app.appendBoolean(r.open !== null);
     app.endRow();
     gLo = Math.min(gLo, r.lo);
     gHi = Math.max(gHi, r.hi);
@@ -163,20 +176,101 @@ export async function recompute(
     );
   }
 
-  // Hours from minutes.
+  // In-order batches: hours and days from the batch and the open rows; the rest from minutes.
+  const carried = ranges.filter((r) => r.open !== null);
+  const rows = carried.length > 0 ? await carriedRollups(carried, dayGrid, slices) : null;
+  const sqlRanges = carried.length < ranges.length;
   const hLo = floorTo(gLo, HOUR);
   const hHi = ceilTo(gHi, HOUR);
   // One call for both statements: each call waits for a turn of the event loop to go on.
   await c.run(`DELETE FROM hour USING aff WHERE hour.series_id = aff.series_id
     AND hour.bucket >= aff.hlo AND hour.bucket < aff.hhi
     AND hour.bucket >= ${int(hLo)} AND hour.bucket < ${int(hHi)};
-    INSERT INTO hour
+    ${
+      sqlRanges
+        ? `INSERT INTO hour
     SELECT m.series_id, m.bucket // ${HOUR} * ${HOUR} AS hb, ${rollupAggregates(`m.bucket % ${HOUR} = 0`)}
-    FROM minute m JOIN aff a ON m.series_id = a.series_id AND m.bucket >= a.hlo AND m.bucket < a.hhi
+    FROM minute m JOIN aff a ON m.series_id = a.series_id AND m.bucket >= a.hlo AND m.bucket < a.hhi AND NOT a.ojs
     WHERE m.bucket >= ${int(hLo)} AND m.bucket < ${int(hHi)}
-    GROUP BY m.series_id, hb ORDER BY hb, m.series_id`);
+    GROUP BY m.series_id, hb ORDER BY hb, m.series_id`
+        : ''
+    }`);
+  if (rows) await insertRollupRows(c, 'hour', rows.hours, insert);
 
-  await recomputeDays(c, cal, dayLo, dayHi);
+  await recomputeDays(c, cal, dayLo, dayHi, sqlRanges);
+  if (rows) await insertRollupRows(c, 'day', rows.days, insert);
+}
+
+/**
+ * The open rows an in-order group's hours and days go on from: per level, the row of the bucket
+ * its first point is in when the series' latest stored sample is in that bucket too (`undefined`
+ * when no stored sample is: a fresh row). Null when that row is not in memory (after a commit
+ * whose rollups went through SQL, or a restart's series not loaded), or the group is not in
+ * order: its rollups then come from minutes.
+ */
+function carriedRows(
+  st: SeriesState,
+  minTs: number,
+  maxTs: number,
+  lo: number,
+  hi: number,
+  dayGrid: Grid,
+): { hour: OpenRow | undefined; day: OpenRow | undefined } | null {
+  if (st.latestTs !== null && minTs <= st.latestTs) return null;
+  // The rows replaced are those of aff's ranges (hours and days of [lo, hi)): the same buckets.
+  if (dayGrid.keyOf(lo) !== dayGrid.keyOf(minTs) || dayGrid.keyOf(hi - 1) !== dayGrid.keyOf(maxTs))
+    return null;
+  const hour = openRow(st.latestTs, minTs, HOURS, st.openHour);
+  const day = openRow(st.latestTs, minTs, dayGrid, st.openDay);
+  return hour === null || day === null ? null : { hour, day };
+}
+
+const openRow = (
+  latestTs: number | null,
+  minTs: number,
+  grid: Grid,
+  open: OpenRow | undefined,
+): OpenRow | undefined | null => {
+  const key = grid.keyOf(minTs);
+  if (latestTs === null || latestTs < grid.startOf(key)) return undefined;
+  return open?.key === key ? open : null;
+};
+
+/**
+ * Hour and day rows of in-order groups: each from its open row (or fresh), the latest stored
+ * sample before the group, and the group's points. Each group keeps its last rows (`g.hour`,
+ * `g.day`), which become the series' open rows once the commit is durable.
+ */
+async function carriedRollups(
+  ranges: readonly {
+    st: SeriesState;
+    g: Group;
+    open: { hour: OpenRow | undefined; day: OpenRow | undefined } | null;
+  }[],
+  dayGrid: Grid,
+  slices: Slices,
+): Promise<{ hours: RollupRows; days: RollupRows }> {
+  let hourCap = 0;
+  let dayCap = 0;
+  for (const { g } of ranges) {
+    const first = g.ts[0] as number;
+    const last = g.ts[g.ts.length - 1] as number;
+    hourCap += rowsBound(g.ts.length, first, last, HOURS);
+    dayCap += rowsBound(g.ts.length, first, last, dayGrid);
+  }
+  const hours = new RollupRows(hourCap, HOURS);
+  const days = new RollupRows(dayCap, dayGrid);
+  for (const { st, g, open } of ranges) {
+    const prev = st.latestTs === null ? null : { ts: st.latestTs, value: st.latestValue };
+    hours.begin(st.id, prev, open?.hour);
+    hours.add(g.ts, g.values, 0, g.ts.length);
+    g.hour = hours.rowAt(hours.current);
+    days.begin(st.id, prev, open?.day);
+    days.add(g.ts, g.values, 0, g.ts.length);
+    g.day = days.rowAt(days.current);
+    await slices.pause();
+  }
+  return { hours, days };
 }
 
 /**
@@ -189,13 +283,24 @@ export async function recompute(
 const nextMinuteBound = (r: { st: SeriesState; hi: number }): number =>
   floorTo(r.st.firstTs !== null && r.st.firstTs >= r.hi ? r.st.firstTs : (r.st.latestTs as number), MINUTE);
 
-/** Day rows for the days in aff.dlo..dhi: from hours when local midnights fall on whole hours, else minutes. */
+/**
+ * Day rows for the days in aff.dlo..dhi: deleted, and those of the ranges not computed in JS
+ * (`NOT aff.ojs`, none when `sqlRanges` is false) from hours when local midnights fall on whole
+ * hours, else minutes.
+ */
 async function recomputeDays(
   c: DuckDBConnection,
   cal: PlantCalendar,
   dayLo: number,
   dayHi: number,
+  sqlRanges: boolean,
 ): Promise<void> {
+  if (!sqlRanges) {
+    await c.run(`DELETE FROM day USING aff WHERE day.series_id = aff.series_id
+      AND day.bucket >= aff.dlo AND day.bucket < aff.dhi
+      AND day.bucket >= ${int(dayLo)} AND day.bucket < ${int(dayHi)}`);
+    return;
+  }
   await c.run('DELETE FROM days');
   const app = await c.createAppender('days');
   let hourAligned = true;
@@ -218,7 +323,7 @@ async function recomputeDays(
     INSERT INTO day
     SELECT s.series_id, d.day AS db, ${rollupAggregates('s.bucket = d.lo')}
     FROM ${source} s JOIN days d ON s.bucket >= d.lo AND s.bucket < d.hi
-    JOIN aff a ON s.series_id = a.series_id AND d.day >= a.dlo AND d.day < a.dhi
+    JOIN aff a ON s.series_id = a.series_id AND d.day >= a.dlo AND d.day < a.dhi AND NOT a.ojs
     WHERE s.bucket >= ${int(msLo)} AND s.bucket < ${int(msHi)}
     GROUP BY s.series_id, db ORDER BY db, s.series_id`);
 }
@@ -249,10 +354,11 @@ export async function rebuildDays(
     app.appendNull();
     app.appendNull();
     app.appendBoolean(false);
+    app.appendBoolean(false);
     app.endRow();
   }
   app.closeSync();
-  await recomputeDays(c, cal, dayLo, dayHi);
+  await recomputeDays(c, cal, dayLo, dayHi, true);
 }
 
 /**
@@ -473,84 +579,15 @@ async function appendMinutes(
     const first = parts.find((p) => p.to > p.from);
     const last = parts.findLast((p) => p.to > p.from);
     if (first && last)
-      capacity += minutesBound(n, first.ts[first.from] as number, last.ts[last.to - 1] as number);
+      capacity += rowsBound(n, first.ts[first.from] as number, last.ts[last.to - 1] as number);
   }
-  const rows = new MinuteRows(capacity);
+  const rows = new RollupRows(capacity);
   for (const r of ranges) {
     rows.begin(r.st.id, r.prev);
     for (const p of r.parts) rows.add(p.ts, p.values, p.from, p.to);
     await slices.pause();
   }
-  const order = rows.minuteMajor();
-  let next = 0;
-  await insert(c, 'minute', {
-    types: ROLLUP_TYPES,
-    rows: rows.length,
-    fill(out, n) {
-      new MinuteChunk(out).set(rows, order, next, n);
-      next += n;
-    },
-  });
-}
-
-/** The column vectors of a chunk of minute rows, set before MinuteChunk's fields read them. */
-class MinuteVectors {
-  protected readonly vectors: readonly DuckDBVector[];
-  constructor(chunk: DuckDBDataChunk) {
-    this.vectors = ROLLUP_TYPES.map((_, k) => chunk.getColumnVector(k));
-  }
-}
-
-/** One data chunk of minute rows (ROLLUP_TYPES), its columns filled as typed arrays. */
-class MinuteChunk extends MinuteVectors {
-  private readonly id = itemsOf(this.vectors[0] as DuckDBVector, Int32Array);
-  private readonly bucket = this.int64(1);
-  private readonly cnt = itemsOf(this.vectors[2] as DuckDBVector, Int32Array);
-  private readonly sum = this.double(3);
-  private readonly min = this.double(4);
-  private readonly max = this.double(5);
-  private readonly first = this.double(6);
-  private readonly firstTs = this.int64(7);
-  private readonly last = this.double(8);
-  private readonly lastTs = this.int64(9);
-  private readonly inc = this.double(10);
-  private readonly maxGap = this.int64(11);
-  private readonly minTs = this.int64(12);
-  private readonly maxTs = this.int64(13);
-  private readonly edge = this.double(14);
-
-  /** Writes rows `order[at]` … `order[at + n - 1]` of `m` into the chunk's rows 0 … n - 1. */
-  set(m: MinuteRows, order: Uint32Array, at: number, n: number): void {
-    for (let row = 0; row < n; row++) {
-      const r = order[at + row] as number;
-      this.id[row] = m.id[r] as number;
-      setInt64(this.bucket, row, m.bucket[r] as number);
-      this.cnt[row] = m.cnt[r] as number;
-      this.sum[row] = m.sum[r] as number;
-      this.min[row] = m.min[r] as number;
-      this.max[row] = m.max[r] as number;
-      this.first[row] = m.first[r] as number;
-      setInt64(this.firstTs, row, m.firstTs[r] as number);
-      this.last[row] = m.last[r] as number;
-      setInt64(this.lastTs, row, m.lastTs[r] as number);
-      this.inc[row] = m.inc[r] as number;
-      if (m.hasGap[r] === 0) (this.vectors[11] as DuckDBVector).setItem(row, null);
-      else setInt64(this.maxGap, row, m.maxGap[r] as number);
-      setInt64(this.minTs, row, m.minTs[r] as number);
-      setInt64(this.maxTs, row, m.maxTs[r] as number);
-      if (m.hasEdge[r] === 0) (this.vectors[14] as DuckDBVector).setItem(row, null);
-      else this.edge[row] = m.edge[r] as number;
-    }
-    for (const v of this.vectors) v.flush();
-  }
-
-  private int64(k: number): Uint32Array {
-    return int64Words(this.vectors[k] as DuckDBVector);
-  }
-
-  private double(k: number): Float64Array {
-    return itemsOf(this.vectors[k] as DuckDBVector, Float64Array);
-  }
+  await insertRollupRows(c, 'minute', rows, insert);
 }
 
 /** The meta row that says the rollups hold `inc_edge` (interval-ending counters). */

@@ -54,7 +54,7 @@ export async function createSchema(c: DuckDBConnection): Promise<void> {
   for (const t of ROLLUPS) await c.run(`CREATE TABLE IF NOT EXISTS ${t} (${ROLLUP_COLUMNS})`);
   // No indexes: an ART index on series_id made hour reads slower here (measured), and costs writes.
   await c.run(`CREATE TEMP TABLE aff (series_id INTEGER, lo BIGINT, hi BIGINT, hlo BIGINT, hhi BIGINT,
-    dlo INTEGER, dhi INTEGER, prev_ts BIGINT, prev_value DOUBLE, js BOOLEAN)`);
+    dlo INTEGER, dhi INTEGER, prev_ts BIGINT, prev_value DOUBLE, js BOOLEAN, ojs BOOLEAN)`);
   await c.run(`CREATE TEMP TABLE dup (series_id INTEGER, ts BIGINT)`);
   await c.run(`CREATE TEMP TABLE days (day INTEGER, lo BIGINT, hi BIGINT)`);
 }

@@ -7,6 +7,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { MINUTE } from '@kilowatch/contract/calendar';
 import { floorTo, nextInterval } from '../buckets.ts';
 import { counterIncrement } from '../counter.ts';
+import { type Grid, HOURS, type OpenRow } from './rollup-rows.ts';
 import { columns, int } from './schema.ts';
 
 export interface SeriesState {
@@ -30,6 +31,12 @@ export interface SeriesState {
   recentTs: number[];
   recentValues: number[];
   recentFrom: number;
+  /**
+   * The stored hour and day rows of `latestTs` (undefined: not in memory), which an in-order
+   * batch's hour and day rows go on from (rollups.ts).
+   */
+  openHour: OpenRow | undefined;
+  openDay: OpenRow | undefined;
   /** The group of the batch being committed (scratch). */
   group: Group | undefined;
 }
@@ -39,6 +46,9 @@ export interface Group {
   st: SeriesState;
   ts: number[];
   values: number[];
+  /** Its series' last hour and day rows when the commit computed them in JS. */
+  hour?: OpenRow;
+  day?: OpenRow;
 }
 
 /** Recent points kept in memory per series (realtime reads, minute rollups of in-order batches). */
@@ -101,6 +111,8 @@ function blank(
     recentTs: [],
     recentValues: [],
     recentFrom: 0,
+    openHour: undefined,
+    openDay: undefined,
     group: undefined,
   };
 }
@@ -179,6 +191,57 @@ async function loadRecent(c: DuckDBConnection, table: SeriesTable): Promise<void
     const before = lowerBound(ts, floorTo(lt, MINUTE));
     if (before > 0) st.tailPrev = { ts: ts[before - 1] as number, value: values[before - 1] as number };
   }
+}
+
+/**
+ * Each series' open hour and day rows (those of its latest sample) from the tables, so in-order
+ * batches after a restart compute their hours and days in JS too. Rows of the newest two hours
+ * and days only: a series quiet for longer gets its next rows fresh when its next point opens a
+ * later bucket, or from minutes once if it does not.
+ */
+export async function loadOpenRows(c: DuckDBConnection, table: SeriesTable, days: Grid): Promise<void> {
+  let newest = Number.NEGATIVE_INFINITY;
+  for (const st of table.byId.values()) {
+    if (st.latestTs !== null && st.latestTs > newest) newest = st.latestTs;
+  }
+  if (!Number.isFinite(newest)) return;
+  const load = async (t: 'hour' | 'day', grid: Grid, set: (st: SeriesState, row: OpenRow) => void) => {
+    const from = grid.keyOf(newest) - grid.step;
+    const [ids, keys, cnt, sum, min, max, first, firstTs, last, lastTs, inc, maxGap, minTs, maxTs, edge] =
+      (await columns(
+        c,
+        `SELECT series_id, bucket::DOUBLE, cnt, vsum, vmin, vmax, vfirst, first_ts::DOUBLE, vlast,
+           last_ts::DOUBLE, inc, max_gap::DOUBLE, min_ts::DOUBLE, max_ts::DOUBLE, inc_edge
+         FROM ${t} WHERE bucket >= ${int(from)}`,
+      )) as (number | null)[][];
+    for (let i = 0; i < (ids?.length ?? 0); i++) {
+      const st = table.byId.get(ids?.[i] as number);
+      const key = keys?.[i] as number;
+      if (!st || st.latestTs === null || grid.keyOf(st.latestTs) !== key) continue;
+      set(st, {
+        key,
+        cnt: cnt?.[i] as number,
+        sum: sum?.[i] as number,
+        min: min?.[i] as number,
+        max: max?.[i] as number,
+        first: first?.[i] as number,
+        firstTs: firstTs?.[i] as number,
+        last: last?.[i] as number,
+        lastTs: lastTs?.[i] as number,
+        inc: inc?.[i] as number,
+        maxGap: maxGap?.[i] ?? null,
+        minTs: minTs?.[i] as number,
+        maxTs: maxTs?.[i] as number,
+        edge: edge?.[i] ?? null,
+      });
+    }
+  };
+  await load('hour', HOURS, (st, row) => {
+    st.openHour = row;
+  });
+  await load('day', days, (st, row) => {
+    st.openDay = row;
+  });
 }
 
 /**

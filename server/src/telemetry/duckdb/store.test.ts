@@ -19,6 +19,7 @@ import {
 const RETENTION = { rawDays: 90, minuteDays: 400, hourDays: 1830 };
 const AGGREGATORS: BucketAggregator[] = ['avg', 'sum', 'max', 'min', 'count', 'first', 'last', 'delta'];
 const T0 = Date.UTC(2024, 2, 8); // spans the New York DST change of 2024-03-10
+const floorHour = (t: number) => t - (t % HOUR);
 const open: DuckDBTelemetryStore[] = [];
 const dirs: string[] = [];
 
@@ -711,6 +712,76 @@ describe('writes, durability and retention', () => {
     await b.close();
     expect(await tables(backwardsDir)).toEqual(await tables(inOrderDir));
   });
+
+  it.each(['Asia/Kolkata', 'America/New_York'])(
+    "in-order batches go on from each series' open hour and day: the rollups of one write, through restarts mid-hour and late points (%s)",
+    async (timeZone) => {
+      // Integer counters with resets (sums exact in any order) and no two values alike (no ties
+      // for min_ts and max_ts), some on hour starts; every 40th point held back and written late.
+      const rnd = random(23);
+      const points: Point[][] = [[], [], []];
+      for (const thingId of [1, 2, 3]) {
+        let v = 0;
+        for (let t = T0 + DAY + thingId * 7_000; t < T0 + 4 * DAY; ) {
+          v = rnd() < 0.01 ? Math.floor(rnd() * 10) : v + 1 + Math.floor(rnd() * 100);
+          points[thingId - 1]?.push({ thingId, metric: 'e', ts: t, value: v * 100_000 + (t % 99_991) });
+          const next = t + 1000 + Math.floor(rnd() * 120_000);
+          t = rnd() < 0.3 && floorHour(next) > t ? floorHour(next) : next;
+        }
+      }
+      const all = points.flat();
+      const now = () => T0 + 5 * DAY;
+      const opened = (dataDir: string) =>
+        openTelemetryStore({ dataDir, timeZone, retention: RETENTION, now });
+      const tables = async (dir: string) => {
+        const instance = await DuckDBInstance.create(join(dir, 'telemetry.duckdb'), { threads: '1' });
+        const c = await instance.connect();
+        const rows = async (t: string) =>
+          (await c.runAndReadAll(`SELECT * FROM ${t} ORDER BY series_id, bucket`))
+            .getRows()
+            .map((r) => r.map(Number));
+        const out = { hour: await rows('hour'), day: await rows('day') };
+        c.closeSync();
+        instance.closeSync();
+        return out;
+      };
+
+      const oneDir = tempDir();
+      const one = await opened(oneDir);
+      await one.write(all);
+      await one.close();
+
+      const batchesDir = tempDir();
+      let store = await opened(batchesDir);
+      const late: Point[] = [];
+      const cursors = [0, 0, 0];
+      let commits = 0;
+      while (cursors.some((c, k) => c < (points[k] as Point[]).length)) {
+        const batch: Point[] = [];
+        for (const [k, series] of points.entries()) {
+          const to = Math.min(series.length, (cursors[k] as number) + 1 + Math.floor(rnd() * 60));
+          for (let i = cursors[k] as number; i < to; i++) {
+            const p = series[i] as Point;
+            if (i % 40 === 39) late.push(p);
+            else batch.push(p);
+          }
+          cursors[k] = to;
+        }
+        await store.write(batch);
+        if (++commits % 25 === 0 && late.length > 0) await store.write(late.splice(0));
+        // Restarts: the open rows come back from the tables.
+        if (commits % 60 === 30) {
+          await store.close();
+          store = await opened(batchesDir);
+        }
+      }
+      await store.write(late);
+      expect(await store.checkRollups()).toEqual({ minute: 0, hour: 0, day: 0 });
+      await store.close();
+      expect(commits).toBeGreaterThan(100);
+      expect(await tables(batchesDir)).toEqual(await tables(oneDir));
+    },
+  );
 
   it('keeps latest values on write and reloads them on reopen; reopening in another zone re-aligns days', async () => {
     const dir = tempDir();

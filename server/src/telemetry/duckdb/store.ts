@@ -34,9 +34,10 @@ import { registerChunks } from './chunks.ts';
 import { compact } from './compact.ts';
 import * as reader from './reader/index.ts';
 import { summedRegister } from './register.ts';
+import { daysOf } from './rollup-rows.ts';
 import { COUNTER_CONVENTION, checkRollups, rebuildDays, upgradeCounters } from './rollups.ts';
 import { columns, createSchema, int, Lane } from './schema.ts';
-import { loadSeries, SeriesTable } from './series.ts';
+import { loadOpenRows, loadSeries, SeriesTable } from './series.ts';
 import { Writer } from './writer.ts';
 
 export interface DuckDBStoreOptions {
@@ -180,6 +181,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
           throw error;
         }
       }
+      await loadOpenRows(c, this.series, daysOf(this.calendar));
     });
   }
 

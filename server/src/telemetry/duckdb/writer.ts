@@ -235,7 +235,11 @@ export class Writer {
         this.series.delete(st);
       }
       // Unknown after a failed batch; looked up again next time.
-      for (const g of groups) g.st.tailPrev = undefined;
+      for (const g of groups) {
+        g.st.tailPrev = undefined;
+        g.st.openHour = undefined;
+        g.st.openDay = undefined;
+      }
       throw error;
     }
     // Durable: update the memory view.
@@ -255,6 +259,9 @@ export class Writer {
         )
           st.persistedInterval = rounded;
       }
+      // Rows computed in SQL are not in memory: the series' next rows in these buckets come from SQL too.
+      st.openHour = g.hour;
+      st.openDay = g.day;
       st.firstTs = Math.min(st.firstTs ?? Number.POSITIVE_INFINITY, minTs);
       st.persistedFirstTs = st.firstTs;
       if (inOrder) {
