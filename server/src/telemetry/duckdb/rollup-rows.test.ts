@@ -1,6 +1,6 @@
 import { HOUR, MINUTE, PlantCalendar } from '@kilowatch/contract/calendar';
 import { describe, expect, it } from 'vitest';
-import { daysOf, HOURS, RollupRows, rowsBound } from './rollup-rows.ts';
+import { daysOf, type Grid, HOURS, RollupRows, rowsBound } from './rollup-rows.ts';
 import { aggregateRun, type MinuteAggregate } from './series.ts';
 
 /** A deterministic pseudo-random sequence in [0, 1). */
@@ -45,6 +45,34 @@ const rowsOf = (m: RollupRows): { id: number; bucket: number; a: MinuteAggregate
       edge: m.hasEdge[r] ? (m.edge[r] as number) : null,
     },
   }));
+
+/**
+ * Samples with steps up to 20 minutes over four days around 2024-03-31, every other bucket of
+ * `grid` opening with a sample on its start, and aggregateRun's rows of them at `grid` after the
+ * first sample (`prev`).
+ */
+function gridRun(grid: Grid, rnd: () => number) {
+  const ts: number[] = [];
+  const values: number[] = [];
+  let t = Date.UTC(2024, 2, 29, 20);
+  let v = 100;
+  let crossings = 0;
+  for (let i = 0; i < 600; i++) {
+    const next = t + 1 + Math.floor(rnd() * 20 * MINUTE);
+    const key = grid.keyOf(next);
+    t = grid.startOf(key) > t && crossings++ % 2 === 0 ? grid.startOf(key) : next;
+    v = rnd() < 0.05 ? rnd() * 10 : v + rnd() * 5;
+    ts.push(t);
+    values.push(v);
+  }
+  const expected: { id: number; bucket: number; a: MinuteAggregate }[] = [];
+  const prev = { ts: ts[0] as number, value: 1 };
+  aggregateRun(ts, values, 1, ts.length, prev, grid.keyOf, grid.startOf, (bucket, a) => {
+    expected.push({ id: 2, bucket, a: { ...a } });
+  });
+  expect(expected.some((e) => e.a.edge !== null)).toBe(true);
+  return { ts, values, prev, expected };
+}
 
 describe('RollupRows', () => {
   it('makes the rows aggregateRun makes, for runs added in several parts', () => {
@@ -98,27 +126,7 @@ describe('RollupRows', () => {
     (_, gridOf) => {
       const grid = gridOf();
       const rnd = random(11);
-      // Steps up to 20 minutes over four days around 2024-03-31; some samples on bucket starts.
-      const ts: number[] = [];
-      const values: number[] = [];
-      let t = Date.UTC(2024, 2, 29, 20);
-      let v = 100;
-      let crossings = 0;
-      for (let i = 0; i < 600; i++) {
-        const next = t + 1 + Math.floor(rnd() * 20 * MINUTE);
-        const key = grid.keyOf(next);
-        // Every other bucket opens with a sample on its start.
-        t = grid.startOf(key) > t && crossings++ % 2 === 0 ? grid.startOf(key) : next;
-        v = rnd() < 0.05 ? rnd() * 10 : v + rnd() * 5;
-        ts.push(t);
-        values.push(v);
-      }
-      const expected: { id: number; bucket: number; a: MinuteAggregate }[] = [];
-      const prev = { ts: ts[0] as number, value: 1 };
-      aggregateRun(ts, values, 1, ts.length, prev, grid.keyOf, grid.startOf, (bucket, a) => {
-        expected.push({ id: 2, bucket, a: { ...a } });
-      });
-      expect(expected.some((e) => e.a.edge !== null)).toBe(true);
+      const { ts, values, prev, expected } = gridRun(grid, rnd);
       // Commits of 1 to 40 points; each keeps only its last row for the next.
       const got: { id: number; bucket: number; a: MinuteAggregate }[] = [];
       let open: ReturnType<RollupRows['rowAt']> | undefined;
@@ -151,6 +159,36 @@ describe('RollupRows', () => {
       }
       if (grid === HOURS) expect(expected.length).toBeGreaterThan(90);
       else expect(new Set(expected.map((e) => e.bucket)).size).toBeGreaterThanOrEqual(4);
+    },
+  );
+
+  it.each([
+    ['hours', () => HOURS],
+    ['days in Berlin over the spring DST change', () => daysOf(new PlantCalendar('Europe/Berlin'))],
+    ['days in Kolkata (midnights on half hours)', () => daysOf(new PlantCalendar('Asia/Kolkata'))],
+  ])(
+    'makes the %s aggregateRun makes from minute rows (addRows), after a first minute of samples',
+    (_, gridOf) => {
+      const grid = gridOf();
+      const { ts, values, prev, expected } = gridRun(grid, random(5));
+      const minutes = new RollupRows(ts.length);
+      minutes.begin(2, prev);
+      minutes.add(ts, values, 1, ts.length);
+      const firstMinuteEnd = ts.findIndex((t) => t >= minutes.grid.endOf(minutes.bucket[0] as number));
+      const rows = new RollupRows(ts.length, grid);
+      rows.begin(2, prev);
+      rows.add(ts, values, 1, firstMinuteEnd);
+      rows.addRows(minutes, 1, minutes.length);
+      const got = rowsOf(rows);
+      expect(got.length).toBe(expected.length);
+      for (let i = 0; i < got.length; i++) {
+        const { a, ...key } = got[i] as (typeof got)[number];
+        const { a: e, ...eKey } = expected[i] as (typeof expected)[number];
+        expect(key).toEqual(eKey);
+        expect(a.sum).toBeCloseTo(e.sum, 6);
+        expect(a.inc).toBeCloseTo(e.inc, 6);
+        expect({ ...a, sum: 0, inc: 0 }).toEqual({ ...e, sum: 0, inc: 0 });
+      }
     },
   );
 

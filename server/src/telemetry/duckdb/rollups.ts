@@ -52,6 +52,8 @@ export async function recompute(
     js: boolean;
     /** Hours and days computed here, going on from these open rows (none: a fresh bucket). */
     open: { hour: OpenRow | undefined; day: OpenRow | undefined } | null;
+    /** Its rows in `minuteRows` when its minutes were computed here. */
+    minutes?: { from: number; to: number };
     g: Group;
   }
   const dayGrid = daysOf(cal);
@@ -165,40 +167,43 @@ export async function recompute(
       GROUP BY s.series_id, bucket ORDER BY bucket, s.series_id`);
   }
   const inJs = ranges.filter((r) => r.js);
+  let minuteRows = new RollupRows(0);
   if (inJs.length > 0) {
     const below = inJs.filter(isBelowFirst);
     const after = below.length > 0 ? await storedAfter(c, below) : new Map<number, Samples>();
-    await appendMinutes(
-      c,
-      inJs.map((r) => (isBelowFirst(r) ? belowFirstRun(r, after.get(r.st.id)) : inOrderRun(r))),
-      slices,
-      insert,
-    );
+    const runs = inJs.map((r) => (isBelowFirst(r) ? belowFirstRun(r, after.get(r.st.id)) : inOrderRun(r)));
+    minuteRows = await minutesOf(runs, slices);
+    runs.forEach((run, i) => {
+      (inJs[i] as Range).minutes = run.rows;
+    });
+    await insertRollupRows(c, 'minute', minuteRows, insert, slices);
   }
 
-  // In-order batches: hours and days from the batch and the open rows; the rest from minutes.
+  // In-order batches: hours and days from the open rows, the batch's first minute and its
+  // later minute rows; the rest from minutes in SQL.
   const carried = ranges.filter((r) => r.open !== null);
-  const rows = carried.length > 0 ? await carriedRollups(carried, dayGrid, slices) : null;
-  const sqlRanges = carried.length < ranges.length;
+  const rows = carried.length > 0 ? await carriedRollups(carried, minuteRows, dayGrid, slices) : null;
   const hLo = floorTo(gLo, HOUR);
   const hHi = ceilTo(gHi, HOUR);
-  // One call for both statements: each call waits for a turn of the event loop to go on.
-  await c.run(`DELETE FROM hour USING aff WHERE hour.series_id = aff.series_id
+  const deleteHours = `DELETE FROM hour USING aff WHERE hour.series_id = aff.series_id
     AND hour.bucket >= aff.hlo AND hour.bucket < aff.hhi
-    AND hour.bucket >= ${int(hLo)} AND hour.bucket < ${int(hHi)};
-    ${
-      sqlRanges
-        ? `INSERT INTO hour
-    SELECT m.series_id, m.bucket // ${HOUR} * ${HOUR} AS hb, ${rollupAggregates(`m.bucket % ${HOUR} = 0`)}
-    FROM minute m JOIN aff a ON m.series_id = a.series_id AND m.bucket >= a.hlo AND m.bucket < a.hhi AND NOT a.ojs
-    WHERE m.bucket >= ${int(hLo)} AND m.bucket < ${int(hHi)}
-    GROUP BY m.series_id, hb ORDER BY hb, m.series_id`
-        : ''
-    }`);
-  if (rows) await insertRollupRows(c, 'hour', rows.hours, insert);
-
-  await recomputeDays(c, cal, dayLo, dayHi, sqlRanges);
-  if (rows) await insertRollupRows(c, 'day', rows.days, insert);
+    AND hour.bucket >= ${int(hLo)} AND hour.bucket < ${int(hHi)}`;
+  if (carried.length < ranges.length) {
+    // One call for both statements: each call waits for a turn of the event loop to go on.
+    await c.run(`${deleteHours};
+      INSERT INTO hour
+      SELECT m.series_id, m.bucket // ${HOUR} * ${HOUR} AS hb, ${rollupAggregates(`m.bucket % ${HOUR} = 0`)}
+      FROM minute m JOIN aff a ON m.series_id = a.series_id AND m.bucket >= a.hlo AND m.bucket < a.hhi AND NOT a.ojs
+      WHERE m.bucket >= ${int(hLo)} AND m.bucket < ${int(hHi)}
+      GROUP BY m.series_id, hb ORDER BY hb, m.series_id`);
+    await recomputeDays(c, cal, dayLo, dayHi);
+  } else {
+    await c.run(`${deleteHours}; ${deleteDays(dayLo, dayHi)}`);
+  }
+  if (rows) {
+    await insertRollupRows(c, 'hour', rows.hours, insert, slices);
+    await insertRollupRows(c, 'day', rows.days, insert, slices);
+  }
 }
 
 /**
@@ -237,16 +242,21 @@ const openRow = (
 };
 
 /**
- * Hour and day rows of in-order groups: each from its open row (or fresh), the latest stored
- * sample before the group, and the group's points. Each group keeps its last rows (`g.hour`,
- * `g.day`), which become the series' open rows once the commit is durable.
+ * Hour and day rows of in-order groups: each from its open row (or fresh), then the group's
+ * points in its first minute (the open row holds that minute's stored samples, which its minute
+ * row holds too) with the latest stored sample before them, then its later minute rows when they
+ * were computed here (else its points). Each group keeps its last rows (`g.hour`, `g.day`), which
+ * become the series' open rows once the commit is durable.
  */
 async function carriedRollups(
   ranges: readonly {
     st: SeriesState;
     g: Group;
+    lo: number;
     open: { hour: OpenRow | undefined; day: OpenRow | undefined } | null;
+    minutes?: { from: number; to: number };
   }[],
+  minuteRows: RollupRows,
   dayGrid: Grid,
   slices: Slices,
 ): Promise<{ hours: RollupRows; days: RollupRows }> {
@@ -260,13 +270,20 @@ async function carriedRollups(
   }
   const hours = new RollupRows(hourCap, HOURS);
   const days = new RollupRows(dayCap, dayGrid);
-  for (const { st, g, open } of ranges) {
+  for (const { st, g, lo, open, minutes } of ranges) {
     const prev = st.latestTs === null ? null : { ts: st.latestTs, value: st.latestValue };
-    hours.begin(st.id, prev, open?.hour);
-    hours.add(g.ts, g.values, 0, g.ts.length);
+    // The minute rows' first is the minute `lo` (the batch's first point is in it).
+    const byRows = minutes !== undefined && minuteRows.bucket[minutes.from] === lo;
+    const k = byRows ? lowerBound(g.ts, lo + MINUTE) : g.ts.length;
+    for (const [rows, open_] of [
+      [hours, open?.hour],
+      [days, open?.day],
+    ] as const) {
+      rows.begin(st.id, prev, open_);
+      rows.add(g.ts, g.values, 0, k);
+      if (byRows) rows.addRows(minuteRows, minutes.from + 1, minutes.to);
+    }
     g.hour = hours.rowAt(hours.current);
-    days.begin(st.id, prev, open?.day);
-    days.add(g.ts, g.values, 0, g.ts.length);
     g.day = days.rowAt(days.current);
     await slices.pause();
   }
@@ -283,24 +300,22 @@ async function carriedRollups(
 const nextMinuteBound = (r: { st: SeriesState; hi: number }): number =>
   floorTo(r.st.firstTs !== null && r.st.firstTs >= r.hi ? r.st.firstTs : (r.st.latestTs as number), MINUTE);
 
+/** Deletes the day rows of aff's ranges (aff.dlo..dhi), all within dayLo..dayHi. */
+const deleteDays = (dayLo: number, dayHi: number): string =>
+  `DELETE FROM day USING aff WHERE day.series_id = aff.series_id
+    AND day.bucket >= aff.dlo AND day.bucket < aff.dhi
+    AND day.bucket >= ${int(dayLo)} AND day.bucket < ${int(dayHi)}`;
+
 /**
  * Day rows for the days in aff.dlo..dhi: deleted, and those of the ranges not computed in JS
- * (`NOT aff.ojs`, none when `sqlRanges` is false) from hours when local midnights fall on whole
- * hours, else minutes.
+ * (`NOT aff.ojs`) recomputed from hours when local midnights fall on whole hours, else minutes.
  */
 async function recomputeDays(
   c: DuckDBConnection,
   cal: PlantCalendar,
   dayLo: number,
   dayHi: number,
-  sqlRanges: boolean,
 ): Promise<void> {
-  if (!sqlRanges) {
-    await c.run(`DELETE FROM day USING aff WHERE day.series_id = aff.series_id
-      AND day.bucket >= aff.dlo AND day.bucket < aff.dhi
-      AND day.bucket >= ${int(dayLo)} AND day.bucket < ${int(dayHi)}`);
-    return;
-  }
   await c.run('DELETE FROM days');
   const app = await c.createAppender('days');
   let hourAligned = true;
@@ -317,9 +332,7 @@ async function recomputeDays(
   const source = hourAligned ? 'hour' : 'minute';
   const msLo = cal.dayStart(dayLo);
   const msHi = cal.dayStart(dayHi);
-  await c.run(`DELETE FROM day USING aff WHERE day.series_id = aff.series_id
-    AND day.bucket >= aff.dlo AND day.bucket < aff.dhi
-    AND day.bucket >= ${int(dayLo)} AND day.bucket < ${int(dayHi)};
+  await c.run(`${deleteDays(dayLo, dayHi)};
     INSERT INTO day
     SELECT s.series_id, d.day AS db, ${rollupAggregates('s.bucket = d.lo')}
     FROM ${source} s JOIN days d ON s.bucket >= d.lo AND s.bucket < d.hi
@@ -358,7 +371,7 @@ export async function rebuildDays(
     app.endRow();
   }
   app.closeSync();
-  await recomputeDays(c, cal, dayLo, dayHi, true);
+  await recomputeDays(c, cal, dayLo, dayHi);
 }
 
 /**
@@ -489,6 +502,8 @@ interface MinuteRun {
   st: SeriesState;
   parts: readonly Part[];
   prev: { ts: number; value: number } | null;
+  /** Its rows in the commit's minute rows, once computed. */
+  rows?: { from: number; to: number };
 }
 
 const whole = (ts: readonly number[], values: readonly number[]): Part => ({
@@ -564,16 +579,11 @@ async function storedAfter(c: DuckDBConnection, ranges: readonly JsRange[]): Pro
 
 /**
  * Minute rows computed here from every sample of their range and the sample before it (in-order
- * batches and batches below the first stored point); appended to the minute table.
+ * batches and batches below the first stored point); each run's rows noted in `run.rows`.
  */
-async function appendMinutes(
-  c: DuckDBConnection,
-  ranges: readonly MinuteRun[],
-  slices: Slices,
-  insert: InsertRows,
-): Promise<void> {
+async function minutesOf(runs: readonly MinuteRun[], slices: Slices): Promise<RollupRows> {
   let capacity = 0;
-  for (const { parts } of ranges) {
+  for (const { parts } of runs) {
     let n = 0;
     for (const p of parts) n += p.to - p.from;
     const first = parts.find((p) => p.to > p.from);
@@ -582,12 +592,14 @@ async function appendMinutes(
       capacity += rowsBound(n, first.ts[first.from] as number, last.ts[last.to - 1] as number);
   }
   const rows = new RollupRows(capacity);
-  for (const r of ranges) {
+  for (const r of runs) {
+    const from = rows.length;
     rows.begin(r.st.id, r.prev);
     for (const p of r.parts) rows.add(p.ts, p.values, p.from, p.to);
+    r.rows = { from, to: rows.length };
     await slices.pause();
   }
-  await insertRollupRows(c, 'minute', rows, insert);
+  return rows;
 }
 
 /** The meta row that says the rollups hold `inc_edge` (interval-ending counters). */
