@@ -27,14 +27,15 @@ import {
   rollupAggregates,
   scalar,
 } from './schema.ts';
-import { type Group, lowerBound, type SeriesState, type SeriesTable } from './series.ts';
+import { type Group, lowerBound, readOpenRows, type SeriesState, type SeriesTable } from './series.ts';
 
 /** Lookback for the previous sample in minute rollups before falling back to hour rollups. */
 const PREV_LOOKBACK = 6 * HOUR;
 
 /**
  * Recomputes the minute, hour and day rollups the groups' points touch (inside the transaction);
- * minute rows computed here go in through `insert`.
+ * minute rows computed here go in through `insert`. Returns how many groups' hours and days were
+ * computed in JS.
  */
 export async function recompute(
   c: DuckDBConnection,
@@ -42,7 +43,7 @@ export async function recompute(
   groups: readonly Group[],
   slices: Slices,
   insert: InsertRows,
-): Promise<void> {
+): Promise<number> {
   interface Range {
     st: SeriesState;
     lo: number;
@@ -197,12 +198,63 @@ export async function recompute(
       WHERE m.bucket >= ${int(hLo)} AND m.bucket < ${int(hHi)}
       GROUP BY m.series_id, hb ORDER BY hb, m.series_id`);
     await recomputeDays(c, cal, dayLo, dayHi);
+    await reopenRows(c, ranges, dayGrid);
   } else {
     await c.run(`${deleteHours}; ${deleteDays(dayLo, dayHi)}`);
   }
   if (rows) {
     await insertRollupRows(c, 'hour', rows.hours, insert, slices);
     await insertRollupRows(c, 'day', rows.days, insert, slices);
+  }
+  return carried.length;
+}
+
+/**
+ * The open rows of the series whose rollups went through SQL, for their next commits: read back
+ * where the rows recomputed hold the hour or day of the series' newest sample, else those in
+ * memory (a late batch or history below them left them as they were).
+ */
+async function reopenRows(
+  c: DuckDBConnection,
+  ranges: readonly { st: SeriesState; g: Group; lo: number; hi: number; open: unknown }[],
+  dayGrid: Grid,
+): Promise<void> {
+  const touched: { id: number; hour: number; day: number; g: Group }[] = [];
+  for (const r of ranges) {
+    if (r.open !== null) continue;
+    const newest = Math.max(r.st.latestTs ?? Number.NEGATIVE_INFINITY, r.g.ts[r.g.ts.length - 1] as number);
+    const hour = floorTo(newest, HOUR);
+    const day = dayGrid.keyOf(newest);
+    if (
+      (hour >= floorTo(r.lo, HOUR) && hour < ceilTo(r.hi, HOUR)) ||
+      (day >= dayGrid.keyOf(r.lo) && day <= dayGrid.keyOf(r.hi - 1))
+    ) {
+      touched.push({ id: r.st.id, hour, day, g: r.g });
+    } else {
+      r.g.hour = r.st.openHour;
+      r.g.day = r.st.openDay;
+    }
+  }
+  if (touched.length === 0) return;
+  const q = `(VALUES ${touched.map((x) => `(${int(x.id)}, ${int(x.hour)}, ${int(x.day)})`).join(',')}) q(sid, hb, db)`;
+  const bounds = (key: (x: (typeof touched)[number]) => number, column: string) =>
+    `r.${column} >= ${int(Math.min(...touched.map(key)))} AND r.${column} <= ${int(Math.max(...touched.map(key)))}`;
+  const byId = new Map(touched.map((x) => [x.id, x.g]));
+  for (const { id, row } of await readOpenRows(
+    c,
+    `hour r JOIN ${q} ON r.series_id = q.sid AND r.bucket = q.hb`,
+    bounds((x) => x.hour, 'bucket'),
+  )) {
+    const g = byId.get(id);
+    if (g) g.hour = row;
+  }
+  for (const { id, row } of await readOpenRows(
+    c,
+    `day r JOIN ${q} ON r.series_id = q.sid AND r.bucket = q.db`,
+    bounds((x) => x.day, 'bucket'),
+  )) {
+    const g = byId.get(id);
+    if (g) g.day = row;
   }
 }
 

@@ -7,7 +7,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { MINUTE } from '@kilowatch/contract/calendar';
 import { floorTo, nextInterval } from '../buckets.ts';
 import { counterIncrement } from '../counter.ts';
-import { type Grid, HOURS, type OpenRow } from './rollup-rows.ts';
+import type { OpenRow } from './rollup-rows.ts';
 import { columns, int } from './schema.ts';
 
 export interface SeriesState {
@@ -193,55 +193,38 @@ async function loadRecent(c: DuckDBConnection, table: SeriesTable): Promise<void
   }
 }
 
-/**
- * Each series' open hour and day rows (those of its latest sample) from the tables, so in-order
- * batches after a restart compute their hours and days in JS too. Rows of the newest two hours
- * and days only: a series quiet for longer gets its next rows fresh when its next point opens a
- * later bucket, or from minutes once if it does not.
- */
-export async function loadOpenRows(c: DuckDBConnection, table: SeriesTable, days: Grid): Promise<void> {
-  let newest = Number.NEGATIVE_INFINITY;
-  for (const st of table.byId.values()) {
-    if (st.latestTs !== null && st.latestTs > newest) newest = st.latestTs;
-  }
-  if (!Number.isFinite(newest)) return;
-  const load = async (t: 'hour' | 'day', grid: Grid, set: (st: SeriesState, row: OpenRow) => void) => {
-    const from = grid.keyOf(newest) - grid.step;
-    const [ids, keys, cnt, sum, min, max, first, firstTs, last, lastTs, inc, maxGap, minTs, maxTs, edge] =
-      (await columns(
-        c,
-        `SELECT series_id, bucket::DOUBLE, cnt, vsum, vmin, vmax, vfirst, first_ts::DOUBLE, vlast,
-           last_ts::DOUBLE, inc, max_gap::DOUBLE, min_ts::DOUBLE, max_ts::DOUBLE, inc_edge
-         FROM ${t} WHERE bucket >= ${int(from)}`,
-      )) as (number | null)[][];
-    for (let i = 0; i < (ids?.length ?? 0); i++) {
-      const st = table.byId.get(ids?.[i] as number);
-      const key = keys?.[i] as number;
-      if (!st || st.latestTs === null || grid.keyOf(st.latestTs) !== key) continue;
-      set(st, {
-        key,
-        cnt: cnt?.[i] as number,
-        sum: sum?.[i] as number,
-        min: min?.[i] as number,
-        max: max?.[i] as number,
-        first: first?.[i] as number,
-        firstTs: firstTs?.[i] as number,
-        last: last?.[i] as number,
-        lastTs: lastTs?.[i] as number,
-        inc: inc?.[i] as number,
-        maxGap: maxGap?.[i] ?? null,
-        minTs: minTs?.[i] as number,
-        maxTs: maxTs?.[i] as number,
-        edge: edge?.[i] ?? null,
-      });
-    }
-  };
-  await load('hour', HOURS, (st, row) => {
-    st.openHour = row;
-  });
-  await load('day', days, (st, row) => {
-    st.openDay = row;
-  });
+/** Rollup rows (of the table aliased `r` in `from`) where `where` holds, as OpenRows by series id. */
+export async function readOpenRows(
+  c: DuckDBConnection,
+  from: string,
+  where: string,
+): Promise<{ id: number; row: OpenRow }[]> {
+  const [ids, keys, cnt, sum, min, max, first, firstTs, last, lastTs, inc, maxGap, minTs, maxTs, edge] =
+    (await columns(
+      c,
+      `SELECT r.series_id, r.bucket::DOUBLE, r.cnt, r.vsum, r.vmin, r.vmax, r.vfirst, r.first_ts::DOUBLE,
+         r.vlast, r.last_ts::DOUBLE, r.inc, r.max_gap::DOUBLE, r.min_ts::DOUBLE, r.max_ts::DOUBLE, r.inc_edge
+       FROM ${from} WHERE ${where}`,
+    )) as (number | null)[][];
+  return Array.from({ length: ids?.length ?? 0 }, (_, i) => ({
+    id: ids?.[i] as number,
+    row: {
+      key: keys?.[i] as number,
+      cnt: cnt?.[i] as number,
+      sum: sum?.[i] as number,
+      min: min?.[i] as number,
+      max: max?.[i] as number,
+      first: first?.[i] as number,
+      firstTs: firstTs?.[i] as number,
+      last: last?.[i] as number,
+      lastTs: lastTs?.[i] as number,
+      inc: inc?.[i] as number,
+      maxGap: maxGap?.[i] ?? null,
+      minTs: minTs?.[i] as number,
+      maxTs: maxTs?.[i] as number,
+      edge: edge?.[i] ?? null,
+    },
+  }));
 }
 
 /**

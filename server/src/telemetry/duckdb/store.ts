@@ -34,10 +34,9 @@ import { registerChunks } from './chunks.ts';
 import { compact } from './compact.ts';
 import * as reader from './reader/index.ts';
 import { summedRegister } from './register.ts';
-import { daysOf } from './rollup-rows.ts';
 import { COUNTER_CONVENTION, checkRollups, rebuildDays, upgradeCounters } from './rollups.ts';
 import { columns, createSchema, int, Lane } from './schema.ts';
-import { loadOpenRows, loadSeries, SeriesTable } from './series.ts';
+import { loadSeries, SeriesTable } from './series.ts';
 import { Writer } from './writer.ts';
 
 export interface DuckDBStoreOptions {
@@ -75,8 +74,8 @@ export interface DuckDBStoreOptions {
 export class DuckDBTelemetryStore implements TelemetryStore {
   readonly calendar: PlantCalendar;
   readonly retention: RetentionDays;
-  /** Commits and points committed since open (group commit shows as points per commit). */
-  readonly stats: { commits: number; points: number };
+  /** Writer.stats: commits, points, series' groups, groups whose hours and days went in JS. */
+  readonly stats: { commits: number; points: number; groups: number; carried: number };
   /**
    * Set when this open moved rollups written before the interval-ending convention to it: the
    * rows per level that hold a reading on their start (the server logs it). Null otherwise.
@@ -181,7 +180,6 @@ export class DuckDBTelemetryStore implements TelemetryStore {
           throw error;
         }
       }
-      await loadOpenRows(c, this.series, daysOf(this.calendar));
     });
   }
 

@@ -40,8 +40,11 @@ export interface WriterOptions {
 }
 
 export class Writer {
-  /** Commits and points committed since open (group commit shows as points per commit). */
-  readonly stats = { commits: 0, points: 0 };
+  /**
+   * Commits and points committed since open (group commit shows as points per commit), and the
+   * series' groups committed and those whose hours and days were computed in JS (rollups.ts).
+   */
+  readonly stats = { commits: 0, points: 0, groups: 0, carried: 0 };
   private readonly lane: Lane;
   private readonly series: SeriesTable;
   private readonly calendar: PlantCalendar;
@@ -164,6 +167,7 @@ export class Writer {
       ? (conn, table, source) => appendChunks(conn, table, source, slices)
       : insertChunks;
     const groups = await this.group(batch, created, slices);
+    let carried = 0;
     await c.run('BEGIN TRANSACTION');
     try {
       if (created.length > 0) {
@@ -207,7 +211,7 @@ export class Writer {
       }
 
       await appendRaw(c, groups, insert);
-      await recompute(c, this.calendar, groups, slices, insert);
+      carried = await recompute(c, this.calendar, groups, slices, insert);
 
       const metaUpdates: string[] = [];
       for (const g of groups) {
@@ -243,6 +247,8 @@ export class Writer {
       throw error;
     }
     // Durable: update the memory view.
+    this.stats.groups += groups.length;
+    this.stats.carried += carried;
     for (const g of groups) {
       const st = g.st;
       const n = g.ts.length;
