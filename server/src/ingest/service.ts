@@ -35,6 +35,33 @@ export interface IngestDeps {
   parsePool?: ParsePool;
 }
 
+/**
+ * Each device's writes in the order its bodies arrived: bodies are parsed concurrently (a parse
+ * worker, the main thread for small ones, a catalog lookup first), and a later body finished
+ * first would reach the store before the earlier one, whose points are then late (the store
+ * recomputes their rollups from stored points instead of going on from memory). A body takes its
+ * turn on arrival, waits for the turn before it just before writing, and passes its turn on once
+ * its write is queued (not durable: commits of one device still share transactions).
+ */
+class DeviceTurns {
+  private readonly tails = new Map<number, Promise<void>>();
+
+  /** Takes the next turn of device `id`: `ready` once every earlier turn was passed on. */
+  enter(id: number): { ready: Promise<void>; leave: () => void } {
+    const before = this.tails.get(id);
+    let leave = () => {};
+    const left = new Promise<void>((resolve) => {
+      leave = resolve;
+    });
+    const tail = before ? before.then(() => left) : left;
+    this.tails.set(id, tail);
+    void tail.then(() => {
+      if (this.tails.get(id) === tail) this.tails.delete(id);
+    });
+    return { ready: before ?? Promise.resolve(), leave };
+  }
+}
+
 /** A repeated rejection of the same thing and reason is logged at most once per this. */
 const LOG_EVERY_MS = 60_000;
 
@@ -79,6 +106,7 @@ export function createIngestService(deps: IngestDeps) {
   }
 
   const pool = deps.parsePool ?? new ParsePool();
+  const turns = new DeviceTurns();
   const oldestAt = (arrival: number) => Math.max(arrival - MAX_PAST_MS, deps.writableFrom?.(arrival) ?? 0);
 
   function tooLarge(device: Device, source: Source, total: number): IngestResult {
@@ -129,13 +157,17 @@ export function createIngestService(deps: IngestDeps) {
       const arrival = now();
       const total = countValues(items);
       if (total > deps.maxBatch) return tooLarge(device, source, total);
-      const abilities = await catalog.abilitiesOf(device.id);
-      return write(
-        device,
-        source,
-        total,
-        checkItems(items, abilities, device.id, arrival, oldestAt(arrival)),
-      );
+      const turn = turns.enter(device.id);
+      try {
+        const abilities = await catalog.abilitiesOf(device.id);
+        const checked = checkItems(items, abilities, device.id, arrival, oldestAt(arrival));
+        await turn.ready;
+        const written = write(device, source, total, checked);
+        turn.leave();
+        return await written;
+      } finally {
+        turn.leave();
+      }
     },
 
     /**
@@ -153,29 +185,36 @@ export function createIngestService(deps: IngestDeps) {
       { kind: 'written'; result: IngestResult; lineErrors: LineError[] } | Exclude<Parsed, { kind: 'values' }>
     > {
       const arrival = now();
-      const abilities = await catalog.abilitiesOf(device.id);
-      const job: ParseJob = {
-        body,
-        format,
-        abilities: [...abilities].map(([key, a]) => [
-          key,
-          { identifier: a.identifier, dataType: a.dataType, enumOptions: a.enumOptions },
-        ]),
-        thingId: device.id,
-        arrival,
-        oldest: oldestAt(arrival),
-        maxBatch: deps.maxBatch,
-      };
-      // A gzip body of any size is inflated in a worker: a few compressed KB may inflate to MBs.
-      const parsed =
-        format.gzip || body.byteLength >= WORKER_MIN_BYTES ? await pool.parse(job) : parseBody(job);
-      if (parsed.kind !== 'values') return parsed;
-      for (const e of parsed.lineErrors)
-        refused(source, device.identifier, 'bad message', `line ${e.line}: ${e.message}`);
-      const result = parsed.checked
-        ? await write(device, source, parsed.total, parsed.checked)
-        : tooLarge(device, source, parsed.total);
-      return { kind: 'written', result, lineErrors: parsed.lineErrors };
+      const turn = turns.enter(device.id);
+      try {
+        const abilities = await catalog.abilitiesOf(device.id);
+        const job: ParseJob = {
+          body,
+          format,
+          abilities: [...abilities].map(([key, a]) => [
+            key,
+            { identifier: a.identifier, dataType: a.dataType, enumOptions: a.enumOptions },
+          ]),
+          thingId: device.id,
+          arrival,
+          oldest: oldestAt(arrival),
+          maxBatch: deps.maxBatch,
+        };
+        // A gzip body of any size is inflated in a worker: a few compressed KB may inflate to MBs.
+        const parsed =
+          format.gzip || body.byteLength >= WORKER_MIN_BYTES ? await pool.parse(job) : parseBody(job);
+        if (parsed.kind !== 'values') return parsed;
+        for (const e of parsed.lineErrors)
+          refused(source, device.identifier, 'bad message', `line ${e.line}: ${e.message}`);
+        await turn.ready;
+        const written = parsed.checked
+          ? write(device, source, parsed.total, parsed.checked)
+          : tooLarge(device, source, parsed.total);
+        turn.leave();
+        return { kind: 'written', result: await written, lineErrors: parsed.lineErrors };
+      } finally {
+        turn.leave();
+      }
     },
 
     refused,
