@@ -261,9 +261,9 @@ async function reopenRows(
 /**
  * The open rows an in-order group's hours and days go on from: per level, the row of the bucket
  * its first point is in when the series' latest stored sample is in that bucket too (`undefined`
- * when no stored sample is: a fresh row). Null when that row is not in memory (after a commit
- * whose rollups went through SQL, or a restart's series not loaded), or the group is not in
- * order: its rollups then come from minutes.
+ * when no stored sample is: a fresh row). Null when that row is not in memory (the series' first
+ * commit since open, a failed commit), or the group is not in order: its rollups then come from
+ * minutes in SQL (and reopenRows() reads its open rows back).
  */
 function carriedRows(
   st: SeriesState,
