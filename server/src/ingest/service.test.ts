@@ -35,6 +35,20 @@ function recordingStore() {
   return { store: store as unknown as TelemetryStore, writes };
 }
 
+const serviceWith = (pool: ParsePool, store: TelemetryStore) =>
+  createIngestService({
+    catalog: {
+      thingByToken: async () => undefined,
+      thingByIdentifier: async () => undefined,
+      abilitiesOf: async () => abilities as never,
+    },
+    store,
+    log: { warn: () => {}, error: () => {} } as unknown as FastifyBaseLogger,
+    now: () => NOW,
+    maxBatch: 1000,
+    parsePool: pool,
+  });
+
 const body = (ts: number) =>
   gzipSync(
     Buffer.from(
@@ -51,18 +65,7 @@ describe('ingest service', () => {
   it("writes a device's bodies in the order they arrived when a later one is parsed first", async () => {
     const { pool, held } = heldPool();
     const { store, writes } = recordingStore();
-    const service = createIngestService({
-      catalog: {
-        thingByToken: async () => undefined,
-        thingByIdentifier: async () => undefined,
-        abilitiesOf: async () => abilities as never,
-      },
-      store,
-      log: { warn: () => {}, error: () => {} } as unknown as FastifyBaseLogger,
-      now: () => NOW,
-      maxBatch: 1000,
-      parsePool: pool,
-    });
+    const service = serviceWith(pool, store);
     const gz = { kind: 'json', gzip: true } as const;
     const first = service.acceptBody(device, body(NOW - 60_000), gz, 'mqtt');
     const second = service.acceptBody(device, body(NOW - 30_000), gz, 'mqtt');
@@ -87,18 +90,7 @@ describe('ingest service', () => {
   it('passes the turn on when a body cannot be read, so the next one is written', async () => {
     const { pool, held } = heldPool();
     const { store, writes } = recordingStore();
-    const service = createIngestService({
-      catalog: {
-        thingByToken: async () => undefined,
-        thingByIdentifier: async () => undefined,
-        abilitiesOf: async () => abilities as never,
-      },
-      store,
-      log: { warn: () => {}, error: () => {} } as unknown as FastifyBaseLogger,
-      now: () => NOW,
-      maxBatch: 1000,
-      parsePool: pool,
-    });
+    const service = serviceWith(pool, store);
     const gz = { kind: 'json', gzip: true } as const;
     const bad = service.acceptBody(device, gzipSync(Buffer.from('{not json')), gz, 'mqtt');
     const good = service.acceptBody(device, body(NOW - 30_000), gz, 'mqtt');

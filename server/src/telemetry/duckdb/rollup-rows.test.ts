@@ -1,7 +1,7 @@
 import { HOUR, MINUTE, PlantCalendar } from '@kilowatch/contract/calendar';
 import { describe, expect, it } from 'vitest';
-import { daysOf, type Grid, HOURS, RollupRows, rowsBound } from './rollup-rows.ts';
-import { aggregateRun, type MinuteAggregate } from './series.ts';
+import { daysOf, type Grid, HOURS, type MinuteAggregate, RollupRows, rowsBound } from './rollup-rows.ts';
+import { aggregateRun } from './series.ts';
 
 /** A deterministic pseudo-random sequence in [0, 1). */
 const random = (seed: number) => () => {
@@ -72,6 +72,21 @@ function gridRun(grid: Grid, rnd: () => number) {
   });
   expect(expected.some((e) => e.a.edge !== null)).toBe(true);
   return { ts, values, prev, expected };
+}
+
+type Row = { id: number; bucket: number; a: MinuteAggregate };
+
+/** The same rows in the same order; sums (added in another order) equal to rounding. */
+function expectSameRows(got: Row[], expected: Row[]): void {
+  expect(got.length).toBe(expected.length);
+  for (let i = 0; i < got.length; i++) {
+    const { a, ...key } = got[i] as Row;
+    const { a: e, ...eKey } = expected[i] as Row;
+    expect(key).toEqual(eKey);
+    expect(a.sum).toBeCloseTo(e.sum, 6);
+    expect(a.inc).toBeCloseTo(e.inc, 6);
+    expect({ ...a, sum: 0, inc: 0 }).toEqual({ ...e, sum: 0, inc: 0 });
+  }
 }
 
 describe('RollupRows', () => {
@@ -147,16 +162,7 @@ describe('RollupRows', () => {
         before = { ts: ts[to - 1] as number, value: values[to - 1] as number };
         from = to;
       }
-      expect(got.length).toBe(expected.length);
-      for (let i = 0; i < got.length; i++) {
-        const { a, ...key } = got[i] as (typeof got)[number];
-        const { a: e, ...eKey } = expected[i] as (typeof expected)[number];
-        expect(key).toEqual(eKey);
-        // Sums added in another order: equal to rounding.
-        expect(a.sum).toBeCloseTo(e.sum, 6);
-        expect(a.inc).toBeCloseTo(e.inc, 6);
-        expect({ ...a, sum: 0, inc: 0 }).toEqual({ ...e, sum: 0, inc: 0 });
-      }
+      expectSameRows(got, expected);
       if (grid === HOURS) expect(expected.length).toBeGreaterThan(90);
       else expect(new Set(expected.map((e) => e.bucket)).size).toBeGreaterThanOrEqual(4);
     },
@@ -179,16 +185,7 @@ describe('RollupRows', () => {
       rows.begin(2, prev);
       rows.add(ts, values, 1, firstMinuteEnd);
       rows.addRows(minutes, 1, minutes.length);
-      const got = rowsOf(rows);
-      expect(got.length).toBe(expected.length);
-      for (let i = 0; i < got.length; i++) {
-        const { a, ...key } = got[i] as (typeof got)[number];
-        const { a: e, ...eKey } = expected[i] as (typeof expected)[number];
-        expect(key).toEqual(eKey);
-        expect(a.sum).toBeCloseTo(e.sum, 6);
-        expect(a.inc).toBeCloseTo(e.inc, 6);
-        expect({ ...a, sum: 0, inc: 0 }).toEqual({ ...e, sum: 0, inc: 0 });
-      }
+      expectSameRows(rowsOf(rows), expected);
     },
   );
 

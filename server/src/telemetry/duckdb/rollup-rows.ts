@@ -38,7 +38,7 @@ const fixed = (width: number): Grid => ({
   step: width,
 });
 
-export const MINUTES = fixed(MINUTE);
+const MINUTES = fixed(MINUTE);
 export const HOURS = fixed(HOUR);
 
 /** Local days of the plant calendar, keyed by day number (the day table's bucket). */
@@ -49,9 +49,8 @@ export const daysOf = (cal: PlantCalendar): Grid => ({
   step: 1,
 });
 
-/** One stored rollup row of a series (the bucket its latest sample is in), to go on from. */
-export interface OpenRow {
-  key: number;
+/** Aggregates of a run of samples in one bucket (aggregateRun, series.ts; RAW_AGGREGATES). */
+export interface MinuteAggregate {
   cnt: number;
   sum: number;
   min: number;
@@ -64,7 +63,13 @@ export interface OpenRow {
   maxGap: number | null;
   minTs: number;
   maxTs: number;
+  /** Increment of the sample stamped exactly at the bucket's start, null without one (RAW_AGGREGATES). */
   edge: number | null;
+}
+
+/** One stored rollup row of a series (the bucket its latest sample is in), to go on from. */
+export interface OpenRow extends MinuteAggregate {
+  key: number;
 }
 
 /** Rollup rows of several series at one grid, appended series by series, each series' oldest first. */

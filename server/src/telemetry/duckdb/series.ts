@@ -7,7 +7,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { MINUTE } from '@kilowatch/contract/calendar';
 import { floorTo, nextInterval } from '../buckets.ts';
 import { counterIncrement } from '../counter.ts';
-import type { OpenRow } from './rollup-rows.ts';
+import type { MinuteAggregate, OpenRow } from './rollup-rows.ts';
 import { columns, int } from './schema.ts';
 
 export interface SeriesState {
@@ -380,23 +380,6 @@ export function aggregateRun(
     pV = v;
   }
   if (cur) each(curBucket, cur);
-}
-
-export interface MinuteAggregate {
-  cnt: number;
-  sum: number;
-  min: number;
-  max: number;
-  first: number;
-  firstTs: number;
-  last: number;
-  lastTs: number;
-  inc: number;
-  maxGap: number | null;
-  minTs: number;
-  maxTs: number;
-  /** Increment of the sample stamped exactly at the bucket's start, null without one (RAW_AGGREGATES). */
-  edge: number | null;
 }
 
 /**

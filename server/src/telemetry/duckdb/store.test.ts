@@ -40,6 +40,20 @@ function tempDir(): string {
   return d;
 }
 
+/** The rows of each rollup table of a closed store's folder, by series and bucket. */
+async function rollupTables(dir: string, names: readonly string[]): Promise<Record<string, number[][]>> {
+  const instance = await DuckDBInstance.create(join(dir, 'telemetry.duckdb'), { threads: '1' });
+  const c = await instance.connect();
+  const out: Record<string, number[][]> = {};
+  for (const t of names)
+    out[t] = (await c.runAndReadAll(`SELECT * FROM ${t} ORDER BY series_id, bucket`))
+      .getRows()
+      .map((r) => r.map(Number));
+  c.closeSync();
+  instance.closeSync();
+  return out;
+}
+
 const resolutionsFor: Record<string, Resolution[]> = {
   '60000': ['raw', 'minute'],
   '300000': ['raw', 'minute'],
@@ -671,18 +685,7 @@ describe('writes, durability and retention', () => {
         .slice(from, to)
         .map((ts, i) => ({ thingId: x.thingId, metric: 'e', ts, value: x.values[from + i] as number }));
     const now = () => T0 + 5 * DAY;
-    const tables = async (dir: string) => {
-      const instance = await DuckDBInstance.create(join(dir, 'telemetry.duckdb'), { threads: '1' });
-      const c = await instance.connect();
-      const rows = async (t: string) =>
-        (await c.runAndReadAll(`SELECT * FROM ${t} ORDER BY series_id, bucket`))
-          .getRows()
-          .map((r) => r.map(Number));
-      const out = { minute: await rows('minute'), hour: await rows('hour'), day: await rows('day') };
-      c.closeSync();
-      instance.closeSync();
-      return out;
-    };
+    const tables = (dir: string) => rollupTables(dir, ['minute', 'hour', 'day']);
 
     const opened = async (dataDir: string) =>
       openTelemetryStore({ dataDir, timeZone: 'Asia/Kolkata', retention: RETENTION, now });
@@ -733,18 +736,7 @@ describe('writes, durability and retention', () => {
       const now = () => T0 + 5 * DAY;
       const opened = (dataDir: string) =>
         openTelemetryStore({ dataDir, timeZone, retention: RETENTION, now });
-      const tables = async (dir: string) => {
-        const instance = await DuckDBInstance.create(join(dir, 'telemetry.duckdb'), { threads: '1' });
-        const c = await instance.connect();
-        const rows = async (t: string) =>
-          (await c.runAndReadAll(`SELECT * FROM ${t} ORDER BY series_id, bucket`))
-            .getRows()
-            .map((r) => r.map(Number));
-        const out = { hour: await rows('hour'), day: await rows('day') };
-        c.closeSync();
-        instance.closeSync();
-        return out;
-      };
+      const tables = (dir: string) => rollupTables(dir, ['hour', 'day']);
 
       const oneDir = tempDir();
       const one = await opened(oneDir);
