@@ -27,7 +27,7 @@ import {
   rollupAggregates,
   scalar,
 } from './schema.ts';
-import { type Group, lowerBound, readOpenRows, type SeriesState, type SeriesTable } from './series.ts';
+import { type Group, lowerBound, type SeriesState, type SeriesTable } from './series.ts';
 
 /** Lookback for the previous sample in minute rollups before falling back to hour rollups. */
 const PREV_LOOKBACK = 6 * HOUR;
@@ -256,6 +256,40 @@ async function reopenRows(
     const g = byId.get(id);
     if (g) g.day = row;
   }
+}
+
+/** Rollup rows (of the table aliased `r` in `from`) where `where` holds, as OpenRows by series id. */
+async function readOpenRows(
+  c: DuckDBConnection,
+  from: string,
+  where: string,
+): Promise<{ id: number; row: OpenRow }[]> {
+  const [ids, keys, cnt, sum, min, max, first, firstTs, last, lastTs, inc, maxGap, minTs, maxTs, edge] =
+    (await columns(
+      c,
+      `SELECT r.series_id, r.bucket::DOUBLE, r.cnt, r.vsum, r.vmin, r.vmax, r.vfirst, r.first_ts::DOUBLE,
+         r.vlast, r.last_ts::DOUBLE, r.inc, r.max_gap::DOUBLE, r.min_ts::DOUBLE, r.max_ts::DOUBLE, r.inc_edge
+       FROM ${from} WHERE ${where}`,
+    )) as (number | null)[][];
+  return Array.from({ length: ids?.length ?? 0 }, (_, i) => ({
+    id: ids?.[i] as number,
+    row: {
+      key: keys?.[i] as number,
+      cnt: cnt?.[i] as number,
+      sum: sum?.[i] as number,
+      min: min?.[i] as number,
+      max: max?.[i] as number,
+      first: first?.[i] as number,
+      firstTs: firstTs?.[i] as number,
+      last: last?.[i] as number,
+      lastTs: lastTs?.[i] as number,
+      inc: inc?.[i] as number,
+      maxGap: maxGap?.[i] ?? null,
+      minTs: minTs?.[i] as number,
+      maxTs: maxTs?.[i] as number,
+      edge: edge?.[i] ?? null,
+    },
+  }));
 }
 
 /**
