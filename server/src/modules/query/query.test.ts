@@ -93,9 +93,10 @@ describe.each(dialects())('query API on %s', (dialect) => {
         [H + 2 * MIN, want[2]],
       ]);
     }
-    // Default: the ability's aggregator (avg); unit from the ability; resolution reported.
+    // Default: the ability's aggregator (avg); unit from the ability; resolution reported (minutes
+    // above the minute horizon come from raw points).
     const res = await data(minuteOf({}));
-    expect(res.body.data).toMatchObject({ unit: 'kW', resolution: 'minute', seq: null });
+    expect(res.body.data).toMatchObject({ unit: 'kW', resolution: 'raw', seq: null });
     expect(res.body.data.result[0]).toEqual({ key: H, value: 15, group: '电表1', complete: true });
     // A bucket with no data is null (count 0) and incomplete.
     const gap = await data(minuteOf({ startTime: H + 3 * MIN, endTime: H + 4 * MIN }));

@@ -39,13 +39,13 @@ it('a run stopped between windows records only the windows it rewrote, and the n
   // closed() is asked once per table, then before each step (one step per window here): stops
   // before the second window's step.
   let asked = 0;
-  await compact(lane, newest, () => ++asked > 2);
+  await compact(lane, newest, newest, () => ++asked > 2);
   expect(await sortedWindows()).toEqual([2]);
   expect(await span()).toEqual([
     ['raw_sorted_from', T0 + 4 * DAY],
     ['raw_sorted_to', T0 + 6 * DAY],
   ]);
-  await compact(lane, newest, () => false);
+  await compact(lane, newest, newest, () => false);
   expect(await sortedWindows()).toEqual([0, 1, 2]);
   expect(await span()).toEqual([
     ['raw_sorted_from', T0],
@@ -72,7 +72,7 @@ it('minute rows of a closed window are rewritten minute by minute within blocks 
       (await c.runAndReadAll('SELECT series_id, bucket FROM minute')).getRows().map((r) => r.map(Number)),
     );
   const written = await stored();
-  await compact(lane, T0 + 3 * DAY, () => false);
+  await compact(lane, T0 + 3 * DAY, T0 + 3 * DAY, () => false);
   const rows = await stored();
   const closed = rows.filter(([, bucket]) => (bucket as number) < T0 + 2 * DAY);
   // 2,880 rows a series: 21 series (60,480 rows) fit a step of 61,440, the other 9 the next.

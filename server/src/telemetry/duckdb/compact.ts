@@ -87,15 +87,28 @@ function seriesSteps(counts: readonly (readonly [number, number])[], maxRows: nu
 
 /**
  * Rewrites, in raw points then in minute rows, every window closed by `newest` (the newest point
- * stored) not rewritten yet, in steps of whole series (a block of series lies together after
+ * stored; for minute rows also by the minute horizon) not rewritten yet, in steps of whole series (a block of series lies together after
  * it), each its own transaction on the writer lane: commits run between steps, and a reader sees
  * each series of a window either all before or all after its rewrite (same rows, another order).
  * Stops between steps once `closed()`.
  */
-export async function compact(lane: Lane, newest: number, closed: () => boolean): Promise<void> {
+export async function compact(
+  lane: Lane,
+  newest: number,
+  horizon: number,
+  closed: () => boolean,
+): Promise<void> {
   for (const t of TABLES) {
     if (closed()) return;
-    await compactTable(lane, t, floorTo(newest - SETTLE_MS, WINDOW), closed);
+    const until = floorTo(newest - SETTLE_MS, WINDOW);
+    // Minute rows exist below the minute horizon only (minutes.ts): a window is closed to them
+    // once it lies wholly below it.
+    await compactTable(
+      lane,
+      t,
+      t.table === 'minute' ? Math.min(until, floorTo(horizon, WINDOW)) : until,
+      closed,
+    );
   }
 }
 

@@ -6,6 +6,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { MINUTE } from '@kilowatch/contract/calendar';
 import type { EdgeGrid, SeriesKey, SummedRegister } from '../store.ts';
+import { minuteRows } from './minutes.ts';
 import { inSnapshot, type ReadContext } from './reader/index.ts';
 import { doubleColumns, int } from './schema.ts';
 import type { SeriesState } from './series.ts';
@@ -53,69 +54,100 @@ export async function summedRegister(
 
   return ctx.reader().run((c) =>
     inSnapshot(c, async () => {
-      const irregular = await irregularSeries(c, known, lo, hi, last);
-      const ids = known.filter((id) => !irregular.has(id)).join(',');
-      const unanswered = all.filter((i) => {
-        const st = states[i];
-        return st !== undefined && irregular.has(st.id);
-      });
-      if (ids.length === 0) return { values, unanswered };
-      // Per minute: the increments of its rows and of the readings on its start, summed over the series.
-      const [bi, inc, onStart] = (await doubleColumns(
-        c,
-        `SELECT ((bucket - ${lo}) // ${MINUTE})::DOUBLE, sum(${scaled('inc')}),
-         sum(${scaled('coalesce(inc_edge, 0)')})
-       FROM minute WHERE series_id IN (${ids}) AND bucket >= ${lo} AND bucket <= ${hi} GROUP BY bucket`,
-      )) as [Float64Array, Float64Array, Float64Array];
-      // Readings after a gap that holds an edge (or off the minute): their time, gap and increment,
-      // summed over the series that share them (meters read on the same clock share them all).
-      const [ts, gap, firstInc] = (await doubleColumns(
-        c,
-        `SELECT first_ts::DOUBLE AS f, max_gap::DOUBLE AS g,
-         sum(${scaled('CASE WHEN first_ts = bucket THEN inc_edge ELSE inc END')})
-       FROM minute WHERE series_id IN (${ids}) AND bucket >= ${lo} AND bucket <= ${last}
-         AND max_gap IS NOT NULL AND (first_ts <> bucket OR max_gap > ${MINUTE}) AND first_ts - max_gap < ${hi}
-       GROUP BY f, g ORDER BY f, g`,
-      )) as [Float64Array, Float64Array, Float64Array];
-
-      const minutes = Math.round((end - start) / MINUTE) + 1;
-      const rowInc = new Float64Array(minutes);
-      const rowStart = new Float64Array(minutes);
-      for (let r = 0; r < bi.length; r++) {
-        rowInc[bi[r] as number] = inc[r] as number;
-        rowStart[bi[r] as number] = onStart[r] as number;
+      // Minute rows: stored below the horizon, from raw points above it, made once for the three
+      // reads below (minutes.ts).
+      const made = await minuteRows(c, known, start, to, ctx.horizon.at);
+      const minute = to <= ctx.horizon.at ? `(${made})` : 'reg_minute';
+      if (minute === 'reg_minute') await c.run(`CREATE OR REPLACE TEMP TABLE reg_minute AS ${made}`);
+      try {
+        return await sumRegister(c, minute, known, states, all, values, {
+          start,
+          step,
+          end,
+          first,
+          lo,
+          hi,
+          last,
+        });
+      } finally {
+        if (minute === 'reg_minute') await c.run('DROP TABLE IF EXISTS reg_minute');
       }
-      /** Increments closing at each minute edge (interval-ending), and the shares of c at each. */
-      const closing = new Float64Array(minutes);
-      for (let m = 1; m < minutes; m++)
-        closing[m] = (rowInc[m - 1] as number) - (rowStart[m - 1] as number) + (rowStart[m] as number);
-      const share = new Float64Array(minutes);
-      for (let r = 0; r < ts.length; r++) {
-        const f = ts[r] as number;
-        const g = gap[r] as number;
-        const x = firstInc[r] as number;
-        const prev = f - g;
-        if (prev < first) {
-          // The counter's first reading in [from, to): its increment from before is not counted and
-          // nothing is interpolated before it (its register is flat there).
-          const m = Math.ceil((f - start) / MINUTE);
-          if (m >= 1 && m < minutes) closing[m] = (closing[m] as number) - x;
-          continue;
-        }
-        const mFrom = Math.max(0, Math.floor((prev - start) / MINUTE) + 1);
-        const mTo = Math.min(minutes - 1, Math.ceil((f - start) / MINUTE) - 1);
-        for (let m = mFrom; m <= mTo; m++)
-          share[m] = (share[m] as number) + (x * (start + m * MINUTE - prev)) / g;
-      }
-      const stride = step / MINUTE;
-      let sum = 0;
-      for (let m = 0, i = 0; m < minutes; m++) {
-        sum += closing[m] as number;
-        if (m % stride === 0) values[i++] = (sum + (share[m] as number)) / SCALE;
-      }
-      return { values, unanswered };
     }),
   );
+}
+
+/** summedRegister's reads and sums over the minute rows `minute` (a table or a subquery). */
+async function sumRegister(
+  c: DuckDBConnection,
+  minute: string,
+  known: readonly number[],
+  states: readonly (SeriesState | undefined)[],
+  all: readonly number[],
+  values: Float64Array,
+  at: { start: number; step: number; end: number; first: number; lo: string; hi: string; last: string },
+): Promise<SummedRegister> {
+  const { start, step, end, first, lo, hi, last } = at;
+  const irregular = await irregularSeries(c, minute, known, lo, hi, last);
+  const ids = known.filter((id) => !irregular.has(id)).join(',');
+  const unanswered = all.filter((i) => {
+    const st = states[i];
+    return st !== undefined && irregular.has(st.id);
+  });
+  if (ids.length === 0) return { values, unanswered };
+  // Per minute: the increments of its rows and of the readings on its start, summed over the series.
+  const [bi, inc, onStart] = (await doubleColumns(
+    c,
+    `SELECT ((bucket - ${lo}) // ${MINUTE})::DOUBLE, sum(${scaled('inc')}),
+     sum(${scaled('coalesce(inc_edge, 0)')})
+   FROM ${minute} WHERE series_id IN (${ids}) AND bucket >= ${lo} AND bucket <= ${hi} GROUP BY bucket`,
+  )) as [Float64Array, Float64Array, Float64Array];
+  // Readings after a gap that holds an edge (or off the minute): their time, gap and increment,
+  // summed over the series that share them (meters read on the same clock share them all).
+  const [ts, gap, firstInc] = (await doubleColumns(
+    c,
+    `SELECT first_ts::DOUBLE AS f, max_gap::DOUBLE AS g,
+     sum(${scaled('CASE WHEN first_ts = bucket THEN inc_edge ELSE inc END')})
+   FROM ${minute} WHERE series_id IN (${ids}) AND bucket >= ${lo} AND bucket <= ${last}
+     AND max_gap IS NOT NULL AND (first_ts <> bucket OR max_gap > ${MINUTE}) AND first_ts - max_gap < ${hi}
+   GROUP BY f, g ORDER BY f, g`,
+  )) as [Float64Array, Float64Array, Float64Array];
+
+  const minutes = Math.round((end - start) / MINUTE) + 1;
+  const rowInc = new Float64Array(minutes);
+  const rowStart = new Float64Array(minutes);
+  for (let r = 0; r < bi.length; r++) {
+    rowInc[bi[r] as number] = inc[r] as number;
+    rowStart[bi[r] as number] = onStart[r] as number;
+  }
+  /** Increments closing at each minute edge (interval-ending), and the shares of c at each. */
+  const closing = new Float64Array(minutes);
+  for (let m = 1; m < minutes; m++)
+    closing[m] = (rowInc[m - 1] as number) - (rowStart[m - 1] as number) + (rowStart[m] as number);
+  const share = new Float64Array(minutes);
+  for (let r = 0; r < ts.length; r++) {
+    const f = ts[r] as number;
+    const g = gap[r] as number;
+    const x = firstInc[r] as number;
+    const prev = f - g;
+    if (prev < first) {
+      // The counter's first reading in [from, to): its increment from before is not counted and
+      // nothing is interpolated before it (its register is flat there).
+      const m = Math.ceil((f - start) / MINUTE);
+      if (m >= 1 && m < minutes) closing[m] = (closing[m] as number) - x;
+      continue;
+    }
+    const mFrom = Math.max(0, Math.floor((prev - start) / MINUTE) + 1);
+    const mTo = Math.min(minutes - 1, Math.ceil((f - start) / MINUTE) - 1);
+    for (let m = mFrom; m <= mTo; m++)
+      share[m] = (share[m] as number) + (x * (start + m * MINUTE - prev)) / g;
+  }
+  const stride = step / MINUTE;
+  let sum = 0;
+  for (let m = 0, i = 0; m < minutes; m++) {
+    sum += closing[m] as number;
+    if (m % stride === 0) values[i++] = (sum + (share[m] as number)) / SCALE;
+  }
+  return { values, unanswered };
 }
 
 /**
@@ -124,6 +156,7 @@ export async function summedRegister(
  */
 async function irregularSeries(
   c: DuckDBConnection,
+  minute: string,
   ids: readonly number[],
   lo: string,
   hi: string,
@@ -131,7 +164,7 @@ async function irregularSeries(
 ): Promise<Set<number>> {
   const [sid] = await doubleColumns(
     c,
-    `SELECT DISTINCT series_id::DOUBLE FROM minute
+    `SELECT DISTINCT series_id::DOUBLE FROM ${minute}
      WHERE series_id IN (${ids.join(',')}) AND bucket >= ${lo} AND bucket <= ${last} AND cnt > 1 AND first_ts <> bucket
        AND (bucket <= ${hi} OR (max_gap > ${MINUTE} AND first_ts - max_gap < ${hi}))`,
   );

@@ -168,27 +168,6 @@ describe('RollupRows', () => {
     },
   );
 
-  it.each([
-    ['hours', () => HOURS],
-    ['days in Berlin over the spring DST change', () => daysOf(new PlantCalendar('Europe/Berlin'))],
-    ['days in Kolkata (midnights on half hours)', () => daysOf(new PlantCalendar('Asia/Kolkata'))],
-  ])(
-    'makes the %s aggregateRun makes from minute rows (addRows), after a first minute of samples',
-    (_, gridOf) => {
-      const grid = gridOf();
-      const { ts, values, prev, expected } = gridRun(grid, random(5));
-      const minutes = new RollupRows(ts.length);
-      minutes.begin(2, prev);
-      minutes.add(ts, values, 1, ts.length);
-      const firstMinuteEnd = ts.findIndex((t) => t >= minutes.grid.endOf(minutes.bucket[0] as number));
-      const rows = new RollupRows(ts.length, grid);
-      rows.begin(2, prev);
-      rows.add(ts, values, 1, firstMinuteEnd);
-      rows.addRows(minutes, 1, minutes.length);
-      expectSameRows(rowsOf(rows), expected);
-    },
-  );
-
   it('orders its rows minute-major, rows added earlier first on the same minute', () => {
     const m = new RollupRows(10);
     const add = (id: number, ts: number[]) => {

@@ -227,70 +227,6 @@ export class RollupRows {
     this.end = end;
   }
 
-  /**
-   * Adds rows `from` … `to - 1` of `m` (one series' rows at a finer grid whose buckets nest in
-   * this one's, oldest first, after the samples added before) to its buckets: the combination of
-   * rollupAggregates, and the samples a row holds need not be read again.
-   */
-  addRows(m: RollupRows, from: number, to: number): void {
-    let row = this.row;
-    let end = this.end;
-    for (let r = from; r < to; r++) {
-      const t = m.grid.startOf(m.bucket[r] as number);
-      if (t >= end) {
-        const key = this.grid.keyOf(t);
-        const atStart = t === this.grid.startOf(key);
-        end = this.grid.endOf(key);
-        row = this.length++;
-        this.id[row] = this.sid;
-        this.bucket[row] = key;
-        this.cnt[row] = m.cnt[r] as number;
-        this.sum[row] = m.sum[r] as number;
-        this.min[row] = m.min[r] as number;
-        this.max[row] = m.max[r] as number;
-        this.first[row] = m.first[r] as number;
-        this.firstTs[row] = m.firstTs[r] as number;
-        this.last[row] = m.last[r] as number;
-        this.lastTs[row] = m.lastTs[r] as number;
-        this.inc[row] = m.inc[r] as number;
-        this.hasGap[row] = m.hasGap[r] as number;
-        this.maxGap[row] = m.maxGap[r] as number;
-        this.minTs[row] = m.minTs[r] as number;
-        this.maxTs[row] = m.maxTs[r] as number;
-        this.hasEdge[row] = atStart ? (m.hasEdge[r] as number) : 0;
-        this.edge[row] = atStart ? (m.edge[r] as number) : 0;
-      } else {
-        this.cnt[row] = (this.cnt[row] as number) + (m.cnt[r] as number);
-        this.sum[row] = (this.sum[row] as number) + (m.sum[r] as number);
-        if ((m.min[r] as number) < (this.min[row] as number)) {
-          this.min[row] = m.min[r] as number;
-          this.minTs[row] = m.minTs[r] as number;
-        }
-        if ((m.max[r] as number) > (this.max[row] as number)) {
-          this.max[row] = m.max[r] as number;
-          this.maxTs[row] = m.maxTs[r] as number;
-        }
-        this.last[row] = m.last[r] as number;
-        this.lastTs[row] = m.lastTs[r] as number;
-        this.inc[row] = (this.inc[row] as number) + (m.inc[r] as number);
-        if (
-          m.hasGap[r] === 1 &&
-          (this.hasGap[row] === 0 || (m.maxGap[r] as number) > (this.maxGap[row] as number))
-        ) {
-          this.hasGap[row] = 1;
-          this.maxGap[row] = m.maxGap[r] as number;
-        }
-      }
-    }
-    if (to > from) {
-      this.pTs = m.lastTs[to - 1] as number;
-      this.pV = m.last[to - 1] as number;
-      this.hasPrev = true;
-    }
-    this.row = row;
-    this.end = end;
-  }
-
   /** Row `r` as an OpenRow (the last row of a series, kept for its next commit). */
   rowAt(r: number): OpenRow {
     return {
@@ -361,14 +297,13 @@ export const rowsBound = (samples: number, firstTs: number, lastTs: number, grid
   Math.min(samples, (grid.keyOf(lastTs) - grid.keyOf(firstTs)) / grid.step + 1);
 
 /**
- * Inserts the rows into a rollup table (minute, hour or day) in bucket-major order. A commit's
- * hour and day rows (one or two per series), when they fit one data chunk, go through an
- * appender: its synchronous append costs less than a statement's round trip. Minute rows always
- * go through `insert` (the same through an appender: MQTT ingest 5 % slower, two pairs).
+ * Inserts the rows into a rollup table (hour or day) in bucket-major order. A commit's rows (one
+ * or two per series), when they fit one data chunk, go through an appender: its synchronous
+ * append costs less than a statement's round trip.
  */
 export function insertRollupRows(
   c: DuckDBConnection,
-  table: 'minute' | 'hour' | 'day',
+  table: 'hour' | 'day',
   rows: RollupRows,
   insert: InsertRows,
   slices: Slices,
@@ -383,9 +318,7 @@ export function insertRollupRows(
       next += n;
     },
   };
-  return table !== 'minute' && rows.length <= CHUNK
-    ? appendChunks(c, table, source, slices)
-    : insert(c, table, source);
+  return rows.length <= CHUNK ? appendChunks(c, table, source, slices) : insert(c, table, source);
 }
 
 /** The column vectors of a chunk of rollup rows, set before RollupChunk's fields read them. */

@@ -1,14 +1,16 @@
 /**
- * Minute, hour and day rollups: recomputed for what a batch touches, inside its transaction
- * (minutes from raw points or from the batch in memory; for in-order batches hours and days from
- * the batch and each series' open hour and day in memory, else hours from minutes and days from
- * hours or minutes on the plant calendar), rebuilt after a time-zone change, and checked on demand.
+ * Hour and day rollups: recomputed for what a batch touches, inside its transaction (for in-order
+ * batches from the batch and each series' open hour and day in memory, else hours from raw points
+ * and days from hours, or from minutes on a calendar whose midnights are not on whole hours),
+ * rebuilt after a time-zone change, and checked on demand. Minute rows are not written here: above
+ * the minute horizon, which every write is, they come from raw points (minutes.ts).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { HOUR, MINUTE, type PlantCalendar } from '@kilowatch/contract/calendar';
 import { ceilTo, floorTo } from '../buckets.ts';
 import { incrementSql } from '../counter.ts';
 import type { InsertRows, Slices } from './chunks.ts';
+import { lastBefore, minuteRows, type Sample } from './minutes.ts';
 import {
   daysOf,
   type Grid,
@@ -18,23 +20,12 @@ import {
   RollupRows,
   rowsBound,
 } from './rollup-rows.ts';
-import {
-  columns,
-  doubleColumns,
-  int,
-  type Lane,
-  RAW_AGGREGATES,
-  rollupAggregates,
-  scalar,
-} from './schema.ts';
-import { type Group, lowerBound, type SeriesState, type SeriesTable } from './series.ts';
-
-/** Lookback for the previous sample in minute rollups before falling back to hour rollups. */
-const PREV_LOOKBACK = 6 * HOUR;
+import { columns, int, type Lane, rawAggregates, rollupAggregates, scalar } from './schema.ts';
+import type { Group, SeriesState, SeriesTable } from './series.ts';
 
 /**
- * Recomputes the minute, hour and day rollups the groups' points touch (inside the transaction);
- * minute rows computed here go in through `insert`. Returns how many groups' hours and days were
+ * Recomputes the hour and day rollups the groups' points touch (inside the transaction); every
+ * point is at or above the minute horizon `horizon`. Returns how many groups' hours and days were
  * computed in JS.
  */
 export async function recompute(
@@ -43,91 +34,76 @@ export async function recompute(
   groups: readonly Group[],
   slices: Slices,
   insert: InsertRows,
+  horizon: number,
 ): Promise<number> {
   interface Range {
     st: SeriesState;
+    g: Group;
+    /** The whole hours recomputed, and the plant days [dlo, dhi). */
     lo: number;
     hi: number;
-    prev: { ts: number; value: number } | null | undefined;
-    needsNext: boolean;
-    js: boolean;
+    dlo: number;
+    dhi: number;
+    /** The sample before `lo` (SQL path only; undefined until looked up). */
+    prev: Sample | null | undefined;
     /** Hours and days computed here, going on from these open rows (none: a fresh bucket). */
     open: { hour: OpenRow | undefined; day: OpenRow | undefined } | null;
-    /** Its rows in `minuteRows` when its minutes were computed here. */
-    minutes?: { from: number; to: number };
-    g: Group;
   }
   const dayGrid = daysOf(cal);
   const ranges: Range[] = groups.map((g) => {
     const st = g.st;
     const minTs = g.ts[0] as number;
     const maxTs = g.ts[g.ts.length - 1] as number;
-    const lo = floorTo(minTs, MINUTE);
-    const hi = floorTo(maxTs, MINUTE) + MINUTE;
-    let prev: Range['prev'];
-    let js = false;
-    if (st.latestTs === null) {
-      prev = null;
-      js = true;
-    } else if (st.latestTs < lo) {
-      prev = { ts: st.latestTs, value: st.latestValue };
-      js = true;
-    } else if (minTs > st.latestTs && floorTo(st.latestTs, MINUTE) === lo) {
-      prev = st.tailPrev;
-      // In order, and the stored part of the first minute is in memory: minutes computed here.
-      js = prev !== undefined && st.recentFrom <= lo;
-    } else if (st.firstTs !== null && maxTs < st.firstTs) {
-      // Wholly before the first stored point (history written backwards): computed here too, from
-      // the batch and the stored points up to the range's end (storedAfter).
-      js = true;
-    }
-    const open = carriedRows(st, minTs, maxTs, lo, hi, dayGrid);
-    return { st, g, lo, hi, prev, js, open, needsNext: st.latestTs !== null && st.latestTs >= hi };
+    const lo = floorTo(minTs, HOUR);
+    const hi = floorTo(maxTs, HOUR) + HOUR;
+    const prev =
+      st.latestTs === null ? null : st.latestTs < lo ? { ts: st.latestTs, value: st.latestValue } : undefined;
+    const open = carriedRows(st, minTs, dayGrid);
+    return { st, g, lo, hi, dlo: cal.dayOf(minTs), dhi: cal.dayOf(maxTs) + 1, prev, open };
   });
-  const unknown = ranges.filter((r) => r.prev === undefined);
+  const inSql = ranges.filter((r) => r.open === null);
+  const unknown = inSql.filter((r) => r.prev === undefined);
   if (unknown.length > 0) {
-    const found = await lastBeforeMinute(
+    const found = await lastBefore(
       c,
       unknown.map((r) => ({ id: r.st.id, x: r.lo })),
+      horizon,
     );
     for (const r of unknown) r.prev = found.get(r.st.id) ?? null;
   }
-  // A late point changes the next bucket with data too (its first step starts at the late point).
-  const late = ranges.filter((r) => r.needsNext);
+  // A late point changes the next hour with data too (its first step starts at the late point).
+  const late = inSql.filter((r) => r.st.latestTs !== null && r.st.latestTs >= r.hi);
   if (late.length > 0) {
     const minHi = Math.min(...late.map((r) => r.hi));
-    const bounds = late.map(nextMinuteBound);
+    const bounds = late.map(nextHourBound);
     const [ids, next] = await columns(
       c,
-      `SELECT q.sid, min(m.bucket)::DOUBLE FROM minute m
+      `SELECT q.sid, min(h.bucket)::DOUBLE FROM hour h
        JOIN (VALUES ${late.map((r, i) => `(${int(r.st.id)}, ${int(r.hi)}, ${int(bounds[i] as number)})`).join(',')}) q(sid, hi, bound)
-         ON m.series_id = q.sid AND m.bucket >= q.hi AND m.bucket <= q.bound
-       WHERE m.bucket >= ${int(minHi)} AND m.bucket <= ${int(Math.max(...bounds))} GROUP BY q.sid`,
+         ON h.series_id = q.sid AND h.bucket >= q.hi AND h.bucket <= q.bound
+       WHERE h.bucket >= ${int(minHi)} AND h.bucket <= ${int(Math.max(...bounds))} GROUP BY q.sid`,
     );
     const nextBy = new Map<number, number>();
     for (let i = 0; i < (ids?.length ?? 0); i++) nextBy.set(ids?.[i] as number, next?.[i] as number);
     for (const r of late) {
       const nb = nextBy.get(r.st.id);
-      if (nb !== undefined) r.hi = nb + MINUTE;
+      if (nb !== undefined) r.hi = nb + HOUR;
     }
   }
+  for (const r of inSql) r.dhi = Math.max(r.dhi, cal.dayOf(r.hi - 1) + 1);
 
-  let gLo = Number.POSITIVE_INFINITY;
-  let gHi = Number.NEGATIVE_INFINITY;
+  let hLo = Number.POSITIVE_INFINITY;
+  let hHi = Number.NEGATIVE_INFINITY;
   let dayLo = Number.POSITIVE_INFINITY;
   let dayHi = Number.NEGATIVE_INFINITY;
   await c.run('DELETE FROM aff');
   const app = await c.createAppender('aff');
   for (const r of ranges) {
-    const dlo = cal.dayOf(r.lo);
-    const dhi = cal.dayOf(r.hi - 1) + 1;
     app.appendInteger(r.st.id);
     app.appendBigInt(BigInt(r.lo));
     app.appendBigInt(BigInt(r.hi));
-    app.appendBigInt(BigInt(floorTo(r.lo, HOUR)));
-    app.appendBigInt(BigInt(ceilTo(r.hi, HOUR)));
-    app.appendInteger(dlo);
-    app.appendInteger(dhi);
+    app.appendInteger(r.dlo);
+    app.appendInteger(r.dhi);
     if (r.prev) {
       app.appendBigInt(BigInt(r.prev.ts));
       app.appendDouble(r.prev.value);
@@ -135,69 +111,48 @@ export async function recompute(
       app.appendNull();
       app.appendNull();
     }
-    app.appendBoolean(r.js);
     app.appendBoolean(r.open !== null);
     app.endRow();
-    gLo = Math.min(gLo, r.lo);
-    gHi = Math.max(gHi, r.hi);
-    dayLo = Math.min(dayLo, dlo);
-    dayHi = Math.max(dayHi, dhi);
+    hLo = Math.min(hLo, r.lo);
+    hHi = Math.max(hHi, r.hi);
+    dayLo = Math.min(dayLo, r.dlo);
+    dayHi = Math.max(dayHi, r.dhi);
   }
   app.closeSync();
 
-  // Minutes from raw points; the previous sample gives the first step (increment and gap).
-  await c.run(`DELETE FROM minute USING aff WHERE minute.series_id = aff.series_id
-    AND minute.bucket >= aff.lo AND minute.bucket < aff.hi
-    AND minute.bucket >= ${int(gLo)} AND minute.bucket < ${int(gHi)}`);
-  const inSql = ranges.filter((r) => !r.js);
+  // In-order batches: hours and days from the open rows and the batch's points; the rest in SQL.
+  const carried = ranges.filter((r) => r.open !== null);
+  const rows = carried.length > 0 ? await carriedRollups(carried, dayGrid, slices) : null;
+  const deleteHours = `DELETE FROM hour USING aff WHERE hour.series_id = aff.series_id
+    AND hour.bucket >= aff.hlo AND hour.bucket < aff.hhi
+    AND hour.bucket >= ${int(hLo)} AND hour.bucket < ${int(hHi)}`;
   if (inSql.length > 0) {
     const sLo = Math.min(...inSql.map((r) => r.lo));
     const sHi = Math.max(...inSql.map((r) => r.hi));
-    await c.run(`INSERT INTO minute
+    // Hours from raw points; the previous sample gives the first step (increment and gap). One
+    // call for both statements: each call waits for a turn of the event loop to go on.
+    await c.run(`${deleteHours};
+      INSERT INTO hour
       WITH p AS (
         SELECT r.series_id, r.ts, r.value FROM raw r JOIN aff a
-          ON r.series_id = a.series_id AND r.ts >= a.lo AND r.ts < a.hi AND NOT a.js
+          ON r.series_id = a.series_id AND r.ts >= a.hlo AND r.ts < a.hhi AND NOT a.ojs
         WHERE r.ts >= ${int(sLo)} AND r.ts < ${int(sHi)}
-        UNION ALL SELECT series_id, prev_ts, prev_value FROM aff WHERE prev_ts IS NOT NULL AND NOT js
+        UNION ALL SELECT series_id, prev_ts, prev_value FROM aff WHERE prev_ts IS NOT NULL AND NOT ojs
       ), s AS (
         SELECT series_id, ts, value, ts - lag(ts) OVER w AS gap, lag(value) OVER w AS pv
         FROM p WINDOW w AS (PARTITION BY series_id ORDER BY ts)
       )
-      SELECT s.series_id, s.ts // ${MINUTE} * ${MINUTE} AS bucket, ${RAW_AGGREGATES}
-      FROM s JOIN aff a ON s.series_id = a.series_id AND NOT a.js WHERE s.ts >= a.lo
+      SELECT s.series_id, s.ts // ${HOUR} * ${HOUR} AS bucket, ${rawAggregates(HOUR)}
+      FROM s JOIN aff a ON s.series_id = a.series_id AND NOT a.ojs WHERE s.ts >= a.hlo
       GROUP BY s.series_id, bucket ORDER BY bucket, s.series_id`);
-  }
-  const inJs = ranges.filter((r) => r.js);
-  let minuteRows = new RollupRows(0);
-  if (inJs.length > 0) {
-    const below = inJs.filter(isBelowFirst);
-    const after = below.length > 0 ? await storedAfter(c, below) : new Map<number, Samples>();
-    const runs = inJs.map((r) => (isBelowFirst(r) ? belowFirstRun(r, after.get(r.st.id)) : inOrderRun(r)));
-    minuteRows = await minutesOf(runs, slices);
-    runs.forEach((run, i) => {
-      (inJs[i] as Range).minutes = run.rows;
-    });
-    await insertRollupRows(c, 'minute', minuteRows, insert, slices);
-  }
-
-  // In-order batches: hours and days from the open rows, the batch's first minute and its
-  // later minute rows; the rest from minutes in SQL.
-  const carried = ranges.filter((r) => r.open !== null);
-  const rows = carried.length > 0 ? await carriedRollups(carried, minuteRows, dayGrid, slices) : null;
-  const hLo = floorTo(gLo, HOUR);
-  const hHi = ceilTo(gHi, HOUR);
-  const deleteHours = `DELETE FROM hour USING aff WHERE hour.series_id = aff.series_id
-    AND hour.bucket >= aff.hlo AND hour.bucket < aff.hhi
-    AND hour.bucket >= ${int(hLo)} AND hour.bucket < ${int(hHi)}`;
-  if (carried.length < ranges.length) {
-    // One call for both statements: each call waits for a turn of the event loop to go on.
-    await c.run(`${deleteHours};
-      INSERT INTO hour
-      SELECT m.series_id, m.bucket // ${HOUR} * ${HOUR} AS hb, ${rollupAggregates(`m.bucket % ${HOUR} = 0`)}
-      FROM minute m JOIN aff a ON m.series_id = a.series_id AND m.bucket >= a.hlo AND m.bucket < a.hhi AND NOT a.ojs
-      WHERE m.bucket >= ${int(hLo)} AND m.bucket < ${int(hHi)}
-      GROUP BY m.series_id, hb ORDER BY hb, m.series_id`);
-    await recomputeDays(c, cal, dayLo, dayHi);
+    await recomputeDays(
+      c,
+      cal,
+      dayLo,
+      dayHi,
+      inSql.map((r) => r.st.id),
+      horizon,
+    );
     await reopenRows(c, ranges, dayGrid);
   } else {
     await c.run(`${deleteHours}; ${deleteDays(dayLo, dayHi)}`);
@@ -302,15 +257,9 @@ async function readOpenRows(
 function carriedRows(
   st: SeriesState,
   minTs: number,
-  maxTs: number,
-  lo: number,
-  hi: number,
   dayGrid: Grid,
 ): { hour: OpenRow | undefined; day: OpenRow | undefined } | null {
   if (st.latestTs !== null && minTs <= st.latestTs) return null;
-  // The rows replaced are those of aff's ranges (hours and days of [lo, hi)): the same buckets.
-  if (dayGrid.keyOf(lo) !== dayGrid.keyOf(minTs) || dayGrid.keyOf(hi - 1) !== dayGrid.keyOf(maxTs))
-    return null;
   const hour = openRow(st.latestTs, minTs, HOURS, st.openHour);
   const day = openRow(st.latestTs, minTs, dayGrid, st.openDay);
   return hour === null || day === null ? null : { hour, day };
@@ -328,21 +277,16 @@ const openRow = (
 };
 
 /**
- * Hour and day rows of in-order groups: each from its open row (or fresh), then the group's
- * points in its first minute (the open row holds that minute's stored samples, which its minute
- * row holds too) with the latest stored sample before them, then its later minute rows when they
- * were computed here (else its points). Each group keeps its last rows (`g.hour`, `g.day`), which
- * become the series' open rows once the commit is durable.
+ * Hour and day rows of in-order groups: each from its open row (or fresh), then the group's points
+ * with the latest stored sample before them. Each group keeps its last rows (`g.hour`, `g.day`),
+ * which become the series' open rows once the commit is durable.
  */
 async function carriedRollups(
   ranges: readonly {
     st: SeriesState;
     g: Group;
-    lo: number;
     open: { hour: OpenRow | undefined; day: OpenRow | undefined } | null;
-    minutes?: { from: number; to: number };
   }[],
-  minuteRows: RollupRows,
   dayGrid: Grid,
   slices: Slices,
 ): Promise<{ hours: RollupRows; days: RollupRows }> {
@@ -356,19 +300,12 @@ async function carriedRollups(
   }
   const hours = new RollupRows(hourCap, HOURS);
   const days = new RollupRows(dayCap, dayGrid);
-  for (const { st, g, lo, open, minutes } of ranges) {
+  for (const { st, g, open } of ranges) {
     const prev = st.latestTs === null ? null : { ts: st.latestTs, value: st.latestValue };
-    // The minute rows' first is the minute `lo` (the batch's first point is in it).
-    const byRows = minutes !== undefined && minuteRows.bucket[minutes.from] === lo;
-    const k = byRows ? lowerBound(g.ts, lo + MINUTE) : g.ts.length;
-    for (const [rows, open_] of [
-      [hours, open?.hour],
-      [days, open?.day],
-    ] as const) {
-      rows.begin(st.id, prev, open_);
-      rows.add(g.ts, g.values, 0, k);
-      if (byRows) rows.addRows(minuteRows, minutes.from + 1, minutes.to);
-    }
+    hours.begin(st.id, prev, open?.hour);
+    hours.add(g.ts, g.values, 0, g.ts.length);
+    days.begin(st.id, prev, open?.day);
+    days.add(g.ts, g.values, 0, g.ts.length);
     g.hour = hours.rowAt(hours.current);
     g.day = days.rowAt(days.current);
     await slices.pause();
@@ -377,14 +314,13 @@ async function carriedRollups(
 }
 
 /**
- * The latest the next stored minute at or after a late range's end can be: the minute of the first
- * stored point at or after that end, which has a row (every stored point's minute has one). Known
- * for a range below the series' first point (that point's minute), else the latest point's. The
- * lookup then reads the minute rows up to there, not every later one (a history written
- * backwards would scan all it wrote before at each commit).
+ * The latest the next stored hour at or after a late range's end can be: the hour of the first
+ * stored point at or after that end, which has a row (every stored point's hour has one). Known
+ * for a range below the series' first point (that point's hour), else the latest point's. The
+ * lookup then reads the hour rows up to there, not every later one.
  */
-const nextMinuteBound = (r: { st: SeriesState; hi: number }): number =>
-  floorTo(r.st.firstTs !== null && r.st.firstTs >= r.hi ? r.st.firstTs : (r.st.latestTs as number), MINUTE);
+const nextHourBound = (r: { st: SeriesState; hi: number }): number =>
+  floorTo(r.st.firstTs !== null && r.st.firstTs >= r.hi ? r.st.firstTs : (r.st.latestTs as number), HOUR);
 
 /** Deletes the day rows of aff's ranges (aff.dlo..dhi), all within dayLo..dayHi. */
 const deleteDays = (dayLo: number, dayHi: number): string =>
@@ -394,13 +330,16 @@ const deleteDays = (dayLo: number, dayHi: number): string =>
 
 /**
  * Day rows for the days in aff.dlo..dhi: deleted, and those of the ranges not computed in JS
- * (`NOT aff.ojs`) recomputed from hours when local midnights fall on whole hours, else minutes.
+ * (`NOT aff.ojs`, series `ids`) recomputed from hours when local midnights fall on whole hours,
+ * else from minute rows (below the horizon) and raw points (minutes.ts).
  */
 async function recomputeDays(
   c: DuckDBConnection,
   cal: PlantCalendar,
   dayLo: number,
   dayHi: number,
+  ids: readonly number[],
+  horizon: number,
 ): Promise<void> {
   await c.run('DELETE FROM days');
   const app = await c.createAppender('days');
@@ -415,9 +354,9 @@ async function recomputeDays(
     app.endRow();
   }
   app.closeSync();
-  const source = hourAligned ? 'hour' : 'minute';
   const msLo = cal.dayStart(dayLo);
   const msHi = cal.dayStart(dayHi);
+  const source = hourAligned ? 'hour' : `(${await minuteRows(c, ids, msLo, msHi, horizon)})`;
   await c.run(`${deleteDays(dayLo, dayHi)};
     INSERT INTO day
     SELECT s.series_id, d.day AS db, ${rollupAggregates('s.bucket = d.lo')}
@@ -427,16 +366,15 @@ async function recomputeDays(
     GROUP BY s.series_id, db ORDER BY db, s.series_id`);
 }
 
-/** After a time-zone change: day rows rebuilt wherever hour (or minute) rollups still exist. */
+/** After a time-zone change: day rows rebuilt wherever minute rows or raw points still exist. */
 export async function rebuildDays(
   c: DuckDBConnection,
   cal: PlantCalendar,
   table: SeriesTable,
   minuteCut: number,
+  horizon: number,
 ): Promise<void> {
-  const [lo, hi] = await columns(c, 'SELECT min(bucket)::DOUBLE, max(bucket)::DOUBLE FROM minute');
-  const min = lo?.[0] as number | null;
-  const max = hi?.[0] as number | null;
+  const [min, max] = await minuteSpan(c, horizon);
   if (min === null || max === null || table.byId.size === 0) return;
   // Days whose minutes retention may have cut keep their old alignment.
   const cut = minuteCut;
@@ -447,27 +385,41 @@ export async function rebuildDays(
   const app = await c.createAppender('aff');
   for (const st of table.byId.values()) {
     app.appendInteger(st.id);
-    for (let i = 0; i < 4; i++) app.appendBigInt(0n);
+    for (let i = 0; i < 2; i++) app.appendBigInt(0n);
     app.appendInteger(dayLo);
     app.appendInteger(dayHi);
     app.appendNull();
     app.appendNull();
     app.appendBoolean(false);
-    app.appendBoolean(false);
     app.endRow();
   }
   app.closeSync();
-  await recomputeDays(c, cal, dayLo, dayHi);
+  await recomputeDays(c, cal, dayLo, dayHi, [...table.byId.keys()], horizon);
+}
+
+/** The first and last minute with a minute row (below the horizon) or a raw point (above it). */
+async function minuteSpan(c: DuckDBConnection, horizon: number): Promise<[number | null, number | null]> {
+  const [lo, hi] = await columns(
+    c,
+    `SELECT min(b)::DOUBLE, max(b)::DOUBLE FROM (
+       SELECT min(bucket) AS b FROM minute WHERE bucket < ${int(horizon)}
+       UNION ALL SELECT max(bucket) FROM minute WHERE bucket < ${int(horizon)}
+       UNION ALL SELECT min(ts) // ${MINUTE} * ${MINUTE} FROM raw WHERE ts >= ${int(horizon)}
+       UNION ALL SELECT max(ts) // ${MINUTE} * ${MINUTE} FROM raw WHERE ts >= ${int(horizon)})`,
+  );
+  return [(lo?.[0] as number | null) ?? null, (hi?.[0] as number | null) ?? null];
 }
 
 /**
- * Recomputes every rollup from the level below (minutes from raw points) and counts the rows
- * that differ from the stored ones (relative tolerance 1e-9 on sums: summation order may differ).
- * Minutes before the oldest raw point of a series are skipped (retention removed their points).
+ * Recomputes the hour and day rollups from minutes (stored below the horizon, from raw points
+ * above it) and counts the rows that differ from the stored ones (relative tolerance 1e-9 on sums:
+ * summation order may differ), with the minute rows above the horizon, which must not exist. The
+ * first hour of each series' minutes is skipped (retention may have cut it).
  */
 export async function checkRollups(
   writer: Lane,
   cal: PlantCalendar,
+  horizon: number,
 ): Promise<{ minute: number; hour: number; day: number }> {
   const diff = (a: string, b: string) =>
     `${a}.cnt IS DISTINCT FROM ${b}.cnt OR ${a}.first_ts IS DISTINCT FROM ${b}.first_ts OR ${a}.last_ts IS DISTINCT FROM ${b}.last_ts
@@ -480,32 +432,26 @@ export async function checkRollups(
   const named = (t: string) => `${t}(${cols}, min_ts, max_ts, inc_edge)`;
   const kept = `${cols}, inc_edge`;
   return writer.run(async (c) => {
-    const minute = await scalar(
-      c,
-      `WITH s AS (SELECT series_id, ts, value, ts - lag(ts) OVER w AS gap, lag(value) OVER w AS pv
-          FROM raw WINDOW w AS (PARTITION BY series_id ORDER BY ts)),
-        f AS (SELECT series_id, min(ts) // ${MINUTE} * ${MINUTE} AS fb FROM raw GROUP BY series_id),
-        e AS (SELECT series_id, ts // ${MINUTE} * ${MINUTE} AS bucket, ${RAW_AGGREGATES} FROM s GROUP BY ALL),
-        x AS (SELECT ${kept} FROM (SELECT * FROM e) ${named('e')})
-      SELECT count(*)::DOUBLE FROM x FULL OUTER JOIN minute y ON x.series_id = y.series_id AND x.bucket = y.bucket
-      JOIN f ON f.series_id = coalesce(x.series_id, y.series_id)
-      WHERE coalesce(x.bucket, y.bucket) > f.fb AND (${diff('x', 'y')})`,
+    // Minute rows above the horizon are never written: any there is a difference.
+    const minute = await scalar(c, `SELECT count(*)::DOUBLE FROM minute WHERE bucket >= ${int(horizon)}`);
+    const [min, max] = await minuteSpan(c, horizon);
+    if (min === null || max === null) return { minute, hour: 0, day: 0 };
+    const [ids] = await columns(c, 'SELECT id FROM series');
+    await c.run(
+      `CREATE OR REPLACE TEMP TABLE chk_m AS ${await minuteRows(c, (ids ?? []).map(Number), min, max + MINUTE, horizon)}`,
     );
     const hour = await scalar(
       c,
       `WITH x AS (SELECT ${kept} FROM (SELECT series_id, bucket // ${HOUR} * ${HOUR} AS hb, ${rollupAggregates(`bucket % ${HOUR} = 0`)}
-          FROM minute GROUP BY series_id, hb) ${named('t')}),
-        f AS (SELECT series_id, min(bucket) // ${HOUR} * ${HOUR} AS fb FROM minute GROUP BY series_id)
+          FROM chk_m GROUP BY series_id, hb) ${named('t')}),
+        f AS (SELECT series_id, min(bucket) // ${HOUR} * ${HOUR} AS fb FROM chk_m GROUP BY series_id)
       SELECT count(*)::DOUBLE FROM x FULL OUTER JOIN hour y ON x.series_id = y.series_id AND x.bucket = y.bucket
       JOIN f ON f.series_id = coalesce(x.series_id, y.series_id)
       WHERE coalesce(x.bucket, y.bucket) > f.fb AND (${diff('x', 'y')})`,
     );
     // Days: compare over the days fully covered by minute rows.
-    const [lo, hi] = await columns(c, 'SELECT min(bucket)::DOUBLE, max(bucket)::DOUBLE FROM minute');
     let day = 0;
-    const min = lo?.[0] as number | null;
-    const max = hi?.[0] as number | null;
-    if (min !== null && max !== null) {
+    {
       const d0 = cal.dayOf(min) + 1;
       const d1 = cal.dayOf(max) + 1;
       if (d1 > d0) {
@@ -516,176 +462,16 @@ export async function checkRollups(
           c,
           `WITH d(day, lo, hi) AS (VALUES ${values.join(',')}),
             x AS (SELECT ${kept} FROM (SELECT m.series_id, d.day, ${rollupAggregates('m.bucket = d.lo')}
-              FROM minute m JOIN d ON m.bucket >= d.lo AND m.bucket < d.hi GROUP BY m.series_id, d.day) ${named('t')}),
+              FROM chk_m m JOIN d ON m.bucket >= d.lo AND m.bucket < d.hi GROUP BY m.series_id, d.day) ${named('t')}),
             y AS (SELECT * FROM day WHERE bucket >= ${d0} AND bucket < ${d1})
           SELECT count(*)::DOUBLE FROM x FULL OUTER JOIN y ON x.series_id = y.series_id AND x.bucket = y.bucket
           WHERE ${diff('x', 'y')}`,
         );
       }
     }
+    await c.run('DROP TABLE chk_m');
     return { minute, hour, day };
   });
-}
-
-/** Last sample strictly before minute-aligned `x` of each series, from minute then hour rollups. */
-export async function lastBeforeMinute(
-  c: DuckDBConnection,
-  pairs: readonly { id: number; x: number }[],
-): Promise<Map<number, { ts: number; value: number }>> {
-  const out = new Map<number, { ts: number; value: number }>();
-  if (pairs.length === 0) return out;
-  const q = `(VALUES ${pairs.map((p) => `(${int(p.id)}, ${int(p.x)})`).join(',')}) q(sid, x)`;
-  const minX = Math.min(...pairs.map((p) => p.x));
-  const maxX = Math.max(...pairs.map((p) => p.x));
-  const read = (cols: unknown[][]) => {
-    const [ids, values, ts] = cols;
-    for (let i = 0; i < (ids?.length ?? 0); i++) {
-      out.set(ids?.[i] as number, { ts: ts?.[i] as number, value: values?.[i] as number });
-    }
-  };
-  read(
-    await columns(
-      c,
-      `SELECT q.sid, arg_max(m.vlast, m.last_ts), max(m.last_ts)::DOUBLE FROM minute m JOIN ${q}
-         ON m.series_id = q.sid AND m.bucket < q.x AND m.bucket >= q.x - ${PREV_LOOKBACK}
-       WHERE m.bucket >= ${int(minX - PREV_LOOKBACK)} AND m.bucket < ${int(maxX)} GROUP BY q.sid`,
-    ),
-  );
-  const missing = pairs.filter((p) => !out.has(p.id));
-  if (missing.length > 0) {
-    // Nothing in the lookback: the hour rows that end before it hold the last sample.
-    const q2 = `(VALUES ${missing.map((p) => `(${int(p.id)}, ${int(p.x)})`).join(',')}) q(sid, x)`;
-    read(
-      await columns(
-        c,
-        `SELECT q.sid, arg_max(h.vlast, h.last_ts), max(h.last_ts)::DOUBLE FROM hour h JOIN ${q2}
-           ON h.series_id = q.sid AND h.bucket < q.x - ${PREV_LOOKBACK} GROUP BY q.sid`,
-      ),
-    );
-  }
-  return out;
-}
-
-/** A range whose minutes are computed here: the group, its minutes [lo, hi), the sample before lo. */
-interface JsRange {
-  st: SeriesState;
-  g: Group;
-  lo: number;
-  hi: number;
-  prev: { ts: number; value: number } | null | undefined;
-}
-
-/** Samples `from` … `to - 1` of two parallel arrays. */
-interface Part {
-  ts: readonly number[];
-  values: readonly number[];
-  from: number;
-  to: number;
-}
-
-/** Every sample of a range's minutes [lo, hi), in time order (its parts in turn), and the one before lo. */
-interface MinuteRun {
-  st: SeriesState;
-  parts: readonly Part[];
-  prev: { ts: number; value: number } | null;
-  /** Its rows in the commit's minute rows, once computed. */
-  rows?: { from: number; to: number };
-}
-
-const whole = (ts: readonly number[], values: readonly number[]): Part => ({
-  ts,
-  values,
-  from: 0,
-  to: ts.length,
-});
-
-interface Samples {
-  ts: number[];
-  values: number[];
-}
-
-/** The group was wholly before the series' first stored point (st is the view before the commit). */
-const isBelowFirst = (r: JsRange): boolean =>
-  r.st.firstTs !== null && (r.g.ts[r.g.ts.length - 1] as number) < r.st.firstTs;
-
-/** An in-order batch: the stored samples of its first minute (in memory), then the batch. */
-const inOrderRun = (r: JsRange): MinuteRun => {
-  const { recentTs, recentValues } = r.st;
-  const head = lowerBound(recentTs, r.lo);
-  return {
-    st: r.st,
-    parts: [
-      { ts: recentTs, values: recentValues, from: head, to: recentTs.length },
-      whole(r.g.ts, r.g.values),
-    ],
-    prev: r.prev ?? null,
-  };
-};
-
-/**
- * A batch below the first stored point: the batch, then the stored samples after it up to hi
- * (storedAfter: those of its last minute and of the next stored minute, whose first sample's
- * increment, inc_edge and gap now start at the batch's last sample).
- */
-const belowFirstRun = (r: JsRange, after: Samples | undefined): MinuteRun => ({
-  st: r.st,
-  parts: after ? [whole(r.g.ts, r.g.values), whole(after.ts, after.values)] : [whole(r.g.ts, r.g.values)],
-  prev: r.prev ?? null,
-});
-
-/**
- * The raw points of each range after its batch's last point and before `hi`, by series id, in time
- * order. Below the first stored point nothing stored is before that point, so these and the batch
- * are every sample of [lo, hi): the minutes the SQL path would recompute from raw.
- */
-async function storedAfter(c: DuckDBConnection, ranges: readonly JsRange[]): Promise<Map<number, Samples>> {
-  const lastOf = (r: JsRange) => r.g.ts[r.g.ts.length - 1] as number;
-  const lo = Math.min(...ranges.map(lastOf));
-  const hi = Math.max(...ranges.map((r) => r.hi));
-  const [ids, ts, values] = await doubleColumns(
-    c,
-    `SELECT r.series_id::DOUBLE, r.ts::DOUBLE, r.value FROM raw r
-     JOIN (VALUES ${ranges.map((r) => `(${int(r.st.id)}, ${int(lastOf(r))}, ${int(r.hi)})`).join(',')}) q(sid, after, hi)
-       ON r.series_id = q.sid AND r.ts > q.after AND r.ts < q.hi
-     WHERE r.ts > ${int(lo)} AND r.ts < ${int(hi)} ORDER BY r.series_id, r.ts`,
-  );
-  const out = new Map<number, Samples>();
-  for (let i = 0; i < (ids?.length ?? 0); i++) {
-    const id = ids?.[i] as number;
-    let s = out.get(id);
-    if (!s) {
-      s = { ts: [], values: [] };
-      out.set(id, s);
-    }
-    s.ts.push(ts?.[i] as number);
-    s.values.push(values?.[i] as number);
-  }
-  return out;
-}
-
-/**
- * Minute rows computed here from every sample of their range and the sample before it (in-order
- * batches and batches below the first stored point); each run's rows noted in `run.rows`.
- */
-async function minutesOf(runs: readonly MinuteRun[], slices: Slices): Promise<RollupRows> {
-  let capacity = 0;
-  for (const { parts } of runs) {
-    let n = 0;
-    for (const p of parts) n += p.to - p.from;
-    const first = parts.find((p) => p.to > p.from);
-    const last = parts.findLast((p) => p.to > p.from);
-    if (first && last)
-      capacity += rowsBound(n, first.ts[first.from] as number, last.ts[last.to - 1] as number);
-  }
-  const rows = new RollupRows(capacity);
-  for (const r of runs) {
-    const from = rows.length;
-    rows.begin(r.st.id, r.prev);
-    for (const p of r.parts) rows.add(p.ts, p.values, p.from, p.to);
-    r.rows = { from, to: rows.length };
-    await slices.pause();
-  }
-  return rows;
 }
 
 /** The meta row that says the rollups hold `inc_edge` (interval-ending counters). */

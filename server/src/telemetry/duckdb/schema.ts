@@ -3,7 +3,6 @@
  * runs statements in order (`Lane`), column reads, and integers checked before they enter SQL.
  */
 import { BIGINT, DOUBLE, type DuckDBConnection, DuckDBDoubleVector, INTEGER } from '@duckdb/node-api';
-import { MINUTE } from '@kilowatch/contract/calendar';
 import { incrementSql } from '../counter.ts';
 
 /** Rollup tables, finest first. */
@@ -32,12 +31,13 @@ export const ROLLUP_TYPES = [
 ];
 
 /**
- * Aggregates of raw samples `s` (columns ts, value, gap, pv) per minute. `inc` holds the
- * increments of the samples in [m, m + 1 min); `inc_edge` the increment of the sample stamped
- * exactly at m (NULL when there is none): that reading closes the minute before, so a reader
+ * Aggregates of raw samples `s` (columns ts, value, gap, pv) per bucket of `width` ms. `inc` holds
+ * the increments of the samples in [b, b + width); `inc_edge` the increment of the sample stamped
+ * exactly at b (NULL when there is none): that reading closes the bucket before, so a reader
  * moves it there (interval-ending counters, docs/telemetry-store.md).
  */
-export const RAW_AGGREGATES = `count(*)::INTEGER, sum(value), min(value), max(value), arg_min(value, ts), min(ts), arg_max(value, ts), max(ts), sum(${incrementSql('pv', 'value')}), max(gap), arg_min(ts, value), arg_max(ts, value), max(${incrementSql('pv', 'value')}) FILTER (WHERE ts % ${MINUTE} = 0)`;
+export const rawAggregates = (width: number): string =>
+  `count(*)::INTEGER, sum(value), min(value), max(value), arg_min(value, ts), min(ts), arg_max(value, ts), max(ts), sum(${incrementSql('pv', 'value')}), max(gap), arg_min(ts, value), arg_max(ts, value), max(${incrementSql('pv', 'value')}) FILTER (WHERE ts % ${width} = 0)`;
 /**
  * Aggregates of rollup rows per group: exact combinations of the finer rows. `atStart` is true
  * for the row that starts the group: its `inc_edge` is the group's.
@@ -53,8 +53,8 @@ export async function createSchema(c: DuckDBConnection): Promise<void> {
   await c.run(`CREATE TABLE IF NOT EXISTS raw (series_id INTEGER, ts BIGINT, value DOUBLE)`);
   for (const t of ROLLUPS) await c.run(`CREATE TABLE IF NOT EXISTS ${t} (${ROLLUP_COLUMNS})`);
   // No indexes: an ART index on series_id made hour reads slower here (measured), and costs writes.
-  await c.run(`CREATE TEMP TABLE aff (series_id INTEGER, lo BIGINT, hi BIGINT, hlo BIGINT, hhi BIGINT,
-    dlo INTEGER, dhi INTEGER, prev_ts BIGINT, prev_value DOUBLE, js BOOLEAN, ojs BOOLEAN)`);
+  await c.run(`CREATE TEMP TABLE aff (series_id INTEGER, hlo BIGINT, hhi BIGINT,
+    dlo INTEGER, dhi INTEGER, prev_ts BIGINT, prev_value DOUBLE, ojs BOOLEAN)`);
   await c.run(`CREATE TEMP TABLE dup (series_id INTEGER, ts BIGINT)`);
   await c.run(`CREATE TEMP TABLE days (day INTEGER, lo BIGINT, hi BIGINT)`);
 }

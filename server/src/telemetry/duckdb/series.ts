@@ -5,7 +5,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { MINUTE } from '@kilowatch/contract/calendar';
-import { floorTo, nextInterval } from '../buckets.ts';
+import { nextInterval } from '../buckets.ts';
 import { counterIncrement } from '../counter.ts';
 import type { MinuteAggregate, OpenRow } from './rollup-rows.ts';
 import { columns, int } from './schema.ts';
@@ -22,11 +22,6 @@ export interface SeriesState {
   persistedFirstTs: number | null;
   latestTs: number | null;
   latestValue: number;
-  /**
-   * Last sample strictly before the minute of `latestTs` (null: none; undefined: unknown), so an
-   * in-order batch recomputes its first minute without a lookup.
-   */
-  tailPrev: { ts: number; value: number } | null | undefined;
   /** Recent points in memory, oldest first: every stored point at or after `recentFrom`. */
   recentTs: number[];
   recentValues: number[];
@@ -68,7 +63,6 @@ export class SeriesTable {
   /** A new series with the next free id (stored by the commit that creates it). */
   create(thingId: number, metric: string): SeriesState {
     const st = blank(this.nextId++, thingId, metric, null, null);
-    st.tailPrev = null;
     this.add(st);
     return st;
   }
@@ -107,7 +101,6 @@ function blank(
     persistedFirstTs: firstTs,
     latestTs: null,
     latestValue: 0,
-    tailPrev: undefined,
     recentTs: [],
     recentValues: [],
     recentFrom: 0,
@@ -188,8 +181,6 @@ async function loadRecent(c: DuckDBConnection, table: SeriesTable): Promise<void
     st.recentTs = ts;
     st.recentValues = values;
     st.recentFrom = ts.length >= RECENT_CAP ? (ts[0] as number) : lt - RECENT_WINDOW;
-    const before = lowerBound(ts, floorTo(lt, MINUTE));
-    if (before > 0) st.tailPrev = { ts: ts[before - 1] as number, value: values[before - 1] as number };
   }
 }
 

@@ -63,15 +63,19 @@ const resolutionsFor: Record<string, Resolution[]> = {
 };
 
 // Raw buckets of stored points are aggregated in JS (the default) or, past a size, by DuckDB's SQL:
-// the last case sends every one to SQL, so both answer the same data.
+// the fourth case sends every one to SQL, so both answer the same data. With a minute horizon
+// (minutes.ts) in the data, minute rows are stored below it and made from raw points above it:
+// reads across it must answer the same (retention keeps the raw points below it for one more run).
 describe.each([
-  ['Asia/Shanghai', 11, undefined],
-  ['America/New_York', 12, undefined],
-  ['Asia/Kolkata', 13, undefined],
-  ['Asia/Shanghai', 11, 0],
+  ['Asia/Shanghai', 11, undefined, null],
+  ['America/New_York', 12, undefined, null],
+  ['Asia/Kolkata', 13, undefined, null],
+  ['Asia/Shanghai', 11, 0, null],
+  ['Asia/Shanghai', 14, undefined, T0 + DAY + 7 * HOUR],
+  ['Asia/Kolkata', 15, 0, T0 + DAY + 7 * HOUR],
 ])(
-  'rollups answer exactly like raw points and brute force (%s, raw rows in JS up to %s)',
-  (timeZone, seed, rawRowsInJs) => {
+  'rollups answer exactly like raw points and brute force (%s, seed %s, raw rows in JS up to %s, minute horizon %s)',
+  (timeZone, seed, rawRowsInJs, horizon) => {
     it('for every aggregator and resolution', async () => {
       const now = T0 + 3 * DAY + 5 * HOUR;
       const store = await DuckDBTelemetryStore.open({
@@ -85,6 +89,10 @@ describe.each([
       const series = dataset(seed, T0, 3, { minStepMs: 1000, spreadMs: 19_000 });
       await writeShuffled(store, interleave(series), seed);
       expect(await store.checkRollups()).toEqual({ minute: 0, hour: 0, day: 0 });
+      if (horizon !== null) {
+        await store.applyRetention(horizon + RETENTION.rawDays * DAY + 30 * MINUTE);
+        expect(await store.checkRollups()).toEqual({ minute: 0, hour: 0, day: 0 });
+      }
 
       const rnd = random(seed + 100);
       const specs: BucketSpec[] = [
@@ -109,7 +117,9 @@ describe.each([
           const ats = 'widthMs' in bucket ? resolutionsFor[String(bucket.widthMs)] : undefined;
           if (ats) {
             const expected = timeZone === 'Asia/Kolkata' ? ats.filter((a) => a !== 'hour') : ats;
-            expect(auto.resolution).toBe(expected[expected.length - 1]);
+            const coarsest = expected[expected.length - 1];
+            // Minute widths above the horizon read raw points.
+            expect(auto.resolution).toBe(coarsest === 'minute' && start >= (horizon ?? 0) ? 'raw' : coarsest);
             for (const at of expected) {
               const other = await store.bucketsAt(query, at);
               expect(other.buckets, `${aggregator} ${JSON.stringify(bucket)} at ${at}`).toEqual(auto.buckets);
@@ -404,7 +414,7 @@ describe('reading only some hours', () => {
 describe('writes, durability and retention', () => {
   const key = { thingId: 9, metric: 'v' };
 
-  it('stores minute rows time-major within a commit (DuckDB keeps their times as runs), raw points series by series (one series reads few vectors)', async () => {
+  it('stores raw points series by series within a commit (one series reads few vectors), no minute rows above the horizon, and retention stores those below it time-major (DuckDB keeps their times as runs)', async () => {
     const dir = tempDir();
     const now = () => T0 + 5 * DAY;
     const series = [3, 1, 2].map((thingId) => ({ thingId, metric: 'p' }));
@@ -416,17 +426,37 @@ describe('writes, durability and retention', () => {
     await a.write(burst(T0)); // minutes computed in JS
     await a.close();
     const b = await openTelemetryStore({ dataDir: dir, timeZone: 'UTC', retention: RETENTION, now });
-    await b.write(burst(T0 + 3 * MINUTE)); // the first write after opening: minutes in SQL
+    await b.write(burst(T0 + 3 * MINUTE)); // the first write after opening: hours in SQL
     await b.close();
-    const instance = await DuckDBInstance.create(join(dir, 'telemetry.duckdb'), { threads: '1' });
-    const c = await instance.connect();
-    const stored = async (sql: string) => (await c.runAndReadAll(sql)).getRows().map((r) => r.map(Number));
+    const stored = async (sql: string) => {
+      const instance = await DuckDBInstance.create(join(dir, 'telemetry.duckdb'), { threads: '1' });
+      const c = await instance.connect();
+      const rows = (await c.runAndReadAll(sql)).getRows().map((r) => r.map(Number));
+      c.closeSync();
+      instance.closeSync();
+      return rows;
+    };
+    expect(await stored('SELECT bucket, series_id FROM minute')).toEqual([]);
+    const d = await openTelemetryStore({ dataDir: dir, timeZone: 'UTC', retention: RETENTION, now });
+    const before = await d.bucketsAt(
+      { series, start: T0, end: T0 + HOUR, bucket: { widthMs: MINUTE }, aggregator: 'avg' },
+      'minute',
+    );
+    await d.applyRetention(T0 + HOUR + RETENTION.rawDays * DAY + 30 * MINUTE); // the horizon moves to T0 + 1 h
+    expect(
+      await d.bucketsAt({
+        series,
+        start: T0,
+        end: T0 + HOUR,
+        bucket: { widthMs: MINUTE },
+        aggregator: 'avg',
+      }),
+    ).toEqual({ ...before, resolution: 'minute' });
+    await d.close();
     const inOrder = (rows: number[][]) =>
       [...rows].sort((x, y) => (x[0] as number) - (y[0] as number) || (x[1] as number) - (y[1] as number));
     const raw = await stored('SELECT ts, series_id FROM raw');
     const minute = await stored('SELECT bucket, series_id FROM minute');
-    c.closeSync();
-    instance.closeSync();
     expect(raw).toHaveLength(2 * 3 * 18);
     // each commit's points of a series lie together, in time order
     const runs = raw.map((r) => r[1]).filter((id, i, ids) => i === 0 || id !== ids[i - 1]);
@@ -557,8 +587,10 @@ describe('writes, durability and retention', () => {
     };
 
     /** Runs the maintenance, checks the answers and rollups are as before, and closes the store. */
+    /** Maintenance that moves the minute horizon to `now`: every minute row below it stored. */
+    const settled = now + RETENTION.rawDays * DAY + 30 * MINUTE;
     const maintainedAlike = async (store: DuckDBTelemetryStore, before: unknown) => {
-      await store.applyRetention(now);
+      await store.applyRetention(settled);
       expect(await answers(store)).toEqual(before);
       expect(await store.checkRollups()).toEqual({ minute: 0, hour: 0, day: 0 });
       await store.close();
@@ -575,7 +607,7 @@ describe('writes, durability and retention', () => {
       const dir = tempDir();
       const store = await written(dir);
       const before = await answers(store);
-      await store.applyRetention(now);
+      await store.applyRetention(settled);
       await store.close();
       // What the code before minute compaction left: the raw span recorded and no minute span; the
       // minute rows put in another order than compaction's, to see which windows it rewrites.
@@ -834,6 +866,11 @@ describe('writes, durability and retention', () => {
         at,
       );
     now = T0 + 100 * DAY;
+    await store.applyRetention(now);
+    // Raw points below the new minute horizon are kept one run longer (minutes.ts settleMinutes).
+    expect((await q('raw', HOUR)).buckets[0]?.value).toBe(10);
+    expect((await q('minute', HOUR)).buckets[0]?.value).toBe(10);
+    now = T0 + 101 * DAY;
     await store.applyRetention(now);
     expect((await q('raw', HOUR)).buckets[0]?.value).toBeNull();
     expect((await q('minute', HOUR)).buckets[0]?.value).toBe(10);

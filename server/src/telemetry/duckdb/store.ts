@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { DAY, HOUR, MINUTE, PlantCalendar } from '@kilowatch/contract/calendar';
 import {
   ceilTo,
@@ -32,6 +32,7 @@ import {
 } from '../store.ts';
 import { registerChunks } from './chunks.ts';
 import { compact } from './compact.ts';
+import { HORIZON_KEY, type MinuteHorizon, settleMinutes } from './minutes.ts';
 import * as reader from './reader/index.ts';
 import { summedRegister } from './register.ts';
 import { COUNTER_CONVENTION, checkRollups, rebuildDays, upgradeCounters } from './rollups.ts';
@@ -65,6 +66,9 @@ export interface DuckDBStoreOptions {
   rawRowsInJs?: number;
 }
 
+/** How far the minute horizon stays behind the oldest writable instant when retention moves it. */
+const HORIZON_MARGIN = 10 * MINUTE;
+
 /**
  * The DuckDB telemetry store: raw points, minute/hour/day rollups maintained in the same
  * transaction as the points (writer.ts, rollups.ts), group commit, latest values and recent
@@ -83,6 +87,8 @@ export class DuckDBTelemetryStore implements TelemetryStore {
   upgraded: { minute: number; hour: number; day: number } | null = null;
   private readonly now: () => number;
   private readonly series = new SeriesTable();
+  /** Minute rows are stored below it, answered from raw points above it (minutes.ts). */
+  private readonly horizon: MinuteHorizon = { at: Number.NEGATIVE_INFINITY };
   private readonly writer: Writer;
   private readonly reads: reader.ReadContext;
   private closed = false;
@@ -102,6 +108,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
       lane: writerLane,
       series: this.series,
       calendar: this.calendar,
+      horizon: this.horizon,
       commitDelayMs: options.commitDelayMs ?? 5,
       maxBatchPoints: options.maxBatchPoints ?? 250_000,
     });
@@ -112,6 +119,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
       series: this.series,
       reader: () => (a.pending <= b.pending ? a : b),
       now: this.now,
+      horizon: this.horizon,
       rawRowsInJs: options.rawRowsInJs ?? 200_000,
     };
   }
@@ -162,6 +170,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
           throw error;
         }
       }
+      await this.openHorizon(c);
       const [zone] = await columns(c, `SELECT value FROM meta WHERE key = 'time_zone'`);
       const stored = zone?.[0] as string | undefined;
       if (stored !== this.calendar.timeZone) {
@@ -169,7 +178,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
         try {
           if (stored !== undefined) {
             const minuteCut = this.now() - this.retention.minuteDays * DAY;
-            await rebuildDays(c, this.calendar, this.series, minuteCut);
+            await rebuildDays(c, this.calendar, this.series, minuteCut, this.horizon.at);
           }
           await c.run(
             `INSERT OR REPLACE INTO meta VALUES ('time_zone', '${this.calendar.timeZone.replace(/'/g, "''")}')`,
@@ -183,11 +192,37 @@ export class DuckDBTelemetryStore implements TelemetryStore {
     });
   }
 
+  /**
+   * Reads the minute horizon, or sets it for a store that has none (new, or written when minute
+   * rows were kept everywhere): at the raw points' retention cut, its minute rows above it deleted.
+   */
+  private async openHorizon(c: DuckDBConnection): Promise<void> {
+    const [stored] = await columns(c, `SELECT value FROM meta WHERE key = '${HORIZON_KEY}'`);
+    if (stored?.[0] !== undefined) {
+      this.horizon.at = Number(stored[0]);
+      return;
+    }
+    const at = floorTo(this.now() - this.retention.rawDays * DAY, HOUR);
+    await c.run('BEGIN TRANSACTION');
+    try {
+      await c.run(`DELETE FROM minute WHERE bucket >= ${int(at)}`);
+      await c.run(`INSERT OR REPLACE INTO meta VALUES ('${HORIZON_KEY}', '${int(at)}')`);
+      await c.run('COMMIT');
+    } catch (error) {
+      await c.run('ROLLBACK');
+      throw error;
+    }
+    this.horizon.at = at;
+  }
+
   // ---------------------------------------------------------------- writes
 
-  /** Oldest timestamp write() accepts now: older minutes may have lost raw points to retention. */
+  /**
+   * Oldest timestamp write() accepts now: older minutes may have lost raw points to retention, and
+   * below the minute horizon minutes are stored rows, which writes do not maintain.
+   */
   writableFrom(now = this.now()): number {
-    return ceilTo(now - this.retention.rawDays * DAY, MINUTE);
+    return Math.max(ceilTo(now - this.retention.rawDays * DAY, MINUTE), this.horizon.at);
   }
 
   write(points: readonly Point[]): Promise<void> {
@@ -324,7 +359,20 @@ export class DuckDBTelemetryStore implements TelemetryStore {
   private async maintain(now: number): Promise<void> {
     const cut = (days: number) => floorTo(now - days * DAY, HOUR);
     await this.writerLane.run(async (c) => {
-      await c.run(`DELETE FROM raw WHERE ts < ${int(cut(this.retention.rawDays))}`);
+      // A write checked against the horizon a moment before may still be queued behind this run:
+      // the horizon stays a margin behind writableFrom(), so its points are above it.
+      const to = floorTo(now - this.retention.rawDays * DAY - HORIZON_MARGIN, HOUR);
+      if (to > this.horizon.at) {
+        await c.run('BEGIN TRANSACTION');
+        try {
+          await settleMinutes(c, this.horizon.at, to, cut(this.retention.minuteDays));
+          await c.run('COMMIT');
+        } catch (error) {
+          await c.run('ROLLBACK');
+          throw error;
+        }
+        this.horizon.at = to;
+      }
       await c.run(`DELETE FROM minute WHERE bucket < ${int(cut(this.retention.minuteDays))}`);
       await c.run(`DELETE FROM hour WHERE bucket < ${int(cut(this.retention.hourDays))}`);
     });
@@ -333,7 +381,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
       if (st.latestTs !== null && st.latestTs > newest) newest = st.latestTs;
     // close() waits for this run, which stops between compaction steps once closed.
     if (newest > Number.NEGATIVE_INFINITY)
-      await compact(this.writerLane, Math.min(newest, now), () => this.closed);
+      await compact(this.writerLane, Math.min(newest, now), this.horizon.at, () => this.closed);
     if (this.closed) return;
     await this.writerLane.run((c) => c.run('CHECKPOINT'));
   }
@@ -349,7 +397,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
    * Minutes before the oldest raw point of a series are skipped (retention removed their points).
    */
   checkRollups(): Promise<{ minute: number; hour: number; day: number }> {
-    return checkRollups(this.writerLane, this.calendar);
+    return checkRollups(this.writerLane, this.calendar, this.horizon.at);
   }
 
   /** A trivial read on a reader connection: rejects once the store is closed. */

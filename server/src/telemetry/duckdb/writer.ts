@@ -3,9 +3,8 @@
  * transaction) with their rollups; the memory view of each series is updated once durable.
  */
 import { BIGINT, DOUBLE, type DuckDBConnection, INTEGER } from '@duckdb/node-api';
-import { MINUTE, type PlantCalendar } from '@kilowatch/contract/calendar';
+import type { PlantCalendar } from '@kilowatch/contract/calendar';
 import { sortAndDedupe } from '../batch-points.ts';
-import { floorTo } from '../buckets.ts';
 import { GroupCommit } from '../group-commit.ts';
 import { batchProblem, type Point, type PointBatch, pointProblem, TelemetryWriteError } from '../store.ts';
 import {
@@ -17,6 +16,7 @@ import {
   Slices,
   setInt64,
 } from './chunks.ts';
+import type { MinuteHorizon } from './minutes.ts';
 import { recompute } from './rollups.ts';
 import { int, type Lane } from './schema.ts';
 import { estimateInterval, type Group, remember, type SeriesState, type SeriesTable } from './series.ts';
@@ -33,6 +33,8 @@ export interface WriterOptions {
   lane: Lane;
   series: SeriesTable;
   calendar: PlantCalendar;
+  /** Every write is at or above it (the store's writableFrom). */
+  horizon: MinuteHorizon;
   /** How long the first write of a batch waits for company, ms. */
   commitDelayMs: number;
   /** A batch is committed at once when it reaches this many points. */
@@ -48,12 +50,14 @@ export class Writer {
   private readonly lane: Lane;
   private readonly series: SeriesTable;
   private readonly calendar: PlantCalendar;
+  private readonly horizon: MinuteHorizon;
   private readonly commits: GroupCommit<Written>;
 
   constructor(options: WriterOptions) {
     this.lane = options.lane;
     this.series = options.series;
     this.calendar = options.calendar;
+    this.horizon = options.horizon;
     this.commits = new GroupCommit({
       delayMs: options.commitDelayMs,
       maxSize: options.maxBatchPoints,
@@ -211,7 +215,7 @@ export class Writer {
       }
 
       await appendRaw(c, groups, insert);
-      carried = await recompute(c, this.calendar, groups, slices, insert);
+      carried = await recompute(c, this.calendar, groups, slices, insert, this.horizon.at);
 
       const metaUpdates: string[] = [];
       for (const g of groups) {
@@ -240,7 +244,6 @@ export class Writer {
       }
       // Unknown after a failed batch; looked up again next time.
       for (const g of groups) {
-        g.st.tailPrev = undefined;
         g.st.openHour = undefined;
         g.st.openDay = undefined;
       }
@@ -271,24 +274,9 @@ export class Writer {
       st.firstTs = Math.min(st.firstTs ?? Number.POSITIVE_INFINITY, minTs);
       st.persistedFirstTs = st.firstTs;
       if (inOrder) {
-        const newMinute = floorTo(maxTs, MINUTE);
-        let tail: { ts: number; value: number } | null | undefined;
-        for (let i = n - 1; i >= 0; i--) {
-          if ((g.ts[i] as number) < newMinute) {
-            tail = { ts: g.ts[i] as number, value: g.values[i] as number };
-            break;
-          }
-        }
-        if (tail === undefined) {
-          if (st.latestTs === null) tail = null;
-          else if (st.latestTs < newMinute) tail = { ts: st.latestTs, value: st.latestValue };
-          else tail = st.tailPrev;
-        }
-        st.tailPrev = tail;
         st.latestTs = maxTs;
         st.latestValue = g.values[n - 1] as number;
       } else {
-        st.tailPrev = undefined;
         if (st.latestTs === null || maxTs >= st.latestTs) {
           st.latestTs = maxTs;
           st.latestValue = g.values[n - 1] as number;

@@ -20,8 +20,8 @@ import {
   bucketsOf,
   type SeriesKey,
 } from '../../store.ts';
-import { lastBeforeMinute } from '../rollups.ts';
-import { columns, doubleColumns, int } from '../schema.ts';
+import { lastBefore, minuteRows, type Sample } from '../minutes.ts';
+import { doubleColumns, int } from '../schema.ts';
 import { aggregateRun, lowerBound, rawRowsAbout, type SeriesState } from '../series.ts';
 import type { ReadContext } from './context.ts';
 import { hourEdgesSql, hourStartsAfter } from './hour-edges.ts';
@@ -56,7 +56,9 @@ export async function bucketColumnsAt(
   if (at !== undefined && (g.kind === 'fixed' ? order.indexOf(at) > order.indexOf(coarsest) : at !== 'day')) {
     throw new RangeError(`${at} rows do not tile these buckets (the coarsest that does is ${coarsest})`);
   }
-  const resolution = at ?? coarsest;
+  // Above the minute horizon there are no minute rows: minute widths read raw points then.
+  const resolution =
+    at ?? (coarsest === 'minute' && g.kind === 'fixed' && g.base >= ctx.horizon.at ? 'raw' : coarsest);
   const known = [
     ...new Set(
       query.series
@@ -245,19 +247,35 @@ async function aggregate(
         ${ends('max(ts)', 'max(gap)')}, ${edge},
         coalesce(max(ts) FILTER (WHERE pv IS NULL)::DOUBLE, 'NaN'), coalesce(arg_min(value, ts) FILTER (WHERE pv IS NULL), 'NaN')
       FROM s WHERE TRUE${inHours} GROUP BY series_id, bi`;
-    prev = await ctx.reader().run((c) => lastBefore(c, known, lo));
-  } else if (identityRollup(g, resolution)) {
-    // One stored row per series and bucket: read as they are.
-    const edge = delta ? `coalesce(inc_edge, 'NaN')` : `'NaN'::DOUBLE`;
-    sql = `SELECT series_id::DOUBLE, (${index})::DOUBLE, cnt::DOUBLE, coalesce(${rollupValue(aggregator, false)}, 'NaN'),
-        ${ends('last_ts', 'max_gap')}, ${edge}
-      FROM ${resolution} WHERE series_id IN (${ids}) AND bucket >= ${int(lo)} AND bucket ${below} ${int(hi)}${inHours}`;
+    prev = await ctx.reader().run((c) => lastBeforeOf(c, known, lo, ctx.horizon.at));
   } else {
-    const edge = delta ? `coalesce(max(inc_edge) FILTER (WHERE ${atStart}), 'NaN')` : `'NaN'::DOUBLE`;
-    sql = `SELECT series_id::DOUBLE, (${index})::DOUBLE AS bi, sum(cnt)::DOUBLE,
-        coalesce(${rollupValue(aggregator, true)}, 'NaN'), ${ends('max(last_ts)', 'max(max_gap)')}, ${edge}
-      FROM ${resolution} WHERE series_id IN (${ids}) AND bucket >= ${int(lo)} AND bucket ${below} ${int(hi)}${inHours}
-      GROUP BY series_id, bi`;
+    // Minute rows are stored below the horizon and made from raw points above it (minutes.ts).
+    const table =
+      resolution === 'minute'
+        ? `(${await ctx.reader().run((c) =>
+            minuteRows(
+              c,
+              known.map((s) => s.id),
+              lo,
+              delta ? hi + MINUTE : hi,
+              ctx.horizon.at,
+            ),
+          )})`
+        : resolution;
+    const range = `series_id IN (${ids}) AND bucket >= ${int(lo)} AND bucket ${below} ${int(hi)}${inHours}`;
+    if (identityRollup(g, resolution)) {
+      // One stored row per series and bucket: read as they are.
+      const edge = delta ? `coalesce(inc_edge, 'NaN')` : `'NaN'::DOUBLE`;
+      sql = `SELECT series_id::DOUBLE, (${index})::DOUBLE, cnt::DOUBLE, coalesce(${rollupValue(aggregator, false)}, 'NaN'),
+          ${ends('last_ts', 'max_gap')}, ${edge}
+        FROM ${table} WHERE ${range}`;
+    } else {
+      const edge = delta ? `coalesce(max(inc_edge) FILTER (WHERE ${atStart}), 'NaN')` : `'NaN'::DOUBLE`;
+      sql = `SELECT series_id::DOUBLE, (${index})::DOUBLE AS bi, sum(cnt)::DOUBLE,
+          coalesce(${rollupValue(aggregator, true)}, 'NaN'), ${ends('max(last_ts)', 'max(max_gap)')}, ${edge}
+        FROM ${table} WHERE ${range}
+        GROUP BY series_id, bi`;
+    }
   }
   const after = apart && g.kind === 'fixed' ? hourEdgesSql(ids, g, apart) : null;
   if (after) sql = `${sql} UNION ALL ${after}`;
@@ -425,36 +443,18 @@ function startsIn(n: number, firstDay: (i: number) => number, col: string): stri
   return `${col} IN (${days.join(',')})`;
 }
 
-/** Last sample strictly before `x` (any ms) of each series: raw points of x's minute, then rollups. */
-async function lastBefore(
+/** Last sample strictly before `x` of each series that has one (minutes.ts lastBefore). */
+const lastBeforeOf = (
   c: DuckDBConnection,
   series: readonly SeriesState[],
   x: number,
-): Promise<Map<number, { ts: number; value: number }>> {
-  const m = floorTo(x, MINUTE);
-  const out = new Map<number, { ts: number; value: number }>();
-  if (m < x) {
-    const [ids, values, ts] = await columns(
-      c,
-      `SELECT series_id, arg_max(value, ts), max(ts)::DOUBLE FROM raw
-       WHERE series_id IN (${series.map((s) => int(s.id)).join(',')}) AND ts >= ${int(m)} AND ts < ${int(x)}
-       GROUP BY series_id`,
-    );
-    for (let i = 0; i < (ids?.length ?? 0); i++) {
-      out.set(ids?.[i] as number, { ts: ts?.[i] as number, value: values?.[i] as number });
-    }
-  }
-  const rest = series.filter((s) => !out.has(s.id) && s.firstTs !== null && s.firstTs < x);
-  if (rest.length > 0) {
-    for (const [id, v] of await lastBeforeMinute(
-      c,
-      rest.map((s) => ({ id: s.id, x: m })),
-    )) {
-      out.set(id, v);
-    }
-  }
-  return out;
-}
+  horizon: number,
+): Promise<Map<number, Sample>> =>
+  lastBefore(
+    c,
+    series.filter((s) => s.firstTs !== null && s.firstTs < x).map((s) => ({ id: s.id, x })),
+    horizon,
+  );
 
 /**
  * Raw buckets from the recent points in memory into `out`, when they hold the range and the
@@ -511,7 +511,7 @@ async function aggregateStored(
   const [prev, [sid, ts, values]] = await ctx.reader().run(
     async (c) =>
       [
-        await lastBefore(c, known, lo),
+        await lastBeforeOf(c, known, lo, ctx.horizon.at),
         (await doubleColumns(
           c,
           `SELECT series_id::DOUBLE, ts::DOUBLE, coalesce(value, 'NaN'::DOUBLE) FROM raw

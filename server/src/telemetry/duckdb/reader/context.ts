@@ -1,4 +1,5 @@
 import type { PlantCalendar } from '@kilowatch/contract/calendar';
+import type { MinuteHorizon } from '../minutes.ts';
 import type { Lane } from '../schema.ts';
 import type { SeriesTable } from '../series.ts';
 
@@ -9,6 +10,8 @@ export interface ReadContext {
   /** The least busy reader connection. */
   reader(): Lane;
   now(): number;
+  /** Minute rows are stored below it; above it minutes come from raw points (minutes.ts). */
+  readonly horizon: MinuteHorizon;
   /**
    * Raw buckets over stored points expected to hold at most this many points are aggregated in JS
    * over the fetched points, larger ones by DuckDB (reader/buckets.ts aggregateStored).

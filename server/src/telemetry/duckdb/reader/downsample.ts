@@ -1,6 +1,7 @@
 import { MINUTE } from '@kilowatch/contract/calendar';
-import { bucketWidthFor, gridOf, resolutionFor } from '../../buckets.ts';
+import { bucketWidthFor, type Grid, gridOf, resolutionFor } from '../../buckets.ts';
 import type { Point, SeriesKey } from '../../store.ts';
+import { minuteRows } from '../minutes.ts';
 import { columns, int } from '../schema.ts';
 import { indexSql } from './buckets.ts';
 import type { ReadContext } from './context.ts';
@@ -28,14 +29,20 @@ export async function downsample(
   }
   const width = bucketWidthFor(need);
   const g = gridOf(ctx.calendar, { widthMs: width }, start, end);
-  const resolution = resolutionFor(g);
+  const coarsest = resolutionFor(g);
+  // Above the minute horizon minutes are not stored: their raw points give the same extremes.
+  const resolution = coarsest === 'minute' && lo0(g) >= ctx.horizon.at ? 'raw' : coarsest;
   const { index, lo, hi } = indexSql(g, resolution === 'raw' ? 'ts' : 'bucket');
+  const table =
+    resolution === 'minute'
+      ? `(${await ctx.reader().run((c) => minuteRows(c, [st.id], lo, hi, ctx.horizon.at))})`
+      : resolution;
   const sql =
     resolution === 'raw'
       ? `SELECT (${index})::INTEGER AS bi, min(value), arg_min(ts, value)::DOUBLE, max(value), arg_max(ts, value)::DOUBLE
          FROM raw WHERE series_id = ${int(st.id)} AND ts >= ${int(lo)} AND ts < ${int(hi)} GROUP BY bi ORDER BY bi`
       : `SELECT (${index})::INTEGER AS bi, min(vmin), arg_min(min_ts, vmin)::DOUBLE, max(vmax), arg_max(max_ts, vmax)::DOUBLE
-         FROM ${resolution} WHERE series_id = ${int(st.id)} AND bucket >= ${int(lo)} AND bucket < ${int(hi)}
+         FROM ${table} WHERE series_id = ${int(st.id)} AND bucket >= ${int(lo)} AND bucket < ${int(hi)}
          GROUP BY bi ORDER BY bi`;
   const [, mins, minTs, maxs, maxTs] = (await ctx.reader().run((c) => columns(c, sql))) as number[][];
   const out: Point[] = [];
@@ -56,6 +63,9 @@ export async function downsample(
   }
   return out;
 }
+
+/** The grid's first instant. */
+const lo0 = (g: Grid): number => (g.kind === 'fixed' ? g.base : Number.NEGATIVE_INFINITY);
 
 /** A downsample() call waiting for a series' raw points. */
 interface Waiting {
