@@ -86,6 +86,39 @@ describe('line protocol parser', () => {
     expect(at('1700000000', 's')).toBe(1700000000000);
   });
 
+  it('converts timestamps of every length and sign to ms as BigInt division would (cut toward zero)', () => {
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed;
+    };
+    const precisions = ['ns', 'us', 'ms', 's', 'm', 'h'] as const;
+    const toMs = {
+      ns: [1n, 1_000_000n],
+      us: [1n, 1_000n],
+      ms: [1n, 1n],
+      s: [1000n, 1n],
+      m: [60_000n, 1n],
+      h: [3_600_000n, 1n],
+    };
+    for (let k = 0; k < 3000; k++) {
+      const precision = precisions[k % precisions.length] as (typeof precisions)[number];
+      let digits = '';
+      const length = 1 + (next() % 19);
+      for (let d = 0; d < length; d++) digits += String(next() % 10);
+      const raw = `${next() % 4 === 0 ? '-' : ''}${digits}`;
+      const [mul, div] = toMs[precision] as [bigint, bigint];
+      const want = Number((BigInt(raw) * mul) / div);
+      const { lines, errors } = parseLineProtocol(`m v=1 ${raw}`, precision);
+      if (!Number.isSafeInteger(want)) {
+        expect(errors, raw).toHaveLength(1);
+        continue;
+      }
+      expect(lines[0]?.ts, `${raw} ${precision}`).toBe(want);
+      expect(Object.is(lines[0]?.ts, -0), raw).toBe(false);
+    }
+  });
+
   it('skips blank lines and comments, tolerates CRLF and trailing spaces, numbers lines', () => {
     const { lines, errors } = parseLineProtocol('# header\r\n\r\n  m v=1 \r\n# m v=2\nm v=3 5000000\n');
     expect(errors).toEqual([]);

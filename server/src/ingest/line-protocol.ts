@@ -54,6 +54,31 @@ const UNSIGNED = /^\d+u$/;
 
 class ParseError extends Error {}
 
+const BACKSLASH = 92;
+const SPACE = 32;
+const COMMA = 44;
+const TAB = 9;
+const EQUALS = 61;
+
+/** Digits a sub-ms precision's timestamp has beyond the ms (cut toward zero, as BigInt division does). */
+const SUB_MS: Partial<Record<Precision, number>> = { ns: 6, us: 3 };
+
+/**
+ * A timestamp (`-?\d{1,19}`) in ms: as a double when the digits kept are few enough to be exact
+ * (15), which avoids a BigInt per line; else by BigInt.
+ */
+function toMs(raw: string, precision: Precision): number {
+  const cut = SUB_MS[precision] ?? 0;
+  const digits = raw.length - (raw.charCodeAt(0) === 45 ? 1 : 0);
+  if (digits - cut <= 15) {
+    if (digits <= cut) return 0;
+    const { mul } = TO_MS[precision];
+    return Number(raw.slice(0, raw.length - cut)) * Number(mul) + 0;
+  }
+  const { mul, div } = TO_MS[precision];
+  return Number((BigInt(raw) * mul) / div);
+}
+
 /** A cursor over one line. */
 class Scanner {
   i = 0;
@@ -70,7 +95,26 @@ class Scanner {
    * `escapable` (other backslashes are kept literally, as InfluxDB does).
    */
   token(stops: string, escapable: string): string {
-    let out = '';
+    // Most tokens hold no backslash: found by char codes and cut once, not built char by char.
+    const s = this.s;
+    const from = this.i;
+    let j = from;
+    for (; j < s.length; j++) {
+      const c = s.charCodeAt(j);
+      if (c === BACKSLASH) break;
+      if (c === SPACE || c === COMMA || c === TAB || c === EQUALS) {
+        if (stops.includes(s[j] as string)) {
+          this.i = j;
+          return s.slice(from, j);
+        }
+      }
+    }
+    if (j === s.length) {
+      this.i = j;
+      return s.slice(from);
+    }
+    let out = s.slice(from, j);
+    this.i = j;
     while (this.i < this.s.length) {
       const c = this.s[this.i] as string;
       if (c === '\\' && this.i + 1 < this.s.length && escapable.includes(this.s[this.i + 1] as string)) {
@@ -162,8 +206,7 @@ function parseLine(text: string, number: number, precision: Precision): Line {
     if (!sc.done) throw new ParseError(`unexpected "${sc.s.slice(sc.i, sc.i + 20)}" after the timestamp`);
     if (raw !== '') {
       if (!/^-?\d{1,19}$/.test(raw)) throw new ParseError(`invalid timestamp "${raw.slice(0, 30)}"`);
-      const { mul, div } = TO_MS[precision];
-      ts = Number((BigInt(raw) * mul) / div);
+      ts = toMs(raw, precision);
       if (!Number.isSafeInteger(ts)) throw new ParseError(`timestamp "${raw}" out of range`);
     }
   }
