@@ -89,8 +89,8 @@ describe('line protocol parser', () => {
   it('converts timestamps of every length and sign to ms as BigInt division would (cut toward zero)', () => {
     let seed = 7;
     const next = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed;
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed >>> 8;
     };
     const precisions = ['ns', 'us', 'ms', 's', 'm', 'h'] as const;
     const toMs = {
@@ -116,6 +116,84 @@ describe('line protocol parser', () => {
       }
       expect(lines[0]?.ts, `${raw} ${precision}`).toBe(want);
       expect(Object.is(lines[0]?.ts, -0), raw).toBe(false);
+    }
+  });
+
+  it('reads back random lines written with every escape, tag, field type and blank', () => {
+    let seed = 11;
+    const next = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const name = () => {
+      let out = '';
+      for (let k = 1 + next(6); k > 0; k--) out += 'ab_9 ,='[next(8)] ?? 'x';
+      return out;
+    };
+    const escaped = (text: string, chars: string) =>
+      text.replace(new RegExp(`[${chars}]`, 'g'), (c) => `\\${c}`);
+    const values = [
+      (): [string, number | boolean | string] => {
+        const v = (next(2_000_001) - 1_000_000) / 64;
+        return [String(v), v];
+      },
+      (): [string, number | boolean | string] => {
+        const v = next(100_000) - 50_000;
+        return [`${v}i`, v];
+      },
+      (): [string, number | boolean | string] => {
+        const v = next(100_000);
+        return [`${v}u`, v];
+      },
+      (): [string, number | boolean | string] => [
+        ['t', 'TRUE', 'false', 'F'][next(4)] as string,
+        next(2) === 0,
+      ],
+      (): [string, number | boolean | string] => {
+        const v = name().replace(/_/g, '"').replace(/9/g, '\\');
+        return [`"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`, v];
+      },
+    ];
+    for (let round = 0; round < 200; round++) {
+      const want: {
+        measurement: string;
+        tags: Record<string, string>;
+        fields: [string, unknown][];
+        ts: number | undefined;
+      }[] = [];
+      const text: string[] = [];
+      for (let l = next(5) + 1; l > 0; l--) {
+        const measurement = name().replace(/^[ ,=]+/, 'm');
+        const tags: Record<string, string> = {};
+        let line = escaped(measurement, ', ');
+        for (let t = next(3); t > 0; t--) {
+          const key = `k${t}${name()}`;
+          const value = name();
+          tags[key] = value;
+          line += `,${escaped(key, ',= ')}=${escaped(value, ',= ')}`;
+        }
+        const fields: [string, unknown][] = [];
+        const parts: string[] = [];
+        for (let f = next(4) + 1; f > 0; f--) {
+          const key = `f${f}${name()}`;
+          const [written, value] = (values[next(values.length)] as () => [string, unknown])();
+          const bool = written === 't' || written === 'TRUE';
+          fields.push([key, typeof value === 'boolean' ? bool : value]);
+          parts.push(`${escaped(key, ',= ')}=${written}`);
+        }
+        line += ` ${parts.join(',')}`;
+        const ts = next(3) === 0 ? undefined : next(2 ** 30) * 1000;
+        if (ts !== undefined) line += ` ${ts}`;
+        want.push({ measurement, tags, fields, ts });
+        text.push(`${next(4) === 0 ? ' \t' : ''}${line}${next(4) === 0 ? '\r' : ''}`);
+        if (next(5) === 0) text.push(next(2) === 0 ? '' : '# a comment');
+      }
+      const { lines, errors } = parseLineProtocol(text.join('\n'), 'ms');
+      expect(errors, text.join('\n')).toEqual([]);
+      expect(
+        lines.map(({ measurement, tags, fields, ts }) => ({ measurement, tags, fields, ts })),
+        text.join('\n'),
+      ).toEqual(want);
     }
   });
 

@@ -59,6 +59,7 @@ const SPACE = 32;
 const COMMA = 44;
 const TAB = 9;
 const EQUALS = 61;
+const HASH = 35;
 
 /** Digits a sub-ms precision's timestamp has beyond the ms (cut toward zero, as BigInt division does). */
 const SUB_MS: Partial<Record<Precision, number>> = { ns: 6, us: 3 };
@@ -153,17 +154,23 @@ function parseFieldValue(sc: Scanner, key: string): FieldValue {
   }
   const raw = sc.token(', \t', '');
   if (raw === '') throw new ParseError(`field "${key}" has no value`);
-  if (TRUE.has(raw)) return true;
-  if (FALSE.has(raw)) return false;
-  if (INTEGER.test(raw) || UNSIGNED.test(raw)) {
-    const value = Number(raw.slice(0, -1));
-    if (!Number.isFinite(value)) throw new ParseError(`field "${key}": integer out of range`);
-    return value;
-  }
-  if (FLOAT.test(raw)) {
-    const value = Number(raw);
-    if (!Number.isFinite(value)) throw new ParseError(`field "${key}": number out of range`);
-    return value;
+  // The spellings are disjoint (a boolean starts with a letter, a number with a digit, a sign or a
+  // dot, an integer ends in i or u), so numbers, most values, are tested first.
+  const first = raw.charCodeAt(0);
+  if ((first >= 48 && first <= 57) || first === 45 || first === 43 || first === 46) {
+    if (FLOAT.test(raw)) {
+      const value = Number(raw);
+      if (!Number.isFinite(value)) throw new ParseError(`field "${key}": number out of range`);
+      return value;
+    }
+    if (INTEGER.test(raw) || UNSIGNED.test(raw)) {
+      const value = Number(raw.slice(0, -1));
+      if (!Number.isFinite(value)) throw new ParseError(`field "${key}": integer out of range`);
+      return value;
+    }
+  } else {
+    if (TRUE.has(raw)) return true;
+    if (FALSE.has(raw)) return false;
   }
   throw new ParseError(`field "${key}": invalid value "${raw.slice(0, 40)}"`);
 }
@@ -221,17 +228,20 @@ function parseLine(text: string, number: number, precision: Precision): Line {
 export function parseLineProtocol(body: string, precision: Precision = 'ns'): ParseResult {
   const lines: Line[] = [];
   const errors: LineError[] = [];
-  const texts = body.split('\n');
-  for (let n = 0; n < texts.length; n++) {
-    let text = texts[n] as string;
-    if (text.endsWith('\r')) text = text.slice(0, -1);
-    text = text.replace(/^[ \t]+/, '');
-    if (text === '' || text.startsWith('#')) continue;
+  // Line by line through the body (no array of every line first), leading blanks and a CR cut.
+  for (let n = 1, at = 0; at <= body.length; n++) {
+    let end = body.indexOf('\n', at);
+    if (end < 0) end = body.length;
+    let from = at;
+    at = end + 1;
+    if (end > from && body.charCodeAt(end - 1) === 13) end--;
+    while (from < end && (body.charCodeAt(from) === SPACE || body.charCodeAt(from) === TAB)) from++;
+    if (from === end || body.charCodeAt(from) === HASH) continue;
     try {
-      lines.push(parseLine(text, n + 1, precision));
+      lines.push(parseLine(body.slice(from, end), n, precision));
     } catch (error) {
       if (!(error instanceof ParseError)) throw error;
-      errors.push({ line: n + 1, message: error.message });
+      errors.push({ line: n, message: error.message });
     }
   }
   return { lines, errors };
