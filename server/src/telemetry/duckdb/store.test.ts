@@ -40,17 +40,22 @@ function tempDir(): string {
   return d;
 }
 
-/** The rows of each rollup table of a closed store's folder, by series and bucket. */
-async function rollupTables(dir: string, names: readonly string[]): Promise<Record<string, number[][]>> {
+/** What `sql` reads from a closed store's folder, each value a number. */
+async function storedRows(dir: string, sql: string): Promise<number[][]> {
   const instance = await DuckDBInstance.create(join(dir, 'telemetry.duckdb'), { threads: '1' });
   const c = await instance.connect();
+  try {
+    return (await c.runAndReadAll(sql)).getRows().map((r) => r.map(Number));
+  } finally {
+    c.closeSync();
+    instance.closeSync();
+  }
+}
+
+/** The rows of each rollup table of a closed store's folder, by series and bucket. */
+async function rollupTables(dir: string, names: readonly string[]): Promise<Record<string, number[][]>> {
   const out: Record<string, number[][]> = {};
-  for (const t of names)
-    out[t] = (await c.runAndReadAll(`SELECT * FROM ${t} ORDER BY series_id, bucket`))
-      .getRows()
-      .map((r) => r.map(Number));
-  c.closeSync();
-  instance.closeSync();
+  for (const t of names) out[t] = await storedRows(dir, `SELECT * FROM ${t} ORDER BY series_id, bucket`);
   return out;
 }
 
@@ -428,14 +433,7 @@ describe('writes, durability and retention', () => {
     const b = await openTelemetryStore({ dataDir: dir, timeZone: 'UTC', retention: RETENTION, now });
     await b.write(burst(T0 + 3 * MINUTE)); // the first write after opening: hours in SQL
     await b.close();
-    const stored = async (sql: string) => {
-      const instance = await DuckDBInstance.create(join(dir, 'telemetry.duckdb'), { threads: '1' });
-      const c = await instance.connect();
-      const rows = (await c.runAndReadAll(sql)).getRows().map((r) => r.map(Number));
-      c.closeSync();
-      instance.closeSync();
-      return rows;
-    };
+    const stored = (sql: string) => storedRows(dir, sql);
     expect(await stored('SELECT bucket, series_id FROM minute')).toEqual([]);
     const d = await openTelemetryStore({ dataDir: dir, timeZone: 'UTC', retention: RETENTION, now });
     const before = await d.bucketsAt(
@@ -558,14 +556,7 @@ describe('writes, durability and retention', () => {
         ),
       );
     /** The file's minute rows in stored order, opened directly after the store closed. */
-    const storedMinutes = async (dir: string, sql = 'SELECT bucket, series_id FROM minute') => {
-      const instance = await DuckDBInstance.create(join(dir, 'telemetry.duckdb'), { threads: '1' });
-      const c = await instance.connect();
-      const rows = (await c.runAndReadAll(sql)).getRows().map((r) => r.map(Number));
-      c.closeSync();
-      instance.closeSync();
-      return rows;
-    };
+    const storedMinutes = (dir: string, sql = 'SELECT bucket, series_id FROM minute') => storedRows(dir, sql);
     const bySeries = (rows: number[][]) =>
       [...rows].sort((x, y) => (x[1] as number) - (y[1] as number) || (x[0] as number) - (y[0] as number));
     const byTime = (rows: number[][]) =>
