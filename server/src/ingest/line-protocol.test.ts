@@ -1,5 +1,43 @@
 import { describe, expect, it } from 'vitest';
-import { parseLineProtocol } from './line-protocol.ts';
+import { type LineError, type Precision, readLineProtocol } from './line-protocol.ts';
+
+interface Line {
+  line: number;
+  measurement: string;
+  tags: Record<string, string>;
+  fields: [string, number | boolean | string][];
+  ts: number | undefined;
+}
+
+/** Every line read into plain objects (copied: the reader reuses its record). */
+function collect(body: string, precision: Precision, tags: boolean) {
+  const lines: Line[] = [];
+  const errors: LineError[] = [];
+  readLineProtocol(body, precision, {
+    tags,
+    line(l) {
+      const pairs: Record<string, string> = {};
+      for (let t = 0; t < l.tags.length; t += 2) pairs[l.tags[t] as string] = l.tags[t + 1] as string;
+      const fields: [string, number | boolean | string][] = [];
+      for (let f = 0; f < l.count; f++)
+        fields.push([l.keys[f] as string, l.others[f] ?? (l.numbers[f] as number)]);
+      lines.push({ line: l.line, measurement: l.measurement, tags: pairs, fields, ts: l.ts });
+    },
+    error(line, message) {
+      errors.push({ line, message });
+    },
+  });
+  return { lines, errors };
+}
+
+/** The body read with tags, after checking that reading it without them gives the same lines and errors. */
+function parseLineProtocol(body: string, precision: Precision = 'ns') {
+  const read = collect(body, precision, true);
+  const untagged = collect(body, precision, false);
+  expect(untagged.errors).toEqual(read.errors);
+  expect(untagged.lines).toEqual(read.lines.map((l) => ({ ...l, tags: {} })));
+  return read;
+}
 
 describe('line protocol parser', () => {
   it('parses what Telegraf sends: tags, several fields, ns timestamps, many lines', () => {
@@ -195,6 +233,36 @@ describe('line protocol parser', () => {
         text.join('\n'),
       ).toEqual(want);
     }
+  });
+
+  it('reads decimals as Number() does, and names repeated from line to line as written', () => {
+    let seed = 5;
+    const next = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const written: string[] = [];
+    for (let k = 0; k < 5000; k++) {
+      let digits = '';
+      for (let d = 1 + next(20); d > 0; d--) digits += String(next(10));
+      const dot = next(digits.length + 2);
+      const number = dot > digits.length ? digits : `${digits.slice(0, dot)}.${digits.slice(dot)}`;
+      written.push(`${['', '-', '+'][next(3)]}${number}`);
+    }
+    // Names of one length that differ in one character, so a name kept from the last line is not
+    // taken for the next.
+    const body = written.map((v, k) => `m${k % 3} k${k % 2}=${v},${k % 5 ? 'ab' : 'ac'}=1`).join('\n');
+    const { lines, errors } = parseLineProtocol(body, 'ms');
+    expect(errors).toEqual([]);
+    written.forEach((v, k) => {
+      const line = lines[k];
+      expect(line?.measurement).toBe(`m${k % 3}`);
+      expect(line?.fields, v).toEqual([
+        [`k${k % 2}`, Number(v)],
+        [k % 5 ? 'ab' : 'ac', 1],
+      ]);
+      expect(Object.is(line?.fields[0]?.[1], Number(v)), v).toBe(true);
+    });
   });
 
   it('skips blank lines and comments, tolerates CRLF and trailing spaces, numbers lines', () => {

@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
-import { type AbilityRule, type Checked, checkItems, countValues } from './check.ts';
-import { type LineError, type Precision, parseLineProtocol } from './line-protocol.ts';
+import { type AbilityRule, BatchChecker, type Checked, checkItems, countValues } from './check.ts';
+import { type LineError, type Precision, readLineProtocol } from './line-protocol.ts';
 import { decodeJson, telemetryItems } from './payload.ts';
 
 /**
@@ -43,31 +43,55 @@ export function parseBody(job: ParseJob): Parsed {
       return { kind: 'undecompressible', detail: (error as Error).message };
     }
   }
-  let items: ReturnType<typeof telemetryItems>;
-  let lineErrors: LineError[] = [];
-  if (job.format.kind === 'json') {
-    const decoded = decodeJson(body);
-    if (!decoded.ok) return { kind: 'undecodable', error: decoded.error, detail: decoded.detail };
-    items = telemetryItems(decoded.value);
-  } else {
-    const parsed = parseLineProtocol(body.toString('utf8'), job.format.precision);
-    if (parsed.lines.length === 0 && parsed.errors.length > 0)
-      return { kind: 'no lines', errors: parsed.errors };
-    lineErrors = parsed.errors;
-    items = parsed.lines.map((l) => ({
-      index: l.line,
-      ts: l.ts,
-      values: l.fields,
-      measurement: l.measurement,
-    }));
-  }
-  const total = countValues(items);
-  if (total > job.maxBatch) return { kind: 'values', total, lineErrors, checked: null };
   const abilities = new Map(job.abilities);
+  if (job.format.kind === 'line')
+    return checkLines(body.toString('utf8'), job.format.precision, abilities, job);
+  const decoded = decodeJson(body);
+  if (!decoded.ok) return { kind: 'undecodable', error: decoded.error, detail: decoded.detail };
+  const items = telemetryItems(decoded.value);
+  const total = countValues(items);
+  if (total > job.maxBatch) return { kind: 'values', total, lineErrors: [], checked: null };
   return {
     kind: 'values',
     total,
-    lineErrors,
+    lineErrors: [],
     checked: checkItems(items, abilities, job.thingId, job.arrival, job.oldest),
   };
+}
+
+/**
+ * Line protocol, each line's values checked as it is read (no message objects between): past
+ * `maxBatch` values the rest are only counted.
+ */
+function checkLines(
+  text: string,
+  precision: Precision,
+  abilities: ReadonlyMap<string, AbilityRule>,
+  job: ParseJob,
+): Parsed {
+  const checker = new BatchChecker(abilities, job.thingId, job.arrival, job.oldest);
+  const lineErrors: LineError[] = [];
+  let lines = 0;
+  let total = 0;
+  readLineProtocol(text, precision, {
+    line(l) {
+      lines++;
+      total += l.count;
+      if (total > job.maxBatch) return;
+      const at = checker.time(l.ts);
+      for (let f = 0; f < l.count; f++) {
+        const key = l.keys[f] as string;
+        const other = l.others[f];
+        if (at === undefined) checker.refuse(l.line, key, 'bad timestamp');
+        else if (other === undefined) checker.number(l.line, at, key, l.measurement, l.numbers[f] as number);
+        else checker.value(l.line, at, key, l.measurement, other);
+      }
+    },
+    error(line, message) {
+      lineErrors.push({ line, message });
+    },
+  });
+  if (lines === 0 && lineErrors.length > 0) return { kind: 'no lines', errors: lineErrors };
+  if (total > job.maxBatch) return { kind: 'values', total, lineErrors, checked: null };
+  return { kind: 'values', total, lineErrors, checked: checker.finish() };
 }
