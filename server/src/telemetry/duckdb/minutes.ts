@@ -8,7 +8,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { DAY, HOUR, MINUTE } from '@kilowatch/contract/calendar';
-import { floorTo } from '../buckets.ts';
+import { floorTo, type Grid, type Resolution } from '../buckets.ts';
 import { columns, int, rawAggregates } from './schema.ts';
 
 /** The meta row that holds the horizon (ms). */
@@ -17,6 +17,15 @@ export const HORIZON_KEY = 'minute_horizon';
 /** The store's minute horizon, shared by its writer, readers and maintenance. */
 export interface MinuteHorizon {
   at: number;
+}
+
+/**
+ * The rows a grid whose coarsest tiling resolution is `coarsest` reads: a grid of minute widths
+ * that starts at or above the horizon finds no minute rows there, so it reads the raw points (a
+ * minute row only summarises them: the same answers). Across the horizon, `minuteRows`.
+ */
+export function readResolution(g: Grid, coarsest: Resolution, horizon: MinuteHorizon): Resolution {
+  return coarsest === 'minute' && g.kind === 'fixed' && g.base >= horizon.at ? 'raw' : coarsest;
 }
 
 /** The rollup tables' column names in order (ROLLUP_COLUMNS). */

@@ -20,7 +20,7 @@ import {
   bucketsOf,
   type SeriesKey,
 } from '../../store.ts';
-import { lastBefore, minuteRows, type Sample } from '../minutes.ts';
+import { lastBefore, minuteRows, readResolution, type Sample } from '../minutes.ts';
 import { doubleColumns, int } from '../schema.ts';
 import { aggregateRun, lowerBound, rawRowsAbout, type SeriesState } from '../series.ts';
 import type { ReadContext } from './context.ts';
@@ -56,9 +56,7 @@ export async function bucketColumnsAt(
   if (at !== undefined && (g.kind === 'fixed' ? order.indexOf(at) > order.indexOf(coarsest) : at !== 'day')) {
     throw new RangeError(`${at} rows do not tile these buckets (the coarsest that does is ${coarsest})`);
   }
-  // Above the minute horizon there are no minute rows: minute widths read raw points then.
-  const resolution =
-    at ?? (coarsest === 'minute' && g.kind === 'fixed' && g.base >= ctx.horizon.at ? 'raw' : coarsest);
+  const resolution = at ?? readResolution(g, coarsest, ctx.horizon);
   const known = [
     ...new Set(
       query.series

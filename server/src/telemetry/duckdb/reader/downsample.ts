@@ -1,7 +1,7 @@
 import { MINUTE } from '@kilowatch/contract/calendar';
-import { bucketWidthFor, type Grid, gridOf, resolutionFor } from '../../buckets.ts';
+import { bucketWidthFor, gridOf, resolutionFor } from '../../buckets.ts';
 import type { Point, SeriesKey } from '../../store.ts';
-import { minuteRows } from '../minutes.ts';
+import { minuteRows, readResolution } from '../minutes.ts';
 import { columns, int } from '../schema.ts';
 import { indexSql } from './buckets.ts';
 import type { ReadContext } from './context.ts';
@@ -30,8 +30,7 @@ export async function downsample(
   const width = bucketWidthFor(need);
   const g = gridOf(ctx.calendar, { widthMs: width }, start, end);
   const coarsest = resolutionFor(g);
-  // Above the minute horizon minutes are not stored: their raw points give the same extremes.
-  const resolution = coarsest === 'minute' && lo0(g) >= ctx.horizon.at ? 'raw' : coarsest;
+  const resolution = readResolution(g, coarsest, ctx.horizon);
   const { index, lo, hi } = indexSql(g, resolution === 'raw' ? 'ts' : 'bucket');
   const table =
     resolution === 'minute'
@@ -63,9 +62,6 @@ export async function downsample(
   }
   return out;
 }
-
-/** The grid's first instant. */
-const lo0 = (g: Grid): number => (g.kind === 'fixed' ? g.base : Number.NEGATIVE_INFINITY);
 
 /** A downsample() call waiting for a series' raw points. */
 interface Waiting {
