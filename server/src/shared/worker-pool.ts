@@ -37,13 +37,16 @@ export function runInWorker<T>(task: URL, input: unknown, transfer: Transferable
 
 /**
  * A pool of its own for one task module, for a steady stream of small tasks that must not queue
- * behind a report or a backtest (ingest's parsing). Threads start on first use.
+ * behind a report or a backtest (ingest's parsing). Threads start on first use. Each worker is
+ * handed up to `perWorker` tasks at once: with one, a worker waits after every task until the
+ * event loop has taken its result and posted the next, idle whenever the main thread is busy.
  */
-export function dedicatedPool(task: URL, threads: number, idleMs = 10 * 60_000) {
+export function dedicatedPool(task: URL, threads: number, perWorker = 1, idleMs = 10 * 60_000) {
   const own = new Piscina({
     filename: task.href,
     minThreads: 0,
     maxThreads: threads,
+    concurrentTasksPerWorker: perWorker,
     idleTimeout: idleMs,
     execArgv: ['--import', TSX_LOADER],
   });
