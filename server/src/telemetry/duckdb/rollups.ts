@@ -56,8 +56,14 @@ export async function recompute(
     const maxTs = g.ts[g.ts.length - 1] as number;
     const lo = floorTo(minTs, HOUR);
     const hi = floorTo(maxTs, HOUR) + HOUR;
+    // Below the series' first stored point (history written backwards) nothing is stored before
+    // the batch. That first point is not one retention deleted: it is above the writable floor.
     const prev =
-      st.latestTs === null ? null : st.latestTs < lo ? { ts: st.latestTs, value: st.latestValue } : undefined;
+      st.latestTs === null || (st.firstTs !== null && maxTs < st.firstTs)
+        ? null
+        : st.latestTs < lo
+          ? { ts: st.latestTs, value: st.latestValue }
+          : undefined;
     const open = carriedRows(st, minTs, dayGrid);
     return { st, g, lo, hi, dlo: cal.dayOf(minTs), dhi: cal.dayOf(maxTs) + 1, prev, open };
   });
@@ -72,7 +78,13 @@ export async function recompute(
     for (const r of unknown) r.prev = found.get(r.st.id) ?? null;
   }
   // A late point changes the next hour with data too (its first step starts at the late point).
-  const late = inSql.filter((r) => r.st.latestTs !== null && r.st.latestTs >= r.hi);
+  // Below the first stored point that hour is the first point's; else it is looked up.
+  const late: Range[] = [];
+  for (const r of inSql) {
+    if (r.st.latestTs === null || r.st.latestTs < r.hi) continue;
+    if (r.st.firstTs !== null && r.st.firstTs >= r.hi) r.hi = floorTo(r.st.firstTs, HOUR) + HOUR;
+    else late.push(r);
+  }
   if (late.length > 0) {
     const minHi = Math.min(...late.map((r) => r.hi));
     const bounds = late.map(nextHourBound);
@@ -314,13 +326,11 @@ async function carriedRollups(
 }
 
 /**
- * The latest the next stored hour at or after a late range's end can be: the hour of the first
- * stored point at or after that end, which has a row (every stored point's hour has one). Known
- * for a range below the series' first point (that point's hour), else the latest point's. The
- * lookup then reads the hour rows up to there, not every later one.
+ * The latest the next stored hour at or after a late range's end can be: the latest point's (every
+ * stored point's hour has a row). The lookup then reads the hour rows up to there, not every later
+ * one. (Below the first point no lookup is made: that point's hour is the next.)
  */
-const nextHourBound = (r: { st: SeriesState; hi: number }): number =>
-  floorTo(r.st.firstTs !== null && r.st.firstTs >= r.hi ? r.st.firstTs : (r.st.latestTs as number), HOUR);
+const nextHourBound = (r: { st: SeriesState }): number => floorTo(r.st.latestTs as number, HOUR);
 
 /** Deletes the day rows of aff's ranges (aff.dlo..dhi), all within dayLo..dayHi. */
 const deleteDays = (dayLo: number, dayHi: number): string =>
