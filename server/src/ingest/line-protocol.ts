@@ -23,7 +23,7 @@ export interface LineError {
 }
 
 /** One parsed line. The reader reuses it (and its arrays) for the next line: copy what you keep. */
-export interface ParsedLine {
+interface ParsedLine {
   /** 1-based line number in the body. */
   line: number;
   measurement: string;
