@@ -48,6 +48,11 @@ export async function recompute(
     prev: Sample | null | undefined;
     /** Hours and days computed here, going on from these open rows (none: a fresh bucket). */
     open: { hour: OpenRow | undefined; day: OpenRow | undefined } | null;
+    /**
+     * Every hour of the group lies below the hour of the series' first stored point (history
+     * written backwards): those hours hold only the group's points.
+     */
+    below: boolean;
   }
   const dayGrid = daysOf(cal);
   const ranges: Range[] = groups.map((g) => {
@@ -65,9 +70,20 @@ export async function recompute(
           ? { ts: st.latestTs, value: st.latestValue }
           : undefined;
     const open = carriedRows(st, minTs, dayGrid);
-    return { st, g, lo, hi, dlo: cal.dayOf(minTs), dhi: cal.dayOf(maxTs) + 1, prev, open };
+    const below = st.firstTs !== null && floorTo(st.firstTs, HOUR) >= hi;
+    return { st, g, lo, hi, dlo: cal.dayOf(minTs), dhi: cal.dayOf(maxTs) + 1, prev, open, below };
   });
   const inSql = ranges.filter((r) => r.open === null);
+  // Hours below the first point's hour are made in JS from the group alone; what SQL recomputes of
+  // such a range is the first point's hour, whose first step now starts at the group's last point.
+  const below = inSql.filter((r) => r.below);
+  const belowHours = below.length > 0 ? await groupHours(below, slices) : null;
+  for (const r of below) {
+    const n = r.g.ts.length;
+    r.prev = { ts: r.g.ts[n - 1] as number, value: r.g.values[n - 1] as number };
+    r.lo = floorTo(r.st.firstTs as number, HOUR);
+    r.hi = r.lo + HOUR;
+  }
   const unknown = inSql.filter((r) => r.prev === undefined);
   if (unknown.length > 0) {
     const found = await lastBefore(
@@ -81,7 +97,7 @@ export async function recompute(
   // Below the first stored point that hour is the first point's; else it is looked up.
   const late: Range[] = [];
   for (const r of inSql) {
-    if (r.st.latestTs === null || r.st.latestTs < r.hi) continue;
+    if (r.below || r.st.latestTs === null || r.st.latestTs < r.hi) continue;
     if (r.st.firstTs !== null && r.st.firstTs >= r.hi) r.hi = floorTo(r.st.firstTs, HOUR) + HOUR;
     else late.push(r);
   }
@@ -157,6 +173,8 @@ export async function recompute(
       SELECT s.series_id, s.ts // ${HOUR} * ${HOUR} AS bucket, ${rawAggregates(HOUR)}
       FROM s JOIN aff a ON s.series_id = a.series_id AND NOT a.ojs WHERE s.ts >= a.hlo
       GROUP BY s.series_id, bucket ORDER BY bucket, s.series_id`);
+    // Before the days: they are summed from the hour rows.
+    if (belowHours) await insertRollupRows(c, 'hour', belowHours, insert, slices);
     await recomputeDays(
       c,
       cal,
@@ -287,6 +305,23 @@ const openRow = (
   if (latestTs === null || latestTs < grid.startOf(key)) return undefined;
   return open?.key === key ? open : null;
 };
+
+/** Hour rows of groups whose hours hold no stored point and none before them: from their points alone. */
+async function groupHours(
+  ranges: readonly { st: SeriesState; g: Group }[],
+  slices: Slices,
+): Promise<RollupRows> {
+  let cap = 0;
+  for (const { g } of ranges)
+    cap += rowsBound(g.ts.length, g.ts[0] as number, g.ts[g.ts.length - 1] as number, HOURS);
+  const hours = new RollupRows(cap, HOURS);
+  for (const { st, g } of ranges) {
+    hours.begin(st.id, null);
+    hours.add(g.ts, g.values, 0, g.ts.length);
+    await slices.pause();
+  }
+  return hours;
+}
 
 /**
  * Hour and day rows of in-order groups: each from its open row (or fresh), then the group's points
