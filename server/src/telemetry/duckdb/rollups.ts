@@ -49,10 +49,10 @@ export async function recompute(
     /** Hours and days computed here, going on from these open rows (none: a fresh bucket). */
     open: { hour: OpenRow | undefined; day: OpenRow | undefined } | null;
     /**
-     * Every hour of the group lies below the hour of the series' first stored point (history
-     * written backwards): those hours hold only the group's points.
+     * For a group wholly below the series' first stored point (history written backwards): how
+     * many of its points lie below that point's hour. Their hours hold only the group's points.
      */
-    below: boolean;
+    below: number;
   }
   const dayGrid = daysOf(cal);
   const ranges: Range[] = groups.map((g) => {
@@ -70,17 +70,21 @@ export async function recompute(
           ? { ts: st.latestTs, value: st.latestValue }
           : undefined;
     const open = carriedRows(st, minTs, dayGrid);
-    const below = st.firstTs !== null && floorTo(st.firstTs, HOUR) >= hi;
+    let below = 0;
+    if (st.firstTs !== null && maxTs < st.firstTs) {
+      const firstHour = floorTo(st.firstTs, HOUR);
+      while (below < g.ts.length && (g.ts[below] as number) < firstHour) below++;
+    }
     return { st, g, lo, hi, dlo: cal.dayOf(minTs), dhi: cal.dayOf(maxTs) + 1, prev, open, below };
   });
   const inSql = ranges.filter((r) => r.open === null);
-  // Hours below the first point's hour are made in JS from the group alone; what SQL recomputes of
-  // such a range is the first point's hour, whose first step now starts at the group's last point.
-  const below = inSql.filter((r) => r.below);
+  // Hours below the first point's hour are made in JS from the group's points alone; what SQL
+  // recomputes of such a range is the first point's hour (with the group's points in it), its
+  // first step from the group's last point below it.
+  const below = inSql.filter((r) => r.below > 0);
   const belowHours = below.length > 0 ? await groupHours(below, slices) : null;
   for (const r of below) {
-    const n = r.g.ts.length;
-    r.prev = { ts: r.g.ts[n - 1] as number, value: r.g.values[n - 1] as number };
+    r.prev = { ts: r.g.ts[r.below - 1] as number, value: r.g.values[r.below - 1] as number };
     r.lo = floorTo(r.st.firstTs as number, HOUR);
     r.hi = r.lo + HOUR;
   }
@@ -97,7 +101,7 @@ export async function recompute(
   // Below the first stored point that hour is the first point's; else it is looked up.
   const late: Range[] = [];
   for (const r of inSql) {
-    if (r.below || r.st.latestTs === null || r.st.latestTs < r.hi) continue;
+    if (r.below > 0 || r.st.latestTs === null || r.st.latestTs < r.hi) continue;
     if (r.st.firstTs !== null && r.st.firstTs >= r.hi) r.hi = floorTo(r.st.firstTs, HOUR) + HOUR;
     else late.push(r);
   }
@@ -306,18 +310,21 @@ const openRow = (
   return open?.key === key ? open : null;
 };
 
-/** Hour rows of groups whose hours hold no stored point and none before them: from their points alone. */
+/**
+ * Hour rows of the `below` first points of groups below their series' first point's hour: those
+ * hours hold no stored point and none is stored before them, so the points alone make them.
+ */
 async function groupHours(
-  ranges: readonly { st: SeriesState; g: Group }[],
+  ranges: readonly { st: SeriesState; g: Group; below: number }[],
   slices: Slices,
 ): Promise<RollupRows> {
   let cap = 0;
-  for (const { g } of ranges)
-    cap += rowsBound(g.ts.length, g.ts[0] as number, g.ts[g.ts.length - 1] as number, HOURS);
+  for (const { g, below } of ranges)
+    cap += rowsBound(below, g.ts[0] as number, g.ts[below - 1] as number, HOURS);
   const hours = new RollupRows(cap, HOURS);
-  for (const { st, g } of ranges) {
+  for (const { st, g, below } of ranges) {
     hours.begin(st.id, null);
-    hours.add(g.ts, g.values, 0, g.ts.length);
+    hours.add(g.ts, g.values, 0, below);
     await slices.pause();
   }
   return hours;
