@@ -63,16 +63,17 @@ export async function recompute(
     const hi = floorTo(maxTs, HOUR) + HOUR;
     // Below the series' first stored point (history written backwards) nothing is stored before
     // the batch. That first point is not one retention deleted: it is above the writable floor.
+    const underFirst = st.firstTs !== null && maxTs < st.firstTs;
     const prev =
-      st.latestTs === null || (st.firstTs !== null && maxTs < st.firstTs)
+      st.latestTs === null || underFirst
         ? null
         : st.latestTs < lo
           ? { ts: st.latestTs, value: st.latestValue }
           : undefined;
     const open = carriedRows(st, minTs, dayGrid);
     let below = 0;
-    if (st.firstTs !== null && maxTs < st.firstTs) {
-      const firstHour = floorTo(st.firstTs, HOUR);
+    if (underFirst) {
+      const firstHour = floorTo(st.firstTs as number, HOUR);
       while (below < g.ts.length && (g.ts[below] as number) < firstHour) below++;
     }
     return { st, g, lo, hi, dlo: cal.dayOf(minTs), dhi: cal.dayOf(maxTs) + 1, prev, open, below };
