@@ -7,9 +7,13 @@
  * wall clock, one message every `--interval` ms each: 200 things every 200 ms are 10,000 points/s.
  * The console: every 5 s the realtime values of 10 things, the last 5 minutes of 10 series raw, and
  * today's energy statistics of the plant by hour, as the overview and monitoring screens poll.
+ * The RSS is read every `--sample` seconds: the slope is fitted to all those samples (with its
+ * standard error), as one sample a minute, spread ± 130 MB, could not tell 1 from 4 MB/min. Each
+ * minute's line also gives the Node heap in use and the memory outside it that Node counts
+ * (ArrayBuffers, Buffers), from the server's /metrics.
  *
  *   npx tsx bench/soak-bench.ts [--minutes 60] [--tail 20] [--things 200] [--interval 200]
- *     [--max-slope 1] [--port 19060]
+ *     [--sample 5] [--max-slope 1] [--port 19060]
  */
 import type { MqttClient } from 'mqtt';
 import {
@@ -37,10 +41,11 @@ const TAIL = numArg('tail', 20);
 const THINGS = numArg('things', 200);
 const INTERVAL = numArg('interval', 200);
 const MAX_SLOPE = numArg('max-slope', 1);
+const SAMPLE = numArg('sample', 5);
 const PORT = numArg('port', 19060);
 
-/** Least-squares slope of y over x. */
-function slope(xs: readonly number[], ys: readonly number[]): number {
+/** Least-squares slope of y over x, and its standard error. */
+function slope(xs: readonly number[], ys: readonly number[]): { slope: number; se: number } {
   const n = xs.length;
   const mx = xs.reduce((a, b) => a + b, 0) / n;
   const my = ys.reduce((a, b) => a + b, 0) / n;
@@ -50,7 +55,21 @@ function slope(xs: readonly number[], ys: readonly number[]): number {
     num += ((xs[i] as number) - mx) * ((ys[i] as number) - my);
     den += ((xs[i] as number) - mx) ** 2;
   }
-  return den ? num / den : 0;
+  const b = den ? num / den : 0;
+  let residuals = 0;
+  for (let i = 0; i < n; i++) residuals += ((ys[i] as number) - my - b * ((xs[i] as number) - mx)) ** 2;
+  return { slope: b, se: den && n > 2 ? Math.sqrt(residuals / (n - 2) / den) : Number.NaN };
+}
+
+/** A gauge of the server's /metrics (open from this machine), in MB; NaN when it cannot be read. */
+async function gaugeMb(base: string, name: string): Promise<number> {
+  try {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    const value = text.match(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm'))?.[1];
+    return value === undefined ? Number.NaN : Number(value) / 2 ** 20;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 async function main() {
@@ -136,25 +155,33 @@ async function main() {
     };
     timers.push(setInterval(() => void poll(), 5 * SECOND));
 
-    const minutes: number[] = [];
+    const at: number[] = [];
     const rss: number[] = [];
     const t0 = Date.now();
-    log('minute  RSS MB  peak MB  points acked  query p50 / p95 ms  load');
+    const sampler = setInterval(() => {
+      at.push((Date.now() - t0) / MINUTE);
+      rss.push(procStatusMb(server.pid, 'VmRSS'));
+    }, SAMPLE * SECOND);
+    timers.push(sampler);
+    log('minute  RSS MB  peak MB  heap MB  external MB  points acked  query p50 / p95 ms  load');
     for (let minute = 1; minute <= MINUTES; minute++) {
       await sleep(t0 + minute * MINUTE - Date.now());
       const now = procStatusMb(server.pid, 'VmRSS');
-      minutes.push(minute);
-      rss.push(now);
+      const [heap, external] = await Promise.all([
+        gaugeMb(server.base, 'nodejs_heap_size_used_bytes'),
+        gaugeMb(server.base, 'nodejs_external_memory_bytes'),
+      ]);
       const recent = queryMs.splice(0);
       log(
-        `${String(minute).padStart(6)}  ${fmt(now).padStart(6)}  ${fmt(procStatusMb(server.pid, 'VmHWM')).padStart(7)}  ${fmt(acked).padStart(12)}  ${fmt(median(recent), 0).padStart(6)} / ${fmt(quantile(recent, 0.95), 0).padStart(5)}  ${loadAverage()}`,
+        `${String(minute).padStart(6)}  ${fmt(now).padStart(6)}  ${fmt(procStatusMb(server.pid, 'VmHWM')).padStart(7)}  ${fmt(heap).padStart(7)}  ${fmt(external).padStart(11)}  ${fmt(acked).padStart(12)}  ${fmt(median(recent), 0).padStart(6)} / ${fmt(quantile(recent, 0.95), 0).padStart(5)}  ${loadAverage()}`,
       );
     }
-    const from = Math.max(0, minutes.length - TAIL);
-    const tailSlope = slope(minutes.slice(from), rss.slice(from));
-    const ok = tailSlope <= MAX_SLOPE && publishErrors === 0;
+    clearInterval(sampler);
+    const from = at.findIndex((t) => t >= MINUTES - TAIL);
+    const tail = slope(at.slice(from), rss.slice(from));
+    const ok = tail.slope <= MAX_SLOPE && publishErrors === 0;
     log(
-      `\nRSS ${fmt(rss[0] ?? 0)} → ${fmt(rss.at(-1) ?? 0)} MB over ${MINUTES} min; slope over the last ${minutes.length - from} min: ${fmt(tailSlope, 2)} MB/min (goal ≤ ${MAX_SLOPE}) ${ok ? 'OK' : 'MISSED'}`,
+      `\nRSS ${fmt(rss[0] ?? 0)} → ${fmt(rss.at(-1) ?? 0)} MB over ${MINUTES} min; slope over the last ${TAIL} min (${rss.length - from} samples, one every ${SAMPLE} s): ${fmt(tail.slope, 2)} ± ${fmt(tail.se, 2)} MB/min (goal ≤ ${MAX_SLOPE}) ${ok ? 'OK' : 'MISSED'}`,
     );
     log(
       `points acknowledged ${fmt(acked)} (${fmt(acked / (MINUTES * 60))}/s), publish errors ${publishErrors}, query errors ${queryErrors}, polls skipped while one ran ${skipped}`,
