@@ -111,7 +111,7 @@ export class Writer {
     if (!('ts' in w)) return false;
     const { ts } = w;
     let max = Number.NEGATIVE_INFINITY;
-    // Indexed: `for … of` over the batch's times boxed each one (a sixth of what ingest allocated).
+    // Indexed: `for … of` over the batch's times boxed each one (10 % of what MQTT ingest allocated).
     for (let i = 0; i < ts.length; i++) if ((ts[i] as number) > max) max = ts[i] as number;
     return w.metrics.every((m) => {
       const first = this.series.get(w.thingId, m)?.firstTs;
