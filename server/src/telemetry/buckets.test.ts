@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nextInterval } from './buckets.ts';
+import { random } from './conformance/reference.ts';
 
 /** nextInterval as first written, with null for "none" (the reference). */
 function reference(est: number | null, latestTs: number | null, ts: readonly number[]): number | null {
@@ -13,11 +14,6 @@ function reference(est: number | null, latestTs: number | null, ts: readonly num
   }
   return est;
 }
-
-const random = (seed: number) => () => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-  return seed / 2 ** 31;
-};
 
 describe('nextInterval', () => {
   it('averages the steps as the reference does, with and without an estimate or a latest sample', () => {
