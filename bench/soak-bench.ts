@@ -61,15 +61,22 @@ function slope(xs: readonly number[], ys: readonly number[]): { slope: number; s
   return { slope: b, se: den && n > 2 ? Math.sqrt(residuals / (n - 2) / den) : Number.NaN };
 }
 
-/** A gauge of the server's /metrics (open from this machine), in MB; NaN when it cannot be read. */
-async function gaugeMb(base: string, name: string): Promise<number> {
+/**
+ * Gauges of the server's /metrics (open from this machine), in MB; NaN for one it does not list.
+ * A failed scrape is said on stderr and gives NaN: the soak goes on without those columns.
+ */
+async function gaugesMb(base: string, names: readonly string[]): Promise<number[]> {
+  let text: string;
   try {
-    const text = await (await fetch(`${base}/metrics`)).text();
+    text = await (await fetch(`${base}/metrics`)).text();
+  } catch (error) {
+    console.error(`  /metrics not read: ${(error as Error).message}`);
+    return names.map(() => Number.NaN);
+  }
+  return names.map((name) => {
     const value = text.match(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm'))?.[1];
     return value === undefined ? Number.NaN : Number(value) / 2 ** 20;
-  } catch {
-    return Number.NaN;
-  }
+  });
 }
 
 async function main() {
@@ -167,9 +174,9 @@ async function main() {
     for (let minute = 1; minute <= MINUTES; minute++) {
       await sleep(t0 + minute * MINUTE - Date.now());
       const now = procStatusMb(server.pid, 'VmRSS');
-      const [heap, external] = await Promise.all([
-        gaugeMb(server.base, 'nodejs_heap_size_used_bytes'),
-        gaugeMb(server.base, 'nodejs_external_memory_bytes'),
+      const [heap = Number.NaN, external = Number.NaN] = await gaugesMb(server.base, [
+        'nodejs_heap_size_used_bytes',
+        'nodejs_external_memory_bytes',
       ]);
       const recent = queryMs.splice(0);
       log(
@@ -177,7 +184,10 @@ async function main() {
       );
     }
     clearInterval(sampler);
-    const from = at.findIndex((t) => t >= MINUTES - TAIL);
+    const from = Math.max(
+      0,
+      at.findIndex((t) => t >= MINUTES - TAIL),
+    );
     const tail = slope(at.slice(from), rss.slice(from));
     const ok = tail.slope <= MAX_SLOPE && publishErrors === 0;
     log(
