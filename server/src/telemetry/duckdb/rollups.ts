@@ -23,10 +23,16 @@ import {
 import { columns, int, type Lane, rawAggregates, rollupAggregates, scalar } from './schema.ts';
 import type { Group, SeriesState, SeriesTable } from './series.ts';
 
+/** What a commit's recompute() did: the rows it computed in JS, and the series it recomputed in SQL. */
+export interface Recomputed {
+  hours: RollupRows | null;
+  days: RollupRows | null;
+  inSql: number[];
+}
+
 /**
  * Recomputes the hour and day rollups the groups' points touch (inside the transaction); every
- * point is at or above the minute horizon `horizon`. Returns how many groups' hours and days were
- * computed in JS.
+ * point is at or above the minute horizon `horizon`.
  */
 export async function recompute(
   c: DuckDBConnection,
@@ -35,7 +41,7 @@ export async function recompute(
   slices: Slices,
   insert: InsertRows,
   horizon: number,
-): Promise<number> {
+): Promise<Recomputed> {
   interface Range {
     st: SeriesState;
     g: Group;
@@ -196,7 +202,7 @@ export async function recompute(
     await insertRollupRows(c, 'hour', rows.hours, insert, slices);
     await insertRollupRows(c, 'day', rows.days, insert, slices);
   }
-  return carried.length;
+  return { hours: rows?.hours ?? null, days: rows?.days ?? null, inSql: inSql.map((r) => r.st.id) };
 }
 
 /**

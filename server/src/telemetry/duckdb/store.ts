@@ -35,6 +35,7 @@ import { compact } from './compact.ts';
 import { HORIZON_KEY, type MinuteHorizon, settleMinutes } from './minutes.ts';
 import * as reader from './reader/index.ts';
 import { summedRegister } from './register.ts';
+import { RollupCache } from './rollup-cache.ts';
 import { COUNTER_CONVENTION, checkRollups, rebuildDays, upgradeCounters } from './rollups.ts';
 import { columns, createSchema, int, Lane } from './schema.ts';
 import { loadSeries, SeriesTable } from './series.ts';
@@ -64,6 +65,11 @@ export interface DuckDBStoreOptions {
    * every one to SQL (tests compare the two).
    */
   rawRowsInJs?: number;
+  /**
+   * Bytes of hour and day rows kept in memory for the series read last (rollup-cache.ts; default
+   * 64 MiB); 0 keeps none and reads every hour and day bucket in SQL (tests compare the two).
+   */
+  rollupCacheBytes?: number;
 }
 
 /** How far the minute horizon stays behind the oldest writable instant when retention moves it. */
@@ -72,7 +78,8 @@ const HORIZON_MARGIN = 10 * MINUTE;
 /**
  * The DuckDB telemetry store: raw points, minute/hour/day rollups maintained in the same
  * transaction as the points (writer.ts, rollups.ts), group commit, latest values and recent
- * points in memory (series.ts), reads from the coarsest rollup that answers (reader.ts).
+ * points in memory (series.ts), hour and day rows of the series read last in memory
+ * (rollup-cache.ts), reads from the coarsest rollup that answers (reader/).
  * See docs/telemetry-store.md.
  */
 export class DuckDBTelemetryStore implements TelemetryStore {
@@ -90,6 +97,8 @@ export class DuckDBTelemetryStore implements TelemetryStore {
   /** Minute rows are stored below it, answered from raw points above it (minutes.ts). */
   private readonly horizon: MinuteHorizon = { at: Number.NEGATIVE_INFINITY };
   private readonly writer: Writer;
+  /** Hour and day rows of the series read last (rollup-cache.ts). */
+  private readonly rollups: RollupCache;
   private readonly reads: reader.ReadContext;
   private closed = false;
   /** The maintenance under way: a run that outlasts the caller's period is not started twice. */
@@ -104,8 +113,10 @@ export class DuckDBTelemetryStore implements TelemetryStore {
     this.calendar = new PlantCalendar(options.timeZone);
     this.retention = options.retention ?? DEFAULT_RETENTION;
     this.now = options.now ?? Date.now;
+    this.rollups = new RollupCache(options.rollupCacheBytes ?? 64 * 2 ** 20);
     this.writer = new Writer({
       lane: writerLane,
+      rollups: this.rollups,
       series: this.series,
       calendar: this.calendar,
       horizon: this.horizon,
@@ -121,6 +132,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
       now: this.now,
       horizon: this.horizon,
       rawRowsInJs: options.rawRowsInJs ?? 200_000,
+      rollups: this.rollups,
     };
   }
 
@@ -375,6 +387,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
       }
       await c.run(`DELETE FROM minute WHERE bucket < ${int(cut(this.retention.minuteDays))}`);
       await c.run(`DELETE FROM hour WHERE bucket < ${int(cut(this.retention.hourDays))}`);
+      this.rollups.clear('hour');
     });
     let newest = Number.NEGATIVE_INFINITY;
     for (const st of this.series.byId.values())

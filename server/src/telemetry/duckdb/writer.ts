@@ -17,7 +17,8 @@ import {
   setInt64,
 } from './chunks.ts';
 import type { MinuteHorizon } from './minutes.ts';
-import { recompute } from './rollups.ts';
+import type { RollupCache } from './rollup-cache.ts';
+import { type Recomputed, recompute } from './rollups.ts';
 import { int, type Lane } from './schema.ts';
 import { estimateInterval, type Group, remember, type SeriesState, type SeriesTable } from './series.ts';
 
@@ -32,6 +33,8 @@ export interface WriterOptions {
   /** The writer connection (every write and maintenance statement runs on it, in order). */
   lane: Lane;
   series: SeriesTable;
+  /** Kept current with each commit's hour and day rows. */
+  rollups: RollupCache;
   calendar: PlantCalendar;
   /** Every write is at or above it (the store's writableFrom). */
   horizon: MinuteHorizon;
@@ -49,6 +52,7 @@ export class Writer {
   readonly stats = { commits: 0, points: 0, groups: 0, carried: 0 };
   private readonly lane: Lane;
   private readonly series: SeriesTable;
+  private readonly rollups: RollupCache;
   private readonly calendar: PlantCalendar;
   private readonly horizon: MinuteHorizon;
   private readonly commits: GroupCommit<Written>;
@@ -56,6 +60,7 @@ export class Writer {
   constructor(options: WriterOptions) {
     this.lane = options.lane;
     this.series = options.series;
+    this.rollups = options.rollups;
     this.calendar = options.calendar;
     this.horizon = options.horizon;
     this.commits = new GroupCommit({
@@ -173,7 +178,7 @@ export class Writer {
       ? (conn, table, source) => appendChunks(conn, table, source, slices)
       : insertChunks;
     const groups = await this.group(batch, created, slices);
-    let carried = 0;
+    let rollups: Recomputed | undefined;
     await c.run('BEGIN TRANSACTION');
     try {
       if (created.length > 0) {
@@ -217,7 +222,7 @@ export class Writer {
       }
 
       await appendRaw(c, groups, insert);
-      carried = await recompute(c, this.calendar, groups, slices, insert, this.horizon.at);
+      rollups = await recompute(c, this.calendar, groups, slices, insert, this.horizon.at);
 
       const metaUpdates: string[] = [];
       for (const g of groups) {
@@ -252,8 +257,15 @@ export class Writer {
       throw error;
     }
     // Durable: update the memory view.
+    const done = rollups as Recomputed;
+    this.rollups.committed(
+      done.hours,
+      done.days,
+      groups.map((g) => g.st.id),
+      done.inSql,
+    );
     this.stats.groups += groups.length;
-    this.stats.carried += carried;
+    this.stats.carried += groups.length - done.inSql.length;
     for (const g of groups) {
       const st = g.st;
       const n = g.ts.length;

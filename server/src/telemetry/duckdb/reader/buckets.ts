@@ -23,6 +23,7 @@ import {
 import { lastBefore, minuteRows, readResolution, type Sample } from '../minutes.ts';
 import { doubleColumns, int } from '../schema.ts';
 import { aggregateRun, lowerBound, rawRowsAbout, type SeriesState } from '../series.ts';
+import { cachedRows, foldRows, rowRange } from './cached-rollups.ts';
 import type { ReadContext } from './context.ts';
 import { hourEdgesSql, hourStartsAfter } from './hour-edges.ts';
 
@@ -207,6 +208,14 @@ async function aggregate(
     const inMemory = aggregateRecent(known, g, aggregator, out, edges, wantComplete);
     if (inMemory || rawRowsAbout(known, lo, hi) <= ctx.rawRowsInJs) {
       if (!inMemory) await aggregateStored(ctx, known, g, aggregator, out, edges, wantComplete);
+      if (edges) closeOnEdges(out, edges, n, null);
+      return out;
+    }
+  }
+  if ((resolution === 'hour' || resolution === 'day') && !hours) {
+    const rows = await cachedRows(ctx, known, resolution, lo);
+    if (rows) {
+      foldRows(rows, g, aggregator, out, edges, wantComplete);
       if (edges) closeOnEdges(out, edges, n, null);
       return out;
     }
@@ -398,33 +407,34 @@ function selectedBuckets(g: Grid, hours: readonly number[]): Uint8Array {
 
 /** SQL for the bucket index of a row, the stored range [lo, hi) to read, and whether a row starts its bucket. */
 export function indexSql(g: Grid, col: string): { index: string; lo: number; hi: number; atStart: string } {
+  const { lo, hi } = rowRange(g);
   switch (g.kind) {
     case 'fixed':
       return {
         index: `(${col} - ${int(g.base)}) // ${int(g.width)}`,
-        lo: g.base,
-        hi: g.base + g.n * g.width,
+        lo,
+        hi,
         atStart: `(${col} - ${int(g.base)}) % ${int(g.width)} = 0`,
       };
     case 'days':
       return {
         index: `(${col} - ${int(g.d0)}) // ${int(g.k)}`,
-        lo: g.d0,
-        hi: g.d0 + g.n * g.k,
+        lo,
+        hi,
         atStart: `(${col} - ${int(g.d0)}) % ${int(g.k)} = 0`,
       };
     case 'month':
       return {
         index: `year(DATE '1970-01-01' + ${col}::INTEGER) * 12 + month(DATE '1970-01-01' + ${col}::INTEGER) - 1 - ${int(g.m0)}`,
-        lo: PlantCalendar.firstDayOfMonth(g.m0),
-        hi: PlantCalendar.firstDayOfMonth(g.m0 + g.n),
+        lo,
+        hi,
         atStart: startsIn(g.n, (i) => PlantCalendar.firstDayOfMonth(g.m0 + i), col),
       };
     case 'year':
       return {
         index: `year(DATE '1970-01-01' + ${col}::INTEGER) - ${int(g.m0 / 12)}`,
-        lo: PlantCalendar.firstDayOfMonth(g.m0),
-        hi: PlantCalendar.firstDayOfMonth(g.m0 + g.n * 12),
+        lo,
+        hi,
         atStart: startsIn(g.n, (i) => PlantCalendar.firstDayOfMonth(g.m0 + i * 12), col),
       };
   }

@@ -1,5 +1,6 @@
 import type { PlantCalendar } from '@kilowatch/contract/calendar';
 import type { MinuteHorizon } from '../minutes.ts';
+import type { RollupCache } from '../rollup-cache.ts';
 import type { Lane } from '../schema.ts';
 import type { SeriesTable } from '../series.ts';
 
@@ -17,4 +18,6 @@ export interface ReadContext {
    * over the fetched points, larger ones by DuckDB (reader/buckets.ts aggregateStored).
    */
   readonly rawRowsInJs: number;
+  /** Hour and day rows of recently read series (rollup-cache.ts). */
+  readonly rollups: RollupCache;
 }
