@@ -178,6 +178,40 @@ describe('hour and day rows from memory', () => {
     await expectAlike(stores, [all]);
   }, 120_000);
 
+  it('downsample as SQL does, between in-order and late writes', async () => {
+    const now = T0 + 3 * DAY;
+    const stores = await pair({ timeZone: 'Asia/Shanghai', now: () => now });
+    const key = { thingId: 9, metric: 'p' };
+    // Distinct values (7919 is prime to 100,003): the extremes' times do not depend on who breaks a tie.
+    const points = Array.from({ length: Math.floor((3 * DAY) / 7000) }, (_, i) => ({
+      ...key,
+      ts: T0 + i * 7000,
+      value: (i * 7919) % 100_003,
+    }));
+    const rnd = random(61);
+    const step = Math.ceil(points.length / 30);
+    for (let i = 0; i < points.length; i += step) {
+      await writeBoth(stores, points.slice(i, i + step));
+      if (i > 0 && rnd() < 0.3) {
+        const at = Math.floor(rnd() * i);
+        await writeBoth(stores, [{ ...key, ts: T0 + at * 7000 + 3, value: 100_003 + i }]);
+      }
+      for (let k = 0; k < 3; k++) {
+        const start = T0 + Math.floor(rnd() * 48) * HOUR + Math.floor(rnd() * HOUR);
+        const end = start + HOUR + Math.floor(rnd() * 2 * DAY);
+        const maxPoints = 20 + Math.floor(rnd() * 100);
+        const [a, b] = await Promise.all([
+          stores.cached.downsample(key, start, end, maxPoints),
+          stores.sql.downsample(key, start, end, maxPoints),
+        ]);
+        expect(
+          a,
+          `${new Date(start).toISOString()} … ${new Date(end).toISOString()} in ${maxPoints}`,
+        ).toEqual(b);
+      }
+    }
+  }, 120_000);
+
   it('answer alike from a budget that holds a few series, and keep within it', async () => {
     const now = T0 + 3 * DAY;
     const budget = 40 * 1024;
@@ -195,7 +229,7 @@ describe('hour and day rows from memory', () => {
 
 describe('RollupCache', () => {
   const rows = (...buckets: number[]) => {
-    const columns = Array.from({ length: 12 }, (_, k) =>
+    const columns = Array.from({ length: 14 }, (_, k) =>
       Float64Array.from(buckets, (b) => (k === 0 ? b : 1)),
     );
     return rowsOf(columns, 0, buckets.length);

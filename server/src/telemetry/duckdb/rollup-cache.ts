@@ -30,14 +30,17 @@ export interface CachedRows {
   maxGap: Float64Array;
   /** Increment of the reading stamped on the bucket's start, NaN where none. */
   edge: Float64Array;
+  /** Times of the bucket's smallest and largest values (downsampling's points). */
+  minTs: Float64Array;
+  maxTs: Float64Array;
 }
 
-/** What one cached row costs: twelve doubles. */
-export const ROW_BYTES = 12 * 8;
+/** What one cached row costs: fourteen doubles. */
+export const ROW_BYTES = 14 * 8;
 
 /** The columns a stored row is read in (rollupRowsSql), every one a DOUBLE, NaN for NULL. */
 export const CACHED_COLUMNS =
-  "bucket::DOUBLE, cnt::DOUBLE, vsum, vmin, vmax, vfirst, first_ts::DOUBLE, vlast, last_ts::DOUBLE, inc, coalesce(max_gap, 0)::DOUBLE, coalesce(inc_edge, 'NaN'::DOUBLE)";
+  "bucket::DOUBLE, cnt::DOUBLE, vsum, vmin, vmax, vfirst, first_ts::DOUBLE, vlast, last_ts::DOUBLE, inc, coalesce(max_gap, 0)::DOUBLE, coalesce(inc_edge, 'NaN'::DOUBLE), min_ts::DOUBLE, max_ts::DOUBLE";
 
 interface Entry {
   rows: CachedRows;
@@ -61,6 +64,8 @@ function allocate(capacity: number): CachedRows {
     inc: column(),
     maxGap: column(),
     edge: column(),
+    minTs: column(),
+    maxTs: column(),
   };
 }
 
@@ -77,6 +82,8 @@ const COLUMNS = [
   'inc',
   'maxGap',
   'edge',
+  'minTs',
+  'maxTs',
 ] as const satisfies readonly (keyof CachedRows)[];
 
 /** Rows read from DuckDB as columns in CACHED_COLUMNS' order, `from` … `to - 1` of them. */
@@ -209,6 +216,8 @@ export class RollupCache {
       c.inc[at] = rows.inc[r] as number;
       c.maxGap[at] = rows.hasGap[r] === 1 ? (rows.maxGap[r] as number) : 0;
       c.edge[at] = rows.hasEdge[r] === 1 ? (rows.edge[r] as number) : Number.NaN;
+      c.minTs[at] = rows.minTs[r] as number;
+      c.maxTs[at] = rows.maxTs[r] as number;
     }
     this.evict();
   }

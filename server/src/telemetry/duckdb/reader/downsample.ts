@@ -1,9 +1,12 @@
 import { MINUTE } from '@kilowatch/contract/calendar';
-import { bucketWidthFor, gridOf, resolutionFor } from '../../buckets.ts';
+import { bucketWidthFor, type Grid, gridOf, type Resolution, resolutionFor } from '../../buckets.ts';
 import type { Point, SeriesKey } from '../../store.ts';
 import { minuteRows, readResolution } from '../minutes.ts';
+import type { CachedRows } from '../rollup-cache.ts';
 import { columns, int } from '../schema.ts';
+import type { SeriesState } from '../series.ts';
 import { indexSql } from './buckets.ts';
+import { cachedRows, foldExtremes } from './cached-rollups.ts';
 import type { ReadContext } from './context.ts';
 import { pointColumns, points } from './points.ts';
 
@@ -31,7 +34,41 @@ export async function downsample(
   const g = gridOf(ctx.calendar, { widthMs: width }, start, end);
   const coarsest = resolutionFor(g);
   const resolution = readResolution(g, coarsest, ctx.horizon);
+  const { mins, minTs, maxs, maxTs } = await extremes(ctx, st, g, resolution);
+  const out: Point[] = [];
+  const push = (ts: number, value: number) => {
+    if (ts >= start && ts < end) out.push({ thingId: st.thingId, metric: st.metric, ts, value });
+  };
+  for (let i = 0; i < mins.length; i++) {
+    const a = minTs[i] as number;
+    const b = maxTs[i] as number;
+    if (a === b) push(a, mins[i] as number);
+    else if (a < b) {
+      push(a, mins[i] as number);
+      push(b, maxs[i] as number);
+    } else {
+      push(b, maxs[i] as number);
+      push(a, mins[i] as number);
+    }
+  }
+  return out;
+}
+
+/**
+ * Each bucket's smallest and largest value with their times, buckets without samples left out:
+ * hour rows from memory (cached-rollups.ts) where they answer, else in SQL.
+ */
+async function extremes(
+  ctx: ReadContext,
+  st: SeriesState,
+  g: Grid,
+  resolution: Resolution,
+): Promise<{ mins: number[]; minTs: number[]; maxs: number[]; maxTs: number[] }> {
   const { index, lo, hi } = indexSql(g, resolution === 'raw' ? 'ts' : 'bucket');
+  if (resolution === 'hour' && g.kind === 'fixed') {
+    const rows = await cachedRows(ctx, [st], 'hour', lo);
+    if (rows) return foldExtremes(rows[0] as CachedRows, g);
+  }
   const table =
     resolution === 'minute'
       ? `(${await ctx.reader().run((c) => minuteRows(c, [st.id], lo, hi, ctx.horizon.at))})`
@@ -44,23 +81,7 @@ export async function downsample(
          FROM ${table} WHERE series_id = ${int(st.id)} AND bucket >= ${int(lo)} AND bucket < ${int(hi)}
          GROUP BY bi ORDER BY bi`;
   const [, mins, minTs, maxs, maxTs] = (await ctx.reader().run((c) => columns(c, sql))) as number[][];
-  const out: Point[] = [];
-  const push = (ts: number, value: number) => {
-    if (ts >= start && ts < end) out.push({ thingId: st.thingId, metric: st.metric, ts, value });
-  };
-  for (let i = 0; i < (mins?.length ?? 0); i++) {
-    const a = minTs?.[i] as number;
-    const b = maxTs?.[i] as number;
-    if (a === b) push(a, mins?.[i] as number);
-    else if (a < b) {
-      push(a, mins?.[i] as number);
-      push(b, maxs?.[i] as number);
-    } else {
-      push(b, maxs?.[i] as number);
-      push(a, mins?.[i] as number);
-    }
-  }
-  return out;
+  return { mins: mins ?? [], minTs: minTs ?? [], maxs: maxs ?? [], maxTs: maxTs ?? [] };
 }
 
 /** A downsample() call waiting for a series' raw points. */
