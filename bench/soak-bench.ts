@@ -9,8 +9,9 @@
  * today's energy statistics of the plant by hour, as the overview and monitoring screens poll.
  * The RSS is read every `--sample` seconds: the slope is fitted to all those samples (with its
  * standard error), as one sample a minute, spread ± 130 MB, could not tell 1 from 4 MB/min. Each
- * minute's line also gives the Node heap in use and the memory outside it that Node counts
- * (ArrayBuffers, Buffers), from the server's /metrics.
+ * minute's line also gives, from the server's /metrics, the Node heap in use, the memory outside it
+ * that Node counts (ArrayBuffers, Buffers), DuckDB's memory (`duckdb_memory()`, all tags) and the
+ * hour and day rows the store keeps for reads.
  *
  *   npx tsx bench/soak-bench.ts [--minutes 60] [--tail 20] [--things 200] [--interval 200]
  *     [--sample 5] [--max-slope 1] [--port 19060]
@@ -62,20 +63,30 @@ function slope(xs: readonly number[], ys: readonly number[]): { slope: number; s
 }
 
 /**
- * Gauges of the server's /metrics (open from this machine), in MB; NaN for one it does not list.
- * A failed scrape is said on stderr and gives NaN: the soak goes on without those columns.
+ * Gauges of the server's /metrics (open from this machine), in MB: each the sum of the samples
+ * whose name and labels start with its prefix (`name` alone, or `name{label="value`), NaN for one
+ * it does not list. A failed scrape is said on stderr and gives NaN: the soak goes on without
+ * those columns.
  */
-async function gaugesMb(base: string, names: readonly string[]): Promise<number[]> {
+async function gaugesMb(base: string, prefixes: readonly string[]): Promise<number[]> {
   let text: string;
   try {
     text = await (await fetch(`${base}/metrics`)).text();
   } catch (error) {
     console.error(`  /metrics not read: ${(error as Error).message}`);
-    return names.map(() => Number.NaN);
+    return prefixes.map(() => Number.NaN);
   }
-  return names.map((name) => {
-    const value = text.match(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm'))?.[1];
-    return value === undefined ? Number.NaN : Number(value) / 2 ** 20;
+  const lines = text.split('\n');
+  return prefixes.map((prefix) => {
+    let sum = Number.NaN;
+    for (const line of lines) {
+      if (!line.startsWith(prefix)) continue;
+      const rest = line.slice(prefix.length);
+      // The name must end here (not a longer name sharing the prefix) unless labels were given.
+      if (!prefix.includes('{') && !(rest.startsWith(' ') || rest.startsWith('{'))) continue;
+      sum = (Number.isNaN(sum) ? 0 : sum) + Number(line.slice(line.lastIndexOf(' ') + 1));
+    }
+    return sum / 2 ** 20;
   });
 }
 
@@ -170,17 +181,22 @@ async function main() {
       rss.push(procStatusMb(server.pid, 'VmRSS'));
     }, SAMPLE * SECOND);
     timers.push(sampler);
-    log('minute  RSS MB  peak MB  heap MB  external MB  points acked  query p50 / p95 ms  load');
+    log(
+      'minute  RSS MB  peak MB  heap MB  external MB  DuckDB MB  rollup rows MB  points acked  query p50 / p95 ms  load',
+    );
     for (let minute = 1; minute <= MINUTES; minute++) {
       await sleep(t0 + minute * MINUTE - Date.now());
       const now = procStatusMb(server.pid, 'VmRSS');
-      const [heap = Number.NaN, external = Number.NaN] = await gaugesMb(server.base, [
-        'nodejs_heap_size_used_bytes',
-        'nodejs_external_memory_bytes',
-      ]);
+      const [heap = Number.NaN, external = Number.NaN, duckdb = Number.NaN, rollups = Number.NaN] =
+        await gaugesMb(server.base, [
+          'nodejs_heap_size_used_bytes',
+          'nodejs_external_memory_bytes',
+          'kilowatch_telemetry_memory_bytes{part="duckdb_',
+          'kilowatch_telemetry_memory_bytes{part="rollup_cache"',
+        ]);
       const recent = queryMs.splice(0);
       log(
-        `${String(minute).padStart(6)}  ${fmt(now).padStart(6)}  ${fmt(procStatusMb(server.pid, 'VmHWM')).padStart(7)}  ${fmt(heap).padStart(7)}  ${fmt(external).padStart(11)}  ${fmt(acked).padStart(12)}  ${fmt(median(recent), 0).padStart(6)} / ${fmt(quantile(recent, 0.95), 0).padStart(5)}  ${loadAverage()}`,
+        `${String(minute).padStart(6)}  ${fmt(now).padStart(6)}  ${fmt(procStatusMb(server.pid, 'VmHWM')).padStart(7)}  ${fmt(heap).padStart(7)}  ${fmt(external).padStart(11)}  ${fmt(duckdb).padStart(9)}  ${fmt(rollups, 1).padStart(14)}  ${fmt(acked).padStart(12)}  ${fmt(median(recent), 0).padStart(6)} / ${fmt(quantile(recent, 0.95), 0).padStart(5)}  ${loadAverage()}`,
       );
     }
     clearInterval(sampler);

@@ -235,6 +235,15 @@ export function buildServices(deps: ServiceDeps) {
     broker: () => mqtt.status(),
   });
   metrics.sources.alarmLag = () => alarmRunner.lag();
+  if (store.memory) {
+    const memory = store.memory.bind(store);
+    metrics.sources.telemetryMemory = () =>
+      memory().catch((error: unknown) => {
+        // A scrape still answers while the store closes; the gauge is then left empty.
+        log.warn({ err: error }, 'telemetry store memory not read for /metrics');
+        return {};
+      });
+  }
   metrics.sources.notificationBacklog = () =>
     alarmNotify.notifier.backlog().catch((error: unknown) => {
       // A scrape still answers while the database is away; readiness names the database.

@@ -53,6 +53,11 @@ export interface OpenedTelemetryStore extends TelemetryStore {
    * writes go on. Absent on VictoriaMetrics, which vmbackup backs up (docs/deploy.md).
    */
   backup?(file: string): Promise<void>;
+  /**
+   * Bytes the embedded store holds outside Node's heap, by part (DuckDB's memory by its tag, the
+   * hour and day rows kept for reads): for /metrics. Absent on VictoriaMetrics.
+   */
+  memory?(): Promise<Record<string, number>>;
 }
 
 /**

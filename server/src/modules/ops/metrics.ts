@@ -9,6 +9,8 @@ interface MetricSources {
   alarmLag?: () => { queued: number; seconds: number };
   /** The notifier's `backlog()`. */
   notificationBacklog?: () => Promise<{ pending: number; oldestSeconds: number }>;
+  /** The telemetry store's `memory()` (the embedded store only). */
+  telemetryMemory?: () => Promise<Record<string, number>>;
 }
 
 /**
@@ -117,6 +119,17 @@ export function createMetrics() {
     );
     return asked;
   };
+  new Gauge({
+    name: 'kilowatch_telemetry_memory_bytes',
+    help: 'Memory the embedded telemetry store holds outside the Node heap, by part (DuckDB tags, rollup_cache)',
+    labelNames: ['part'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const [part, bytes] of Object.entries((await sources.telemetryMemory?.()) ?? {}))
+        this.set({ part }, bytes);
+    },
+  });
   new Gauge({
     name: 'kilowatch_notification_backlog',
     help: 'Alarm notifications pending in the outbox (due or backing off after a failure)',

@@ -69,6 +69,9 @@ describe.each(dialects())('operating endpoints on %s', (dialect) => {
     expect(sample(text, 'kilowatch_replica_leader')).toBe(1);
     expect(sample(text, 'kilowatch_alarm_engine_lag_seconds')).toBe(0);
     expect(sample(text, 'kilowatch_notification_backlog')).toBe(0);
+    // The embedded store's memory: DuckDB's by tag, and the hour and day rows kept (none read here).
+    expect(sample(text, 'kilowatch_telemetry_memory_bytes{part="rollup_cache"}')).toBe(0);
+    expect(text).toMatch(/^kilowatch_telemetry_memory_bytes\{part="duckdb_[a-z_]+"\} [1-9]/m);
     expect(text).toContain('process_cpu_user_seconds_total');
   });
 

@@ -413,6 +413,21 @@ export class DuckDBTelemetryStore implements TelemetryStore {
     return checkRollups(this.writerLane, this.calendar, this.horizon.at);
   }
 
+  /** DuckDB's memory by tag (`duckdb_memory()`, tags holding none left out) and the rollup cache's bytes. */
+  async memory(): Promise<Record<string, number>> {
+    if (this.closed) throw new Error('the telemetry store is closed');
+    const [tags, bytes] = await this.reads
+      .reader()
+      .run((c) =>
+        columns(c, 'SELECT tag, memory_usage_bytes FROM duckdb_memory() WHERE memory_usage_bytes > 0'),
+      );
+    const out: Record<string, number> = { rollup_cache: this.rollups.size() };
+    (tags ?? []).forEach((tag, i) => {
+      out[`duckdb_${String(tag).toLowerCase()}`] = Number(bytes?.[i]);
+    });
+    return out;
+  }
+
   /** A trivial read on a reader connection: rejects once the store is closed. */
   async ping(): Promise<void> {
     if (this.closed) throw new Error('the telemetry store is closed');
