@@ -34,11 +34,18 @@ const random = (seed: number) => () => {
   return seed / 2 ** 31;
 };
 
+/** Every point merged so far (a resent time replaces the value): what memory must agree with. */
+function mergeInto(all: Map<number, number>, g: Group, from: number): void {
+  for (let j = lowerBound(g.ts, from); j < g.ts.length; j++)
+    all.set(g.ts[j] as number, g.values[j] as number);
+}
+
 describe('remember', () => {
-  it('keeps the points of the last 15 minutes (at most 1,024), as merging all and cutting does', () => {
+  it('holds every point from recentFrom on, at least the last 15 minutes (or 1,024 points), at most 256 more', () => {
     const rnd = random(11);
     const st: SeriesState = new SeriesTable().create(1, 'P');
     const ref = { recentTs: [] as number[], recentValues: [] as number[], recentFrom: 0 };
+    const all = new Map<number, number>();
     let t = 1_700_000_000_000;
     for (let round = 0; round < 400; round++) {
       const kind = rnd();
@@ -56,13 +63,30 @@ describe('remember', () => {
       const g: Group = { st, ts: [...new Set(ts)].sort((a, b) => a - b), values: [] };
       g.values = g.ts.map(() => rnd());
       if (!late && g.ts.length > 0) t = g.ts[g.ts.length - 1] as number;
+      // Points below the window are not merged (they are stored, not in memory).
+      mergeInto(all, g, st.recentFrom);
       remember(st, g);
       rememberAll(ref, g);
-      expect([st.recentTs, st.recentValues, st.recentFrom]).toEqual([
-        ref.recentTs,
-        ref.recentValues,
-        ref.recentFrom,
-      ]);
+      const held = [...all.keys()].filter((x) => x >= st.recentFrom).sort((a, b) => a - b);
+      expect(st.recentTs).toEqual(held);
+      expect(st.recentValues).toEqual(held.map((x) => all.get(x)));
+      expect(st.recentFrom).toBeLessThanOrEqual(ref.recentFrom);
+      expect(st.recentTs.length).toBeLessThan(Math.max(ref.recentTs.length, CAP) + 256);
     }
+  });
+
+  it('copies the window once per 256 points dropped, not at every commit', () => {
+    const st: SeriesState = new SeriesTable().create(1, 'P');
+    let copies = 0;
+    let arrays = st.recentTs;
+    // 5 points a second in commits of one point: the window is full (1,024 points) after 205 s.
+    for (let i = 0; i < 10_000; i++) {
+      remember(st, { st, ts: [1_700_000_000_000 + i * 200], values: [i] });
+      if (st.recentTs !== arrays) copies++;
+      arrays = st.recentTs;
+    }
+    expect(copies).toBeLessThanOrEqual(Math.ceil((10_000 - CAP) / 256));
+    expect(st.recentTs[st.recentTs.length - 1]).toBe(1_700_000_000_000 + 9_999 * 200);
+    expect(st.recentTs.length).toBeGreaterThanOrEqual(CAP);
   });
 });

@@ -49,6 +49,12 @@ export interface Group {
 /** Recent points kept in memory per series (realtime reads, minute rollups of in-order batches). */
 const RECENT_WINDOW = 15 * MINUTE;
 const RECENT_CAP = 1024;
+/**
+ * Points past the window are dropped once this many are (the window then holds up to this many
+ * more): a cut per commit copied the whole window, 2 × 1,024 numbers for a commit of one or two
+ * points, most of the main thread's garbage at a steady 10,000 points/s (bench/README.md).
+ */
+const RECENT_SLACK = 256;
 
 /** Series by thing and metric (two levels: no key string built per point) and by id. */
 export class SeriesTable {
@@ -208,8 +214,9 @@ export function lowerBound(xs: readonly number[], x: number): number {
 
 /**
  * Merges a committed group into the series' recent points and drops what is older than the window
- * (or beyond RECENT_CAP points). An in-order group is appended from where the window will start,
- * so a group larger than the window is not copied in whole only to be cut.
+ * (or beyond RECENT_CAP points) once RECENT_SLACK points are: memory then holds every stored point
+ * from `recentFrom` on, at least the window's. An in-order group is appended from where the window
+ * will start, so a group larger than the window is not copied in whole only to be cut.
  */
 export function remember(st: SeriesState, g: Group): void {
   const old = st.recentTs;
@@ -227,7 +234,7 @@ export function remember(st: SeriesState, g: Group): void {
   let start = lowerBound(old, cut);
   if (start === old.length) start += Math.max(0, lowerBound(g.ts, cut) - first);
   const k = Math.max(start, total - RECENT_CAP);
-  if (k === 0) {
+  if (k < RECENT_SLACK) {
     for (let i = first; i < n; i++) {
       old.push(g.ts[i] as number);
       st.recentValues.push(g.values[i] as number);
@@ -248,6 +255,21 @@ export function remember(st: SeriesState, g: Group): void {
   }
   st.recentTs = ts;
   st.recentValues = values;
+}
+
+/**
+ * Drops the recent points before `t`, which retention deleted from the store: memory then holds
+ * every stored point from `t` on (a window left behind by a series that stopped would otherwise
+ * answer for points no longer stored).
+ */
+export function forgetBefore(st: SeriesState, t: number): void {
+  if (st.recentFrom >= t) return;
+  const k = lowerBound(st.recentTs, t);
+  if (k > 0) {
+    st.recentTs = st.recentTs.slice(k);
+    st.recentValues = st.recentValues.slice(k);
+  }
+  st.recentFrom = t;
 }
 
 /** remember() of a group that overlaps the recent points: merged, a new point replacing a stored one. */

@@ -38,7 +38,7 @@ import { summedRegister } from './register.ts';
 import { RollupCache } from './rollup-cache.ts';
 import { COUNTER_CONVENTION, checkRollups, rebuildDays, upgradeCounters } from './rollups.ts';
 import { columns, createSchema, int, Lane } from './schema.ts';
-import { loadSeries, SeriesTable } from './series.ts';
+import { forgetBefore, loadSeries, SeriesTable } from './series.ts';
 import { Writer } from './writer.ts';
 
 export interface DuckDBStoreOptions {
@@ -383,6 +383,8 @@ export class DuckDBTelemetryStore implements TelemetryStore {
           await c.run('ROLLBACK');
           throw error;
         }
+        // settleMinutes deleted the raw points below the old horizon.
+        for (const st of this.series.byId.values()) forgetBefore(st, this.horizon.at);
         this.horizon.at = to;
       }
       await c.run(`DELETE FROM minute WHERE bucket < ${int(cut(this.retention.minuteDays))}`);
