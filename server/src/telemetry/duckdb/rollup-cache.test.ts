@@ -243,27 +243,39 @@ describe('RollupCache', () => {
     return out;
   };
 
-  it('does not keep what a read fetched when a commit touched its series meanwhile', () => {
+  it('brings what a read fetched up to date with the commits since, and keeps none a commit recomputed in SQL', () => {
     const cache = new RollupCache(1 << 20);
-    const readAt = cache.now();
-    cache.committed(null, null, [3], []);
-    cache.install('day', 3, 100, rows(100, 101), readAt);
-    cache.install('day', 4, 100, rows(100, 101), readAt);
-    expect(cache.get('day', 3, 100)).toBeUndefined();
-    expect(cache.get('day', 4, 100)?.length).toBe(2);
+    const readAt = cache.startRead();
+    cache.committed(commitRows(4, HOUR, 2 * HOUR), null, [3]);
+    // Fetched before the commit (hours 0 and 1) or after it (0, 1, 2): the same rows kept.
+    expect(Array.from(cache.install('hour', 4, 0, rows(0, HOUR), readAt).bucket.subarray(0, 3))).toEqual([
+      0,
+      HOUR,
+      2 * HOUR,
+    ]);
+    const held = cache.get('hour', 4, 0);
+    expect([held?.length, held?.sum[1], held?.sum[2]]).toEqual([3, 7, 7]);
+    expect(cache.install('hour', 5, 0, rows(0, HOUR, 2 * HOUR), readAt).length).toBe(3);
+    // Series 3's rows were recomputed in SQL after the read started: not kept.
+    cache.install('hour', 3, 0, rows(0), readAt);
+    expect(cache.get('hour', 3, 0)).toBeUndefined();
+    cache.endRead(readAt);
     // Nor from before retention cleared the level.
-    const before = cache.now();
+    const before = cache.startRead();
     cache.clear('hour');
-    cache.install('hour', 5, 0, rows(0, HOUR), before);
-    expect(cache.get('hour', 5, 0)).toBeUndefined();
+    cache.install('hour', 6, 0, rows(0, HOUR), before);
+    cache.endRead(before);
+    expect(cache.get('hour', 6, 0)).toBeUndefined();
   });
 
   it('goes on with the rows of in-order commits, and drops a series whose rows land between held ones', () => {
     const cache = new RollupCache(1 << 20);
-    cache.install('hour', 1, 0, rows(0, HOUR), cache.now());
-    cache.install('hour', 2, 0, rows(0, 2 * HOUR), cache.now());
-    cache.committed(commitRows(1, HOUR, 2 * HOUR), null, [1], []);
-    cache.committed(commitRows(2, HOUR), null, [2], []);
+    const at = cache.startRead();
+    cache.install('hour', 1, 0, rows(0, HOUR), at);
+    cache.install('hour', 2, 0, rows(0, 2 * HOUR), at);
+    cache.endRead(at);
+    cache.committed(commitRows(1, HOUR, 2 * HOUR), null, []);
+    cache.committed(commitRows(2, HOUR), null, []);
     const one = cache.get('hour', 1, 0);
     expect(Array.from(one?.bucket.subarray(0, one.length) ?? [])).toEqual([0, HOUR, 2 * HOUR]);
     expect(one?.sum[1]).toBe(7);
@@ -274,13 +286,13 @@ describe('RollupCache', () => {
 
   it('drops the least recently read entries past its budget, and keeps none above a quarter of it', () => {
     const cache = new RollupCache(4 * 2 * ROW_BYTES);
-    for (const id of [1, 2, 3, 4]) cache.install('day', id, 0, rows(0, 1), cache.now());
+    for (const id of [1, 2, 3, 4]) cache.install('day', id, 0, rows(0, 1), 0);
     cache.get('day', 1, 0);
-    cache.install('day', 5, 0, rows(0, 1), cache.now());
+    cache.install('day', 5, 0, rows(0, 1), 0);
     expect(cache.get('day', 2, 0)).toBeUndefined();
     for (const id of [1, 3, 4, 5]) expect(cache.get('day', id, 0)).toBeDefined();
     expect(cache.size()).toBe(4 * 2 * ROW_BYTES);
-    cache.install('day', 6, 0, rows(0, 1, 2), cache.now());
+    cache.install('day', 6, 0, rows(0, 1, 2), 0);
     expect(cache.get('day', 6, 0)).toBeUndefined();
   });
 });

@@ -5,7 +5,8 @@
  * memory"). An entry holds every stored row of its series and level from its `from` on, and stays
  * so: the writer appends the rows its in-order commits compute in JavaScript (`committed`), and
  * drops the entry of a series whose rows a commit recomputed in SQL (late points, history,
- * resent points). Retention clears the hour level. Entries are dropped least recently read
+ * resent points). Rows a read fetched while commits went on are brought up to date with those
+ * commits' JS rows before they are kept. Retention clears the hour level. Entries are dropped least recently read
  * first once their bytes pass the budget.
  */
 import type { RollupRows } from './rollup-rows.ts';
@@ -108,24 +109,80 @@ export function firstAtOrAfter(rows: CachedRows, x: number): number {
   return lo;
 }
 
+/** A commit heard of while reads were fetching: replayed onto what they fetched. */
+interface Logged {
+  clock: number;
+  rows: Record<Level, RollupRows | null>;
+  inSql: ReadonlySet<number>;
+  /** Per level, each series' first row in `rows` (made on first use). */
+  firstRow: Partial<Record<Level, Map<number, number>>>;
+}
+
+/**
+ * Writes commit row `r` of `src` into `rows` (its bucket replacing a held one or following the
+ * last); the rows (grown when full), or null when the bucket falls between held ones, which no
+ * in-order commit makes.
+ */
+function put(rows: CachedRows, src: RollupRows, r: number): CachedRows | null {
+  const bucket = src.bucket[r] as number;
+  const at = firstAtOrAfter(rows, bucket);
+  if (at < rows.length && rows.bucket[at] !== bucket) return null;
+  let c = rows;
+  if (at === c.length) {
+    if (at === c.bucket.length) {
+      c = allocate(Math.max(16, c.bucket.length * 2));
+      for (const name of COLUMNS) c[name].set(rows[name].subarray(0, rows.length));
+      c.length = rows.length;
+    }
+    c.length++;
+  }
+  c.bucket[at] = bucket;
+  c.cnt[at] = src.cnt[r] as number;
+  c.sum[at] = src.sum[r] as number;
+  c.min[at] = src.min[r] as number;
+  c.max[at] = src.max[r] as number;
+  c.first[at] = src.first[r] as number;
+  c.firstTs[at] = src.firstTs[r] as number;
+  c.last[at] = src.last[r] as number;
+  c.lastTs[at] = src.lastTs[r] as number;
+  c.inc[at] = src.inc[r] as number;
+  c.maxGap[at] = src.hasGap[r] === 1 ? (src.maxGap[r] as number) : 0;
+  c.edge[at] = src.hasEdge[r] === 1 ? (src.edge[r] as number) : Number.NaN;
+  c.minTs[at] = src.minTs[r] as number;
+  c.maxTs[at] = src.maxTs[r] as number;
+  return c;
+}
+
 export class RollupCache {
   /** By `key(level, id)`, least recently read first. */
   private readonly entries = new Map<number, Entry>();
   /** Entries per level: a commit's rows are applied only when their level holds some. */
   private readonly held = { hour: 0, day: 0 };
   private bytes = 0;
-  /** Advances at each change of stored rows the cache hears of; reads take it before they read. */
+  /** Advances at each change of stored rows the cache hears of; a read takes it before it fetches. */
   private clock = 0;
-  /** Per series id, the clock of the last commit that touched it. */
-  private readonly touched: number[] = [];
   private readonly cleared = { hour: 0, day: 0 };
+  /** The clocks reads in flight started at (how many at each). */
+  private readonly reading = new Map<number, number>();
+  /** Commits since the oldest read in flight started, oldest first. */
+  private log: Logged[] = [];
 
   /** `maxBytes` 0: nothing is kept. */
   constructor(readonly maxBytes: number) {}
 
-  /** The clock to pass to `install` for what a read is about to fetch. */
-  now(): number {
+  /** A read is about to fetch rows: its clock, for `install`; `endRead` it once done. */
+  startRead(): number {
+    this.reading.set(this.clock, (this.reading.get(this.clock) ?? 0) + 1);
     return this.clock;
+  }
+
+  endRead(at: number): void {
+    const n = (this.reading.get(at) ?? 1) - 1;
+    if (n > 0) this.reading.set(at, n);
+    else this.reading.delete(at);
+    const oldest = this.reading.size > 0 ? Math.min(...this.reading.keys()) : this.clock;
+    if (this.log.length > 0 && (this.log[0] as Logged).clock <= oldest)
+      this.log = this.log.filter((l) => l.clock > oldest);
   }
 
   /** The rows of series `id` from `from` on, if held (and marks them recently read). */
@@ -139,33 +196,49 @@ export class RollupCache {
   }
 
   /**
-   * Keeps rows fetched from DuckDB as every stored row of the series from `from` on, unless a
-   * change the cache heard of since `readAt` (a commit touching the series, retention) may be
-   * missing from them.
+   * Rows fetched from DuckDB by a read started at `readAt` (`startRead`), brought up to date
+   * with the commits since (their JS rows put in again: a row is the whole bucket's, so one the
+   * fetch already saw is written twice alike) and kept as every stored row of the series from
+   * `from` on. The rows as brought up to date; kept only when they can be: not when a commit
+   * since recomputed the series' rows in SQL, or retention cleared the level (they are returned
+   * as fetched then, a consistent answer of their moment).
    */
-  install(level: Level, id: number, from: number, rows: CachedRows, readAt: number): void {
-    if (this.maxBytes === 0 || (this.touched[id] ?? 0) > readAt || this.cleared[level] > readAt) return;
+  install(level: Level, id: number, from: number, fetched: CachedRows, readAt: number): CachedRows {
+    if (this.maxBytes === 0 || this.cleared[level] > readAt) return fetched;
+    let rows: CachedRows | null = fetched;
+    for (const logged of this.log) {
+      if (logged.clock <= readAt) continue;
+      if (logged.inSql.has(id)) return fetched;
+      const src = logged.rows[level];
+      if (!src) continue;
+      const first = (logged.firstRow[level] ??= firstRows(src)).get(id);
+      if (first === undefined) continue;
+      for (let r = first; rows && r < src.length && src.id[r] === id; r++) rows = put(rows, src, r);
+      if (!rows) return fetched;
+    }
     const cost = rows.bucket.length * ROW_BYTES;
-    if (cost > this.maxBytes / 4) return;
+    if (cost > this.maxBytes / 4) return rows;
     this.drop(level, id);
     this.entries.set(key(level, id), { rows, from });
     this.held[level]++;
     this.bytes += cost;
     this.evict();
+    return rows;
   }
 
   /**
    * After a commit is durable: the rows it computed in JS go into the entries held, the entries
    * of the series it recomputed in SQL are dropped. Synchronous, so no read sees half of it.
    */
-  committed(
-    hours: RollupRows | null,
-    days: RollupRows | null,
-    touched: Iterable<number>,
-    inSql: Iterable<number>,
-  ): void {
+  committed(hours: RollupRows | null, days: RollupRows | null, inSql: readonly number[]): void {
     this.clock++;
-    for (const id of touched) this.touched[id] = this.clock;
+    if (this.reading.size > 0)
+      this.log.push({
+        clock: this.clock,
+        rows: { hour: hours, day: days },
+        inSql: new Set(inSql),
+        firstRow: {},
+      });
     for (const id of inSql) {
       this.drop('hour', id);
       this.drop('day', id);
@@ -186,50 +259,22 @@ export class RollupCache {
     return this.bytes;
   }
 
-  private apply(level: Level, rows: RollupRows): void {
+  private apply(level: Level, src: RollupRows): void {
     if (this.held[level] === 0) return;
-    for (let r = 0; r < rows.length; r++) {
-      const id = rows.id[r] as number;
+    for (let r = 0; r < src.length; r++) {
+      const id = src.id[r] as number;
       const entry = this.entries.get(key(level, id));
       if (!entry) continue;
-      const bucket = rows.bucket[r] as number;
-      const at = firstAtOrAfter(entry.rows, bucket);
-      if (at < entry.rows.length && entry.rows.bucket[at] !== bucket) {
-        // A row inserted between held ones: not what an in-order commit makes; read it again.
+      const rows = put(entry.rows, src, r);
+      if (!rows) {
+        // A row between held ones: not what an in-order commit makes; read it again.
         this.drop(level, id);
         continue;
       }
-      if (at === entry.rows.length) {
-        if (at === entry.rows.bucket.length) this.grow(entry);
-        entry.rows.length++;
-      }
-      const c = entry.rows;
-      c.bucket[at] = bucket;
-      c.cnt[at] = rows.cnt[r] as number;
-      c.sum[at] = rows.sum[r] as number;
-      c.min[at] = rows.min[r] as number;
-      c.max[at] = rows.max[r] as number;
-      c.first[at] = rows.first[r] as number;
-      c.firstTs[at] = rows.firstTs[r] as number;
-      c.last[at] = rows.last[r] as number;
-      c.lastTs[at] = rows.lastTs[r] as number;
-      c.inc[at] = rows.inc[r] as number;
-      c.maxGap[at] = rows.hasGap[r] === 1 ? (rows.maxGap[r] as number) : 0;
-      c.edge[at] = rows.hasEdge[r] === 1 ? (rows.edge[r] as number) : Number.NaN;
-      c.minTs[at] = rows.minTs[r] as number;
-      c.maxTs[at] = rows.maxTs[r] as number;
+      this.bytes += (rows.bucket.length - entry.rows.bucket.length) * ROW_BYTES;
+      entry.rows = rows;
     }
     this.evict();
-  }
-
-  private grow(entry: Entry): void {
-    const old = entry.rows;
-    const capacity = Math.max(16, old.bucket.length * 2);
-    const rows = allocate(capacity);
-    for (const name of COLUMNS) rows[name].set(old[name].subarray(0, old.length));
-    rows.length = old.length;
-    entry.rows = rows;
-    this.bytes += (capacity - old.bucket.length) * ROW_BYTES;
   }
 
   private drop(level: Level, id: number): void {
@@ -251,6 +296,13 @@ export class RollupCache {
       this.dropKey(oldest.value);
     }
   }
+}
+
+/** Each series' first row in commit rows (appended series by series). */
+function firstRows(rows: RollupRows): Map<number, number> {
+  const out = new Map<number, number>();
+  for (let r = rows.length - 1; r >= 0; r--) out.set(rows.id[r] as number, r);
+  return out;
 }
 
 const key = (level: Level, id: number): number => id * 2 + (level === 'day' ? 1 : 0);

@@ -258,12 +258,7 @@ export class Writer {
     }
     // Durable: update the memory view.
     const done = rollups as Recomputed;
-    this.rollups.committed(
-      done.hours,
-      done.days,
-      groups.map((g) => g.st.id),
-      done.inSql,
-    );
+    this.rollups.committed(done.hours, done.days, done.inSql);
     this.stats.groups += groups.length;
     this.stats.carried += groups.length - done.inSql.length;
     for (const g of groups) {

@@ -41,30 +41,32 @@ export async function cachedRows(
     rows += Math.max(0, (top - lo) / (level === 'hour' ? HOUR : 1) + 1);
   }
   if (rows * ROW_BYTES > cache.maxBytes / 4) return null;
-  const readAt = cache.now();
-  const [sid, ...columns] = await ctx.reader().run((c) =>
-    doubleColumns(
-      c,
-      `SELECT series_id::DOUBLE, ${CACHED_COLUMNS} FROM ${level}
-         WHERE series_id IN (${missing.map((st) => int(st.id)).join(',')}) AND bucket >= ${int(lo)}
-         ORDER BY series_id, bucket`,
-    ),
-  );
-  const ids = sid as Float64Array;
-  const fetched = new Map<number, CachedRows>();
-  for (let i = 0; i < ids.length; ) {
-    const id = ids[i] as number;
-    let j = i + 1;
-    while (j < ids.length && ids[j] === id) j++;
-    fetched.set(id, rowsOf(columns, i, j));
-    i = j;
+  const readAt = cache.startRead();
+  try {
+    const [sid, ...columns] = await ctx.reader().run((c) =>
+      doubleColumns(
+        c,
+        `SELECT series_id::DOUBLE, ${CACHED_COLUMNS} FROM ${level}
+           WHERE series_id IN (${missing.map((st) => int(st.id)).join(',')}) AND bucket >= ${int(lo)}
+           ORDER BY series_id, bucket`,
+      ),
+    );
+    const ids = sid as Float64Array;
+    const fetched = new Map<number, CachedRows>();
+    for (let i = 0; i < ids.length; ) {
+      const id = ids[i] as number;
+      let j = i + 1;
+      while (j < ids.length && ids[j] === id) j++;
+      fetched.set(id, rowsOf(columns, i, j));
+      i = j;
+    }
+    known.forEach((st, i) => {
+      if (out[i] === undefined)
+        out[i] = cache.install(level, st.id, lo, fetched.get(st.id) ?? rowsOf(columns, 0, 0), readAt);
+    });
+  } finally {
+    cache.endRead(readAt);
   }
-  known.forEach((st, i) => {
-    if (out[i] !== undefined) return;
-    const rows = fetched.get(st.id) ?? rowsOf(columns, 0, 0);
-    cache.install(level, st.id, lo, rows, readAt);
-    out[i] = rows;
-  });
   return out as CachedRows[];
 }
 
