@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type Group, lowerBound, remember, type SeriesState, SeriesTable } from './series.ts';
 
 const WINDOW = 15 * MINUTE;
-const CAP = 1024;
+const CAP = 2048;
 
 /** remember() as it was first written (push everything, then cut): the reference. */
 function rememberAll(st: { recentTs: number[]; recentValues: number[]; recentFrom: number }, g: Group): void {
@@ -41,7 +41,7 @@ function mergeInto(all: Map<number, number>, g: Group, from: number): void {
 }
 
 describe('remember', () => {
-  it('holds every point from recentFrom on, at least the last 15 minutes (or 1,024 points), at most 256 more', () => {
+  it('holds every point from recentFrom on, at least the last 15 minutes (or 2,048 points), at most 256 more', () => {
     const rnd = random(11);
     const st: SeriesState = new SeriesTable().create(1, 'P');
     const ref = { recentTs: [] as number[], recentValues: [] as number[], recentFrom: 0 };
@@ -50,7 +50,7 @@ describe('remember', () => {
     for (let round = 0; round < 400; round++) {
       const kind = rnd();
       const n = Math.floor(rnd() * (kind < 0.3 ? 3000 : 60));
-      // In order with steps of 0.1–20 s (0.1–0.6 s: more than 1,024 points in 15 minutes), or late
+      // In order with steps of 0.1–20 s (0.1–0.6 s: mostly more than 2,048 points in 15 minutes), or late
       // points over the last 20 minutes (some at stored times).
       const late = kind > 0.85;
       const step = kind < 0.15 ? 500 : 20_000;
@@ -79,7 +79,7 @@ describe('remember', () => {
     const st: SeriesState = new SeriesTable().create(1, 'P');
     let copies = 0;
     let arrays = st.recentTs;
-    // 5 points a second in commits of one point: the window is full (1,024 points) after 205 s.
+    // 5 points a second in commits of one point: the window is full (2,048 points) after 410 s.
     for (let i = 0; i < 10_000; i++) {
       remember(st, { st, ts: [1_700_000_000_000 + i * 200], values: [i] });
       if (st.recentTs !== arrays) copies++;
