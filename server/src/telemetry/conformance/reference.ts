@@ -7,6 +7,17 @@ import { DAY, HOUR, MINUTE, PlantCalendar } from '@kilowatch/contract/calendar';
 import { counterIncrement } from '../counter.ts';
 import type { Bucket, BucketAggregator, BucketSpec, Point, SeriesKey, TelemetryStore } from '../store.ts';
 
+/** Bucket layouts the hour and day rows answer (a whole hour and wider, calendar months and years). */
+export const HOUR_AND_WIDER: readonly BucketSpec[] = [
+  { widthMs: HOUR },
+  { widthMs: 2 * HOUR },
+  { widthMs: 6 * HOUR },
+  { widthMs: DAY },
+  { widthMs: 2 * DAY },
+  { calendar: 'month' },
+  { calendar: 'year' },
+];
+
 /** Deterministic pseudo-random numbers (mulberry32). */
 export function random(seed: number): () => number {
   let a = seed >>> 0;

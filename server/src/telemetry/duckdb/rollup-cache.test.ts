@@ -1,6 +1,6 @@
 import { DAY, HOUR } from '@kilowatch/contract/calendar';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dataset, interleave, random } from '../conformance/reference.ts';
+import { dataset, HOUR_AND_WIDER, interleave, random } from '../conformance/reference.ts';
 import type { BucketAggregator, BucketQuery, BucketSpec, Point, SeriesKey } from '../store.ts';
 import { ROW_BYTES, RollupCache, rowsOf } from './rollup-cache.ts';
 import { HOURS, RollupRows } from './rollup-rows.ts';
@@ -8,15 +8,6 @@ import { type DuckDBStoreOptions, DuckDBTelemetryStore } from './store.ts';
 
 const T0 = Date.UTC(2024, 2, 8); // spans the New York DST change of 2024-03-10
 const AGGREGATORS: BucketAggregator[] = ['avg', 'sum', 'max', 'min', 'count', 'first', 'last', 'delta'];
-const SPECS: BucketSpec[] = [
-  { widthMs: HOUR },
-  { widthMs: 2 * HOUR },
-  { widthMs: 6 * HOUR },
-  { widthMs: DAY },
-  { widthMs: 2 * DAY },
-  { calendar: 'month' },
-  { calendar: 'year' },
-];
 const open: DuckDBTelemetryStore[] = [];
 
 afterEach(async () => {
@@ -45,7 +36,7 @@ async function pair(
 /** Random hour- and day-wide queries over [T0, until): the ranges start anywhere in it. */
 function queries(rnd: () => number, keys: SeriesKey[], until: number, count: number): BucketQuery[] {
   return Array.from({ length: count }, () => {
-    const bucket = SPECS[Math.floor(rnd() * SPECS.length)] as BucketSpec;
+    const bucket = HOUR_AND_WIDER[Math.floor(rnd() * HOUR_AND_WIDER.length)] as BucketSpec;
     const start = T0 + Math.floor(rnd() * ((until - T0) / HOUR)) * HOUR;
     const end = Math.min(until + DAY, start + HOUR + Math.floor(rnd() * 3 * DAY));
     const aggregator = AGGREGATORS[Math.floor(rnd() * AGGREGATORS.length)] as BucketAggregator;

@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DAY, HOUR, MINUTE } from '@kilowatch/contract/calendar';
 import { afterEach, describe, expect, it } from 'vitest';
-import { brute, dataset, interleave, nextStart, random, writeShuffled } from '../conformance/reference.ts';
+import {
+  brute,
+  dataset,
+  HOUR_AND_WIDER,
+  interleave,
+  nextStart,
+  random,
+  writeShuffled,
+} from '../conformance/reference.ts';
 import { counterIncrement } from '../counter.ts';
 import { DuckDBTelemetryStore, openTelemetryStore, type Resolution } from '../index.ts';
 import {
@@ -100,17 +108,7 @@ describe.each([
       }
 
       const rnd = random(seed + 100);
-      const specs: BucketSpec[] = [
-        { widthMs: MINUTE },
-        { widthMs: 5 * MINUTE },
-        { widthMs: HOUR },
-        { widthMs: 2 * HOUR },
-        { widthMs: 6 * HOUR },
-        { widthMs: DAY },
-        { widthMs: 2 * DAY },
-        { calendar: 'month' },
-        { calendar: 'year' },
-      ];
+      const specs: BucketSpec[] = [{ widthMs: MINUTE }, { widthMs: 5 * MINUTE }, ...HOUR_AND_WIDER];
       for (const bucket of specs) {
         const short = 'widthMs' in bucket && bucket.widthMs < HOUR;
         const start = T0 + Math.floor(rnd() * (short ? 2 : 1) * DAY);
