@@ -211,7 +211,8 @@ export class RollupCache {
       if (logged.inSql.has(id)) return fetched;
       const src = logged.rows[level];
       if (!src) continue;
-      const first = (logged.firstRow[level] ??= firstRows(src)).get(id);
+      logged.firstRow[level] ??= firstRows(src);
+      const first = logged.firstRow[level].get(id);
       if (first === undefined) continue;
       for (let r = first; rows && r < src.length && src.id[r] === id; r++) rows = put(rows, src, r);
       if (!rows) return fetched;
