@@ -20,7 +20,7 @@ import {
   RollupRows,
   rowsBound,
 } from './rollup-rows.ts';
-import { columns, int, type Lane, rawAggregates, rollupAggregates, scalar } from './schema.ts';
+import { columns, emptyScratch, int, type Lane, rawAggregates, rollupAggregates, scalar } from './schema.ts';
 import type { Group, SeriesState, SeriesTable } from './series.ts';
 
 /** What a commit's recompute() did: the rows it computed in JS, and the series it recomputed in SQL. */
@@ -135,7 +135,7 @@ export async function recompute(
   let hHi = Number.NEGATIVE_INFINITY;
   let dayLo = Number.POSITIVE_INFINITY;
   let dayHi = Number.NEGATIVE_INFINITY;
-  await c.run('DELETE FROM aff');
+  await emptyScratch(c, 'aff');
   const app = await c.createAppender('aff');
   for (const r of ranges) {
     app.appendInteger(r.st.id);
@@ -400,7 +400,7 @@ async function recomputeDays(
   ids: readonly number[],
   horizon: number,
 ): Promise<void> {
-  await c.run('DELETE FROM days');
+  await emptyScratch(c, 'days');
   const app = await c.createAppender('days');
   let hourAligned = true;
   for (let d = dayLo; d < dayHi; d++) {
@@ -440,7 +440,7 @@ export async function rebuildDays(
   const dayLo = min >= cut ? cal.dayOf(min) : cal.dayOf(cut) + 1;
   const dayHi = cal.dayOf(max) + 1;
   if (dayHi <= dayLo) return;
-  await c.run('DELETE FROM aff');
+  await emptyScratch(c, 'aff');
   const app = await c.createAppender('aff');
   for (const st of table.byId.values()) {
     app.appendInteger(st.id);
@@ -556,7 +556,7 @@ export async function upgradeCounters(
     if (Number(has?.[0]) === 0) await c.run(`ALTER TABLE ${t} ADD COLUMN inc_edge DOUBLE`);
   }
   const [lo, hi] = await columns(c, 'SELECT min(bucket)::DOUBLE, max(bucket)::DOUBLE FROM day');
-  await c.run('DELETE FROM days');
+  await emptyScratch(c, 'days');
   if (lo?.[0] !== null && lo?.[0] !== undefined) {
     const app = await c.createAppender('days');
     for (let d = lo[0] as number; d <= (hi?.[0] as number); d++) {

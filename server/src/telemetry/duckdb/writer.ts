@@ -19,7 +19,7 @@ import {
 import type { MinuteHorizon } from './minutes.ts';
 import type { RollupCache } from './rollup-cache.ts';
 import { type Recomputed, recompute } from './rollups.ts';
-import { int, type Lane } from './schema.ts';
+import { emptyScratch, int, type Lane } from './schema.ts';
 import { estimateInterval, type Group, remember, type SeriesState, type SeriesTable } from './series.ts';
 
 /** What one write() or writeBatch() call queued. */
@@ -203,7 +203,7 @@ export class Writer {
           !(g.st.firstTs !== null && (g.ts[g.ts.length - 1] as number) < g.st.firstTs),
       );
       if (overlapping.length > 0) {
-        await c.run('DELETE FROM dup');
+        await emptyScratch(c, 'dup');
         const app = await c.createAppender('dup');
         let lo = Number.POSITIVE_INFINITY;
         let hi = Number.NEGATIVE_INFINITY;
