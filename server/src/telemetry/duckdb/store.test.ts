@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DAY, HOUR, MINUTE } from '@kilowatch/contract/calendar';
 import { afterEach, describe, expect, it } from 'vitest';
+import { bucketWidthFor } from '../buckets.ts';
 import {
   brute,
   dataset,
@@ -1103,5 +1104,44 @@ describe('writes, durability and retention', () => {
     expect(Math.max(...out.map((p) => p.value))).toBe(96);
     const few = await store.downsample(key, T0, T0 + 10 * MINUTE, 100);
     expect(few).toHaveLength(60);
+  });
+
+  it('downsamples the last minutes of a fast series from its recent points, each bucket extreme at its time', async () => {
+    const end = T0 + 10 * MINUTE;
+    const store = await memoryStore('UTC', () => end);
+    // 5 points a second, distinct values (7919 is prime to 100,003), in commits of a second.
+    const pts: Point[] = [];
+    for (let i = 0; i < (10 * MINUTE) / 200; i++)
+      pts.push({ ...key, ts: T0 + i * 200, value: (i * 7919) % 100_003 });
+    for (let i = 0; i < pts.length; i += 5) await store.write(pts.slice(i, i + 5));
+    const start = end - 5 * MINUTE - 300;
+    // Answered from memory: no statement on a reader connection.
+    let statements = 0;
+    for (const lane of (store as unknown as { readers: { run: (...a: unknown[]) => unknown }[] }).readers) {
+      const run = lane.run.bind(lane);
+      lane.run = (...a) => {
+        statements++;
+        return run(...a);
+      };
+    }
+    const out = await store.downsample(key, start, end, 200);
+    expect(statements).toBe(0);
+    // By brute force: the widths' table picks the bucket, anchored at midnight (UTC).
+    const width = bucketWidthFor((end - start) / 100);
+    const expected: { ts: number; value: number }[] = [];
+    // A bucket's extremes are its own (the first bucket's points before `start` count), then
+    // those outside the range are left out, as from stored points.
+    for (let b = Math.floor((start - T0) / width); b * width + T0 < end; b++) {
+      const inside = pts.filter((p) => Math.floor((p.ts - T0) / width) === b);
+      if (inside.length === 0) continue;
+      const min = inside.reduce((m, p) => (p.value < m.value ? p : m));
+      const max = inside.reduce((m, p) => (p.value > m.value ? p : m));
+      for (const p of min.ts <= max.ts ? [min, max] : [max, min])
+        if (!expected.includes(p) && p.ts >= start && p.ts < end) expected.push(p);
+    }
+    expect(out.map((p) => ({ ts: p.ts, value: p.value }))).toEqual(
+      expected.map((p) => ({ ts: p.ts, value: p.value })),
+    );
+    expect(out.length).toBeLessThanOrEqual(200);
   });
 });

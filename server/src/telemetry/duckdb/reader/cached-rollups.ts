@@ -187,39 +187,3 @@ export function foldRows(
     }
   });
 }
-
-/**
- * Each bucket's smallest and largest value with their times (`downsample()`'s points), from
- * `rows` over the fixed grid: the earliest row of a bucket wins a tie.
- */
-export function foldExtremes(
-  rows: CachedRows,
-  g: Extract<Grid, { kind: 'fixed' }>,
-): { mins: number[]; minTs: number[]; maxs: number[]; maxTs: number[] } {
-  const out = { mins: [] as number[], minTs: [] as number[], maxs: [] as number[], maxTs: [] as number[] };
-  const { lo, hi } = rowRange(g);
-  const to = firstAtOrAfter(rows, hi);
-  let i = firstAtOrAfter(rows, lo);
-  while (i < to) {
-    const b = Math.floor(((rows.bucket[i] as number) - g.base) / g.width);
-    let min = Number.POSITIVE_INFINITY;
-    let max = Number.NEGATIVE_INFINITY;
-    let minTs = 0;
-    let maxTs = 0;
-    for (; i < to && Math.floor(((rows.bucket[i] as number) - g.base) / g.width) === b; i++) {
-      if ((rows.min[i] as number) < min) {
-        min = rows.min[i] as number;
-        minTs = rows.minTs[i] as number;
-      }
-      if ((rows.max[i] as number) > max) {
-        max = rows.max[i] as number;
-        maxTs = rows.maxTs[i] as number;
-      }
-    }
-    out.mins.push(min);
-    out.minTs.push(minTs);
-    out.maxs.push(max);
-    out.maxTs.push(maxTs);
-  }
-  return out;
-}

@@ -2,11 +2,11 @@ import { MINUTE } from '@kilowatch/contract/calendar';
 import { bucketWidthFor, type Grid, gridOf, type Resolution, resolutionFor } from '../../buckets.ts';
 import type { Point, SeriesKey } from '../../store.ts';
 import { minuteRows, readResolution } from '../minutes.ts';
-import type { CachedRows } from '../rollup-cache.ts';
+import { type CachedRows, firstAtOrAfter } from '../rollup-cache.ts';
 import { columns, int } from '../schema.ts';
-import type { SeriesState } from '../series.ts';
+import { lowerBound, type SeriesState } from '../series.ts';
 import { indexSql } from './buckets.ts';
-import { cachedRows, foldExtremes } from './cached-rollups.ts';
+import { cachedRows } from './cached-rollups.ts';
 import type { ReadContext } from './context.ts';
 import { pointColumns, points } from './points.ts';
 
@@ -65,9 +65,19 @@ async function extremes(
   resolution: Resolution,
 ): Promise<{ mins: number[]; minTs: number[]; maxs: number[]; maxTs: number[] }> {
   const { index, lo, hi } = indexSql(g, resolution === 'raw' ? 'ts' : 'bucket');
+  if (resolution === 'raw' && g.kind === 'fixed' && st.recentFrom <= lo) {
+    // The recent points in memory hold the range (a chart of the last minutes of a fast series).
+    const { recentTs: ts, recentValues: values } = st;
+    const run = { key: ts, min: values, minTs: ts, max: values, maxTs: ts };
+    return extremesOf(run, lowerBound(ts, lo), lowerBound(ts, hi), g);
+  }
   if (resolution === 'hour' && g.kind === 'fixed') {
     const rows = await cachedRows(ctx, [st], 'hour', lo);
-    if (rows) return foldExtremes(rows[0] as CachedRows, g);
+    if (rows) {
+      const c = rows[0] as CachedRows;
+      const run = { key: c.bucket, min: c.min, minTs: c.minTs, max: c.max, maxTs: c.maxTs };
+      return extremesOf(run, firstAtOrAfter(c, lo), firstAtOrAfter(c, hi), g);
+    }
   }
   const table =
     resolution === 'minute'
@@ -170,4 +180,42 @@ function readTogether(
       for (const e of entries) e.fail(error);
     },
   );
+}
+
+/**
+ * Each bucket's smallest and largest value with their times over entries `from` … `to - 1` of a
+ * sorted run (raw points: each its own extremes; hour rows: theirs), the earliest entry of a
+ * bucket winning a tie.
+ */
+function extremesOf(
+  run: Record<'key' | 'min' | 'minTs' | 'max' | 'maxTs', ArrayLike<number>>,
+  from: number,
+  to: number,
+  g: Extract<Grid, { kind: 'fixed' }>,
+): { mins: number[]; minTs: number[]; maxs: number[]; maxTs: number[] } {
+  const out = { mins: [] as number[], minTs: [] as number[], maxs: [] as number[], maxTs: [] as number[] };
+  const bucketOf = (i: number) => Math.floor(((run.key[i] as number) - g.base) / g.width);
+  let i = from;
+  while (i < to) {
+    const b = bucketOf(i);
+    let min = Number.POSITIVE_INFINITY;
+    let max = Number.NEGATIVE_INFINITY;
+    let minTs = 0;
+    let maxTs = 0;
+    for (; i < to && bucketOf(i) === b; i++) {
+      if ((run.min[i] as number) < min) {
+        min = run.min[i] as number;
+        minTs = run.minTs[i] as number;
+      }
+      if ((run.max[i] as number) > max) {
+        max = run.max[i] as number;
+        maxTs = run.maxTs[i] as number;
+      }
+    }
+    out.mins.push(min);
+    out.minTs.push(minTs);
+    out.maxs.push(max);
+    out.maxTs.push(maxTs);
+  }
+  return out;
 }
