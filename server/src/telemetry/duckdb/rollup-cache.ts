@@ -1,13 +1,13 @@
 /**
  * Hour and day rollup rows of recently read series, kept in memory so a chart of a month by day or
  * a day by hour is answered without a DuckDB statement: one costs 0.4–0.6 ms before it scans
- * anything, more than the whole answer may take (docs/telemetry-store.md "Hour and day rows from
- * memory"). An entry holds every stored row of its series and level from its `from` on, and stays
- * so: the writer appends the rows its in-order commits compute in JavaScript (`committed`), and
+ * anything, more than the whole answer may take (docs/telemetry-store.md "Reads"). An entry
+ * holds every stored row of its series and level from its `from` on, and stays so: the writer
+ * appends the rows its in-order commits compute in JavaScript (`committed`), and
  * drops the entry of a series whose rows a commit recomputed in SQL (late points, history,
  * resent points). Rows a read fetched while commits went on are brought up to date with those
- * commits' JS rows before they are kept. Retention clears the hour level. Entries are dropped least recently read
- * first once their bytes pass the budget.
+ * commits' JS rows before they are kept. Retention clears the hour level. Entries are dropped
+ * least recently read first once their bytes pass the budget.
  */
 import type { RollupRows } from './rollup-rows.ts';
 
@@ -39,7 +39,7 @@ export interface CachedRows {
 /** What one cached row costs: fourteen doubles. */
 export const ROW_BYTES = 14 * 8;
 
-/** The columns a stored row is read in (rollupRowsSql), every one a DOUBLE, NaN for NULL. */
+/** The columns a stored row is fetched in (reader/cached-rollups.ts), every one a DOUBLE, NaN for NULL. */
 export const CACHED_COLUMNS =
   "bucket::DOUBLE, cnt::DOUBLE, vsum, vmin, vmax, vfirst, first_ts::DOUBLE, vlast, last_ts::DOUBLE, inc, coalesce(max_gap, 0)::DOUBLE, coalesce(inc_edge, 'NaN'::DOUBLE), min_ts::DOUBLE, max_ts::DOUBLE";
 
