@@ -31,6 +31,8 @@ export interface TelemetryStoreOptions {
   retention: RetentionDays;
   /** ms since the epoch (tests move it). */
   now?: () => number;
+  /** TELEMETRY_MEMORY_MB as DuckDB's memory_limit ('256MB'); DuckDB only. */
+  memoryLimit?: string;
   /**
    * TELEMETRY_URL: store telemetry in VictoriaMetrics there instead of DATA_DIR/telemetry.duckdb
    * (a single node, or a cluster's vminsert path with its tenant, docs/telemetry-store.md).
