@@ -23,7 +23,7 @@ import {
 import { lastBefore, minuteRows, readResolution, type Sample } from '../minutes.ts';
 import { doubleColumns, int } from '../schema.ts';
 import { aggregateRun, lowerBound, rawRowsAbout, type SeriesState } from '../series.ts';
-import { cachedRows, foldRows, rowRange } from './cached-rollups.ts';
+import { aggregatorValue, cachedRows, foldRows, rowRange } from './cached-rollups.ts';
 import type { ReadContext } from './context.ts';
 import { hourEdgesSql, hourStartsAfter } from './hour-edges.ts';
 
@@ -564,22 +564,8 @@ function runInto(
     aggregateRun(ts, values, from, to, prev, bucketOf, startOf, (b, a) => {
       if (edges) edges[r * (n + 1) + b] = a.edge ?? Number.NaN;
       if (b >= n) return;
-      const value =
-        aggregator === 'avg' || aggregator === 'sum'
-          ? a.sum
-          : aggregator === 'min'
-            ? a.min
-            : aggregator === 'max'
-              ? a.max
-              : aggregator === 'first'
-                ? a.first
-                : aggregator === 'last'
-                  ? a.last
-                  : aggregator === 'delta'
-                    ? a.inc
-                    : Number.NaN;
       out.cnt[base + b] = a.cnt;
-      out.value[base + b] = value;
+      out.value[base + b] = aggregatorValue(aggregator, a.sum, a.min, a.max, a.first, a.last, a.inc);
       if (wantComplete) {
         out.lastTs[base + b] = a.lastTs;
         out.maxGap[base + b] = a.maxGap ?? 0;

@@ -117,6 +117,38 @@ export function rowRange(g: Grid): { lo: number; hi: number } {
 }
 
 /**
+ * A bucket's value for `aggregator` from its aggregates, as `rollupValue` says it in SQL: the sum
+ * for avg (divided by the count later, over the buckets merged), the increment for delta.
+ */
+export const aggregatorValue = (
+  aggregator: BucketAggregator,
+  sum: number,
+  min: number,
+  max: number,
+  first: number,
+  last: number,
+  inc: number,
+): number => {
+  switch (aggregator) {
+    case 'avg':
+    case 'sum':
+      return sum;
+    case 'min':
+      return min;
+    case 'max':
+      return max;
+    case 'first':
+      return first;
+    case 'last':
+      return last;
+    case 'delta':
+      return inc;
+    default:
+      return Number.NaN;
+  }
+};
+
+/**
  * Folds each series' rows (in `known`'s order, row r of the outputs) over the grid's `n` buckets,
  * as the SQL over stored rows does: count, the aggregator's value (NaN for none), the last
  * sample's time and the longest gap (when `wantComplete`), and in `edges` (when a counter's delta
@@ -166,20 +198,7 @@ export function foldRows(
       if (b >= n) continue;
       const at = r * n + b;
       out.cnt[at] = cnt;
-      out.value[at] =
-        aggregator === 'avg' || aggregator === 'sum'
-          ? sum
-          : aggregator === 'min'
-            ? min
-            : aggregator === 'max'
-              ? max
-              : aggregator === 'first'
-                ? first
-                : aggregator === 'last'
-                  ? last
-                  : aggregator === 'delta'
-                    ? inc
-                    : Number.NaN;
+      out.value[at] = aggregatorValue(aggregator, sum, min, max, first, last, inc);
       if (wantComplete) {
         out.lastTs[at] = lastTs;
         out.maxGap[at] = maxGap;
