@@ -111,7 +111,7 @@ export async function buildApp(given: Config, options: AppOptions = {}): Promise
       dataDir: config.dataDir,
       timeZone: config.telemetry.timeZone,
       retention: config.telemetry.retention,
-      memoryLimit: `${config.telemetry.memoryMb}MB`,
+      ...(config.telemetry.memoryMb ? { memoryLimit: `${config.telemetry.memoryMb}MB` } : {}),
       now,
       url: config.telemetry.url,
       selectUrl: config.telemetry.selectUrl,

@@ -89,8 +89,11 @@ interface TelemetryConfig {
   url?: string;
   /** TELEMETRY_SELECT_URL: with a cluster, vmselect with the same tenant (`…/select/<account>/prometheus`). */
   selectUrl?: string;
-  /** TELEMETRY_MEMORY_MB (64–65536): DuckDB's memory_limit, its buffer pool and its queries' memory. */
-  memoryMb: number;
+  /**
+   * TELEMETRY_MEMORY_MB (64–65536): DuckDB's memory_limit, its buffer pool and its queries'
+   * memory; unset, the store's default (256 MB, telemetry/duckdb/store.ts).
+   */
+  memoryMb?: number;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -103,7 +106,6 @@ export class ConfigError extends Error {
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const MIN_SECRET_LENGTH = 32;
-const DEFAULT_TELEMETRY_MEMORY_MB = 1024;
 
 const read = (env: Env, name: string): string | undefined => {
   const value = env[name]?.trim();
@@ -221,7 +223,9 @@ const telemetry = (env: Env): TelemetryConfig => {
   return {
     timeZone,
     retention: { rawDays, minuteDays, hourDays },
-    memoryMb: integer(env, 'TELEMETRY_MEMORY_MB', DEFAULT_TELEMETRY_MEMORY_MB, 64, 65_536),
+    ...(read(env, 'TELEMETRY_MEMORY_MB')
+      ? { memoryMb: integer(env, 'TELEMETRY_MEMORY_MB', 0, 64, 65_536) }
+      : {}),
     ...(url ? { url } : {}),
     ...(selectUrl ? { selectUrl } : {}),
   };

@@ -28,11 +28,11 @@ describe('telemetry settings', () => {
     expect(config.telemetry).toEqual({
       timeZone: 'Asia/Shanghai',
       retention: { rawDays: 30, minuteDays: 180, hourDays: 3650 },
-      memoryMb: 1024,
     });
   });
 
   it('TELEMETRY_MEMORY_MB sets DuckDB memory_limit, within 64 MB and 64 GB', () => {
+    expect(load({}).telemetry.memoryMb).toBeUndefined();
     expect(load({ TELEMETRY_MEMORY_MB: '512' }).telemetry.memoryMb).toBe(512);
     expect(() => load({ TELEMETRY_MEMORY_MB: '32' })).toThrow(
       /TELEMETRY_MEMORY_MB must be an integer from 64/,

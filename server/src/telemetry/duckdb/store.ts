@@ -53,7 +53,13 @@ export interface DuckDBStoreOptions {
   commitDelayMs?: number;
   /** Group commit: a batch is committed at once when it reaches this many points (default 250,000). */
   maxBatchPoints?: number;
-  /** DuckDB memory_limit (default '1GB'). */
+  /**
+   * DuckDB memory_limit (default '256MB', DuckDB's advised least of 125 MB per thread): its buffer
+   * pool keeps every block written or read until this limit makes it evict, so the limit is what
+   * the pool grows to. Reads take recent points and hour and day rows from the store's own memory
+   * (series.ts, rollup-cache.ts); with 256 MB against 1 GB the query and backfill benchmarks ran
+   * alike (bench/README.md "DuckDB's memory limit").
+   */
   memoryLimit?: string;
   /** DuckDB threads (default 2). */
   threads?: number;
@@ -147,7 +153,7 @@ export class DuckDBTelemetryStore implements TelemetryStore {
     }
     const instance = await DuckDBInstance.create(path, {
       threads: String(options.threads ?? 2),
-      memory_limit: options.memoryLimit ?? '1GB',
+      memory_limit: options.memoryLimit ?? '256MB',
       checkpoint_threshold: options.checkpointThreshold ?? '64MB',
     });
     try {
