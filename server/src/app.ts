@@ -111,7 +111,7 @@ export async function buildApp(given: Config, options: AppOptions = {}): Promise
       dataDir: config.dataDir,
       timeZone: config.telemetry.timeZone,
       retention: config.telemetry.retention,
-      ...(config.telemetry.memoryMb ? { memoryLimit: `${config.telemetry.memoryMb}MB` } : {}),
+      memoryMb: config.telemetry.memoryMb,
       now,
       url: config.telemetry.url,
       selectUrl: config.telemetry.selectUrl,

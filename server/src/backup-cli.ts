@@ -56,6 +56,7 @@ async function offline(dir: string): Promise<OpsBackupResult> {
       dataDir: config.dataDir,
       timeZone: config.telemetry.timeZone,
       retention: config.telemetry.retention,
+      memoryMb: config.telemetry.memoryMb,
     });
     try {
       return await backupDataFolder({ dataDir: config.dataDir, database, telemetry }, dir);

@@ -83,6 +83,7 @@ async function openStore(): Promise<OpenedTelemetryStore> {
       dataDir: config.dataDir,
       timeZone: config.telemetry.timeZone,
       retention: config.telemetry.retention,
+      memoryMb: config.telemetry.memoryMb,
     });
   } catch (error) {
     const message = (error as Error).message;

@@ -31,8 +31,8 @@ export interface TelemetryStoreOptions {
   retention: RetentionDays;
   /** ms since the epoch (tests move it). */
   now?: () => number;
-  /** TELEMETRY_MEMORY_MB as DuckDB's memory_limit ('256MB'); DuckDB only. */
-  memoryLimit?: string;
+  /** TELEMETRY_MEMORY_MB: DuckDB's memory_limit in MB (unset: the store's default); DuckDB only. */
+  memoryMb?: number | undefined;
   /**
    * TELEMETRY_URL: store telemetry in VictoriaMetrics there instead of DATA_DIR/telemetry.duckdb
    * (a single node, or a cluster's vminsert path with its tenant, docs/telemetry-store.md).
@@ -80,5 +80,6 @@ export function openTelemetryStore(options: TelemetryStoreOptions): Promise<Open
       ...(options.now ? { now: options.now } : {}),
     });
   }
-  return DuckDBTelemetryStore.open(options);
+  const { memoryMb, ...rest } = options;
+  return DuckDBTelemetryStore.open({ ...rest, ...(memoryMb ? { memoryLimit: `${memoryMb}MB` } : {}) });
 }
