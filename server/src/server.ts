@@ -1,3 +1,4 @@
+import './heap-growth.ts';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { type DemoPlant, startAppDemo } from './demo/index.ts';
