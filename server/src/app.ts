@@ -6,7 +6,7 @@ import Fastify, {
   type RouteOptions,
 } from 'fastify';
 import { createCluster, sharedJwtSecret, shareLive } from './cluster/index.ts';
-import type { Config } from './config.ts';
+import { type Config, embeddedStoreOptions } from './config.ts';
 import { type Database, migrateToLatest, openDatabase, ping } from './db/index.ts';
 import { HistoryProgress } from './demo/index.ts';
 import {
@@ -108,10 +108,7 @@ export async function buildApp(given: Config, options: AppOptions = {}): Promise
     if (firstStartAdmin) options.onFirstStartAdmin?.(firstStartAdmin);
     await bootstrapSystem(database.db, new Date(now()));
     telemetry = await openTelemetryStore({
-      dataDir: config.dataDir,
-      timeZone: config.telemetry.timeZone,
-      retention: config.telemetry.retention,
-      memoryMb: config.telemetry.memoryMb,
+      ...embeddedStoreOptions(config),
       now,
       url: config.telemetry.url,
       selectUrl: config.telemetry.selectUrl,

@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path';
 import type { OpsBackupResult } from '@kilowatch/contract';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, embeddedStoreOptions, loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { AppError } from './errors.ts';
 import { translate } from './i18n/index.ts';
@@ -53,10 +53,7 @@ async function offline(dir: string): Promise<OpsBackupResult> {
     if (config.telemetry.url)
       return await backupDataFolder({ dataDir: config.dataDir, database, telemetry: {} }, dir);
     const telemetry = await openTelemetryStore({
-      dataDir: config.dataDir,
-      timeZone: config.telemetry.timeZone,
-      retention: config.telemetry.retention,
-      memoryMb: config.telemetry.memoryMb,
+      ...embeddedStoreOptions(config),
     });
     try {
       return await backupDataFolder({ dataDir: config.dataDir, database, telemetry }, dir);

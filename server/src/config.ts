@@ -96,6 +96,17 @@ interface TelemetryConfig {
   memoryMb?: number;
 }
 
+/**
+ * The options of `openTelemetryStore` that the embedded store takes from the configuration, for
+ * the server and the CLIs alike (the CLIs open DATA_DIR's store, never TELEMETRY_URL's).
+ */
+export const embeddedStoreOptions = (config: Pick<Config, 'dataDir' | 'telemetry'>) => ({
+  dataDir: config.dataDir,
+  timeZone: config.telemetry.timeZone,
+  retention: config.telemetry.retention,
+  memoryMb: config.telemetry.memoryMb,
+});
+
 export type Env = Record<string, string | undefined>;
 
 /** A bad environment variable; the message names it and says what is expected. */

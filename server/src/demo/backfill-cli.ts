@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
 import { createSingleCluster } from '../cluster/index.ts';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, embeddedStoreOptions, loadConfig } from '../config.ts';
 import { migrateToLatest, openDatabase } from '../db/index.ts';
 import { createMemoryLive } from '../live/index.ts';
 import { buildServices } from '../services.ts';
@@ -80,10 +80,7 @@ const storeFile = join(config.dataDir, 'telemetry.duckdb');
 async function openStore(): Promise<OpenedTelemetryStore> {
   try {
     return await openTelemetryStore({
-      dataDir: config.dataDir,
-      timeZone: config.telemetry.timeZone,
-      retention: config.telemetry.retention,
-      memoryMb: config.telemetry.memoryMb,
+      ...embeddedStoreOptions(config),
     });
   } catch (error) {
     const message = (error as Error).message;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, type Env, loadConfig } from '../config.ts';
+import { ConfigError, type Env, embeddedStoreOptions, loadConfig } from '../config.ts';
 
 describe('telemetry settings', () => {
   let dataDir: string;
@@ -38,6 +38,21 @@ describe('telemetry settings', () => {
       /TELEMETRY_MEMORY_MB must be an integer from 64/,
     );
     expect(() => load({ TELEMETRY_MEMORY_MB: '1GB' })).toThrow(/TELEMETRY_MEMORY_MB must be an integer/);
+  });
+
+  it('the embedded store options (server and CLIs) carry the memory and never the remote wing', () => {
+    const config = load({
+      PLANT_TIMEZONE: 'Asia/Shanghai',
+      RETENTION_RAW_DAYS: '30',
+      TELEMETRY_MEMORY_MB: '100',
+      TELEMETRY_URL: 'http://127.0.0.1:8428',
+    });
+    expect(embeddedStoreOptions(config)).toEqual({
+      dataDir,
+      timeZone: 'Asia/Shanghai',
+      retention: { rawDays: 30, minuteDays: 400, hourDays: 1830 },
+      memoryMb: 100,
+    });
   });
 
   it('names a bad zone or retention', () => {
