@@ -52,9 +52,7 @@ async function offline(dir: string): Promise<OpsBackupResult> {
   try {
     if (config.telemetry.url)
       return await backupDataFolder({ dataDir: config.dataDir, database, telemetry: {} }, dir);
-    const telemetry = await openTelemetryStore({
-      ...embeddedStoreOptions(config),
-    });
+    const telemetry = await openTelemetryStore(embeddedStoreOptions(config));
     try {
       return await backupDataFolder({ dataDir: config.dataDir, database, telemetry }, dir);
     } finally {

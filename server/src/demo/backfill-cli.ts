@@ -79,9 +79,7 @@ if (days > config.telemetry.retention.rawDays) {
 const storeFile = join(config.dataDir, 'telemetry.duckdb');
 async function openStore(): Promise<OpenedTelemetryStore> {
   try {
-    return await openTelemetryStore({
-      ...embeddedStoreOptions(config),
-    });
+    return await openTelemetryStore(embeddedStoreOptions(config));
   } catch (error) {
     const message = (error as Error).message;
     if (/lock/i.test(message)) {
