@@ -57,6 +57,13 @@ describe('loadConfig', () => {
     expect(load({ PORT: '3000' }).port).toBe(3000);
   });
 
+  it('gives the threads beside the main one nice 10 unless THREAD_NICE says otherwise (0–19)', () => {
+    expect(load({}).ops.threadNice).toBe(10);
+    expect(load({ THREAD_NICE: '0' }).ops.threadNice).toBe(0);
+    expect(failure({ THREAD_NICE: '20' })).toBe('THREAD_NICE must be an integer from 0 to 19, got "20"');
+    expect(failure({ THREAD_NICE: '-1' })).toMatch(/^THREAD_NICE/);
+  });
+
   it('chooses PostgreSQL for a postgres URL and names a bad DATABASE_URL without its password', () => {
     expect(load({ DATABASE_URL: 'postgres://u:p@db:5432/kw' }).database).toEqual({
       kind: 'postgres',

@@ -51,6 +51,12 @@ interface OpsConfig {
   token: string | undefined;
   /** SHUTDOWN_TIMEOUT (seconds, default 30): a SIGTERM's drain that takes longer exits with 1. */
   shutdownTimeoutMs: number;
+  /**
+   * THREAD_NICE (0–19, default 10): the nice value of the server's threads beside the main one,
+   * so the main thread, which answers every request, gets a core first (thread-priority.ts);
+   * 0 leaves them as they are.
+   */
+  threadNice: number;
 }
 
 interface SimulatorConfig {
@@ -306,7 +312,11 @@ const ops = (env: Env): OpsConfig => {
       `OPS_TOKEN must be at least ${MIN_OPS_TOKEN_LENGTH} characters with no spaces (leave it unset to allow only callers on this machine)`,
     );
   }
-  return { token, shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT', 30, 1, 3600) * 1000 };
+  return {
+    token,
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT', 30, 1, 3600) * 1000,
+    threadNice: integer(env, 'THREAD_NICE', 10, 0, 19),
+  };
 };
 
 /**

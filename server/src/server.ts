@@ -5,6 +5,7 @@ import { type DemoPlant, startAppDemo } from './demo/index.ts';
 import { prettyLogStream } from './log-format.ts';
 import { shutdownOnSignals } from './modules/ops/index.ts';
 import { type FirstStartAdmin, firstStartBanner } from './modules/users/index.ts';
+import { yieldToMainThread } from './thread-priority.ts';
 
 const fail = (message: string): never => {
   console.error(message);
@@ -41,6 +42,13 @@ const app = await buildApp(config, {
     : '';
   return fail(`Kilowatch could not start: ${message}${hint}`);
 });
+
+yieldToMainThread(config.ops.threadNice, (error) =>
+  app.log.warn(
+    { err: error },
+    'THREAD_NICE: the threads beside the main one could not be given a lower priority; they share the cores evenly with it',
+  ),
+);
 
 let demo: DemoPlant | undefined;
 
