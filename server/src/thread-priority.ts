@@ -15,7 +15,8 @@ const LOOK_EVERY_MS = 1000;
  * first"). `nice` 0 leaves every thread as it is.
  *
  * Linux only: there a nice value belongs to a thread; elsewhere setpriority would lower the whole
- * process, the main thread included. Raising a thread's own nice value needs no privilege.
+ * process, the main thread included. Raising the nice value of the process's own threads needs
+ * no privilege (lowering it again would).
  * Returns the function that stops looking.
  */
 export function yieldToMainThread(nice: number, onError: (error: Error) => void): () => void {
